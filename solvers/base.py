@@ -1,0 +1,201 @@
+"""The backend protocol: availability, typed results, and the errors of the solver layer.
+
+This module knows nothing of rules or of any particular solver. A backend is
+any object that implements :class:`Backend`; adapters for concrete solvers
+live in sibling modules and are registered in :mod:`solvers.registry`.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Protocol, runtime_checkable
+
+__all__ = [
+    "Availability",
+    "Backend",
+    "SolveError",
+    "SolveResult",
+    "SolverError",
+    "SolverNotFoundError",
+    "TerminationCondition",
+]
+
+
+@dataclass(frozen=True)
+class Availability:
+    """Whether a backend can be used here; truthy only when it can.
+
+    Falsy instances carry the reason (``Availability(False, "executable
+    'glpsol' not on PATH")``), so ``if not backend.available(): print(...)``
+    can tell the user why.
+    """
+
+    ok: bool
+    reason: str = ""
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def __str__(self) -> str:
+        return "available" if self.ok else f"not available: {self.reason}"
+
+
+class TerminationCondition(enum.Enum):
+    """Why a solve stopped. Every native status of every adapter maps to one member."""
+
+    optimal = "optimal"
+    """Proved optimal (LP) or optimal within the requested MIP gap."""
+    feasible = "feasible"
+    """A feasible solution was found but the solver stopped for another reason."""
+    time_limit = "time_limit"
+    """The time limit was reached; a solution may or may not be loaded."""
+    iteration_limit = "iteration_limit"
+    """An iteration or node limit was reached."""
+    infeasible = "infeasible"
+    """The model has no feasible point."""
+    unbounded = "unbounded"
+    """The objective is unbounded below (minimisation)."""
+    infeasible_or_unbounded = "infeasible_or_unbounded"
+    """The solver proved one of the two without telling which."""
+    interrupted = "interrupted"
+    """Interrupted by the user or by a signal."""
+    error = "error"
+    """The solver failed (crash, bad input, licensing)."""
+    unknown = "unknown"
+    """Any status the adapter could not classify (logged as a warning)."""
+
+
+_NO_SOLUTION_CONDITIONS = {
+    TerminationCondition.infeasible,
+    TerminationCondition.unbounded,
+    TerminationCondition.infeasible_or_unbounded,
+    TerminationCondition.error,
+}
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The typed outcome of one ``Backend.solve`` call.
+
+    Attributes
+    ----------
+    termination : TerminationCondition
+        Why the solver stopped.
+    objective : float or None
+        Objective value of the loaded solution (None when no solution was loaded).
+    bound : float or None
+        Best proven bound on the optimum (a lower bound for minimisation).
+        For LPs solved to optimality it equals ``objective``.
+    wall_time : float
+        Seconds spent in ``solve`` (model update + solver + loading).
+    solver_name, solver_version : str
+        Which backend produced the result.
+    has_solution : bool
+        Whether variable values were loaded into the model.
+    message : str
+        The solver's own status text, for diagnostics.
+    """
+
+    termination: TerminationCondition
+    objective: float | None
+    bound: float | None
+    wall_time: float
+    solver_name: str
+    solver_version: str
+    has_solution: bool
+    message: str = ""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def gap(self) -> float | None:
+        """Relative gap ``|objective - bound| / max(1e-10, |objective|)``, or None."""
+        if self.objective is None or self.bound is None:
+            return None
+        if not (math.isfinite(self.objective) and math.isfinite(self.bound)):
+            return None
+        return abs(self.objective - self.bound) / max(1e-10, abs(self.objective))
+
+    @property
+    def is_optimal(self) -> bool:
+        return self.termination is TerminationCondition.optimal
+
+    def raise_for_status(self, what: str = "the model") -> "SolveResult":
+        """Raise :class:`SolveError` unless a solution was loaded; return self otherwise.
+
+        ``what`` names the solve in the message (for example ``"clause LP for clause 2"``).
+        """
+        if self.has_solution and self.termination not in _NO_SOLUTION_CONDITIONS:
+            return self
+        hint = {
+            TerminationCondition.infeasible: "the model is infeasible",
+            TerminationCondition.unbounded: "the model is unbounded",
+            TerminationCondition.infeasible_or_unbounded: "the model is infeasible or unbounded",
+            TerminationCondition.time_limit: "the time limit was reached before any feasible solution was found; raise time_limit",
+            TerminationCondition.iteration_limit: "the iteration limit was reached before any feasible solution was found",
+            TerminationCondition.interrupted: "the solve was interrupted",
+            TerminationCondition.error: "the solver reported an error",
+        }.get(self.termination, "the solver returned no solution")
+        detail = f" ({self.message})" if self.message else ""
+        raise SolveError(
+            f"solving {what} with {self.solver_name} failed: {hint}{detail}",
+            result=self,
+        )
+
+
+class SolverError(RuntimeError):
+    """Base class of the errors raised by the solver layer."""
+
+
+class SolverNotFoundError(SolverError, ValueError):
+    """A solver name is unknown, or the solver is not installed here.
+
+    The message says how to install it and which solvers are available instead.
+    """
+
+    def __init__(self, message: str, *, name: str, alternatives: tuple[str, ...] = ()):
+        super().__init__(message)
+        self.name = name
+        self.alternatives = alternatives
+
+
+class SolveError(SolverError):
+    """A solve ended without a usable solution (infeasible, unbounded, error...)."""
+
+    def __init__(self, message: str, *, result: SolveResult | None = None):
+        super().__init__(message)
+        self.result = result
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """The narrow protocol every solver adapter implements.
+
+    A backend solves any Pyomo model; it never looks at what the model means.
+    A *persistent* backend keeps solver state per model instance between calls:
+    after the first solve, changes to mutable Params, variable bounds, fixed
+    variables and (de)activated constraints are pushed incrementally, and the
+    previous basis warm-starts the next solve.
+    """
+
+    name: str
+    is_persistent: bool
+
+    def available(self) -> Availability:
+        """Whether the backend can be used, with the reason when it cannot."""
+        ...
+
+    def version(self) -> str | None:
+        """The solver's version string, or None when unavailable."""
+        ...
+
+    def solve(
+        self,
+        model: Any,
+        time_limit: float | None = None,
+        mip_gap: float | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> SolveResult:
+        """Solve ``model`` in place (variable values are loaded) and return the result."""
+        ...

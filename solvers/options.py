@@ -1,0 +1,93 @@
+"""One table translating common solver options to each solver's own names.
+
+The drivers speak ``time_limit`` (seconds), ``mip_gap`` (relative) and
+``threads``; each adapter translates them with :func:`translate_options`.
+Facts from the solvers' manuals (GLPK ``glpsol --help``, CBC's command list,
+HiGHS' option reference, Gurobi/CPLEX/SCIP parameter docs).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping
+
+__all__ = ["COMMON_OPTION_NAMES", "translate_options"]
+
+#: common option -> solver name -> native option name (None: not supported)
+COMMON_OPTION_NAMES: dict[str, dict[str, str | None]] = {
+    "time_limit": {
+        "highs": "time_limit",
+        "glpk": "tmlim",  # integer seconds
+        "cbc": "sec",
+        "gurobi": "TimeLimit",
+        "cplex": "timelimit",
+        "scip": "limits/time",
+        "xpress": "maxtime",
+    },
+    "mip_gap": {
+        "highs": "mip_rel_gap",
+        "glpk": "mipgap",
+        "cbc": "ratioGap",
+        "gurobi": "MIPGap",
+        "cplex": "mip_tolerances_mipgap",
+        "scip": "limits/gap",
+        "xpress": "miprelstop",
+    },
+    "threads": {
+        "highs": "threads",
+        "glpk": None,  # GLPK is single-threaded
+        "cbc": "threads",
+        "gurobi": "Threads",
+        "cplex": "threads",
+        "scip": "parallel/maxnthreads",
+        "xpress": "threads",
+    },
+}
+
+
+def _family(solver: str) -> str:
+    """``gurobi_persistent`` and ``appsi_gurobi`` share the options of ``gurobi``."""
+    name = solver.lower()
+    for prefix in ("appsi_",):
+        if name.startswith(prefix):
+            name = name[len(prefix):]
+    return name.split("_")[0]
+
+
+def translate_options(
+    solver: str,
+    *,
+    time_limit: float | None = None,
+    mip_gap: float | None = None,
+    threads: int | None = None,
+) -> dict[str, Any]:
+    """Native option names and values for ``solver``.
+
+    Unknown solver families get no translated options (their own names can
+    still be passed through ``options=``); options a solver does not support
+    are dropped. GLPK's time limit is rounded up to whole seconds.
+
+    Examples
+    --------
+    >>> translate_options("glpk", time_limit=2.5, mip_gap=0.01)
+    {'tmlim': 3, 'mipgap': 0.01}
+    >>> translate_options("cbc", time_limit=10)
+    {'sec': 10}
+    """
+    family = _family(solver)
+    requested: Mapping[str, Any] = {
+        "time_limit": time_limit,
+        "mip_gap": mip_gap,
+        "threads": threads,
+    }
+    native: dict[str, Any] = {}
+    for common, value in requested.items():
+        if value is None:
+            continue
+        name = COMMON_OPTION_NAMES[common].get(family)
+        if name is None:
+            continue
+        if family == "glpk" and common == "time_limit":
+            value = max(1, int(math.ceil(value)))
+        native[name] = value
+    return native

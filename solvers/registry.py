@@ -1,0 +1,161 @@
+"""The one place where solver names are mapped to backend adapters.
+
+>>> from solvers import get_backend
+>>> backend = get_backend("highs")          # doctest: +SKIP
+>>> result = backend.solve(model)           # doctest: +SKIP
+
+Registered names: ``highs`` (default, persistent), ``glpk``, ``cbc``. Any
+other name Pyomo's ``SolverFactory`` knows (``gurobi``, ``cplex``, ``scip``,
+``gurobi_persistent`` ...) gets a :class:`~solvers.generic.GenericBackend`.
+Add an adapter with :func:`register_backend`.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from solvers.base import Backend, SolverNotFoundError
+from solvers.generic import GenericBackend, pyomo_knows
+from solvers.highs import HighsBackend
+from solvers.shell import ShellBackend
+
+logger = logging.getLogger(__name__)
+
+__all__ = [
+    "DEFAULT_SOLVER",
+    "INSTALL_HINTS",
+    "available_backends",
+    "describe_backends",
+    "get_backend",
+    "register_backend",
+    "registered_backends",
+]
+
+DEFAULT_SOLVER = "highs"
+
+BackendFactory = Callable[..., Backend]
+
+_REGISTRY: dict[str, BackendFactory] = {
+    "highs": HighsBackend,
+    "glpk": lambda **kwargs: ShellBackend("glpk", **kwargs),
+    "cbc": lambda **kwargs: ShellBackend("cbc", **kwargs),
+}
+
+#: how to install each solver we can name (apt, conda, pip)
+INSTALL_HINTS: dict[str, str] = {
+    "highs": "pip install highspy (or conda install -c conda-forge highspy)",
+    "glpk": "install glpk-utils (apt) or glpk (conda-forge)",
+    "cbc": "install coinor-cbc (apt) or coincbc (conda-forge)",
+    "gurobi": "pip install gurobipy, and a Gurobi license",
+    "cplex": "pip install cplex, and a CPLEX license for large models",
+    "scip": "install scip (conda-forge), or pip install pyscipopt for scip_direct",
+    "xpress": "pip install xpress, and a FICO license for large models",
+}
+
+
+def register_backend(name: str, factory: BackendFactory, *, replace: bool = False) -> None:
+    """Register ``factory`` (called with keyword options) under ``name``."""
+    key = name.lower()
+    if key in _REGISTRY and not replace:
+        raise ValueError(f"a backend named '{key}' is already registered; pass replace=True to override it")
+    _REGISTRY[key] = factory
+
+
+def registered_backends() -> list[str]:
+    """Names with a dedicated adapter, the default first."""
+    return sorted(_REGISTRY, key=lambda name: (name != DEFAULT_SOLVER, name))
+
+
+def available_backends() -> list[str]:
+    """Registered names whose backend is usable on this machine."""
+    return [name for name in registered_backends() if _REGISTRY[name]().available()]
+
+
+def _hint(name: str) -> str:
+    family = name.lower().removeprefix("appsi_").split("_")[0]
+    return INSTALL_HINTS.get(family, f"install a solver Pyomo knows as '{name}'")
+
+
+def get_backend(solver: str | Backend = DEFAULT_SOLVER, *, check_available: bool = True, **options: Any) -> Backend:
+    """Return a backend for ``solver`` (a name, or a backend object returned as is).
+
+    Parameters
+    ----------
+    solver : str or Backend
+        ``"highs"``, ``"glpk"``, ``"cbc"``, or any name Pyomo's SolverFactory knows.
+    check_available : bool, default=True
+        Raise :class:`SolverNotFoundError` if the solver is not usable here.
+    **options
+        Passed to the adapter (``options={...}``, ``threads=...``).
+
+    Raises
+    ------
+    SolverNotFoundError
+        Unknown name, or solver not installed; the message says how to
+        install it and lists the solvers that are available instead.
+    """
+    if not isinstance(solver, str):
+        if isinstance(solver, Backend):
+            return solver
+        raise TypeError(f"solver must be a solver name or a Backend, got {type(solver).__name__}")
+    name = solver.strip().lower()
+    if name in _REGISTRY:
+        backend = _REGISTRY[name](**options)
+    elif name and pyomo_knows(name):
+        backend = GenericBackend(name, **options)
+    else:
+        alternatives = tuple(available_backends())
+        raise SolverNotFoundError(
+            f"unknown solver '{solver}': choose one of {', '.join(registered_backends())} "
+            f"(available here: {', '.join(alternatives) or 'none'}) or any solver name Pyomo's SolverFactory knows",
+            name=name,
+            alternatives=alternatives,
+        )
+    if check_available:
+        status = backend.available()
+        if not status:
+            alternatives = tuple(other for other in available_backends() if other != name)
+            raise SolverNotFoundError(
+                f"solver '{name}' not found ({status.reason}): {_hint(name)}; "
+                f"available instead: {', '.join(alternatives) or 'none'}",
+                name=name,
+                alternatives=alternatives,
+            )
+    return backend
+
+
+@dataclass(frozen=True)
+class BackendInfo:
+    """One row of ``rulemodels solvers``."""
+
+    name: str
+    available: bool
+    reason: str
+    version: str | None
+    persistent: bool
+    install_hint: str
+
+
+def describe_backends(extra: tuple[str, ...] = ()) -> list[BackendInfo]:
+    """Availability, version and persistence of every registered backend (and ``extra`` names)."""
+    rows = []
+    for name in [*registered_backends(), *extra]:
+        try:
+            backend = get_backend(name, check_available=False)
+        except SolverNotFoundError:
+            rows.append(BackendInfo(name, False, "Pyomo has no solver by this name", None, False, _hint(name)))
+            continue
+        status = backend.available()
+        rows.append(
+            BackendInfo(
+                name=name,
+                available=bool(status),
+                reason=status.reason,
+                version=backend.version() if status else None,
+                persistent=backend.is_persistent,
+                install_hint=_hint(name),
+            )
+        )
+    return rows

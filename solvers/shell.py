@@ -1,0 +1,162 @@
+"""GLPK and CBC through Pyomo's shell interfaces (the ``glpsol`` and ``cbc`` binaries).
+
+These backends are not persistent: every solve writes an LP file, starts the
+solver process and reads its solution back. They are the reference route for
+exact MIPs (``rulemodels exact --solver cbc``) and for checking HiGHS.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import shutil
+import time
+from typing import Any, Mapping
+
+from solvers._common import (
+    active_objective,
+    clear_unfixed_values,
+    fill_unreported_values,
+    finite_or_none,
+    map_legacy_termination,
+)
+from solvers.base import Availability, SolveResult, TerminationCondition
+from solvers.options import translate_options
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["ShellBackend", "EXECUTABLES"]
+
+#: solver name -> executable it needs on PATH
+EXECUTABLES = {"glpk": "glpsol", "cbc": "cbc"}
+
+
+@functools.lru_cache(maxsize=None)
+def _legacy_version(name: str) -> str | None:
+    from pyomo.opt import SolverFactory
+
+    solver = SolverFactory(name)
+    try:
+        version = solver.version()
+    except Exception:  # a broken binary must not break listing the solvers
+        logger.debug("could not read the version of %s", name, exc_info=True)
+        return None
+    if version is None:
+        return None
+    return ".".join(str(part) for part in version)
+
+
+def _status_text(results: Any) -> str:
+    message = results.solver.message
+    if message is None or str(message) in ("", "<undefined>"):
+        return str(getattr(results.solver.termination_condition, "name", ""))
+    return str(message)
+
+
+class ShellBackend:
+    """A solver binary driven through Pyomo's legacy ``SolverFactory``.
+
+    Parameters
+    ----------
+    name : {"glpk", "cbc"} or another shell solver Pyomo knows
+        The Pyomo solver name.
+    options : mapping, optional
+        Native options applied to every solve (``{"presol": ""}`` ...).
+    threads : int, optional
+        Threads, for solvers that support them (CBC).
+    """
+
+    is_persistent = False
+
+    def __init__(self, name: str, options: Mapping[str, Any] | None = None, threads: int | None = None):
+        self.name = name
+        self.options = dict(options or {})
+        self.threads = threads
+        self.n_solves = 0
+
+    def __repr__(self) -> str:
+        return f"ShellBackend({self.name!r}, options={self.options!r})"
+
+    def available(self) -> Availability:
+        executable = EXECUTABLES.get(self.name, self.name)
+        if shutil.which(executable) is None:
+            return Availability(False, f"executable '{executable}' not found on PATH")
+        return Availability(True)
+
+    def version(self) -> str | None:
+        if not self.available():
+            return None
+        return _legacy_version(self.name)
+
+    def _make_solver(self) -> Any:
+        from pyomo.opt import SolverFactory
+
+        return SolverFactory(self.name)
+
+    def _run(self, solver: Any, model: Any, native: Mapping[str, Any]) -> Any:
+        return solver.solve(model, load_solutions=False, options=dict(native))
+
+    def _termination(self, results: Any) -> TerminationCondition:
+        raw = results.solver.termination_condition
+        if self.name == "glpk" and getattr(raw, "name", "") == "other" and len(results.solution) == 0:
+            # glpsol's LP presolver stops with an undefined status (written as
+            # 'other' by Pyomo) when it detects primal or dual infeasibility.
+            return TerminationCondition.infeasible_or_unbounded
+        return map_legacy_termination(raw, self.name)
+
+    def solve(
+        self,
+        model: Any,
+        time_limit: float | None = None,
+        mip_gap: float | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> SolveResult:
+        """Write ``model``, run the binary, load the solution; see :class:`solvers.base.Backend`."""
+        from pyomo.common.errors import ApplicationError
+
+        start = time.perf_counter()
+        native = translate_options(self.name, time_limit=time_limit, mip_gap=mip_gap, threads=self.threads)
+        native.update(self.options)
+        native.update(options or {})
+        solver = self._make_solver()
+        objective_component = active_objective(model)
+        cleared = clear_unfixed_values(model)
+        self.n_solves += 1
+        try:
+            results = self._run(solver, model, native)
+        except ApplicationError as exc:
+            return SolveResult(
+                termination=TerminationCondition.error,
+                objective=None,
+                bound=None,
+                wall_time=time.perf_counter() - start,
+                solver_name=self.name,
+                solver_version=self.version() or "",
+                has_solution=False,
+                message=f"{self.name} failed: {exc}",
+            )
+        termination = self._termination(results)
+        has_solution = len(results.solution) > 0 and termination not in (
+            TerminationCondition.infeasible,
+            TerminationCondition.unbounded,
+            TerminationCondition.infeasible_or_unbounded,
+        )
+        objective = None
+        if has_solution:
+            model.solutions.load_from(results)
+            fill_unreported_values(cleared)
+            objective = float(objective_component())
+        minimize = objective_component.is_minimizing()
+        bound = finite_or_none(results.problem.lower_bound if minimize else results.problem.upper_bound)
+        if termination is TerminationCondition.optimal and bound is None:
+            bound = objective
+        return SolveResult(
+            termination=termination,
+            objective=objective,
+            bound=bound,
+            wall_time=time.perf_counter() - start,
+            solver_name=self.name,
+            solver_version=self.version() or "",
+            has_solution=has_solution,
+            message=_status_text(results),
+        )

@@ -1,0 +1,47 @@
+"""Shared fixtures: the solver test matrix.
+
+Tests that need a solver are parametrized over the registered backends. Under
+``CI=true`` a registered backend that is not available is a failure, not a
+skip: CI installs every solver. ``pytest --solver glpk`` runs one backend.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from solvers import get_backend, registered_backends
+
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--solver", action="append", default=None, help="run solver tests with this backend only")
+
+
+def solver_names(config: pytest.Config) -> list[str]:
+    chosen = config.getoption("--solver")
+    return list(chosen) if chosen else registered_backends()
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "solver_name" in metafunc.fixturenames:
+        metafunc.parametrize("solver_name", solver_names(metafunc.config))
+
+
+def require_backend(name: str):
+    """The backend for ``name``; skip when absent locally, fail when absent in CI."""
+    backend = get_backend(name, check_available=False)
+    status = backend.available()
+    if not status:
+        message = f"solver {name} not available: {status.reason}"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+    return backend
+
+
+@pytest.fixture
+def backend(solver_name: str):
+    return require_backend(solver_name)
