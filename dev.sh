@@ -75,6 +75,8 @@ case "$task" in
     demo)
         setup
         "$VENV/bin/rulemodels" solvers
+        echo
+        "$VENV/bin/python" -m rulemodels.demo "$@"
         ;;
     test)
         setup

@@ -1,0 +1,202 @@
+"""The clause engine: persistent one-level clause LPs re-solved by the drivers.
+
+Every driver (set covering, BCD, AM) learns clauses by re-solving the same
+one-level clause LP (eqs. OneLevelFormulation-Wj) with different sample
+weights: weight 0 removes a sample (``v_ir = DC`` in eq.
+HammingFormulationBothVW). :class:`ClauseEngine` builds one model per clause
+slot once per fit, and afterwards only changes its mutable Params
+(:func:`~rulemodels.models.set_sample_weight`) and re-solves it with the
+backend it was handed; a persistent backend pushes just those changes. Identical
+LPs (same θ, same weights) recur often in BCD and AM, so solutions are cached.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import numpy as np
+import scipy.sparse as sp
+
+from rulemodels.algorithms.rounding import RedundancyAwareBinarizer, simple_binarize
+from rulemodels.models import build_clause_lp, clause_weights, set_sample_weight
+from rulemodels.models.problem import CNFProblem
+from solvers import Backend, TerminationCondition
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["ClauseEngine", "EngineStats", "SolveBudgetExceeded", "WorkingData"]
+
+ALWAYS_TRUE = "__always_true__"
+
+
+class SolveBudgetExceeded(Exception):
+    """The fit's time limit was reached; drivers stop and keep their best rule."""
+
+
+@dataclass
+class EngineStats:
+    """Counters of one fit."""
+
+    n_builds: int = 0
+    n_solves: int = 0
+    n_cache_hits: int = 0
+    solver_seconds: float = 0.0
+    statuses: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class WorkingData:
+    """The CNF problem as the drivers see it: dense float matrix, labels, weights, costs.
+
+    With ``allow_disable`` the always-true feature ``a_i0 = 1`` is the last
+    column (paper section 3), with cost ``disable_cost``.
+    """
+
+    A: np.ndarray
+    y: np.ndarray
+    weight: np.ndarray
+    cost: np.ndarray
+    groups: tuple[str, ...]
+    allow_disable: bool
+
+    @classmethod
+    def from_problem(cls, problem: CNFProblem, *, allow_disable: bool = False, disable_cost: float = 0.5) -> "WorkingData":
+        A = problem.A.toarray().astype(float)
+        cost = np.ones(A.shape[1])
+        groups = [literal.feature for literal in problem.literals]
+        if allow_disable:
+            A = np.hstack([A, np.ones((A.shape[0], 1))])
+            cost = np.append(cost, disable_cost)
+            groups.append(ALWAYS_TRUE)
+        return cls(A, problem.y.astype(int), problem.sample_weight.astype(float), cost, tuple(groups), allow_disable)
+
+    @property
+    def n_features(self) -> int:
+        return int(self.A.shape[1])
+
+    def split(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """``(W over the real features, w0 or None)`` from a (d [+1], R) matrix."""
+        if self.allow_disable:
+            return W[:-1], W[-1]
+        return W, None
+
+
+class ClauseEngine:
+    """Learn one clause at a time from re-solved persistent clause LPs.
+
+    Parameters
+    ----------
+    data : WorkingData
+    backend : Backend
+        Solves every LP; persistent backends re-use each slot's solver instance.
+    theta : float
+    n_slots : int
+        Number of persistent models (one per clause).
+    binarization : {"redundancy_aware", "simple"}
+    threshold : float
+        Threshold of the simple binarization.
+    time_limit : float, optional
+        Seconds for the whole fit; past it :class:`SolveBudgetExceeded` is raised.
+    solver_options : mapping, optional
+        Passed to every ``backend.solve``.
+    """
+
+    def __init__(
+        self,
+        data: WorkingData,
+        backend: Backend,
+        *,
+        theta: float,
+        n_slots: int,
+        binarization: str = "redundancy_aware",
+        threshold: float = 0.2,
+        time_limit: float | None = None,
+        solver_options: Mapping[str, Any] | None = None,
+    ):
+        if binarization not in ("redundancy_aware", "simple"):
+            raise ValueError(f"binarization must be 'redundancy_aware' or 'simple', got {binarization!r}")
+        self.data = data
+        self.backend = backend
+        self.theta = float(theta)
+        self.binarization = binarization
+        self.threshold = threshold
+        self.solver_options = dict(solver_options or {})
+        self.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        self.stats = EngineStats()
+        self._models: list[Any] = [None] * n_slots
+        self._cache: dict[bytes, np.ndarray] = {}
+        self._rounder = (
+            RedundancyAwareBinarizer(data.A, data.groups, allow_disable=data.allow_disable)
+            if binarization == "redundancy_aware"
+            else None
+        )
+
+    def _model(self, slot: int, weight: np.ndarray) -> Any:
+        model = self._models[slot]
+        if model is None:
+            model = build_clause_lp(
+                sp.csr_matrix(self.data.A), self.data.y, theta=self.theta, sample_weight=weight, feature_cost=self.data.cost
+            )
+            self._models[slot] = model
+            self.stats.n_builds += 1
+        else:
+            set_sample_weight(model, weight)
+        return model
+
+    def remaining_time(self) -> float | None:
+        if self.deadline is None:
+            return None
+        remaining = self.deadline - time.perf_counter()
+        if remaining <= 0:
+            raise SolveBudgetExceeded("time limit reached")
+        return remaining
+
+    def learn(self, slot: int, weight: np.ndarray) -> np.ndarray:
+        """The binary clause (d,) learned with sample weights ``weight`` in model ``slot``."""
+        key = np.round(weight, 12).tobytes()
+        cached = self._cache.get(key)
+        if cached is not None:
+            self.stats.n_cache_hits += 1
+            return cached.copy()
+        model = self._model(slot, weight)
+        start = time.perf_counter()
+        result = self.backend.solve(model, time_limit=self.remaining_time(), options=self.solver_options)
+        self.stats.solver_seconds += time.perf_counter() - start
+        self.stats.n_solves += 1
+        self.stats.statuses[result.termination.value] = self.stats.statuses.get(result.termination.value, 0) + 1
+        if result.termination is TerminationCondition.time_limit:
+            raise SolveBudgetExceeded("time limit reached inside a clause LP")
+        result.raise_for_status(f"the clause LP (clause {slot + 1})")
+        w_lp = clause_weights(model)
+        clause = self.binarize(w_lp, weight)
+        self._cache[key] = clause
+        return clause.copy()
+
+    def binarize(self, w_lp: np.ndarray, weight: np.ndarray) -> np.ndarray:
+        """Binarize an LP clause with the chosen method (scored by the one-level objective)."""
+        if self._rounder is None:
+            return simple_binarize(w_lp, self.threshold)
+        return self._rounder.binarize(w_lp, self._one_level_cost(weight))
+
+    def _one_level_cost(self, weight: np.ndarray):
+        """``cost(W, cols)`` = Σ_{y=1} ω max(0, 1 − S) + Σ_{y=0} ω S + θ c·w for candidate clauses."""
+        active = weight > 0
+        A = self.data.A[active]
+        omega = weight[active]
+        positive = self.data.y[active] == 1
+        cost_vector = self.data.cost
+        theta = self.theta
+
+        def cost(candidates: np.ndarray, columns: np.ndarray) -> np.ndarray:
+            others = np.ones(candidates.shape[0], dtype=bool)
+            others[columns] = False
+            fixed = A[:, others] @ candidates[others, 0]
+            sums = fixed[:, None] + A[:, columns] @ candidates[columns, :]
+            hinge = np.maximum(0.0, 1.0 - sums[positive]).T @ omega[positive]
+            linear = sums[~positive].T @ omega[~positive]
+            return hinge + linear + theta * (cost_vector @ candidates)
+
+        return cost

@@ -1,0 +1,176 @@
+"""Binarization of fractional LP solutions (paper section "Redundancy Aware Binarization").
+
+Two methods turn a fractional clause ``w`` (from an LP relaxation) into a
+binary one:
+
+- :func:`simple_binarize`: ``w_j > threshold`` (0.2 by default, the paper's SCS).
+- :class:`RedundancyAwareBinarizer`: the paper's method (SCN; also used by TLP,
+  BCD and AM). Within one clause, features of the same source column form
+  *redundancy sets*: nested features (``a_j1 <= a_j2`` on every sample, e.g.
+  ``x <= 3`` and ``x <= 5``) and, when clauses may be disabled, features whose
+  OR is always true (complementary pairs like ``x <= 5``/``x > 5``, and the
+  "zigzag" paths ``x > 1, x <= 5`` ...). An optimal clause holds at most one
+  feature of a redundancy set. Source columns are taken in decreasing order of
+  their LP mass ``Σ_j w_j``; for each, every non-redundant combination of its
+  features is tried (the others keep their current values: binary for columns
+  already done, fractional for the rest) and the one with the lowest objective
+  is kept.
+
+Choices where the paper is silent (documented in the README too):
+
+- *Which objective* scores a combination: the objective of the LP that produced
+  ``w`` (the one-level clause objective for SC/BCD/AM, the two-level TLP
+  objective for TLP), evaluated with numpy, fractional entries included.
+- *Redundancy is read off the training data* (the working matrix A): two
+  columns of the same source are nested if one's ones are a subset of the
+  other's, and "covering" if their OR is 1 on every sample. This also covers
+  categorical and binary columns without special cases.
+- *Ties* go to the combination closest (l1) to the LP values, then to fewer
+  features, so an LP solution that is already binary and non-redundant is
+  kept unchanged, as the paper requires.
+- *Many combinations*: a source column whose non-redundant combinations
+  exceed ``max_combinations`` (many categories) is binarized by the simple
+  threshold instead (logged at DEBUG).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import numpy as np
+import scipy.sparse as sp
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["RedundancyAwareBinarizer", "non_redundant_combinations", "simple_binarize"]
+
+#: cost(W_candidates (d, K)) -> costs (K,); candidates differ only in one group's rows
+CandidateCost = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def simple_binarize(w: np.ndarray, threshold: float = 0.2) -> np.ndarray:
+    """``1[w_j > threshold]`` (the paper's simple binarization, threshold 0.2 in SCS)."""
+    return (np.asarray(w, dtype=float) > threshold).astype(float)
+
+
+def non_redundant_combinations(
+    columns: np.ndarray, compatible: np.ndarray, max_combinations: int
+) -> np.ndarray | None:
+    """All subsets of ``columns`` whose members are pairwise compatible, as a 0/1 matrix.
+
+    Returns an array of shape (len(columns), K) (the empty set included), or
+    None if there are more than ``max_combinations``.
+    """
+    size = len(columns)
+    subsets: list[list[int]] = []
+
+    def extend(current: list[int], start: int) -> bool:
+        subsets.append(current)
+        if len(subsets) > max_combinations:
+            return False
+        for k in range(start, size):
+            if all(compatible[k, m] for m in current):
+                if not extend(current + [k], k + 1):
+                    return False
+        return True
+
+    if not extend([], 0):
+        return None
+    matrix = np.zeros((size, len(subsets)))
+    for index, subset in enumerate(subsets):
+        matrix[subset, index] = 1.0
+    return matrix
+
+
+@dataclass
+class _Group:
+    columns: np.ndarray
+    candidates: np.ndarray | None  # (len(columns), K) or None: fall back to the threshold
+
+
+class RedundancyAwareBinarizer:
+    """The paper's redundancy-aware binarization, prepared once per training matrix.
+
+    Parameters
+    ----------
+    A : (n, d) 0/1 matrix
+        The working (CNF) training features.
+    groups : sequence of hashable, length d
+        Source column of each feature (``Literal.feature``); features of one
+        source form the candidate redundancy sets.
+    allow_disable : bool
+        Also treat pairs whose OR is always 1 as redundant (complementary pairs
+        and zigzag paths; only valid when a clause can be disabled).
+    max_combinations : int
+        Above this many non-redundant combinations a source column falls back
+        to the simple threshold.
+    fallback_threshold : float
+        Threshold of that fallback.
+    """
+
+    def __init__(
+        self,
+        A: sp.spmatrix | np.ndarray,
+        groups: Sequence[object],
+        *,
+        allow_disable: bool = False,
+        max_combinations: int = 4096,
+        fallback_threshold: float = 0.2,
+    ):
+        dense = A.toarray() if sp.issparse(A) else np.asarray(A)
+        dense = dense.astype(bool)
+        self.fallback_threshold = fallback_threshold
+        self.groups: list[_Group] = []
+        labels = np.asarray([str(g) for g in groups], dtype=object)
+        if labels.shape[0] != dense.shape[1]:
+            raise ValueError(f"{labels.shape[0]} group labels for {dense.shape[1]} features")
+        for label in dict.fromkeys(labels.tolist()):
+            columns = np.flatnonzero(labels == label)
+            compatible = _compatibility(dense[:, columns], allow_disable)
+            candidates = non_redundant_combinations(columns, compatible, max_combinations)
+            if candidates is None:
+                logger.debug("source %s has more than %d non-redundant combinations; using the threshold", label, max_combinations)
+            self.groups.append(_Group(columns, candidates))
+
+    def binarize(self, w: np.ndarray, cost: CandidateCost) -> np.ndarray:
+        """Binarize the fractional clause ``w`` (d,) using ``cost`` to score candidates.
+
+        ``cost(W, columns)`` receives a (d, K) matrix of candidate clauses that
+        differ only in ``columns`` and returns their K objective values.
+        """
+        w_lp = np.clip(np.asarray(w, dtype=float), 0.0, 1.0)
+        current = w_lp.copy()
+        mass = [float(w_lp[group.columns].sum()) for group in self.groups]
+        for index in np.argsort(-np.asarray(mass), kind="stable"):
+            group = self.groups[index]
+            cols = group.columns
+            if np.all(w_lp[cols] == 0.0):
+                continue
+            if group.candidates is None:
+                current[cols] = simple_binarize(w_lp[cols], self.fallback_threshold)
+                continue
+            candidates = np.repeat(current[:, None], group.candidates.shape[1], axis=1)
+            candidates[cols, :] = group.candidates
+            values = cost(candidates, cols)
+            distance = np.abs(group.candidates - w_lp[cols][:, None]).sum(axis=0)
+            size = group.candidates.sum(axis=0)
+            best = np.lexsort((size, distance, np.round(values, 9)))[0]
+            current[cols] = group.candidates[:, best]
+        return (current > 0.5).astype(float)
+
+
+def _compatibility(columns: np.ndarray, allow_disable: bool) -> np.ndarray:
+    """``compatible[k, m]``: features k and m may share a clause (not nested, not covering when disabling)."""
+    as_int = columns.astype(np.int32)
+    overlap = as_int.T @ as_int  # |k AND m|
+    counts = as_int.sum(axis=0)
+    nested = (overlap == counts[:, None]) | (overlap == counts[None, :])
+    compatible = ~nested
+    if allow_disable:
+        n = columns.shape[0]
+        union = counts[:, None] + counts[None, :] - overlap
+        compatible &= union < n
+    np.fill_diagonal(compatible, False)
+    return compatible

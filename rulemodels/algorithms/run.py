@@ -1,0 +1,63 @@
+"""One entry point that runs any algorithm on a CNF problem."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Mapping
+
+from rulemodels.algorithms.alternating import alternating_minimization
+from rulemodels.algorithms.bcd import block_coordinate_descent
+from rulemodels.algorithms.engine import ClauseEngine, WorkingData
+from rulemodels.algorithms.result import FitResult
+from rulemodels.algorithms.set_cover import set_cover
+from rulemodels.algorithms.tlp import two_level_lp
+from rulemodels.models.problem import CNFProblem
+from solvers import Backend
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["ALGORITHMS", "learn_cnf"]
+
+ALGORITHMS = ("am", "bcd", "tlp", "scs", "scn")
+
+
+def learn_cnf(
+    problem: CNFProblem,
+    backend: Backend,
+    *,
+    algorithm: str = "am",
+    n_clauses: int = 2,
+    theta: float = 0.01,
+    allow_disable: bool = False,
+    disable_cost: float = 0.5,
+    max_iter: int = 100,
+    time_limit: float | None = None,
+    solver_options: Mapping[str, Any] | None = None,
+) -> tuple[FitResult, WorkingData]:
+    """Run ``algorithm`` on ``problem``; SCS/SCN/BCD/AM share one clause engine per fit.
+
+    Returns the driver's result (with the engine's build/solve counters) and
+    the working data (to read W back with ``data.split``).
+    """
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
+    data = WorkingData.from_problem(problem, allow_disable=allow_disable, disable_cost=disable_cost)
+    if algorithm == "tlp":
+        return two_level_lp(
+            data, backend, theta=theta, n_clauses=n_clauses, time_limit=time_limit, solver_options=solver_options
+        ), data
+    engine = ClauseEngine(
+        data, backend, theta=theta, n_slots=n_clauses,
+        binarization="simple" if algorithm == "scs" else "redundancy_aware",
+        time_limit=time_limit, solver_options=solver_options,
+    )
+    result = set_cover(engine, n_clauses)
+    if algorithm == "bcd" and result.stop_reason != "time_limit":
+        result = block_coordinate_descent(engine, result.W, max_iter=max_iter)
+    elif algorithm == "am" and result.stop_reason != "time_limit":
+        result = alternating_minimization(engine, result.W, max_iter=max_iter)
+    result.n_builds = engine.stats.n_builds
+    result.n_solves = engine.stats.n_solves
+    result.n_cache_hits = engine.stats.n_cache_hits
+    result.solver_seconds = engine.stats.solver_seconds
+    return result, data

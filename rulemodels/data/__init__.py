@@ -1,0 +1,5 @@
+"""Data preparation: binarize raw features into literal columns."""
+
+from rulemodels.data.binarizer import FeatureBinarizer
+
+__all__ = ["FeatureBinarizer"]

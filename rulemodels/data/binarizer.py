@@ -1,0 +1,593 @@
+"""Binarize raw features into 0/1 literal columns for two-level rule learning.
+
+Rule learning in Su et al. works on a binary matrix :math:`A \\in \\{0,1\\}^{n
+\\times d}` whose columns are Boolean tests on raw features, with negations
+included ("we assume the negation of each feature is included as another input
+feature", Section "Problem Formulation"). :class:`FeatureBinarizer` builds that
+matrix and records, for each column, the :class:`~rulemodels.rules.Literal` it
+stands for, plus the redundancy structure used by the paper's
+redundancy-aware binarization (Section "Redundancy Aware Binarization").
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from numbers import Integral
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
+
+from rulemodels.rules import (
+    Literal,
+    _category_codes,
+    _numeric_values,
+)
+
+__all__ = ["FeatureBinarizer"]
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class _ColumnPlan:
+    """How one source column maps to a block of output columns."""
+
+    name: str
+    kind: str  # "threshold", "flag" or "category"
+    values: tuple[Any, ...]  # thresholds (floats) or categories
+    indicator: bool
+    negations: bool
+    start: int
+
+    @property
+    def n_values(self) -> int:
+        return len(self.values)
+
+    @property
+    def width(self) -> int:
+        per_value = 2 if self.negations else 1
+        if self.kind == "flag":
+            body = per_value
+        else:
+            body = per_value * self.n_values
+        return body + (per_value if self.indicator else 0)
+
+    def literals(self) -> list[Literal]:
+        """Output literals of this column, in output order."""
+        name = self.name
+        if self.kind == "threshold":
+            body = [Literal(name, "<=", t) for t in self.values]
+            if self.negations:
+                body += [Literal(name, ">", t) for t in self.values]
+        elif self.kind == "category":
+            body = [Literal(name, "==", v) for v in self.values]
+            if self.negations:
+                body += [Literal(name, "!=", v) for v in self.values]
+        elif self.kind == "flag":
+            body = [Literal(name, "is_true")]
+            if self.negations:
+                body.append(Literal(name, "is_false"))
+        if self.indicator:
+            body.append(Literal(name, "is_nan"))
+            if self.negations:
+                body.append(Literal(name, "not_nan"))
+        return body
+
+
+def _missing_message(name: str, count: int) -> str:
+    return (
+        f"column {name!r} has {count} missing values; pass nan='indicator' to "
+        "FeatureBinarizer or impute them"
+    )
+
+
+def _is_categorical_dtype(dtype: Any) -> bool:
+    """Columns treated as categorical under ``categorical='auto'``."""
+    return (
+        isinstance(dtype, pd.CategoricalDtype)
+        or pd.api.types.is_object_dtype(dtype)
+        or pd.api.types.is_string_dtype(dtype)
+    )
+
+
+def _to_frame(X: Any) -> tuple[pd.DataFrame, bool]:
+    """Return ``(frame, had_names)``; column names become ``str``.
+
+    Arrays get the names ``x0, x1, ...``; object arrays have their column
+    dtypes inferred so numeric columns stay numeric.
+    """
+    if hasattr(X, "tocsr") or hasattr(X, "toarray"):
+        raise TypeError(
+            "FeatureBinarizer does not accept sparse input; pass a dense array or DataFrame"
+        )
+    if isinstance(X, pd.DataFrame):
+        names = [str(c) for c in X.columns]
+        duplicated = sorted({n for n in names if names.count(n) > 1})
+        if duplicated:
+            raise ValueError(
+                f"column names {duplicated} appear more than once (after conversion to str); "
+                "rename the columns so each is unique"
+            )
+        frame, had_names = X.set_axis(names, axis=1), True
+    else:
+        array = np.asarray(X)
+        if array.ndim == 1:
+            raise ValueError(
+                "Expected 2D array, got 1D array instead. Reshape your data with "
+                "array.reshape(-1, 1) for a single feature or array.reshape(1, -1) "
+                "for a single sample"
+            )
+        if array.ndim != 2:
+            raise ValueError(f"Expected 2D array, got {array.ndim}D array instead")
+        frame = pd.DataFrame(array, columns=[f"x{k}" for k in range(array.shape[1])])
+        if array.dtype == object:
+            frame = frame.infer_objects()
+        had_names = False
+    for what, size in zip(("sample", "feature"), frame.shape):
+        if size == 0:
+            raise ValueError(
+                f"Found array with 0 {what}(s) (shape={frame.shape}) while a minimum "
+                "of 1 is required."
+            )
+    complex_columns = [n for n in frame.columns if pd.api.types.is_complex_dtype(frame[n])]
+    if complex_columns:
+        raise ValueError(
+            f"Complex data not supported: column(s) {complex_columns}; "
+            "split them into real and imaginary parts"
+        )
+    return frame, had_names
+
+
+class FeatureBinarizer(TransformerMixin, BaseEstimator):
+    """Turn raw features into 0/1 literal columns for Boolean rule learning.
+
+    Each output column is a :class:`~rulemodels.rules.Literal` on one source
+    column, so a rule learned on the output can be read, and evaluated, in
+    terms of the raw features.
+
+    * Numeric column: thresholds :math:`t_1 < \\dots < t_K` are sample
+      quantiles of the non-missing, finite training values at levels
+      :math:`k / (K_{\\max} + 1)`, :math:`k = 1, \\dots, K_{\\max}`
+      (``n_thresholds``; ``numpy.quantile`` with its default ``'linear'``
+      method), deduplicated, and with any threshold at or above the column
+      maximum dropped (its ``<=`` literal would be constant). A column with at
+      most ``n_thresholds + 1`` distinct values uses its finite distinct values
+      except the maximum. Literals: ``x <= t_k`` for ascending ``k``, then
+      (with ``negations``) ``x > t_k`` for ascending ``k``.
+    * Numeric column with values in {0, 1} (or bool): ``x`` (``is_true``)
+      and, with ``negations``, ``not x`` (``is_false``).
+    * Categorical column: for each category seen in training (sorted by
+      ``str``), ``x == v``, then (with ``negations``) ``x != v``. Unseen
+      categories at transform time give 0 for every ``==`` and 1 for every
+      ``!=``.
+    * Constant column (at most one distinct non-missing value): no value
+      literals (logged at DEBUG level), only the missing-value indicators
+      if any.
+
+    Parameters
+    ----------
+    n_thresholds : int, default=9
+        Maximum number of thresholds per numeric column (>= 1).
+    negations : bool, default=True
+        Also emit the complement of each literal (``>``, ``!=``,
+        ``is_false``, ``not_nan``). The paper's formulation assumes
+        negations are present; a DNF learned by negating a CNF needs them.
+    nan : {'error', 'indicator'}, default='error'
+        ``'error'``: missing values in fit or transform raise ``ValueError``.
+        ``'indicator'``: each column with missing values at fit time gets
+        ``x is NaN`` (and, with ``negations``, ``x is not NaN``) literals;
+        every other literal of a column is 0 on rows where it is missing,
+        including at transform time for columns that had no missing values
+        at fit time.
+    categorical : 'auto' or list of str, default='auto'
+        Columns to treat as categorical. ``'auto'``: columns of object,
+        string or category dtype. A list names the columns (as ``str``; for
+        array input ``'x0'``, ``'x1'``, ...); all other columns must be
+        numeric or bool.
+
+    Attributes
+    ----------
+    n_features_in_ : int
+        Number of source columns seen in :meth:`fit`.
+    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+        Source column names (converted to ``str``). Set only when ``X`` is a
+        DataFrame.
+    literals_ : list of Literal
+        The literal of each output column, in output order.
+    groups_ : ndarray of int, shape (n_output,)
+        Index of the source column of each output column.
+    thresholds_ : dict of str to ndarray
+        Thresholds of each numeric (non-flag, non-categorical) column,
+        ascending; empty for a constant column.
+    categories_ : dict of str to list
+        Training categories of each categorical column, in output order;
+        empty for a column with a single category.
+    chains_ : list of tuple of int
+        Nested chains of output columns: ``A[:, c[k]] <= A[:, c[k + 1]]``
+        elementwise on any data. For each thresholded column, one chain of the
+        ``<=`` literals by ascending threshold and (with ``negations``) one of
+        the ``>`` literals by descending threshold.
+    complements_ : list of tuple of int
+        Pairs ``(j1, j2)`` with ``A[:, j1] + A[:, j2] == 1`` on every row where
+        the source value is present (and, for flag columns, is 0 or 1):
+        ``<=``/``>`` at one threshold, ``==``/``!=``, ``is_true``/``is_false``
+        and ``is_nan``/``not_nan``.
+    feature_metadata_ : pandas.DataFrame
+        One row per output column with columns ``name`` (``str`` of the
+        literal), ``source``, ``op``, ``value``, ``group``, ``chain`` (index
+        into ``chains_`` or -1), ``chain_position`` (or -1) and ``complement``
+        (output index of the complementary column or -1).
+
+    See Also
+    --------
+    rulemodels.rules.Rule.evaluate_binary : evaluate a rule on the output.
+
+    Notes
+    -----
+    Raw evaluation and binarization agree: for every output column ``k``,
+    ``transform(X)[:, k] == literals_[k].evaluate(X)``, missing values
+    included. The output never contains NaN. Infinite values are ordinary
+    numbers (``x <= t`` is False for ``+inf``); thresholds are always finite.
+
+    The fitted structure feeds the redundancy-aware binarization of the LP
+    solution (Su et al., Section "Redundancy Aware Binarization"), which keeps
+    at most one feature of each *redundancy set* in a CNF clause (a DNF term,
+    by De Morgan):
+
+    1. *Nested features* (``chains_``): if :math:`a_{i,j_1} \\le a_{i,j_2}` for
+       all :math:`i` then :math:`a_{j_1} \\vee a_{j_2} = a_{j_2}`, so at most
+       one member of a chain belongs in a clause. With thresholds
+       :math:`\\tau_1 < \\dots < \\tau_K` the chains are
+       :math:`(c \\le \\tau_1, \\dots, c \\le \\tau_K)` and
+       :math:`(c > \\tau_K, \\dots, c > \\tau_1)`.
+    2. *Complementary features* (``complements_``): :math:`a_{j_1} \\vee
+       a_{j_2} = 1`, so a clause holding both is always true and could be
+       disabled instead.
+    3. *Zigzag paths*: walking down the ``>`` chain and switching to the
+       ``<=`` chain at a shared threshold, e.g. :math:`(c > \\tau_1, c >
+       \\tau_2, c \\le \\tau_2, c \\le \\tau_3)`; any two members are nested or
+       cover every row (:math:`c > \\tau_i \\vee c \\le \\tau_j = 1` for
+       :math:`i \\le j`). The maximal zigzags of a column are ``gt[:k + 1] +
+       le[k:]`` for ``k = 0, ..., K - 1``, where ``le``/``gt`` list the
+       ``<=``/``>`` output columns by ascending threshold (``gt`` is
+       ``chains_[g][::-1]``; ``complement`` links ``gt[k]`` to ``le[k]``).
+
+    Nestings involving the missing-value indicator (every ``<=``/``>``
+    literal implies ``not_nan``) or two categories (``x == u`` implies
+    ``x != v``) are not listed in ``chains_``.
+
+    References
+    ----------
+    .. [1] G. Su, D. Wei, K. R. Varshney, D. M. Malioutov, "Interpretable
+       Two-level Boolean Rule Learning for Classification", 2016.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"age": [25, 40, 55, 70], "smoker": [0, 1, 1, 0]})
+    >>> binarizer = FeatureBinarizer(n_thresholds=2).fit(X)
+    >>> binarizer.get_feature_names_out().tolist()
+    ['age <= 40.0', 'age <= 55.0', 'age > 40.0', 'age > 55.0', 'smoker', 'not smoker']
+    >>> binarizer.transform(X)[:, 0].tolist()
+    [1, 1, 0, 0]
+    """
+
+    _parameter_constraints: dict = {
+        "n_thresholds": [Interval(Integral, 1, None, closed="left")],
+        "negations": ["boolean"],
+        "nan": [StrOptions({"error", "indicator"})],
+        "categorical": [StrOptions({"auto"}), list, tuple],
+    }
+
+    def __init__(
+        self,
+        *,
+        n_thresholds: int = 9,
+        negations: bool = True,
+        nan: str = "error",
+        categorical: str | list[str] = "auto",
+    ) -> None:
+        self.n_thresholds = n_thresholds
+        self.negations = negations
+        self.nan = nan
+        self.categorical = categorical
+
+    # -- fit ---------------------------------------------------------------
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X: Any, y: Any = None) -> FeatureBinarizer:
+        """Learn thresholds and categories of each column.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame or array-like of shape (n_samples, n_features)
+            Raw training data.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : FeatureBinarizer
+        """
+        frame, had_names = _to_frame(X)
+        self.n_features_in_ = frame.shape[1]
+        if had_names:
+            self.feature_names_in_ = np.asarray(frame.columns, dtype=object)
+        elif hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
+        categorical = self._categorical_columns(frame)
+        plans: list[_ColumnPlan] = []
+        start = 0
+        for name in frame.columns:
+            plan = self._fit_column(frame[name], name, name in categorical, start)
+            plans.append(plan)
+            start += plan.width
+        self._plans = plans
+        self._set_structure(plans)
+        logger.debug(
+            "FeatureBinarizer: %d source columns -> %d literals",
+            self.n_features_in_,
+            len(self.literals_),
+        )
+        return self
+
+    def _categorical_columns(self, frame: pd.DataFrame) -> set[str]:
+        if isinstance(self.categorical, str):  # 'auto', checked by _parameter_constraints
+            return {name for name in frame.columns if _is_categorical_dtype(frame[name].dtype)}
+        names = [str(c) for c in self.categorical]
+        unknown = [n for n in names if n not in frame.columns]
+        if unknown:
+            raise ValueError(
+                f"categorical names column(s) {unknown} that are not in X; "
+                f"columns are {list(frame.columns)}"
+            )
+        return set(names)
+
+    def _fit_column(
+        self, column: pd.Series, name: str, is_categorical: bool, start: int
+    ) -> _ColumnPlan:
+        missing = np.asarray(pd.isna(column), dtype=bool)
+        n_missing = int(missing.sum())
+        if n_missing and self.nan == "error":
+            raise ValueError(_missing_message(name, n_missing))
+        indicator = 0 < n_missing < len(column)
+        if is_categorical:
+            kind, values = self._fit_categories(column[~missing], name)
+        else:
+            kind, values = self._fit_numeric(column, name, missing)
+        if kind != "flag" and not values:
+            logger.debug("column %r is constant; it yields no value literals", name)
+        return _ColumnPlan(name, kind, values, indicator, bool(self.negations), start)
+
+    def _fit_categories(self, present: pd.Series, name: str) -> tuple[str, tuple[Any, ...]]:
+        unique = pd.unique(present.to_numpy(dtype=object))
+        try:
+            values = [Literal(name, "==", v).value for v in unique]
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"categorical column {name!r}: {exc}") from exc
+        values = sorted(values, key=str)  # pd.unique already removed duplicates
+        return "category", tuple(values) if len(values) > 1 else ()
+
+    def _fit_numeric(
+        self, column: pd.Series, name: str, missing: np.ndarray
+    ) -> tuple[str, tuple[float, ...]]:
+        dtype = column.dtype
+        if not (pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_object_dtype(dtype)):
+            raise ValueError(
+                f"column {name!r} has dtype {dtype}, which is neither numeric nor bool; "
+                "list it in categorical= or convert it to numbers"
+            )
+        try:
+            x = _numeric_values(column, name)
+        except ValueError as exc:
+            raise ValueError(f"{exc}; list {name!r} in categorical= or convert it") from exc
+        distinct = np.unique(x[~missing])
+        if distinct.size <= 1:
+            return "threshold", ()
+        if np.isin(distinct, (0.0, 1.0)).all():
+            return "flag", ()
+        return "threshold", tuple(float(t) for t in self._thresholds(x[~missing], distinct))
+
+    def _thresholds(self, present: np.ndarray, distinct: np.ndarray) -> np.ndarray:
+        """Quantile thresholds :math:`q_{k/(K+1)}`, ``k = 1..K``, strictly below the maximum."""
+        n_thresholds = int(self.n_thresholds)
+        finite = present[np.isfinite(present)]
+        if distinct.size <= n_thresholds + 1:
+            candidates = distinct[:-1]
+        elif finite.size:
+            levels = np.arange(1, n_thresholds + 1) / (n_thresholds + 1)
+            candidates = np.unique(np.quantile(finite, levels))
+        else:
+            candidates = np.empty(0)
+        keep = np.isfinite(candidates) & (candidates < distinct[-1])
+        return candidates[keep].astype(float)
+
+    def _set_structure(self, plans: list[_ColumnPlan]) -> None:
+        """Set ``literals_``, ``groups_``, ``chains_``, ``complements_`` and metadata."""
+        literals: list[Literal] = []
+        groups: list[int] = []
+        chains: list[tuple[int, ...]] = []
+        complements: list[tuple[int, int]] = []
+        self.thresholds_ = {}
+        self.categories_ = {}
+        for g, plan in enumerate(plans):
+            block = plan.literals()
+            assert len(block) == plan.width
+            literals += block
+            groups += [g] * len(block)
+            chains += self._plan_chains(plan)
+            complements += self._plan_complements(plan)
+            if plan.kind == "threshold":
+                self.thresholds_[plan.name] = np.asarray(plan.values, dtype=float)
+            if plan.kind == "category":
+                self.categories_[plan.name] = list(plan.values)
+        self.literals_ = literals
+        self.groups_ = np.asarray(groups, dtype=np.int64)
+        self.chains_ = chains
+        self.complements_ = complements
+        self.feature_metadata_ = self._metadata()
+
+    @staticmethod
+    def _plan_chains(plan: _ColumnPlan) -> list[tuple[int, ...]]:
+        if plan.kind != "threshold" or not plan.values:
+            return []
+        k = plan.n_values
+        le = tuple(range(plan.start, plan.start + k))
+        chains = [le]
+        if plan.negations:
+            gt = range(plan.start + k, plan.start + 2 * k)
+            chains.append(tuple(reversed(gt)))
+        return chains
+
+    @staticmethod
+    def _plan_complements(plan: _ColumnPlan) -> list[tuple[int, int]]:
+        if not plan.negations:
+            return []
+        s = plan.start
+        pairs: list[tuple[int, int]] = []
+        if plan.kind in ("threshold", "category"):
+            k = plan.n_values
+            pairs += [(s + i, s + k + i) for i in range(k)]
+            body = 2 * k
+        elif plan.kind == "flag":
+            pairs.append((s, s + 1))
+            body = 2
+        if plan.indicator:
+            pairs.append((s + body, s + body + 1))
+        return pairs
+
+    def _metadata(self) -> pd.DataFrame:
+        n = len(self.literals_)
+        chain = np.full(n, -1, dtype=np.int64)
+        position = np.full(n, -1, dtype=np.int64)
+        for c, members in enumerate(self.chains_):
+            chain[list(members)] = c
+            position[list(members)] = np.arange(len(members))
+        complement = np.full(n, -1, dtype=np.int64)
+        for j1, j2 in self.complements_:
+            complement[j1], complement[j2] = j2, j1
+        return pd.DataFrame(
+            {
+                "name": [str(lit) for lit in self.literals_],
+                "source": [lit.feature for lit in self.literals_],
+                "op": [lit.op for lit in self.literals_],
+                "value": pd.Series([lit.value for lit in self.literals_], dtype=object),
+                "group": self.groups_,
+                "chain": chain,
+                "chain_position": position,
+                "complement": complement,
+            }
+        )
+
+    # -- transform ---------------------------------------------------------
+
+    def transform(self, X: Any) -> np.ndarray:
+        """Binarize ``X`` with the fitted literals.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame or array-like of shape (n_samples, n_features_in_)
+            A DataFrame is matched to the fitted columns by name (extra
+            columns are ignored, order does not matter); an array by position.
+
+        Returns
+        -------
+        ndarray of uint8, shape (n_samples, len(literals_))
+            Column ``k`` is ``literals_[k]`` evaluated on ``X``.
+        """
+        check_is_fitted(self, "literals_")
+        frame = self._transform_frame(X)
+        out = np.zeros((len(frame), len(self.literals_)), dtype=np.uint8)
+        for plan, name in zip(self._plans, frame.columns):
+            if plan.width == 0:
+                continue
+            block = self._transform_column(plan, frame[name])
+            out[:, plan.start : plan.start + plan.width] = block
+        return out
+
+    def _transform_frame(self, X: Any) -> pd.DataFrame:
+        """Return the source columns of ``X`` in fitted order, named as at fit."""
+        frame, had_names = _to_frame(X)
+        fitted = [plan.name for plan in self._plans]
+        if had_names and hasattr(self, "feature_names_in_"):
+            missing = [name for name in fitted if name not in frame.columns]
+            if missing:
+                raise ValueError(
+                    f"X is missing column(s) {missing} seen in fit; "
+                    f"it has columns {list(frame.columns)}"
+                )
+            return frame[fitted]
+        if frame.shape[1] != self.n_features_in_:
+            raise ValueError(
+                f"X has {frame.shape[1]} features, but FeatureBinarizer is expecting "
+                f"{self.n_features_in_} features as input."
+            )
+        return frame.set_axis(fitted, axis=1)
+
+    def _transform_column(self, plan: _ColumnPlan, column: pd.Series) -> np.ndarray:
+        """Boolean block of shape ``(n_samples, plan.width)`` for one source column."""
+        missing = np.asarray(pd.isna(column), dtype=bool)
+        if self.nan == "error" and missing.any():
+            raise ValueError(_missing_message(plan.name, int(missing.sum())))
+        if plan.kind == "category":
+            codes = _category_codes(column, plan.values)[:, None]
+            index = np.arange(plan.n_values)[None, :]
+            positive, negative = codes == index, (codes != index) & ~missing[:, None]
+        else:
+            x = _numeric_values(column, plan.name)[:, None]
+            if plan.kind == "threshold":
+                t = np.asarray(plan.values, dtype=float)[None, :]
+                positive, negative = x <= t, x > t
+            else:
+                positive, negative = x == 1, x == 0
+        parts = [positive, negative] if plan.negations else [positive]
+        if plan.indicator:
+            parts.append(missing[:, None])
+            if plan.negations:
+                parts.append(~missing[:, None])
+        return np.concatenate(parts, axis=1)
+
+    # -- names and tags ----------------------------------------------------
+
+    def get_feature_names_out(self, input_features: Any = None) -> np.ndarray:
+        """Readable name of each output column: ``str`` of its literal.
+
+        Parameters
+        ----------
+        input_features : array-like of str, optional
+            Source column names to use instead of the fitted ones; must equal
+            ``feature_names_in_`` if that is set.
+
+        Returns
+        -------
+        ndarray of object, shape (len(literals_),)
+        """
+        check_is_fitted(self, "literals_")
+        if input_features is None:
+            return np.asarray([str(lit) for lit in self.literals_], dtype=object)
+        names = [str(f) for f in input_features]
+        if len(names) != self.n_features_in_:
+            raise ValueError(
+                f"input_features should have length {self.n_features_in_}; got {len(names)}"
+            )
+        fitted = getattr(self, "feature_names_in_", None)
+        if fitted is not None and names != list(fitted):
+            raise ValueError("input_features is not equal to feature_names_in_")
+        return np.asarray(
+            [str(Literal(names[g], lit.op, lit.value)) for lit, g in zip(self.literals_,
+                                                                        self.groups_)],
+            dtype=object,
+        )
+
+    def __sklearn_tags__(self):  # noqa: ANN204 - sklearn.utils.Tags
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = self.nan == "indicator"
+        tags.input_tags.categorical = True
+        tags.input_tags.string = True
+        tags.transformer_tags.preserves_dtype = []
+        return tags

@@ -1,0 +1,290 @@
+"""The scikit-learn estimator: :class:`BooleanRuleClassifier`."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import warnings
+from numbers import Integral, Real
+from typing import Any, Iterator
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.exceptions import DataConversionWarning
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+
+from rulemodels.algorithms import ALGORITHMS, learn_cnf
+from rulemodels.data import FeatureBinarizer
+from rulemodels.exact import solve_exact_problem
+from rulemodels.models.problem import CNFProblem
+from rulemodels.rules import Rule
+from solvers import get_backend
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["BooleanRuleClassifier"]
+
+
+@contextlib.contextmanager
+def _log_level(verbose: bool | int) -> Iterator[None]:
+    """Lower the ``rulemodels`` logger to INFO (DEBUG for verbose >= 2) for the duration of a fit."""
+    if not verbose:
+        yield
+        return
+    package_logger = logging.getLogger("rulemodels")
+    previous = package_logger.level
+    package_logger.setLevel(logging.DEBUG if int(verbose) >= 2 else logging.INFO)
+    try:
+        yield
+    finally:
+        package_logger.setLevel(previous)
+
+
+def _check_input(X: Any) -> None:
+    """Reject sparse matrices, non-2-D arrays, NaN and infinity with sklearn-style messages."""
+    if sp.issparse(X):
+        raise TypeError("sparse input is not supported by BooleanRuleClassifier: pass a dense array or a DataFrame")
+    if not isinstance(X, pd.DataFrame):
+        array = np.asarray(X)
+        if array.ndim != 2:
+            raise ValueError(f"Expected 2D array, got {array.ndim}D array instead. Reshape your data (X.reshape(-1, 1) for one feature)")
+        frame = pd.DataFrame(array)
+    else:
+        frame = X
+    numeric = frame.select_dtypes(include=[np.number, "bool"])
+    values = numeric.to_numpy(dtype=float) if numeric.shape[1] else np.empty((0, 0))
+    if np.isnan(values).any() or frame.select_dtypes(exclude=[np.number, "bool"]).isna().to_numpy().any():
+        raise ValueError("Input X contains NaN: impute missing values, or binarize with FeatureBinarizer(nan='indicator') yourself")
+    if np.isinf(values).any():
+        raise ValueError("Input X contains infinity: replace infinite values before fitting")
+
+
+def _as_frame(X: Any, columns: list[str] | None = None) -> pd.DataFrame:
+    if isinstance(X, pd.DataFrame):
+        frame = X.copy()
+        frame.columns = [str(c) for c in frame.columns]
+        return frame
+    array = np.asarray(X)
+    if array.ndim != 2:
+        raise ValueError(f"Expected 2D array, got {array.ndim}D array instead: reshape your data")
+    names = columns if columns is not None else [f"x{j}" for j in range(array.shape[1])]
+    return pd.DataFrame(array, columns=names)
+
+
+class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
+    """Interpretable two-level Boolean rule (DNF or CNF) classifier.
+
+    Learns a rule ``ŷ = OR_r AND_{j in C_r} a_j`` (DNF) or
+    ``ŷ = AND_r OR_{j in C_r} a_j`` (CNF) over literals such as
+    ``glucose > 142.0`` by minimising accuracy cost + ``θ × (number of
+    literals)`` (Su, Wei, Varshney, Malioutov). Raw features are binarized by
+    quantile thresholds (:class:`~rulemodels.data.FeatureBinarizer`).
+
+    Parameters
+    ----------
+    form : {"dnf", "cnf"}, default="dnf"
+        Rule form; a DNF is learned as a CNF on negated features and labels.
+    n_clauses : int, default=2
+        R, the number of clauses (terms of a DNF).
+    theta : float, default=0.01
+        Sparsity weight θ >= 0 (per literal, relative to one misclassified sample).
+    algorithm : {"am", "bcd", "tlp", "scs", "scn", "exact"}, default="am"
+        Alternating minimization, block coordinate descent, two-level LP
+        relaxation, set covering with simple / redundancy-aware binarization,
+        or the exact 0-1 error MIP (small data only).
+    n_thresholds : int, default=9
+        Quantile thresholds per numeric column (9 = deciles).
+    allow_disable : bool, default=False
+        Let the learner disable clauses (always-true feature, paper section 3).
+    disable_cost : float, default=0.5
+        Cost of the always-true feature, in literals.
+    max_iter : int, default=100
+        Iteration cap of BCD and AM.
+    solver : str, default="highs"
+        Solver backend name (``highs``, ``glpk``, ``cbc`` or any Pyomo solver).
+    solver_options : dict, default=None
+        Native solver options passed to every solve.
+    time_limit : float, default=None
+        Seconds for the whole fit: BCD/AM stop with the best rule so far
+        (``termination_ = "time_limit"``); the exact MIP returns its incumbent.
+    random_state : int, RandomState or None, default=None
+        Accepted for API compatibility; the algorithms are deterministic.
+    verbose : bool or int, default=False
+        Log progress (INFO; DEBUG with 2) through the ``rulemodels`` logger.
+
+    Attributes
+    ----------
+    rule_ : Rule
+        The learned rule over the original column names (true = ``classes_[1]``).
+    classes_ : ndarray of shape (2,)
+    binarizer_ : FeatureBinarizer
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str (only for DataFrame input)
+    n_iter_ : int
+    history_ : list of float
+        Objective after each iteration (the Hamming objective for SC/BCD/AM).
+    objective_ : float
+    termination_ : str
+        Why the algorithm stopped.
+    n_solves_, n_builds_ : int
+        LP/MIP solves and model builds of this fit.
+
+    Examples
+    --------
+    >>> from rulemodels import BooleanRuleClassifier, load_dataset
+    >>> X, y = load_dataset("pima")
+    >>> clf = BooleanRuleClassifier(n_clauses=2, theta=0.01).fit(X, y)   # doctest: +SKIP
+    >>> print(clf.rule_)                                                 # doctest: +SKIP
+    """
+
+    _parameter_constraints: dict = {
+        "form": [StrOptions({"dnf", "cnf"})],
+        "n_clauses": [Interval(Integral, 1, None, closed="left")],
+        "theta": [Interval(Real, 0, None, closed="left")],
+        "algorithm": [StrOptions({*ALGORITHMS, "exact"})],
+        "n_thresholds": [Interval(Integral, 1, None, closed="left")],
+        "allow_disable": ["boolean"],
+        "disable_cost": [Interval(Real, 0, None, closed="left")],
+        "max_iter": [Interval(Integral, 0, None, closed="left")],
+        "solver": [str, object],
+        "solver_options": [dict, None],
+        "time_limit": [Interval(Real, 0, None, closed="neither"), None],
+        "random_state": ["random_state"],
+        "verbose": ["verbose"],
+    }
+
+    def __init__(
+        self,
+        *,
+        form: str = "dnf",
+        n_clauses: int = 2,
+        theta: float = 0.01,
+        algorithm: str = "am",
+        n_thresholds: int = 9,
+        allow_disable: bool = False,
+        disable_cost: float = 0.5,
+        max_iter: int = 100,
+        solver: Any = "highs",
+        solver_options: dict | None = None,
+        time_limit: float | None = None,
+        random_state: Any = None,
+        verbose: bool | int = False,
+    ):
+        self.form = form
+        self.n_clauses = n_clauses
+        self.theta = theta
+        self.algorithm = algorithm
+        self.n_thresholds = n_thresholds
+        self.allow_disable = allow_disable
+        self.disable_cost = disable_cost
+        self.max_iter = max_iter
+        self.solver = solver
+        self.solver_options = solver_options
+        self.time_limit = time_limit
+        self.random_state = random_state
+        self.verbose = verbose
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "BooleanRuleClassifier":
+        """Learn the rule from features ``X`` (raw or binary) and binary labels ``y``."""
+        _check_input(X)
+        validate_data(self, X, skip_check_array=True)
+        frame = _as_frame(X)
+        if frame.shape[0] == 0:
+            raise ValueError("Found array with 0 sample(s) (shape=(0, %d)) while a minimum of 1 is required." % frame.shape[1])
+        labels = self._binary_labels(y, frame.shape[0])
+        weights = _check_sample_weight(sample_weight, np.empty((frame.shape[0], 0)))
+        backend = get_backend(self.solver)
+        with _log_level(self.verbose):
+            self.binarizer_ = FeatureBinarizer(n_thresholds=self.n_thresholds).fit(frame)
+            A = self.binarizer_.transform(frame)
+            if A.shape[1] == 0:
+                raise ValueError("every feature is constant: there is nothing to learn a rule from")
+            problem = CNFProblem.from_binary(A, labels, literals=self.binarizer_.literals_, form=self.form, sample_weight=weights)
+            self._fit_problem(problem, backend)
+        return self
+
+    def _binary_labels(self, y: Any, n_samples: int) -> np.ndarray:
+        if y is None:
+            raise ValueError("requires y to be passed, but the target y is None")
+        y_array = np.asarray(y)
+        if y_array.ndim == 2 and y_array.shape[1] == 1:
+            warnings.warn(
+                "A column-vector y was passed when a 1d array was expected; it is raveled to shape (n_samples,)",
+                DataConversionWarning, stacklevel=3,
+            )
+            y_array = y_array.ravel()
+        if y_array.ndim != 1:
+            raise ValueError(f"y must be 1-dimensional (one label per sample), got shape {y_array.shape}")
+        if y_array.shape[0] != n_samples:
+            raise ValueError(f"X has {n_samples} samples but y has {y_array.shape[0]} labels")
+        check_classification_targets(y_array)
+        self.classes_ = np.unique(y_array)
+        if self.classes_.shape[0] != 2:
+            kind = type_of_target(y_array)
+            count = self.classes_.shape[0]
+            raise ValueError(
+                f"Only binary classification is supported: BooleanRuleClassifier needs exactly two classes in y, "
+                f"got {count} class{'' if count == 1 else 'es'} ({kind}: {self.classes_[:10].tolist()}); "
+                "for more classes wrap it in sklearn.multiclass.OneVsRestClassifier"
+            )
+        return (y_array == self.classes_[1]).astype(np.int8)
+
+    def _fit_problem(self, problem: CNFProblem, backend: Any) -> None:
+        if self.algorithm == "exact":
+            exact = solve_exact_problem(
+                problem, self.n_clauses, self.theta, solver=backend, time_limit=self.time_limit,
+                disable_cost=self.disable_cost if self.allow_disable else None,
+            )
+            self.rule_ = exact.rule
+            self.objective_ = float(exact.objective)
+            self.history_ = [self.objective_]
+            self.n_iter_ = 1
+            self.termination_ = exact.status
+            self.n_solves_ = 1
+            self.n_builds_ = 1
+            self.exact_bound_ = exact.bound
+            return
+        result, data = learn_cnf(
+            problem, backend, algorithm=self.algorithm, n_clauses=self.n_clauses, theta=self.theta,
+            allow_disable=self.allow_disable, disable_cost=self.disable_cost, max_iter=self.max_iter,
+            time_limit=self.time_limit, solver_options=self.solver_options,
+        )
+        W, w0 = data.split(result.W)
+        self.rule_ = problem.rule_from_weights(W, w0)
+        self.objective_ = float(result.objective)
+        self.history_ = list(result.history)
+        self.n_iter_ = int(result.n_iter)
+        self.termination_ = result.stop_reason
+        self.n_solves_ = int(result.n_solves)
+        self.n_builds_ = int(result.n_builds)
+        logger.info("learned %s rule: %s (%s after %d iterations)", self.form.upper(), self.rule_, self.termination_, self.n_iter_)
+
+    def _frame_for_predict(self, X: Any) -> pd.DataFrame:
+        check_is_fitted(self)
+        _check_input(X)
+        validate_data(self, X, skip_check_array=True, reset=False)
+        names = list(self.feature_names_in_) if hasattr(self, "feature_names_in_") else None
+        frame = _as_frame(X, names)
+        if frame.shape[1] != self.n_features_in_:
+            raise ValueError(f"X has {frame.shape[1]} features, but {type(self).__name__} is expecting {self.n_features_in_} features as input")
+        return frame
+
+    def predict(self, X: Any) -> np.ndarray:
+        """``classes_[1]`` where the rule is true, ``classes_[0]`` elsewhere."""
+        frame = self._frame_for_predict(X)
+        A = self.binarizer_.transform(frame)
+        fired = self.rule_.evaluate_binary(A, self.binarizer_.literals_)
+        return self.classes_[fired.astype(int)]
+
+    def __sklearn_tags__(self):  # noqa: ANN204
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = False
+        tags.input_tags.categorical = True
+        tags.input_tags.string = True
+        tags.classifier_tags.multi_class = False
+        return tags

@@ -1,0 +1,210 @@
+"""Exact MIP mode: ground truth for small data (``solver='cbc'`` by default).
+
+>>> from rulemodels.exact import solve_exact                       # doctest: +SKIP
+>>> result = solve_exact(X, y, n_clauses=2, theta=0.05, time_limit=60)  # doctest: +SKIP
+>>> print(result.status, result.objective, result.bound, result.gap)    # doctest: +SKIP
+>>> print(result.rule)                                              # doctest: +SKIP
+
+The exact two-level MIPs grow with n × d × R and become hard quickly (a CNF
+with R = 2 on 100 rows × 134 features is not proved optimal in minutes); use
+them on small data, with a time limit: the incumbent comes back with status
+``time_limit`` and its gap.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyomo.environ as pyo
+
+from rulemodels.data import FeatureBinarizer
+from rulemodels.models import (
+    CNFProblem,
+    build_hamming,
+    build_zero_one,
+    objective_breakdown,
+    rule_from_model,
+)
+from rulemodels.rules import Rule
+from solvers import Backend, SolveError, SolveResult, TerminationCondition, get_backend
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["ExactResult", "ExactSolveError", "prepare_problem", "solve_exact", "solve_exact_problem"]
+
+FORMULATIONS = {"zero_one": build_zero_one, "hamming": build_hamming}
+
+
+class ExactSolveError(SolveError):
+    """The exact MIP ended without a solution (infeasible, unbounded, time limit with no incumbent, error)."""
+
+
+@dataclass(frozen=True)
+class ExactResult:
+    """What :func:`solve_exact` returns.
+
+    Attributes
+    ----------
+    rule : Rule
+        The best rule found (optimal when ``status == "optimal"``).
+    status : str
+        ``"optimal"``, ``"time_limit"``, ``"feasible"``, ...  (a TerminationCondition value).
+    objective, bound, gap : float or None
+        Objective of ``rule`` (the paper's objective for the CNF that is
+        learned), best proven lower bound, and relative gap.
+    breakdown : dict
+        Accuracy and sparsity parts of the objective.
+    solve : SolveResult
+        The backend's full result (solver name, version, wall time).
+    """
+
+    rule: Rule
+    status: str
+    objective: float | None
+    bound: float | None
+    gap: float | None
+    breakdown: dict[str, float]
+    solve: SolveResult
+    model: Any = field(repr=False, default=None)
+
+
+def prepare_problem(
+    X: Any, y: Any, *, form: str = "dnf", n_thresholds: int = 9, sample_weight: Any = None
+) -> tuple[CNFProblem, FeatureBinarizer | None]:
+    """Binarize ``X`` when needed and build the CNF problem of ``form``.
+
+    A DataFrame with any non-binary column is binarized with
+    :class:`FeatureBinarizer` (``n_thresholds`` quantile thresholds); a binary
+    array or DataFrame is used as is (columns named ``x0, x1, ...`` or by the
+    DataFrame's names).
+    """
+    labels = np.asarray(y).ravel()
+    if labels.dtype == bool:
+        labels = labels.astype(int)
+    if isinstance(X, pd.DataFrame):
+        values = X.to_numpy()
+        if _is_binary(values):
+            from rulemodels.rules import Literal
+
+            literals = [Literal(str(name), "is_true") for name in X.columns]
+            return CNFProblem.from_binary(values.astype(np.int8), labels, literals=literals, form=form, sample_weight=sample_weight), None
+        binarizer = FeatureBinarizer(n_thresholds=n_thresholds).fit(X)
+        A = binarizer.transform(X)
+        return CNFProblem.from_binary(A, labels, literals=binarizer.literals_, form=form, sample_weight=sample_weight), binarizer
+    return CNFProblem.from_binary(X, labels, form=form, sample_weight=sample_weight), None
+
+
+def _is_binary(values: np.ndarray) -> bool:
+    try:
+        numeric = values.astype(float)
+    except (TypeError, ValueError):
+        return False
+    return bool(np.all((numeric == 0) | (numeric == 1)))
+
+
+def solve_exact(
+    X: Any,
+    y: Any,
+    n_clauses: int = 2,
+    theta: float = 0.01,
+    *,
+    formulation: str = "zero_one",
+    form: str = "dnf",
+    solver: str | Backend = "cbc",
+    time_limit: float | None = None,
+    mip_gap: float | None = None,
+    n_thresholds: int = 9,
+    disable_cost: float | None = None,
+    sample_weight: Any = None,
+) -> ExactResult:
+    """Solve the exact two-level MIP and return the rule with status, objective, bound and gap.
+
+    Parameters
+    ----------
+    X : DataFrame or binary array (n, d)
+        Raw features (binarized with ``n_thresholds`` quantile thresholds) or 0/1 features.
+    y : array-like (n,)
+        0/1 labels; 1 is the class the rule predicts as true.
+    n_clauses : int
+        R, the number of clauses (terms of a DNF).
+    theta : float
+        Sparsity weight θ.
+    formulation : {"zero_one", "hamming"}
+        The 0-1 error MIP (eq. GeneralLPFormulation, binary w) or the Hamming MIP (eq. HammingFormulation).
+    form : {"dnf", "cnf"}
+        The rule's form (a DNF is learned as a CNF on negated data, paper section 3).
+    solver : str or Backend, default="cbc"
+    time_limit : float, optional
+        Seconds; the incumbent is returned with status ``"time_limit"``.
+    mip_gap : float, optional
+        Relative gap at which to stop.
+    disable_cost : float, optional
+        Allow disabling clauses with an always-true feature of this cost.
+
+    Raises
+    ------
+    ExactSolveError
+        Infeasible, unbounded, or no solution found (for example a time limit
+        reached before any incumbent); the message names the cause.
+    SolverNotFoundError
+        The solver is not installed (the message says how to install it).
+    """
+    problem, _ = prepare_problem(X, y, form=form, n_thresholds=n_thresholds, sample_weight=sample_weight)
+    return solve_exact_problem(
+        problem, n_clauses, theta, formulation=formulation, solver=solver, time_limit=time_limit,
+        mip_gap=mip_gap, disable_cost=disable_cost,
+    )
+
+
+def solve_exact_problem(
+    problem: CNFProblem,
+    n_clauses: int,
+    theta: float,
+    *,
+    formulation: str = "zero_one",
+    solver: str | Backend = "cbc",
+    time_limit: float | None = None,
+    mip_gap: float | None = None,
+    disable_cost: float | None = None,
+) -> ExactResult:
+    """:func:`solve_exact` on an already prepared :class:`CNFProblem`."""
+    if formulation not in FORMULATIONS:
+        raise ValueError(f"formulation must be one of {sorted(FORMULATIONS)}, got {formulation!r}")
+    if not np.isfinite(theta) or theta < 0:
+        raise ValueError(f"theta must be a finite number >= 0, got {theta!r}")
+    backend = get_backend(solver)
+    build = FORMULATIONS[formulation]
+    model = build(problem.A, problem.y, n_clauses, theta=theta, sample_weight=problem.sample_weight, disable_cost=disable_cost)
+    logger.info(
+        "exact %s MIP: %d samples (%d distinct), %d features, R=%d; solving with %s",
+        formulation, problem.n_samples, model._groups.n_groups, problem.n_features, n_clauses, backend.name,
+    )
+    result = backend.solve(model, time_limit=time_limit, mip_gap=mip_gap)
+    try:
+        result.raise_for_status(f"the exact {formulation} MIP")
+    except SolveError as exc:
+        raise ExactSolveError(str(exc), result=result) from None
+    _round_binaries(model)
+    rule = rule_from_model(model, problem)
+    breakdown = objective_breakdown(model)
+    return ExactResult(
+        rule=rule,
+        status=result.termination.value,
+        objective=result.objective,
+        bound=result.bound,
+        gap=result.gap if result.termination is not TerminationCondition.optimal or result.gap is not None else 0.0,
+        breakdown=breakdown,
+        solve=result,
+        model=model,
+    )
+
+
+def _round_binaries(model: pyo.ConcreteModel) -> None:
+    """Snap binary variables to exact 0/1 (solvers return values like 0.9999999)."""
+    for var in model.component_data_objects(pyo.Var):
+        if var.is_binary() and var.value is not None:
+            var.set_value(round(var.value), skip_validation=True)

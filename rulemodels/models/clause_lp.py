@@ -1,0 +1,187 @@
+"""The one-level clause LP (Malioutov & Varshney 2013; paper eqs. OneLevelFormulation-Wj).
+
+One disjunctive clause ``v_i = OR_j a_ij w_j`` is learned by
+
+.. math::
+
+    \\min_{w,\\xi}\\ \\sum_{i: y_i=1} \\omega_i \\xi_i
+        + \\sum_{i: y_i=0} \\omega_i \\sum_j a_{ij} w_j
+        + \\theta \\sum_j c_j w_j
+
+    \\text{s.t. } \\xi_i \\ge 1 - \\sum_j a_{ij} w_j,\\ \\xi_i \\ge 0 \\quad (y_i = 1),
+    \\qquad 0 \\le w_j \\le 1
+
+(hinge cost on the samples the clause must cover, eq. OneLevelFormulationPositiveSamples;
+linear cost on the samples it must not cover, eq. OneLevelFormulationNegativeSamples;
+``w_j`` binary with ``integer=True``, eq. OneLevelFormulationWj). ``omega_i`` are
+sample weights; weight 0 removes a sample. The linear cost of the negatives is
+aggregated into one mutable coefficient per feature,
+``neg_cost[j] = sum_{i: y_i=0} omega_i a_ij``, computed with numpy, so the
+objective has d Param terms instead of one per (sample, feature).
+
+It is the building block of set covering, BCD and AM: their drivers build it
+once per clause and re-solve it after :func:`set_sample_weight`,
+:func:`set_theta` or :func:`set_feature_cost`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyomo.environ as pyo
+
+from rulemodels.models._data import as_binary_csr, as_labels, as_weights, group_samples
+from rulemodels.models._pyomo import linear_sum
+
+__all__ = ["build_clause_lp", "set_feature_cost", "set_sample_weight", "set_theta"]
+
+
+def build_clause_lp(
+    A: Any,
+    y: Any,
+    *,
+    theta: float = 0.01,
+    sample_weight: Any = None,
+    feature_cost: Any = None,
+    integer: bool = False,
+    disable_cost: float | None = None,
+    merge_identical: bool = True,
+) -> pyo.ConcreteModel:
+    """Build (not solve) the one-level clause LP for binary ``A`` and labels ``y``.
+
+    Parameters
+    ----------
+    A : array-like or sparse matrix of shape (n, d), 0/1
+        Binary features ``a_ij``.
+    y : array-like of shape (n,), 0/1
+        1 for samples the clause must cover (output 1), 0 for samples it must reject.
+    theta : float, default=0.01
+        Sparsity weight θ (mutable Param ``theta``).
+    sample_weight : array-like of shape (n,), optional
+        Weights ``ω_i >= 0`` (default 1); mutable through :func:`set_sample_weight`.
+    feature_cost : array-like of shape (d,), optional
+        Per-feature costs ``c_j`` (default 1); mutable Param ``c``.
+    integer : bool, default=False
+        Binary ``w`` (the MIP) instead of ``0 <= w <= 1`` (the LP).
+    disable_cost : float, optional
+        Add the always-true feature ``a_i0 = 1`` (paper section 3) as variable
+        ``w0`` with cost ``c_0 = disable_cost``; ``w0 = 1`` makes the clause
+        constant 1 (disabled in a CNF).
+    merge_identical : bool, default=True
+        Build one hinge row per group of identical positive samples (weights summed).
+
+    Returns
+    -------
+    pyomo.environ.ConcreteModel
+        Components: ``J`` (features), ``P`` (positive sample groups), ``w``,
+        ``xi``, ``theta``, ``c``, ``weight`` (summed ω of each positive group),
+        ``neg_cost``, ``cover``, ``accuracy_cost``, ``sparsity_cost``, ``objective``;
+        with ``disable_cost``: ``w0``, ``c0``, ``neg_weight_total``.
+    """
+    matrix = as_binary_csr(A)
+    labels = as_labels(y, matrix.shape[0])
+    weights = as_weights(sample_weight, matrix.shape[0])
+    groups = group_samples(matrix, labels, merge_identical=merge_identical)
+    n_features = matrix.shape[1]
+    costs = _feature_costs(feature_cost, n_features)
+    positives = groups.positives
+    negatives = groups.negatives
+    group_weight = groups.group_weights(weights)
+    neg_patterns = groups.patterns[negatives]
+
+    m = pyo.ConcreteModel(name="clause_lp")
+    m.J = pyo.RangeSet(0, n_features - 1, doc="binary features j = 0..d-1")
+    m.P = pyo.Set(initialize=positives.tolist(), doc="samples with y_i = 1 (groups of identical rows)")
+    m.theta = pyo.Param(initialize=float(theta), mutable=True, doc="sparsity weight θ (eq. OneLevelFormulation)")
+    m.c = pyo.Param(m.J, initialize=dict(enumerate(costs.tolist())), mutable=True, doc="cost c_j of using feature j")
+    m.weight = pyo.Param(
+        m.P, initialize={int(p): float(group_weight[p]) for p in positives}, mutable=True,
+        doc="sample weight ω_i of each positive sample (0 removes it)",
+    )
+    neg_cost = np.asarray(neg_patterns.T @ group_weight[negatives]).ravel()
+    m.neg_cost = pyo.Param(
+        m.J, initialize=dict(enumerate(neg_cost.tolist())), mutable=True,
+        doc="Σ_{i: y_i=0} ω_i a_ij: linear cost of feature j on the negatives (eq. OneLevelFormulationNegativeSamples)",
+    )
+    domain = pyo.Binary if integer else pyo.UnitInterval
+    m.w = pyo.Var(m.J, domain=domain, doc="w_j = 1 if feature j is in the clause (eq. OneLevelFormulationWj)")
+    m.xi = pyo.Var(m.P, domain=pyo.NonNegativeReals, doc="ξ_i: hinge cost of positive sample i (eq. OneLevelFormulationPositiveSamples)")
+    if disable_cost is not None:
+        m.c0 = pyo.Param(initialize=float(disable_cost), mutable=True, doc="cost c_0 of the always-true feature")
+        m.neg_weight_total = pyo.Param(
+            initialize=float(group_weight[negatives].sum()), mutable=True, doc="Σ_{i: y_i=0} ω_i (a_i0 = 1 for all i)"
+        )
+        m.w0 = pyo.Var(domain=domain, doc="w_0 = 1 selects the always-true feature a_i0 = 1: the clause is disabled (section 3)")
+
+    indptr, indices = groups.patterns.indptr, groups.patterns.indices
+    always_true = [m.w0] if disable_cost is not None else []
+
+    def cover_rule(model: pyo.ConcreteModel, p: int) -> Any:
+        covered = linear_sum([model.w[j] for j in indices[indptr[p]:indptr[p + 1]]] + always_true)
+        return model.xi[p] + covered >= 1
+
+    m.cover = pyo.Constraint(m.P, rule=cover_rule, doc="ξ_i ≥ 1 − Σ_j a_ij w_j for y_i = 1 (eq. OneLevelFormulationPositiveSamples)")
+    accuracy = sum(m.weight[p] * m.xi[p] for p in m.P) + sum(m.neg_cost[j] * m.w[j] for j in m.J)
+    sparsity = m.theta * sum(m.c[j] * m.w[j] for j in m.J)
+    if disable_cost is not None:
+        accuracy = accuracy + m.neg_weight_total * m.w0
+        sparsity = sparsity + m.theta * m.c0 * m.w0
+    m.accuracy_cost = pyo.Expression(expr=accuracy, doc="Σ_{y_i=1} ω_i ξ_i + Σ_{y_i=0} ω_i Σ_j a_ij w_j")
+    m.sparsity_cost = pyo.Expression(expr=sparsity, doc="θ Σ_j c_j w_j")
+    m.objective = pyo.Objective(
+        expr=m.accuracy_cost + m.sparsity_cost, sense=pyo.minimize, doc="eq. OneLevelFormulation"
+    )
+    m._groups = groups
+    m._neg_groups = negatives
+    m._neg_patterns = neg_patterns
+    m._sample_weight = weights
+    return m
+
+
+def _feature_costs(feature_cost: Any, n_features: int) -> np.ndarray:
+    if feature_cost is None:
+        return np.ones(n_features)
+    costs = np.asarray(feature_cost, dtype=float).ravel()
+    if costs.shape[0] != n_features:
+        raise ValueError(f"feature_cost has {costs.shape[0]} entries but A has {n_features} features")
+    if not np.all(np.isfinite(costs)) or np.any(costs < 0):
+        raise ValueError("feature_cost must be finite and non-negative")
+    return costs
+
+
+def set_sample_weight(model: pyo.ConcreteModel, sample_weight: Any) -> None:
+    """Change the sample weights ω of a built clause LP in place (0 removes a sample).
+
+    Updates the positive groups' ``weight`` and the aggregated ``neg_cost``
+    (and ``neg_weight_total``); only Params whose value changes are touched.
+    """
+    groups = model._groups
+    weights = as_weights(sample_weight, groups.group_of_sample.shape[0])
+    group_weight = groups.group_weights(weights)
+    for p in model.P:
+        value = float(group_weight[p])
+        if model.weight[p].value != value:
+            model.weight[p] = value
+    neg_weight = group_weight[model._neg_groups]
+    neg_cost = np.asarray(model._neg_patterns.T @ neg_weight).ravel()
+    for j, value in enumerate(neg_cost.tolist()):
+        if model.neg_cost[j].value != value:
+            model.neg_cost[j] = value
+    if hasattr(model, "neg_weight_total"):
+        model.neg_weight_total = float(neg_weight.sum())
+    model._sample_weight = weights
+
+
+def set_theta(model: pyo.ConcreteModel, theta: float) -> None:
+    """Change the sparsity weight θ of a built model in place."""
+    if not np.isfinite(theta) or theta < 0:
+        raise ValueError(f"theta must be a finite number >= 0, got {theta!r}")
+    model.theta = float(theta)
+
+
+def set_feature_cost(model: pyo.ConcreteModel, feature_cost: Any) -> None:
+    """Change the per-feature costs c_j of a built model in place."""
+    costs = _feature_costs(feature_cost, len(model.J))
+    for j, value in enumerate(costs.tolist()):
+        model.c[j] = value

@@ -1,0 +1,75 @@
+"""The paper's objectives evaluated with numpy for a given binary rule (no solver).
+
+Used to score candidate binarizations, to pick BCD's greedy update and to
+check the MIPs against brute force. ``W`` is a (d, R) 0/1 matrix of selected
+features; ``w0`` (R,) marks disabled clauses (the always-true feature).
+All functions are for the CNF the models learn: ``v_ir = OR_j a_ij w_jr``,
+``ŷ_i = AND_r v_ir``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = ["clause_sums", "hamming_objective", "sparsity_cost", "zero_one_objective"]
+
+
+def clause_sums(A: Any, W: np.ndarray, w0: np.ndarray | None = None) -> np.ndarray:
+    """``S_ir = Σ_j a_ij w_jr (+ w_0r)``, shape (n, R)."""
+    W = np.asarray(W, dtype=float)
+    if W.ndim == 1:
+        W = W[:, None]
+    sums = A @ W if sp.issparse(A) else np.asarray(A, dtype=float) @ W
+    sums = np.asarray(sums, dtype=float)
+    if w0 is not None:
+        sums = sums + np.asarray(w0, dtype=float)[None, :]
+    return sums
+
+
+def sparsity_cost(W: np.ndarray, theta: float, feature_cost: Any = None, w0: Any = None, disable_cost: float = 0.0) -> float:
+    """``θ (Σ_r Σ_j c_j w_jr + c_0 Σ_r w_0r)``."""
+    W = np.asarray(W, dtype=float)
+    if W.ndim == 1:
+        W = W[:, None]
+    costs = np.ones(W.shape[0]) if feature_cost is None else np.asarray(feature_cost, dtype=float)
+    total = float(costs @ W.sum(axis=1))
+    if w0 is not None:
+        total += disable_cost * float(np.sum(w0))
+    return theta * total
+
+
+def _weights(sample_weight: Any, n: int) -> np.ndarray:
+    return np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+
+
+def zero_one_objective(
+    A: Any, y: Any, W: np.ndarray, theta: float, *, sample_weight: Any = None, feature_cost: Any = None,
+    w0: Any = None, disable_cost: float = 0.0,
+) -> float:
+    """``Σ_i ω_i |ŷ_i − y_i| + θ Σ c_j w_jr`` (eq. StdFormulation) for binary W."""
+    y = np.asarray(y).ravel()
+    predicted = np.all(clause_sums(A, W, w0) > 0.5, axis=1)
+    errors = predicted != (y == 1)
+    return float(_weights(sample_weight, y.size) @ errors) + sparsity_cost(W, theta, feature_cost, w0, disable_cost)
+
+
+def hamming_costs(A: Any, y: Any, W: np.ndarray, w0: Any = None) -> np.ndarray:
+    """Per-sample minimal Hamming distance η_i (eq. HammingFormulation), for any W in [0, 1]."""
+    y = np.asarray(y).ravel()
+    sums = clause_sums(A, W, w0)
+    positive_cost = np.maximum(0.0, 1.0 - sums).sum(axis=1)
+    negative_cost = sums.min(axis=1)
+    return np.where(y == 1, positive_cost, negative_cost)
+
+
+def hamming_objective(
+    A: Any, y: Any, W: np.ndarray, theta: float, *, sample_weight: Any = None, feature_cost: Any = None,
+    w0: Any = None, disable_cost: float = 0.0,
+) -> float:
+    """``Σ_i ω_i η_i + θ Σ c_j w_jr`` (eq. HammingFormulation)."""
+    y = np.asarray(y).ravel()
+    accuracy = float(_weights(sample_weight, y.size) @ hamming_costs(A, y, W, w0))
+    return accuracy + sparsity_cost(W, theta, feature_cost, w0, disable_cost)

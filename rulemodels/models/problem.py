@@ -1,0 +1,110 @@
+"""The CNF learning problem behind every learner, and the map from solutions to rules.
+
+All models learn a CNF (paper sections 3-4). A DNF is learned through De Morgan
+(paper section 3): negate every feature and every label, learn a CNF on the
+negated data, then read the selected ``w_jr`` as the terms of a DNF over the
+*original* features:
+
+.. math::
+
+    \\bar y = \\bigwedge_r \\bigvee_{j \\in C_r} \\bar a_j
+    \\iff y = \\bigvee_r \\bigwedge_{j \\in C_r} a_j .
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+import scipy.sparse as sp
+
+from rulemodels.models._data import as_binary_csr, as_labels, as_weights
+from rulemodels.rules import Clause, Literal, Rule
+
+__all__ = ["CNFProblem"]
+
+FORMS = ("cnf", "dnf")
+
+
+@dataclass(frozen=True, eq=False)
+class CNFProblem:
+    """Binary data prepared for CNF learning, and how to read the result back.
+
+    Attributes
+    ----------
+    A : csr_matrix (n, d)
+        The features the CNF is learned on (the negated features for a DNF).
+    y : ndarray (n,)
+        The labels the CNF predicts (the negated labels for a DNF).
+    literals : tuple of Literal
+        The original literal of each column.
+    form : {"cnf", "dnf"}
+        The form of the rule the user asked for.
+    sample_weight : ndarray (n,)
+    """
+
+    A: sp.csr_matrix
+    y: np.ndarray
+    literals: tuple[Literal, ...]
+    form: str
+    sample_weight: np.ndarray
+
+    @classmethod
+    def from_binary(
+        cls, A: Any, y: Any, *, literals: Sequence[Literal] | None = None, form: str = "dnf", sample_weight: Any = None
+    ) -> "CNFProblem":
+        """Prepare binary ``A`` (n, d) and 0/1 ``y`` for learning a rule of ``form``.
+
+        ``literals`` name the columns (default ``x0``, ``x1``, ... as ``is_true``
+        literals); ``y = 1`` is the class the rule predicts as true.
+        """
+        if form not in FORMS:
+            raise ValueError(f"form must be 'cnf' or 'dnf', got {form!r}")
+        matrix = as_binary_csr(A)
+        labels = as_labels(y, matrix.shape[0])
+        weights = as_weights(sample_weight, matrix.shape[0])
+        if literals is None:
+            literals = [Literal(f"x{j}", "is_true") for j in range(matrix.shape[1])]
+        literals = tuple(literals)
+        if len(literals) != matrix.shape[1]:
+            raise ValueError(f"{len(literals)} literals given for {matrix.shape[1]} columns of A")
+        if form == "dnf":
+            matrix = as_binary_csr(1 - matrix.toarray())
+            labels = (1 - labels).astype(np.int8)
+        return cls(matrix, labels, literals, form, weights)
+
+    @property
+    def n_samples(self) -> int:
+        return int(self.A.shape[0])
+
+    @property
+    def n_features(self) -> int:
+        return int(self.A.shape[1])
+
+    def rule_from_weights(self, W: np.ndarray, w0: np.ndarray | None = None, *, threshold: float = 0.5) -> Rule:
+        """The rule of the requested form for the CNF weights ``W`` (d, R).
+
+        ``w_jr > threshold`` selects feature j in clause r; ``w0[r] > threshold``
+        disables clause r (it is dropped: a constant-1 clause of the CNF, a
+        constant-0 term of the DNF). A clause with no feature is kept: it is
+        constant 0 in a CNF (``(False)``) and constant 1 in a DNF (``(True)``).
+        """
+        W = np.asarray(W, dtype=float)
+        if W.ndim == 1:
+            W = W[:, None]
+        if W.shape[0] != self.n_features:
+            raise ValueError(f"W has {W.shape[0]} rows but the problem has {self.n_features} features")
+        clauses = []
+        for r in range(W.shape[1]):
+            if w0 is not None and w0[r] > threshold:
+                continue
+            selected = np.flatnonzero(W[:, r] > threshold)
+            clauses.append(Clause(tuple(self.literals[j] for j in selected)))
+        return Rule(self.form, tuple(clauses))
+
+    def predict_work(self, W: np.ndarray, w0: np.ndarray | None = None) -> np.ndarray:
+        """The CNF's prediction of the working labels ``self.y`` for binary W."""
+        from rulemodels.models.objectives import clause_sums
+
+        return np.all(clause_sums(self.A, W, w0) > 0.5, axis=1)

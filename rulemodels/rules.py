@@ -1,0 +1,687 @@
+"""Two-level Boolean rules as immutable values.
+
+A *literal* is a Boolean test on one raw feature (``glucose > 142.0``), a
+*clause* is a set of literals, and a *rule* combines clauses in conjunctive
+(CNF, AND of ORs) or disjunctive (DNF, OR of ANDs) normal form, as in Su et
+al., Section "Problem Formulation":
+
+.. math::
+
+    \\hat y_i^{\\mathrm{CNF}} = \\bigwedge_{r=1}^{R} \\bigvee_{j \\in \\mathcal C_r} a_{i,j},
+    \\qquad
+    \\hat y_i^{\\mathrm{DNF}} = \\bigvee_{r=1}^{R} \\bigwedge_{j \\in \\mathcal C_r} a_{i,j}.
+
+Rules can be evaluated on raw data (:meth:`Rule.evaluate`) or on the 0/1
+matrix produced by :class:`rulemodels.data.binarizer.FeatureBinarizer`
+(:meth:`Rule.evaluate_binary`). Both give the same answer because a literal
+evaluated on raw data equals the binarizer's column for that literal, missing
+values included (see :meth:`Literal.evaluate`).
+
+This module depends on numpy and pandas only: no optimisation modelling.
+
+References
+----------
+.. [1] G. Su, D. Wei, K. R. Varshney, D. M. Malioutov, "Interpretable Two-level
+   Boolean Rule Learning for Classification", 2016.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import numbers
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["Literal", "Clause", "Rule", "RuleFormatError", "VALID_OPS"]
+
+THRESHOLD_OPS: tuple[str, ...] = ("<=", ">")
+CATEGORY_OPS: tuple[str, ...] = ("==", "!=")
+FLAG_OPS: tuple[str, ...] = ("is_true", "is_false")
+NAN_OPS: tuple[str, ...] = ("is_nan", "not_nan")
+VALID_OPS: tuple[str, ...] = THRESHOLD_OPS + CATEGORY_OPS + FLAG_OPS + NAN_OPS
+
+_NEGATED_OP: dict[str, str] = {
+    "<=": ">",
+    ">": "<=",
+    "==": "!=",
+    "!=": "==",
+    "is_true": "is_false",
+    "is_false": "is_true",
+    "is_nan": "not_nan",
+    "not_nan": "is_nan",
+}
+_FORMS: tuple[str, ...] = ("cnf", "dnf")
+_FORMAT_NAME = "rulemodels.rule"
+_FORMAT_VERSION = 1
+_VALID_OPS_TEXT = ", ".join(repr(op) for op in VALID_OPS)
+
+
+class RuleFormatError(ValueError):
+    """A serialized rule (dict or JSON text) is malformed.
+
+    The message starts with the path of the offending entry, e.g.
+    ``clauses[1][0].op: unknown op 'eval'; expected one of ...``.
+    """
+
+
+# ---------------------------------------------------------------------------
+# Value normalisation and column access (shared with the binarizer)
+# ---------------------------------------------------------------------------
+
+
+def _normalize_value(op: str, value: object) -> object:
+    """Return ``value`` as a plain, hashable, JSON-representable Python scalar.
+
+    Thresholds become finite Python floats (``-0.0`` becomes ``0.0``).
+    Category values become ``str``, ``bool``, ``int`` or finite ``float``
+    (numpy scalars are unwrapped). Flag and missing-value ops take no value.
+    """
+    if op in FLAG_OPS or op in NAN_OPS:
+        if value is not None:
+            raise ValueError(f"op {op!r} takes no value; got {value!r}")
+        return None
+    if value is None:
+        raise ValueError(f"op {op!r} needs a value; got None")
+    if isinstance(value, np.generic):
+        value = value.item()
+    if op in THRESHOLD_OPS:
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise TypeError(
+                f"op {op!r} needs a numeric threshold; got {type(value).__name__} {value!r}"
+            )
+        value = float(value) + 0.0
+    if isinstance(value, bool | str):
+        return value
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(
+                f"op {op!r} needs a finite value; got {value!r} "
+                "(use op 'is_nan'/'not_nan' for missing values)"
+            )
+        return value
+    raise TypeError(
+        f"literal values must be str, int, float or bool; got {type(value).__name__} "
+        f"{value!r}. Convert the column to one of these types first."
+    )
+
+
+def _column(X: pd.DataFrame, feature: str) -> pd.Series:
+    """Return column ``feature`` of ``X``, matching column names by ``str``."""
+    if feature in X.columns:
+        column = X[feature]
+    else:
+        matches = [c for c in X.columns if str(c) == feature]
+        if len(matches) != 1:
+            raise ValueError(
+                f"rule uses column {feature!r} which is not in the data; "
+                f"columns are {[str(c) for c in X.columns]}"
+            )
+        column = X[matches[0]]
+    if isinstance(column, pd.DataFrame):
+        raise ValueError(f"column name {feature!r} appears more than once in the data")
+    return column
+
+
+def _as_frame(X: Any) -> pd.DataFrame:
+    """Return ``X`` as a DataFrame; arrays get the names ``x0, x1, ...``."""
+    if isinstance(X, pd.DataFrame):
+        return X
+    array = np.asarray(X)
+    if array.ndim != 2:
+        raise ValueError(f"expected 2-D data (a DataFrame or array); got {array.ndim}-D")
+    return pd.DataFrame(array, columns=[f"x{k}" for k in range(array.shape[1])])
+
+
+def _numeric_values(column: pd.Series, name: str) -> np.ndarray:
+    """Return ``column`` as a float array with missing values as NaN."""
+    try:
+        return column.to_numpy(dtype=float, na_value=np.nan)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(
+            f"column {name!r} has non-numeric values (dtype {column.dtype}); "
+            "threshold and flag literals need numbers"
+        ) from exc
+
+
+def _category_codes(column: pd.Series, categories: Sequence[object]) -> np.ndarray:
+    """Position of each value of ``column`` in ``categories``; -1 if absent or missing.
+
+    Matching uses pandas' hash-based index lookup, which follows Python
+    equality (``1``, ``1.0`` and ``True`` match one another, as they do in
+    :class:`Literal` equality). The binarizer and :meth:`Literal.evaluate` both
+    use this function, which keeps them consistent.
+    """
+    index = pd.Index(list(categories), dtype=object)
+    codes = index.get_indexer(column.to_numpy(dtype=object))
+    codes[np.asarray(pd.isna(column))] = -1
+    return codes
+
+
+# ---------------------------------------------------------------------------
+# Literal
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Literal:
+    """A Boolean test on one raw feature.
+
+    Parameters
+    ----------
+    feature : str
+        Column name of the raw feature.
+    op : str
+        One of ``'<='``, ``'>'`` (numeric threshold), ``'=='``, ``'!='``
+        (category value), ``'is_true'``, ``'is_false'`` (a 0/1 or bool
+        column) and ``'is_nan'``, ``'not_nan'`` (missing-value indicator).
+    value : str, int, float, bool or None, default=None
+        Threshold or category value; ``None`` for flag and missing-value ops.
+        Thresholds are stored as finite Python floats and numpy scalars are
+        unwrapped, so equal literals compare and hash equal.
+
+    Examples
+    --------
+    >>> lit = Literal("glucose", ">", 142)
+    >>> str(lit), str(lit.negate())
+    ('glucose > 142.0', 'glucose <= 142.0')
+    """
+
+    feature: str
+    op: str
+    value: object = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.feature, str):
+            raise TypeError(
+                f"Literal feature must be a column name (str); got "
+                f"{type(self.feature).__name__} {self.feature!r}"
+            )
+        if self.op not in VALID_OPS:
+            raise ValueError(f"unknown op {self.op!r}; expected one of {_VALID_OPS_TEXT}")
+        object.__setattr__(self, "value", _normalize_value(self.op, self.value))
+
+    def negate(self) -> Literal:
+        """Return the complementary literal (``<=``/``>``, ``==``/``!=``, ...).
+
+        On a row where the feature is missing both a threshold or category
+        literal and its negation are False (see :meth:`evaluate`).
+        """
+        return Literal(self.feature, _NEGATED_OP[self.op], self.value)
+
+    def __str__(self) -> str:
+        name, op, value = self.feature, self.op, self.value
+        if op in THRESHOLD_OPS or op in CATEGORY_OPS:
+            shown = value if isinstance(value, str) else repr(value)
+            return f"{name} {op} {shown}"
+        return {
+            "is_true": name,
+            "is_false": f"not {name}",
+            "is_nan": f"{name} is NaN",
+            "not_nan": f"{name} is not NaN",
+        }[op]
+
+    def evaluate(self, X: pd.DataFrame) -> np.ndarray:
+        """Evaluate the literal on raw data.
+
+        Missing values make every literal False except ``is_nan``: ``x <= t``,
+        ``x > t``, ``x == v``, ``x != v``, ``is_true`` and ``is_false`` are all
+        False where ``x`` is missing. This is exactly the column that
+        :class:`~rulemodels.data.binarizer.FeatureBinarizer` produces for the
+        literal, so raw and binarized evaluation always agree. The price is
+        that a literal and its :meth:`negate` are complements only where
+        ``x`` is present (and, for flags, in {0, 1}).
+
+        Parameters
+        ----------
+        X : pandas.DataFrame
+            Raw data; a 2-D array is accepted with columns named ``x0, x1, ...``.
+
+        Returns
+        -------
+        numpy.ndarray of bool, shape (n_samples,)
+        """
+        column = _column(_as_frame(X), self.feature)
+        op = self.op
+        if op == "is_nan":
+            return np.asarray(pd.isna(column), dtype=bool)
+        if op == "not_nan":
+            return ~np.asarray(pd.isna(column), dtype=bool)
+        if op in CATEGORY_OPS:
+            codes = _category_codes(column, [self.value])
+            if op == "==":
+                return codes == 0
+            return (codes != 0) & ~np.asarray(pd.isna(column), dtype=bool)
+        x = _numeric_values(column, self.feature)
+        with np.errstate(invalid="ignore"):
+            if op == "<=":
+                return x <= self.value
+            if op == ">":
+                return x > self.value
+            if op == "is_true":
+                return x == 1
+            return x == 0
+
+    def to_dict(self) -> dict[str, object]:
+        """Return ``{"feature": ..., "op": ..., "value": ...}``."""
+        return {"feature": self.feature, "op": self.op, "value": self.value}
+
+
+# ---------------------------------------------------------------------------
+# Clause
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Clause:
+    """A set of literals; the connective comes from the enclosing rule.
+
+    In a CNF rule a clause is the OR of its literals (an empty clause is
+    False); in a DNF rule it is the AND of its literals (an empty clause is
+    True).
+
+    Parameters
+    ----------
+    literals : iterable of Literal
+        Duplicates are removed, keeping the first occurrence.
+
+    Examples
+    --------
+    >>> a = Literal("a", "is_true")
+    >>> Clause([a, a]).literals == (a,)
+    True
+    """
+
+    literals: tuple[Literal, ...] = ()
+
+    def __post_init__(self) -> None:
+        if isinstance(self.literals, Literal | str | Mapping):
+            raise TypeError(
+                "Clause takes an iterable of Literal objects; "
+                f"got a single {type(self.literals).__name__}"
+            )
+        literals = tuple(dict.fromkeys(self.literals))
+        for lit in literals:
+            if not isinstance(lit, Literal):
+                raise TypeError(
+                    f"Clause literals must be Literal objects; got {type(lit).__name__} {lit!r}"
+                )
+        object.__setattr__(self, "literals", literals)
+
+    def __iter__(self) -> Iterator[Literal]:
+        return iter(self.literals)
+
+    def __len__(self) -> int:
+        return len(self.literals)
+
+    def negate(self) -> Clause:
+        """Return the clause of the negated literals (one De Morgan step)."""
+        return Clause(lit.negate() for lit in self.literals)
+
+    def to_str(self, form: str) -> str:
+        """Render as ``(a AND b)`` (``form='dnf'``) or ``(a OR b)`` (``form='cnf'``)."""
+        if not self.literals:
+            return "(True)" if form == "dnf" else "(False)"
+        joiner = " AND " if form == "dnf" else " OR "
+        return "(" + joiner.join(str(lit) for lit in self.literals) + ")"
+
+
+# ---------------------------------------------------------------------------
+# Rule
+# ---------------------------------------------------------------------------
+
+
+def _column_of(
+    lit: Literal, index: Mapping[Literal, int]
+) -> tuple[int, bool]:
+    """Column of ``lit`` in a binarized matrix, and whether to complement it."""
+    if lit in index:
+        return index[lit], False
+    negation = lit.negate()
+    if negation in index:
+        return index[negation], True
+    raise ValueError(
+        f"literal '{lit}' is not a column of the binary matrix, and neither is its "
+        f"negation '{negation}'; binarize the data with the features the rule uses"
+    )
+
+
+def _binary_columns(A: Any, columns: list[int]) -> np.ndarray:
+    """Dense boolean ``A[:, columns]`` for a numpy array or scipy.sparse matrix."""
+    if hasattr(A, "tocsc"):
+        return np.asarray(A.tocsc()[:, columns].toarray(), dtype=bool)
+    return np.asarray(A)[:, columns].astype(bool)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A two-level Boolean rule in CNF (AND of ORs) or DNF (OR of ANDs).
+
+    Parameters
+    ----------
+    form : {'cnf', 'dnf'}
+        ``'cnf'``: :math:`\\hat y = \\bigwedge_r \\bigvee_{j \\in C_r} a_j`;
+        ``'dnf'``: :math:`\\hat y = \\bigvee_r \\bigwedge_{j \\in C_r} a_j`
+        (Su et al., Section "Problem Formulation", Eqs. (def-hatv),
+        (def-haty-hatv)). An empty CNF is True, an empty DNF is False.
+    clauses : iterable of Clause (or of iterables of Literal)
+        The :math:`R` clauses, in order. Duplicate clauses are kept.
+
+    Examples
+    --------
+    >>> rule = Rule.dnf([[Literal("glucose", ">", 142.0), Literal("bmi", ">", 29.5)],
+    ...                  [Literal("age", ">", 54.0)]])
+    >>> print(rule)
+    (glucose > 142.0 AND bmi > 29.5) OR (age > 54.0)
+    >>> print(rule.negate())
+    (glucose <= 142.0 OR bmi <= 29.5) AND (age <= 54.0)
+    >>> X = pd.DataFrame({"glucose": [150, 100], "bmi": [30.0, 20.0], "age": [30, 60]})
+    >>> rule.evaluate(X).tolist()
+    [True, True]
+    """
+
+    form: str
+    clauses: tuple[Clause, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.form not in _FORMS:
+            raise ValueError(f"unknown rule form {self.form!r}; expected 'cnf' or 'dnf'")
+        if isinstance(self.clauses, Clause | Literal | str | Mapping):
+            raise TypeError(
+                "Rule clauses must be an iterable of clauses; "
+                f"got a single {type(self.clauses).__name__}"
+            )
+        clauses = tuple(c if isinstance(c, Clause) else Clause(c) for c in self.clauses)
+        object.__setattr__(self, "clauses", clauses)
+
+    # -- construction ------------------------------------------------------
+
+    @classmethod
+    def dnf(cls, terms: Iterable[Iterable[Literal]]) -> Rule:
+        """Build a DNF rule (OR of AND-terms) from iterables of literals."""
+        return cls("dnf", tuple(Clause(t) for t in terms))
+
+    @classmethod
+    def cnf(cls, clauses: Iterable[Iterable[Literal]]) -> Rule:
+        """Build a CNF rule (AND of OR-clauses) from iterables of literals."""
+        return cls("cnf", tuple(Clause(c) for c in clauses))
+
+    # -- structure ---------------------------------------------------------
+
+    @property
+    def literals(self) -> tuple[Literal, ...]:
+        """Distinct literals of the rule, in order of first appearance."""
+        return tuple(dict.fromkeys(lit for c in self.clauses for lit in c.literals))
+
+    @property
+    def features(self) -> tuple[str, ...]:
+        """Distinct raw features used, in order of first appearance."""
+        return tuple(dict.fromkeys(lit.feature for lit in self.literals))
+
+    @property
+    def n_clauses(self) -> int:
+        """Number of clauses :math:`R`."""
+        return len(self.clauses)
+
+    @property
+    def n_literals(self) -> int:
+        """Total number of literals, :math:`\\sum_r |C_r|` (the paper's sparsity cost)."""
+        return sum(len(c) for c in self.clauses)
+
+    @property
+    def n_features(self) -> int:
+        """Number of distinct raw features used."""
+        return len(self.features)
+
+    def complexity(self) -> dict[str, int]:
+        """Return ``{'n_clauses': ..., 'n_literals': ..., 'n_features': ...}``."""
+        return {
+            "n_clauses": self.n_clauses,
+            "n_literals": self.n_literals,
+            "n_features": self.n_features,
+        }
+
+    def negate(self) -> Rule:
+        """Return the complementary rule by De Morgan's laws.
+
+        :math:`\\neg \\bigvee_r \\bigwedge_{j \\in C_r} a_j =
+        \\bigwedge_r \\bigvee_{j \\in C_r} \\neg a_j` and vice versa (Su et al.,
+        Section "Problem Formulation"). ``rule.negate().evaluate(X)`` equals
+        ``~rule.evaluate(X)`` on every row where each literal's negation is
+        its complement, i.e. where the rule's features are not missing (and
+        flag features are 0 or 1); see :meth:`Literal.evaluate`.
+        """
+        form = "cnf" if self.form == "dnf" else "dnf"
+        return Rule(form, tuple(c.negate() for c in self.clauses))
+
+    # -- evaluation --------------------------------------------------------
+
+    def _combine(self, values: np.ndarray, literals: Sequence[Literal], n: int) -> np.ndarray:
+        """Clause outputs from the ``n x m`` truth table of ``literals``."""
+        position = {lit: k for k, lit in enumerate(literals)}
+        membership = np.zeros((len(literals), self.n_clauses), dtype=np.int64)
+        for r, clause in enumerate(self.clauses):
+            for lit in clause.literals:
+                membership[position[lit], r] = 1
+        if values.shape[1] == 0:
+            counts = np.zeros((n, self.n_clauses), dtype=np.int64)
+        else:
+            counts = values.astype(np.int64) @ membership
+        if self.form == "dnf":
+            return counts == membership.sum(axis=0)
+        return counts > 0
+
+    def clause_outputs(self, X: pd.DataFrame) -> np.ndarray:
+        """Per-clause values on raw data.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame
+            Raw data containing every feature of the rule.
+
+        Returns
+        -------
+        numpy.ndarray of bool, shape (n_samples, n_clauses)
+            Entry ``(i, r)`` is :math:`\\hat v_{i,r}`: the OR (CNF) or AND
+            (DNF) of the literals of clause ``r`` on row ``i``.
+        """
+        frame = _as_frame(X)
+        literals = self.literals
+        n = len(frame)
+        values = np.zeros((n, len(literals)), dtype=bool)
+        for k, lit in enumerate(literals):
+            values[:, k] = lit.evaluate(frame)
+        return self._combine(values, literals, n)
+
+    def clause_outputs_binary(self, A: Any, literals: Sequence[Literal]) -> np.ndarray:
+        """Per-clause values on a binarized 0/1 matrix.
+
+        Parameters
+        ----------
+        A : array-like or scipy.sparse matrix of shape (n_samples, n_literals)
+            0/1 matrix whose column ``k`` is the truth value of ``literals[k]``
+            (e.g. the output of ``FeatureBinarizer.transform``).
+        literals : sequence of Literal
+            The literal of each column of ``A`` (e.g. ``binarizer.literals_``).
+            A rule literal missing from it may be served by its negation,
+            as ``1 - A[:, k]``.
+
+        Returns
+        -------
+        numpy.ndarray of bool, shape (n_samples, n_clauses)
+        """
+        literals = list(literals)
+        if not hasattr(A, "tocsc"):
+            A = np.asarray(A)
+        if A.ndim != 2 or A.shape[1] != len(literals):
+            raise ValueError(
+                f"A has shape {A.shape} but {len(literals)} literals were given; "
+                "pass one literal per column of A"
+            )
+        index = {lit: k for k, lit in enumerate(literals)}
+        used = self.literals
+        located = [_column_of(lit, index) for lit in used]
+        columns = [col for col, _ in located]
+        flip = np.array([neg for _, neg in located], dtype=bool)
+        values = _binary_columns(A, columns) if columns else np.zeros((A.shape[0], 0), bool)
+        values = values ^ flip[None, :]
+        return self._combine(values, used, A.shape[0])
+
+    def evaluate(self, X: pd.DataFrame) -> np.ndarray:
+        """Evaluate the rule on raw data.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame
+            Raw data containing every feature of the rule (extra columns are
+            ignored). Missing values follow :meth:`Literal.evaluate`.
+
+        Returns
+        -------
+        numpy.ndarray of bool, shape (n_samples,)
+            :math:`\\hat y_i`.
+        """
+        return self._reduce(self.clause_outputs(X))
+
+    def evaluate_binary(self, A: Any, literals: Sequence[Literal]) -> np.ndarray:
+        """Evaluate the rule on a binarized 0/1 matrix (see :meth:`clause_outputs_binary`).
+
+        Returns
+        -------
+        numpy.ndarray of bool, shape (n_samples,)
+        """
+        return self._reduce(self.clause_outputs_binary(A, literals))
+
+    def _reduce(self, clause_values: np.ndarray) -> np.ndarray:
+        if self.form == "cnf":
+            return clause_values.all(axis=1)
+        return clause_values.any(axis=1)
+
+    # -- text --------------------------------------------------------------
+
+    def __str__(self) -> str:
+        if not self.clauses:
+            return "True" if self.form == "cnf" else "False"
+        joiner = " AND " if self.form == "cnf" else " OR "
+        inner = "dnf" if self.form == "dnf" else "cnf"
+        return joiner.join(c.to_str(inner) for c in self.clauses)
+
+    # -- serialization -----------------------------------------------------
+
+    def to_dict(self) -> dict[str, object]:
+        """Return the rule as plain JSON-compatible data.
+
+        The format is ``{"format": "rulemodels.rule", "version": 1, "form":
+        "dnf", "clauses": [[{"feature": ..., "op": ..., "value": ...}, ...], ...]}``.
+        """
+        return {
+            "format": _FORMAT_NAME,
+            "version": _FORMAT_VERSION,
+            "form": self.form,
+            "clauses": [[lit.to_dict() for lit in c.literals] for c in self.clauses],
+        }
+
+    def to_json(self, indent: int | None = None) -> str:
+        """Return :meth:`to_dict` as standard JSON text."""
+        return json.dumps(self.to_dict(), indent=indent, allow_nan=False)
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Rule:
+        """Build a rule from :meth:`to_dict` output, validating it strictly.
+
+        Raises
+        ------
+        RuleFormatError
+            If anything is malformed; the message names the offending path.
+        """
+        _check_object(d, "rule", required=("format", "version", "form", "clauses"))
+        if d["format"] != _FORMAT_NAME:
+            raise RuleFormatError(f"format: expected {_FORMAT_NAME!r}, got {d['format']!r}")
+        version = d["version"]
+        if isinstance(version, bool) or version != _FORMAT_VERSION:
+            raise RuleFormatError(
+                f"version: unsupported version {version!r}; this release reads version "
+                f"{_FORMAT_VERSION}"
+            )
+        if d["form"] not in _FORMS:
+            raise RuleFormatError(f"form: unknown form {d['form']!r}; expected 'cnf' or 'dnf'")
+        clauses = d["clauses"]
+        if not isinstance(clauses, list):
+            raise RuleFormatError(
+                f"clauses: expected a list of clauses, got {type(clauses).__name__}"
+            )
+        return cls(d["form"], tuple(_clause_from_data(c, f"clauses[{r}]")
+                                    for r, c in enumerate(clauses)))
+
+    @classmethod
+    def from_json(cls, s: str | bytes) -> Rule:
+        """Parse :meth:`to_json` output (never pickle, never ``eval``)."""
+        if not isinstance(s, str | bytes | bytearray):
+            raise TypeError(f"from_json expects JSON text (str or bytes); got {type(s).__name__}")
+        try:
+            data = json.loads(s, parse_constant=_reject_constant)
+        except json.JSONDecodeError as exc:
+            raise RuleFormatError(
+                f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+            ) from exc
+        return cls.from_dict(data)
+
+
+# ---------------------------------------------------------------------------
+# Deserialization helpers
+# ---------------------------------------------------------------------------
+
+_LITERAL_KEYS = ("feature", "op", "value")
+
+
+def _reject_constant(name: str) -> None:
+    raise RuleFormatError(f"invalid JSON: {name} is not a standard JSON value")
+
+
+def _check_object(data: object, path: str, required: Sequence[str],
+                  optional: Sequence[str] = ()) -> None:
+    """Check that ``data`` is a dict with exactly the expected keys."""
+    if not isinstance(data, Mapping):
+        raise RuleFormatError(
+            f"{path}: expected an object with keys {', '.join(required)}; "
+            f"got {type(data).__name__}"
+        )
+    for key in required:
+        if key not in data:
+            raise RuleFormatError(f"{path}: missing key {key!r}")
+    unknown = [k for k in data if k not in required and k not in optional]
+    if unknown:
+        raise RuleFormatError(f"{path}: unexpected key(s) {', '.join(map(repr, unknown))}")
+
+
+def _clause_from_data(data: object, path: str) -> Clause:
+    if not isinstance(data, list):
+        raise RuleFormatError(f"{path}: expected a list of literals, got {type(data).__name__}")
+    return Clause(_literal_from_data(item, f"{path}[{j}]") for j, item in enumerate(data))
+
+
+def _literal_from_data(data: object, path: str) -> Literal:
+    _check_object(data, path, required=("feature", "op"), optional=("value",))
+    assert isinstance(data, Mapping)
+    feature, op, value = data["feature"], data["op"], data.get("value")
+    if not isinstance(feature, str):
+        raise RuleFormatError(f"{path}.feature: expected a string, got {type(feature).__name__}")
+    if not isinstance(op, str) or op not in VALID_OPS:
+        raise RuleFormatError(f"{path}.op: unknown op {op!r}; expected one of {_VALID_OPS_TEXT}")
+    if value is not None and not isinstance(value, str | int | float | bool):
+        raise RuleFormatError(
+            f"{path}.value: expected a JSON scalar (string, number, boolean or null), "
+            f"got {type(value).__name__}"
+        )
+    if value is None and op not in FLAG_OPS + NAN_OPS:
+        raise RuleFormatError(f"{path}.value: op {op!r} needs a value; got null or nothing")
+    try:
+        return Literal(feature, op, value)
+    except (TypeError, ValueError) as exc:
+        raise RuleFormatError(f"{path}.value: {exc}") from exc

@@ -1,0 +1,209 @@
+"""SC, TLP, BCD and AM on persistent models: correctness against the exact MIP, monotonicity, builds."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rulemodels.algorithms import (
+    ALGORITHMS,
+    RedundancyAwareBinarizer,
+    assign_negatives,
+    learn_cnf,
+    non_redundant_combinations,
+    simple_binarize,
+)
+from rulemodels.exact import solve_exact_problem
+from rulemodels.models import CNFProblem, hamming_objective, zero_one_objective
+from rulemodels.rules import Literal
+from solvers import get_backend
+from tests.conftest import require_backend
+
+
+def planted_data(n: int = 240, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
+    """Six binary features; y = (x0 AND x1) OR (x2 AND x3)."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.integers(0, 2, size=(n, 6)), columns=[f"f{j}" for j in range(6)])
+    y = ((X.f0 & X.f1) | (X.f2 & X.f3)).to_numpy()
+    return X, y
+
+
+def random_problem(seed: int, n: int = 12, d: int = 4, form: str = "cnf") -> CNFProblem:
+    rng = np.random.default_rng(seed)
+    A = rng.integers(0, 2, size=(n, d))
+    y = rng.integers(0, 2, size=n)
+    return CNFProblem.from_binary(A, y, form=form)
+
+
+class CountingBackend:
+    """Wraps a backend and records every model it is asked to solve."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.name = inner.name
+        self.is_persistent = inner.is_persistent
+        self.models: dict[int, object] = {}
+        self.n_solves = 0
+
+    def available(self):
+        return self.inner.available()
+
+    def version(self):
+        return self.inner.version()
+
+    def solve(self, model, time_limit=None, mip_gap=None, options=None):
+        self.models[id(model)] = model
+        self.n_solves += 1
+        return self.inner.solve(model, time_limit=time_limit, mip_gap=mip_gap, options=options)
+
+
+@pytest.mark.parametrize("algorithm", ["bcd", "am"])
+def test_planted_two_term_dnf_is_recovered(algorithm):
+    X, y = planted_data()
+    A = X.to_numpy()
+    literals = [Literal(c, "is_true") for c in X.columns]
+    problem = CNFProblem.from_binary(A, y, literals=literals, form="dnf")
+    result, data = learn_cnf(problem, get_backend("highs"), algorithm=algorithm, n_clauses=2, theta=0.01)
+    rule = problem.rule_from_weights(*data.split(result.W))
+    assert np.array_equal(rule.evaluate(X), y == 1)
+    assert {frozenset(map(str, clause.literals)) for clause in rule.clauses} == {frozenset({"f0", "f1"}), frozenset({"f2", "f3"})}
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("algorithm", ["bcd", "am"])
+def test_objective_trace_never_increases(algorithm, seed):
+    problem = random_problem(seed, n=40, d=6)
+    result, data = learn_cnf(problem, get_backend("highs"), algorithm=algorithm, n_clauses=3, theta=0.2)
+    history = np.asarray(result.history)
+    assert np.all(np.diff(history) <= 1e-9), history
+    assert result.objective == pytest.approx(history[-1])
+    assert result.objective == pytest.approx(hamming_objective(data.A, data.y, result.W, 0.2))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_no_heuristic_beats_the_exact_mip(seed, record_property):
+    problem = random_problem(seed, n=12, d=4)
+    theta = 0.3
+    hamming_opt = solve_exact_problem(problem, 2, theta, formulation="hamming", solver="highs").objective
+    zero_one_opt = solve_exact_problem(problem, 2, theta, formulation="zero_one", solver="highs").objective
+    for algorithm in ALGORITHMS:
+        result, data = learn_cnf(problem, get_backend("highs"), algorithm=algorithm, n_clauses=2, theta=theta)
+        if algorithm == "tlp":
+            value = zero_one_objective(data.A, data.y, result.W, theta)
+            optimum = zero_one_opt
+        else:
+            value = hamming_objective(data.A, data.y, result.W, theta)
+            optimum = hamming_opt
+        assert value >= optimum - 1e-6, (algorithm, value, optimum)
+        record_property(f"gap_{algorithm}", (value - optimum) / max(optimum, 1e-9))
+
+
+def test_cnf_dnf_duality():
+    X, y = planted_data(n=120, seed=3)
+    A = X.to_numpy()
+    literals = [Literal(c, "is_true") for c in X.columns]
+    dnf_problem = CNFProblem.from_binary(A, y, literals=literals, form="dnf")
+    cnf_problem = CNFProblem.from_binary(1 - A, 1 - y, literals=[lit.negate() for lit in literals], form="cnf")
+    backend = get_backend("highs")
+    dnf_result, dnf_data = learn_cnf(dnf_problem, backend, algorithm="am", n_clauses=2, theta=0.05)
+    cnf_result, cnf_data = learn_cnf(cnf_problem, backend, algorithm="am", n_clauses=2, theta=0.05)
+    assert np.array_equal(dnf_result.W, cnf_result.W)
+    dnf_rule = dnf_problem.rule_from_weights(*dnf_data.split(dnf_result.W))
+    cnf_rule = cnf_problem.rule_from_weights(*cnf_data.split(cnf_result.W))
+    assert np.array_equal(dnf_rule.negate().evaluate(X), cnf_rule.evaluate(X))
+    assert np.array_equal(cnf_rule.evaluate(X), ~dnf_rule.evaluate(X))
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_each_algorithm_runs_with_each_backend(algorithm, solver_name):
+    backend = require_backend(solver_name)
+    X, y = planted_data(n=60, seed=1)
+    problem = CNFProblem.from_binary(X.to_numpy(), y, literals=[Literal(c, "is_true") for c in X.columns], form="dnf")
+    result, data = learn_cnf(problem, backend, algorithm=algorithm, n_clauses=2, theta=0.05, max_iter=5)
+    rule = problem.rule_from_weights(*data.split(result.W))
+    error = np.mean(rule.evaluate(X) != (y == 1))
+    assert error <= min(np.mean(y), 1 - np.mean(y)) + 1e-9  # never worse than the constant rule
+    assert result.n_builds <= 2
+
+
+@pytest.mark.parametrize("algorithm", ["bcd", "am", "scn"])
+def test_model_builds_are_constant_in_iterations(algorithm):
+    problem = random_problem(5, n=80, d=8)
+    counts = {}
+    for max_iter in (1, 30):
+        backend = CountingBackend(get_backend("highs"))
+        result, _ = learn_cnf(problem, backend, algorithm=algorithm, n_clauses=3, theta=0.1, max_iter=max_iter)
+        counts[max_iter] = (len(backend.models), backend.n_solves, result.n_builds)
+        assert len(backend.models) == result.n_builds <= 3  # one persistent clause LP per clause slot
+    assert counts[1][0] == counts[30][0] or counts[30][0] <= 3
+
+
+def test_disable_option_can_drop_clauses():
+    X, y = planted_data(n=120, seed=2)
+    problem = CNFProblem.from_binary(X.to_numpy(), y, literals=[Literal(c, "is_true") for c in X.columns], form="dnf")
+    result, data = learn_cnf(problem, get_backend("highs"), algorithm="am", n_clauses=4, theta=0.05, allow_disable=True, disable_cost=0.0)
+    W, w0 = data.split(result.W)
+    assert w0 is not None and w0.shape == (4,)
+    rule = problem.rule_from_weights(W, w0)
+    assert rule.n_clauses == 4 - int(w0.sum())
+    assert np.mean(rule.evaluate(X) != (y == 1)) <= 0.05
+
+
+def test_time_limit_stops_with_a_rule():
+    problem = random_problem(0, n=200, d=10)
+    result, data = learn_cnf(problem, get_backend("highs"), algorithm="am", n_clauses=3, theta=0.01, time_limit=1e-6)
+    assert result.stop_reason == "time_limit"
+    assert result.W.shape == (10, 3)
+
+
+def test_simple_binarize_threshold():
+    assert simple_binarize(np.array([0.0, 0.19, 0.21, 1.0])).tolist() == [0, 0, 1, 1]
+    assert simple_binarize(np.array([0.3, 0.6]), threshold=0.5).tolist() == [0, 1]
+
+
+def test_non_redundant_combinations_respect_compatibility():
+    compatible = np.array([[False, False, True], [False, False, True], [True, True, False]])
+    combos = non_redundant_combinations(np.arange(3), compatible, 100)
+    subsets = {tuple(np.flatnonzero(combos[:, k])) for k in range(combos.shape[1])}
+    assert subsets == {(), (0,), (1,), (2,), (0, 2), (1, 2)}
+    assert non_redundant_combinations(np.arange(3), compatible, 3) is None
+
+
+def test_redundancy_aware_binarization_avoids_nested_features():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=200)
+    A = np.column_stack([x <= t for t in (-1, 0, 1)] + [x > t for t in (-1, 0, 1)]).astype(float)
+    groups = ["x"] * 6
+    rounder = RedundancyAwareBinarizer(A, groups)
+    w = np.array([0.6, 0.7, 0.4, 0.0, 0.5, 0.3])
+
+    def cost(candidates, columns):  # prefer covering more samples, penalise size
+        return -(A @ candidates > 0).sum(axis=0) + 50 * candidates.sum(axis=0)
+
+    chosen = rounder.binarize(w, cost)
+    selected = np.flatnonzero(chosen)
+    for j1, j2 in itertools.combinations(selected, 2):
+        a, b = A[:, j1].astype(bool), A[:, j2].astype(bool)
+        assert not (np.all(a <= b) or np.all(b <= a)), (j1, j2)
+    binary = np.array([0, 1, 0, 0, 0, 1.0])
+    assert np.array_equal(rounder.binarize(binary, lambda c, cols: np.zeros(c.shape[1])), binary)
+
+
+def test_assign_negatives_breaks_ties_by_nearest_cluster_centre():
+    A = np.array([[1, 0, 0, 0], [1, 1, 0, 0], [0, 0, 1, 1], [0, 0, 0, 0], [1, 1, 0, 1]], dtype=float)
+    W = np.array([[0, 0], [0, 0], [1, 0], [0, 1]], dtype=float)
+    negatives = np.arange(5)
+    assignment = assign_negatives(A, W, negatives)
+    sums = A @ W
+    for i, r in enumerate(assignment):
+        assert sums[i, r] == sums[i].min()
+    # rows 0, 1, 3 are tied (sums 0, 0); row 4 is assigned to clause 0 (sum 0 < 1)
+    assert assignment[4] == 0
+    members = np.isclose(sums, sums.min(axis=1, keepdims=True))
+    centres = (members.T @ A) / members.sum(axis=0)[:, None]
+    for i in (0, 1, 3):
+        distances = np.abs(A[i] - centres).sum(axis=1)
+        assert distances[assignment[i]] == distances.min()

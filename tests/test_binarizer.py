@@ -1,0 +1,556 @@
+"""Tests for rulemodels.data.binarizer.FeatureBinarizer."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.base import clone
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from rulemodels.data import FeatureBinarizer
+from rulemodels.data.binarizer import FeatureBinarizer as FeatureBinarizerFromModule
+from rulemodels.datasets import DATASET_INFO, list_datasets, load_dataset
+from rulemodels.rules import Literal, Rule
+
+HYPOTHESIS = settings(max_examples=60, deadline=None)
+
+# ---------------------------------------------------------------------------
+# Strategies and helpers
+# ---------------------------------------------------------------------------
+
+_column_values = {
+    "continuous": st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False),
+    "few": st.integers(0, 3).map(float),
+    "binary": st.sampled_from((0.0, 1.0)),
+    "constant": st.just(5.0),
+    "wide": st.floats(allow_nan=False, allow_infinity=True, width=64),
+}
+
+
+@st.composite
+def numeric_frames(draw: st.DrawFn, with_nan: bool = False, kinds: tuple = ()) -> pd.DataFrame:
+    """Numeric DataFrames whose columns are continuous, few-valued, 0/1 or constant."""
+    n = draw(st.integers(1, 40))
+    n_cols = draw(st.integers(1, 4))
+    columns = {}
+    for j in range(n_cols):
+        kind = draw(st.sampled_from(kinds or tuple(_column_values)))
+        values = np.array(draw(st.lists(_column_values[kind], min_size=n, max_size=n)))
+        if with_nan:
+            mask = np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+            values[mask] = np.nan
+        columns[f"{kind}_{j}"] = values
+    return pd.DataFrame(columns)
+
+
+def fresh_like(X: pd.DataFrame, seed: int, nan: bool = False, n: int = 40) -> pd.DataFrame:
+    """New random data over the same columns: training values, their floating-point
+    neighbours (to probe thresholds), values out of range, and +-inf."""
+    rng = np.random.default_rng(seed)
+    out = {}
+    for name in X.columns:
+        present = X[name].dropna().to_numpy(dtype=float)
+        with np.errstate(over="ignore"):
+            neighbours = [np.nextafter(present, np.inf), np.nextafter(present, -np.inf)]
+        pool = np.concatenate(
+            [present, *neighbours, rng.uniform(-2e6, 2e6, 10), [np.inf, -np.inf, 0.0, 0.5, 1.0]]
+        )
+        values = rng.choice(pool, size=n)
+        if nan:
+            values[rng.random(n) < 0.2] = np.nan
+        out[name] = values
+    return pd.DataFrame(out)
+
+
+def expected_width(X: pd.DataFrame, binarizer: FeatureBinarizer) -> int:
+    """Output column count predicted from the data and the fitted thresholds."""
+    per_value = 2 if binarizer.negations else 1
+    total = 0
+    for name in X.columns:
+        present = X[name].dropna()
+        distinct = np.unique(present)
+        if len(distinct) > 1 and set(distinct) <= {0.0, 1.0}:
+            total += per_value
+        else:
+            total += per_value * len(binarizer.thresholds_[name])
+        if 0 < len(present) < len(X):
+            total += per_value
+    return total
+
+
+def check_output_equals_literals(binarizer: FeatureBinarizer, X: pd.DataFrame) -> np.ndarray:
+    A = binarizer.transform(X)
+    assert A.dtype == np.uint8
+    assert A.shape == (len(X), len(binarizer.literals_))
+    assert set(np.unique(A)) <= {0, 1}
+    for k, lit in enumerate(binarizer.literals_):
+        assert np.array_equal(A[:, k].astype(bool), lit.evaluate(X)), str(lit)
+    return A
+
+
+def present_rows(X: pd.DataFrame, binarizer: FeatureBinarizer, column: int) -> np.ndarray:
+    source = binarizer.literals_[column].feature
+    return X[source].notna().to_numpy()
+
+
+# ---------------------------------------------------------------------------
+# Properties on generated numeric data
+# ---------------------------------------------------------------------------
+
+
+@HYPOTHESIS
+@given(X=numeric_frames(), n_thresholds=st.integers(1, 12))
+def test_output_width_and_literals_match_raw_evaluation(X: pd.DataFrame, n_thresholds: int) -> None:
+    binarizer = FeatureBinarizer(n_thresholds=n_thresholds).fit(X)
+    assert len(binarizer.literals_) == expected_width(X, binarizer)
+    check_output_equals_literals(binarizer, X)
+    check_output_equals_literals(binarizer, fresh_like(X, seed=0))
+
+
+@HYPOTHESIS
+@given(X=numeric_frames(with_nan=True), n_thresholds=st.integers(1, 12),
+       negations=st.booleans())
+def test_nan_indicator_width_and_literals(X: pd.DataFrame, n_thresholds: int,
+                                         negations: bool) -> None:
+    binarizer = FeatureBinarizer(n_thresholds=n_thresholds, nan="indicator",
+                                 negations=negations).fit(X)
+    assert len(binarizer.literals_) == expected_width(X, binarizer)
+    A = check_output_equals_literals(binarizer, X)
+    check_output_equals_literals(binarizer, fresh_like(X, seed=1, nan=True))
+    for k, lit in enumerate(binarizer.literals_):
+        if lit.op not in ("is_nan", "not_nan"):
+            missing = X[lit.feature].isna().to_numpy()
+            assert not A[missing, k].any(), f"{lit} is 1 on a missing row"
+
+
+@HYPOTHESIS
+@given(X=numeric_frames(with_nan=True), n_thresholds=st.integers(1, 12))
+def test_complementary_pairs_sum_to_one_where_present(X: pd.DataFrame, n_thresholds: int) -> None:
+    binarizer = FeatureBinarizer(n_thresholds=n_thresholds, nan="indicator").fit(X)
+    A = binarizer.transform(X).astype(int)
+    for j1, j2 in binarizer.complements_:
+        assert binarizer.groups_[j1] == binarizer.groups_[j2]
+        assert binarizer.literals_[j1].negate() == binarizer.literals_[j2]
+        if binarizer.literals_[j1].op in ("is_nan", "not_nan"):
+            rows = np.ones(len(X), dtype=bool)
+        else:
+            rows = present_rows(X, binarizer, j1)
+        assert np.all(A[rows, j1] + A[rows, j2] == 1)
+    # Every literal with a negation in the output is in exactly one pair.
+    paired = [j for pair in binarizer.complements_ for j in pair]
+    assert len(paired) == len(set(paired)) == len(binarizer.literals_)
+
+
+@HYPOTHESIS
+@given(X=numeric_frames(with_nan=True), n_thresholds=st.integers(1, 12), seed=st.integers(0, 99))
+def test_chains_are_nested_on_training_and_fresh_data(X: pd.DataFrame, n_thresholds: int,
+                                                      seed: int) -> None:
+    binarizer = FeatureBinarizer(n_thresholds=n_thresholds, nan="indicator").fit(X)
+    for data in (X, fresh_like(X, seed=seed, nan=True)):
+        A = binarizer.transform(data)
+        for chain in binarizer.chains_:
+            for lower, upper in itertools.pairwise(chain):
+                assert np.all(A[:, lower] <= A[:, upper])
+    chained = sorted(j for chain in binarizer.chains_ for j in chain)
+    thresholded = [k for k, lit in enumerate(binarizer.literals_) if lit.op in ("<=", ">")]
+    assert chained == thresholded
+
+
+@HYPOTHESIS
+@given(X=numeric_frames(), n_thresholds=st.integers(1, 12))
+def test_thresholds_lie_in_column_range_and_transform_is_monotone(X: pd.DataFrame,
+                                                                  n_thresholds: int) -> None:
+    binarizer = FeatureBinarizer(n_thresholds=n_thresholds).fit(X)
+    A = binarizer.transform(X)
+    for name, thresholds in binarizer.thresholds_.items():
+        values = X[name].to_numpy()
+        assert thresholds.dtype == float
+        assert len(thresholds) <= n_thresholds
+        assert np.all(np.diff(thresholds) > 0)
+        assert np.all(np.isfinite(thresholds))
+        assert np.all((thresholds >= values.min()) & (thresholds < values.max()))
+        distinct = np.unique(values)
+        if len(distinct) <= n_thresholds + 1:
+            finite = distinct[np.isfinite(distinct)]
+            assert np.array_equal(thresholds, finite[finite < distinct[-1]])
+        # x <= t: a larger t selects a superset of rows (checked without chains_).
+        by_value = sorted(
+            (lit.value, k) for k, lit in enumerate(binarizer.literals_)
+            if lit.feature == name and lit.op == "<="
+        )
+        for (_, small), (_, large) in itertools.pairwise(by_value):
+            assert np.all(A[:, small] <= A[:, large])
+
+
+@HYPOTHESIS
+@given(X=numeric_frames(kinds=("continuous", "few")), n_thresholds=st.integers(1, 6))
+def test_zigzag_paths_are_redundancy_sets(X: pd.DataFrame, n_thresholds: int) -> None:
+    """Members of each documented zigzag path are pairwise nested or covering."""
+    binarizer = FeatureBinarizer(n_thresholds=n_thresholds).fit(X)
+    A = binarizer.transform(fresh_like(X, seed=3)).astype(bool)
+    meta = binarizer.feature_metadata_
+    for le_chain in binarizer.chains_[0::2]:
+        le = list(le_chain)
+        gt = [int(meta.loc[j, "complement"]) for j in le]
+        for k in range(len(le)):
+            path = gt[: k + 1] + le[k:]
+            for a, b in itertools.combinations(path, 2):
+                nested = np.all(A[:, a] <= A[:, b]) or np.all(A[:, b] <= A[:, a])
+                covering = np.all(A[:, a] | A[:, b])
+                assert nested or covering
+
+
+@HYPOTHESIS
+@given(X=numeric_frames(), n_thresholds=st.integers(1, 12))
+def test_without_negations(X: pd.DataFrame, n_thresholds: int) -> None:
+    binarizer = FeatureBinarizer(n_thresholds=n_thresholds, negations=False).fit(X)
+    assert binarizer.complements_ == []
+    assert {lit.op for lit in binarizer.literals_} <= {"<=", "is_true"}
+    assert len(binarizer.literals_) == expected_width(X, binarizer)
+    assert all(binarizer.literals_[c[0]].op == "<=" for c in binarizer.chains_)
+
+
+@settings(max_examples=40, deadline=None)
+@given(X=numeric_frames(with_nan=True), data=st.data())
+def test_rules_over_literals_agree_on_raw_and_binary_data(X: pd.DataFrame,
+                                                         data: st.DataObject) -> None:
+    binarizer = FeatureBinarizer(n_thresholds=4, nan="indicator").fit(X)
+    if not binarizer.literals_:
+        return
+    literal = st.sampled_from(binarizer.literals_)
+    rule = Rule(data.draw(st.sampled_from(("cnf", "dnf"))),
+                data.draw(st.lists(st.lists(literal, max_size=3), max_size=3)))
+    fresh = fresh_like(X, seed=5, nan=True)
+    for frame in (X, fresh):
+        A = binarizer.transform(frame)
+        assert np.array_equal(rule.evaluate_binary(A, binarizer.literals_), rule.evaluate(frame))
+
+
+# ---------------------------------------------------------------------------
+# Column kinds
+# ---------------------------------------------------------------------------
+
+
+def test_threshold_literals_order_and_structure() -> None:
+    X = pd.DataFrame({"age": np.arange(100.0)})
+    binarizer = FeatureBinarizer(n_thresholds=3).fit(X)
+    t = np.quantile(np.arange(100.0), [0.25, 0.5, 0.75])
+    assert np.array_equal(binarizer.thresholds_["age"], t)
+    assert binarizer.literals_ == [Literal("age", "<=", v) for v in t] + [
+        Literal("age", ">", v) for v in t
+    ]
+    assert binarizer.chains_ == [(0, 1, 2), (5, 4, 3)]
+    assert binarizer.complements_ == [(0, 3), (1, 4), (2, 5)]
+    assert binarizer.groups_.tolist() == [0] * 6
+
+
+def test_few_distinct_values_use_all_but_the_maximum() -> None:
+    X = pd.DataFrame({"x": [3, 1, 2, 3, 1]})
+    binarizer = FeatureBinarizer(n_thresholds=2).fit(X)
+    assert binarizer.thresholds_["x"].tolist() == [1.0, 2.0]
+
+
+def test_binary_and_bool_columns_become_flags() -> None:
+    X = pd.DataFrame({"smoker": [0, 1, 1], "member": [True, False, True]})
+    binarizer = FeatureBinarizer().fit(X)
+    assert [str(lit) for lit in binarizer.literals_] == ["smoker", "not smoker", "member",
+                                                          "not member"]
+    assert binarizer.transform(X).tolist() == [[0, 1, 1, 0], [1, 0, 0, 1], [1, 0, 1, 0]]
+    assert "smoker" not in binarizer.thresholds_
+
+
+def test_constant_columns_yield_no_literals(caplog: pytest.LogCaptureFixture) -> None:
+    X = pd.DataFrame({"k": [2.0, 2.0, 2.0], "c": ["a", "a", "a"], "x": [1.0, 2.0, 3.0]})
+    with caplog.at_level("DEBUG", logger="rulemodels.data.binarizer"):
+        binarizer = FeatureBinarizer().fit(X)
+    assert {lit.feature for lit in binarizer.literals_} == {"x"}
+    assert binarizer.thresholds_["k"].size == 0
+    assert binarizer.categories_["c"] == []
+    assert "column 'k' is constant" in caplog.text
+    assert binarizer.transform(X).shape == (3, 4)
+
+
+def test_categorical_columns_and_unseen_categories() -> None:
+    X = pd.DataFrame({"color": ["red", "blue", "green", "blue"], "size": [1, 2, 3, 4]})
+    binarizer = FeatureBinarizer(n_thresholds=1).fit(X)
+    names = binarizer.get_feature_names_out().tolist()
+    assert names[:6] == ["color == blue", "color == green", "color == red",
+                         "color != blue", "color != green", "color != red"]
+    new = pd.DataFrame({"color": ["purple", "red"], "size": [100, -100]})
+    A = binarizer.transform(new)
+    assert not np.isnan(A.astype(float)).any()
+    assert A[0, :3].tolist() == [0, 0, 0] and A[0, 3:6].tolist() == [1, 1, 1]
+    assert A[1, :6].tolist() == [0, 0, 1, 1, 1, 0]
+    # Out of range numbers: x <= t false above the range, true below it.
+    size = [k for k, lit in enumerate(binarizer.literals_) if lit.feature == "size"]
+    assert A[:, size].tolist() == [[0, 1], [1, 0]]
+    check_output_equals_literals(binarizer, new)
+
+
+def test_category_dtype_and_explicit_categorical_list() -> None:
+    X = pd.DataFrame({
+        "grade": pd.Categorical(["b", "a", "b"], categories=["a", "b", "zzz"]),
+        "code": [10, 20, 30],
+    })
+    binarizer = FeatureBinarizer(categorical=["grade", "code"]).fit(X)
+    assert binarizer.categories_ == {"grade": ["a", "b"], "code": [10, 20, 30]}
+    assert "code == 10" in binarizer.get_feature_names_out()
+    check_output_equals_literals(binarizer, X)
+    with pytest.raises(ValueError, match=r"categorical names column\(s\) \['nope'\] that are not"):
+        FeatureBinarizer(categorical=["nope"]).fit(X)
+
+
+def test_non_numeric_column_not_listed_as_categorical_raises() -> None:
+    X = pd.DataFrame({"c": ["a", "b"], "x": [1.0, 2.0]})
+    with pytest.raises(ValueError, match=r"column 'c' has dtype str, which is neither numeric "
+                                         r"nor bool; list it in categorical="):
+        FeatureBinarizer(categorical=[]).fit(X)
+    objects = X.astype({"c": object})
+    with pytest.raises(ValueError, match=r"column 'c' has non-numeric values.*categorical="):
+        FeatureBinarizer(categorical=["x"]).fit(objects)
+    dates = pd.DataFrame({"d": pd.to_datetime(["2020-01-01", "2021-01-01"])})
+    with pytest.raises(ValueError, match=r"column 'd' has dtype datetime64.*categorical="):
+        FeatureBinarizer().fit(dates)
+
+
+def test_nullable_dtypes_and_infinite_values() -> None:
+    X = pd.DataFrame({
+        "n": pd.array([1, None, 3, 4, 5], dtype="Int64"),
+        "b": pd.array([True, None, False, True, False], dtype="boolean"),
+        "c": pd.array(["x", "y", None, "x", "y"], dtype="string"),
+        "f": [np.inf, -np.inf, 0.5, 1.5, 2.5],
+    })
+    binarizer = FeatureBinarizer(n_thresholds=3, nan="indicator").fit(X)
+    assert np.all(np.isfinite(binarizer.thresholds_["f"]))
+    assert [lit.op for lit in binarizer.literals_ if lit.feature == "b"] == [
+        "is_true", "is_false", "is_nan", "not_nan"]
+    check_output_equals_literals(binarizer, X)
+
+
+# ---------------------------------------------------------------------------
+# Missing values
+# ---------------------------------------------------------------------------
+
+
+def test_nan_error_at_fit_and_transform() -> None:
+    X = pd.DataFrame({"bmi": [1.0, np.nan, np.nan, np.nan, 2.0], "age": [1, 2, 3, 4, 5]})
+    message = (r"column 'bmi' has 3 missing values; pass nan='indicator' to FeatureBinarizer "
+               r"or impute them")
+    with pytest.raises(ValueError, match=message):
+        FeatureBinarizer().fit(X)
+    binarizer = FeatureBinarizer().fit(X.fillna(0.0))
+    with pytest.raises(ValueError, match=message):
+        binarizer.transform(X)
+
+
+def test_nan_at_transform_without_indicator_gives_zero_literals() -> None:
+    X = pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0], "c": ["a", "b", "a", "b"]})
+    binarizer = FeatureBinarizer(nan="indicator").fit(X)
+    assert not any(lit.op in ("is_nan", "not_nan") for lit in binarizer.literals_)
+    A = binarizer.transform(pd.DataFrame({"x": [np.nan], "c": [None]}))
+    assert A.sum() == 0
+
+
+# ---------------------------------------------------------------------------
+# Input handling
+# ---------------------------------------------------------------------------
+
+
+def test_array_input_names_and_feature_names_in() -> None:
+    X = np.arange(20.0).reshape(10, 2)
+    binarizer = FeatureBinarizer(n_thresholds=2).fit(X)
+    assert binarizer.n_features_in_ == 2
+    assert not hasattr(binarizer, "feature_names_in_")
+    assert {lit.feature for lit in binarizer.literals_} == {"x0", "x1"}
+    with pytest.raises(ValueError, match="X has 3 features, but FeatureBinarizer is expecting 2"):
+        binarizer.transform(np.zeros((2, 3)))
+    # Refitting on a DataFrame records names; refitting on an array forgets them.
+    binarizer.fit(pd.DataFrame(X, columns=["a", "b"]))
+    assert binarizer.feature_names_in_.tolist() == ["a", "b"]
+    binarizer.fit(X)
+    assert not hasattr(binarizer, "feature_names_in_")
+
+
+def test_dataframe_columns_are_selected_by_name() -> None:
+    X = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": [0, 1, 0], 7: [5.0, 6.0, 7.0]})
+    binarizer = FeatureBinarizer().fit(X)
+    assert binarizer.feature_names_in_.tolist() == ["a", "b", "7"]
+    A = binarizer.transform(X)
+    shuffled = X[[7, "b", "a"]].assign(extra=["x", "y", "z"])
+    assert np.array_equal(binarizer.transform(shuffled), A)
+    assert np.array_equal(binarizer.transform(X.to_numpy()), A)
+    with pytest.raises(ValueError, match=r"X is missing column\(s\) \['b'\] seen in fit"):
+        binarizer.transform(X.drop(columns="b"))
+
+
+@pytest.mark.parametrize(
+    ("X", "match"),
+    [
+        (np.zeros(3), "Expected 2D array, got 1D array instead"),
+        (np.zeros((0, 2)), r"Found array with 0 sample\(s\)"),
+        (pd.DataFrame([[1, 2]], columns=["a", "a"]), r"column names \['a'\] appear more than once"),
+    ],
+)
+def test_invalid_input(X: object, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        FeatureBinarizer().fit(X)
+
+
+def test_sparse_input_rejected() -> None:
+    sparse = pytest.importorskip("scipy.sparse")
+    with pytest.raises(TypeError, match="does not accept sparse input"):
+        FeatureBinarizer().fit(sparse.csr_matrix(np.eye(3)))
+
+
+def test_large_input_transform() -> None:
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(100_000, 10)), columns=[f"f{j}" for j in range(10)])
+    X["cat"] = rng.choice(["a", "b", "c"], size=len(X))
+    binarizer = FeatureBinarizer(nan="indicator").fit(X)
+    A = binarizer.transform(X)
+    assert A.shape == (100_000, 10 * 18 + 6)
+    assert np.array_equal(A[:, 0].astype(bool), binarizer.literals_[0].evaluate(X))
+
+
+# ---------------------------------------------------------------------------
+# Names, metadata, sklearn contract
+# ---------------------------------------------------------------------------
+
+
+def test_get_feature_names_out() -> None:
+    X = pd.DataFrame({"glucose": [100.0, 150.0, 200.0], "smoker": [0, 1, 0]})
+    binarizer = FeatureBinarizer(n_thresholds=1).fit(X)
+    names = binarizer.get_feature_names_out()
+    assert names.dtype == object
+    assert names.tolist() == [str(lit) for lit in binarizer.literals_]
+    assert names.tolist() == ["glucose <= 150.0", "glucose > 150.0", "smoker", "not smoker"]
+    assert binarizer.get_feature_names_out(["glucose", "smoker"]).tolist() == names.tolist()
+    with pytest.raises(ValueError, match="input_features is not equal to feature_names_in_"):
+        binarizer.get_feature_names_out(["g", "s"])
+    on_array = FeatureBinarizer(n_thresholds=1).fit(X.to_numpy())
+    assert on_array.get_feature_names_out(["g", "s"])[0] == "g <= 150.0"
+
+
+def test_set_output_pandas_uses_literal_names() -> None:
+    X = pd.DataFrame({"x": [1.0, 2.0, 3.0]})
+    out = FeatureBinarizer().set_output(transform="pandas").fit_transform(X)
+    assert list(out.columns) == ["x <= 1.0", "x <= 2.0", "x > 1.0", "x > 2.0"]
+
+
+def test_feature_metadata() -> None:
+    X = pd.DataFrame({"x": np.arange(10.0), "c": list("ababababab"), "f": [0, 1] * 5})
+    X.loc[0, "x"] = np.nan
+    binarizer = FeatureBinarizer(n_thresholds=3, nan="indicator").fit(X)
+    meta = binarizer.feature_metadata_
+    assert list(meta.columns) == ["name", "source", "op", "value", "group", "chain",
+                                  "chain_position", "complement"]
+    assert len(meta) == len(binarizer.literals_)
+    assert meta["name"].tolist() == binarizer.get_feature_names_out().tolist()
+    assert meta["group"].tolist() == binarizer.groups_.tolist()
+    for k, row in meta.iterrows():
+        lit = binarizer.literals_[k]
+        assert (row["source"], row["op"], row["value"]) == (lit.feature, lit.op, lit.value)
+        if row["chain"] >= 0:
+            assert binarizer.chains_[row["chain"]][row["chain_position"]] == k
+        else:
+            assert row["chain_position"] == -1
+        if row["complement"] >= 0:
+            assert meta.loc[row["complement"], "complement"] == k
+            assert binarizer.literals_[row["complement"]] == lit.negate()
+    assert (meta["complement"] >= 0).all()
+
+
+def test_clone_and_params() -> None:
+    binarizer = FeatureBinarizer(n_thresholds=4, negations=False, nan="indicator",
+                                 categorical=["a"])
+    assert binarizer.get_params() == {"n_thresholds": 4, "negations": False, "nan": "indicator",
+                                      "categorical": ["a"]}
+    copy = clone(binarizer)
+    assert copy is not binarizer and copy.get_params() == binarizer.get_params()
+    assert copy.set_params(n_thresholds=2).n_thresholds == 2
+    assert FeatureBinarizerFromModule is FeatureBinarizer
+    fitted = FeatureBinarizer().fit(pd.DataFrame({"x": [1.0, 2.0]}))
+    assert not hasattr(clone(fitted), "literals_")
+
+
+@pytest.mark.parametrize(
+    ("params", "match"),
+    [
+        ({"n_thresholds": 0}, r"'n_thresholds' parameter of FeatureBinarizer must be an int in the "
+                              r"range \[1, inf\)\. Got 0 instead"),
+        ({"nan": "drop"}, r"'nan' parameter of FeatureBinarizer must be a str among"),
+        ({"categorical": "all"}, r"'categorical' parameter of FeatureBinarizer must be"),
+        ({"negations": "yes"}, r"'negations' parameter of FeatureBinarizer must be"),
+    ],
+)
+def test_invalid_parameters(params: dict, match: str) -> None:
+    binarizer = FeatureBinarizer(**params)  # __init__ never validates
+    assert binarizer.get_params()[next(iter(params))] == next(iter(params.values()))
+    with pytest.raises(ValueError, match=match):
+        binarizer.fit(pd.DataFrame({"x": [1.0, 2.0]}))
+
+
+def test_transform_before_fit_raises() -> None:
+    from sklearn.exceptions import NotFittedError
+
+    with pytest.raises(NotFittedError, match="not fitted yet"):
+        FeatureBinarizer().transform(np.zeros((1, 1)))
+
+
+_EXPECTED_FAILED = {
+    "check_estimators_nan_inf": (
+        "infinite values are valid numbers for thresholds by design; NaN raises unless "
+        "nan='indicator'"
+    ),
+}
+
+
+@parametrize_with_checks(
+    [FeatureBinarizer(), FeatureBinarizer(n_thresholds=2, nan="indicator")],
+    expected_failed_checks=lambda est: _EXPECTED_FAILED if est.nan == "error" else {},
+)
+def test_sklearn_compatible(estimator: FeatureBinarizer, check) -> None:  # noqa: ANN001
+    check(estimator)
+
+
+# ---------------------------------------------------------------------------
+# Bundled datasets
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", list_datasets())
+@pytest.mark.parametrize("n_thresholds", [1, 9])
+def test_bundled_datasets(name: str, n_thresholds: int) -> None:
+    X, _ = load_dataset(name)
+    binarizer = FeatureBinarizer(n_thresholds=n_thresholds).fit(X)
+    levels = np.arange(1, n_thresholds + 1) / (n_thresholds + 1)
+    expected_total = 0
+    for column in X.columns:
+        values = X[column].to_numpy(dtype=float)
+        distinct = np.unique(values)
+        if len(distinct) <= n_thresholds + 1:
+            expected = distinct[:-1]
+        else:
+            expected = np.unique(np.quantile(values, levels))
+            expected = expected[expected < values.max()]
+        assert np.array_equal(binarizer.thresholds_[column], expected), column
+        expected_total += 2 * len(expected)
+    assert len(binarizer.literals_) == expected_total
+    assert binarizer.n_features_in_ == X.shape[1]
+    assert binarizer.feature_names_in_.tolist() == list(X.columns)
+    assert len(binarizer.chains_) == 2 * X.shape[1] - sum(
+        len(t) == 0 for t in binarizer.thresholds_.values()) * 2
+    meta = binarizer.feature_metadata_
+    assert list(meta.columns) == ["name", "source", "op", "value", "group", "chain",
+                                  "chain_position", "complement"]
+    assert len(meta) == expected_total
+    assert set(meta["op"]) == {"<=", ">"}
+    assert DATASET_INFO[name]["target"] not in set(meta["source"])
+    A = binarizer.transform(X)
+    for chain in binarizer.chains_:
+        assert np.all(np.diff(A[:, list(chain)].astype(int), axis=1) >= 0)

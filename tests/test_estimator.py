@@ -1,0 +1,130 @@
+"""BooleanRuleClassifier: the scikit-learn contract and the user-facing behaviour."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+from sklearn.model_selection import GridSearchCV, cross_val_score
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import FunctionTransformer
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from rulemodels import BooleanRuleClassifier, load_dataset
+from tests.conftest import require_backend
+
+EXPECTED_FAILED_CHECKS = {
+    "check_sample_weight_equivalence_on_dense_data": (
+        "the quantile thresholds are computed from the training rows themselves, so repeating a row "
+        "(instead of weighting it) moves the thresholds and changes the literals"
+    ),
+}
+
+
+@parametrize_with_checks(
+    [BooleanRuleClassifier(max_iter=3, n_thresholds=3)],
+    expected_failed_checks=lambda estimator: EXPECTED_FAILED_CHECKS,
+)
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+@pytest.fixture(scope="module")
+def pima_small():
+    X, y = load_dataset("pima")
+    return X.iloc[:200], y.iloc[:200]
+
+
+def test_fit_returns_self_and_rule_uses_column_names(pima_small):
+    X, y = pima_small
+    clf = BooleanRuleClassifier(n_clauses=2, theta=0.02)
+    assert clf.fit(X, y) is clf
+    assert clf.rule_.form == "dnf"
+    assert set(clf.rule_.features) <= set(X.columns)
+    assert list(clf.feature_names_in_) == list(X.columns)
+    assert clf.n_features_in_ == 8
+    assert np.array_equal(clf.predict(X) == 1, clf.rule_.evaluate(X))
+    assert clf.n_builds_ <= 2 < clf.n_solves_ + 2
+
+
+def test_any_two_labels_are_mapped_with_classes(pima_small):
+    X, y = pima_small
+    labels = np.where(y == 1, "diabetic", "healthy")
+    clf = BooleanRuleClassifier(theta=0.02).fit(X, labels)
+    assert list(clf.classes_) == ["diabetic", "healthy"]
+    # the rule is true for classes_[1] ("healthy")
+    assert np.array_equal(clf.predict(X) == "healthy", clf.rule_.evaluate(X))
+
+
+def test_more_than_two_classes_is_a_clear_error(pima_small):
+    X, _ = pima_small
+    with pytest.raises(ValueError, match="Only binary classification is supported.*got 3 classes"):
+        BooleanRuleClassifier().fit(X, np.arange(len(X)) % 3)
+
+
+def test_one_class_is_a_clear_error(pima_small):
+    X, _ = pima_small
+    with pytest.raises(ValueError, match="got 1 class"):
+        BooleanRuleClassifier().fit(X, np.zeros(len(X)))
+
+
+@pytest.mark.parametrize("bad, message", [
+    ({"n_clauses": 0}, "n_clauses"), ({"theta": -1.0}, "theta"), ({"algorithm": "magic"}, "algorithm"), ({"form": "xnf"}, "form"),
+])
+def test_invalid_parameters_are_rejected_in_fit(pima_small, bad, message):
+    X, y = pima_small
+    clf = BooleanRuleClassifier(**bad)  # no validation in __init__
+    with pytest.raises(ValueError, match=message):
+        clf.fit(X, y)
+
+
+def test_unknown_solver_is_a_clear_error(pima_small):
+    X, y = pima_small
+    with pytest.raises(ValueError, match="unknown solver 'nosuch'"):
+        BooleanRuleClassifier(solver="nosuch").fit(X, y)
+
+
+@pytest.mark.parametrize("algorithm", ["am", "bcd", "tlp", "scs", "scn"])
+def test_every_algorithm_through_the_estimator(pima_small, algorithm):
+    X, y = pima_small
+    clf = BooleanRuleClassifier(algorithm=algorithm, n_clauses=2, theta=0.05, n_thresholds=4).fit(X, y)
+    assert clf.score(X, y) >= max(y.mean(), 1 - y.mean()) - 1e-9
+    assert len(clf.history_) == clf.n_iter_ + 1 or algorithm in ("tlp", "scs", "scn")
+
+
+def test_exact_algorithm_through_the_estimator(solver_name):
+    require_backend(solver_name)
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 2, size=(14, 3)), columns=["a", "b", "c"])
+    y = (X.a & X.b).to_numpy()
+    clf = BooleanRuleClassifier(algorithm="exact", n_clauses=1, theta=0.1, solver=solver_name).fit(X, y)
+    assert clf.termination_ == "optimal"
+    assert clf.score(X, y) == 1.0
+
+
+def test_works_with_clone_grid_search_and_pipelines(pima_small):
+    X, y = pima_small
+    clf = BooleanRuleClassifier(n_thresholds=4, max_iter=5)
+    assert clone(clf).get_params() == clf.get_params()
+    scores = cross_val_score(clf, X, y, cv=3)
+    assert scores.shape == (3,) and np.all((scores >= 0) & (scores <= 1))
+    grid = GridSearchCV(clf, {"theta": [0.01, 0.1], "n_clauses": [1, 2]}, cv=3).fit(X, y)
+    assert grid.best_params_["theta"] in (0.01, 0.1)
+    pipe = make_pipeline(FunctionTransformer(lambda frame: frame), clone(clf)).fit(X, y)
+    assert pipe.score(X, y) > 0.5
+
+
+def test_fit_is_deterministic(pima_small):
+    X, y = pima_small
+    first = BooleanRuleClassifier(theta=0.02, random_state=0).fit(X, y)
+    second = BooleanRuleClassifier(theta=0.02, random_state=0).fit(X, y)
+    assert first.rule_ == second.rule_
+    assert first.history_ == second.history_
+
+
+def test_time_limit_reports_status(pima_small):
+    X, y = pima_small
+    clf = BooleanRuleClassifier(time_limit=1e-6).fit(X, y)
+    assert clf.termination_ == "time_limit"
+    assert clf.predict(X).shape == (len(X),)
