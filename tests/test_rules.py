@@ -140,7 +140,8 @@ def test_literal_normalizes_numpy_scalars_for_equality_and_hashing() -> None:
     assert a == b and hash(a) == hash(b)
     assert type(Literal("x", "<=", np.int64(3)).value) is float
     assert type(Literal("x", "==", np.int64(3)).value) is int
-    assert len({Literal("x", "<=", 1), Literal("x", "<=", 1.0), Literal("x", "<=", np.float64(1))}) == 1
+    same = {Literal("x", "<=", 1), Literal("x", "<=", 1.0), Literal("x", "<=", np.float64(1))}
+    assert len(same) == 1
 
 
 @pytest.mark.parametrize(
@@ -166,7 +167,7 @@ def test_literal_evaluate_each_op_and_missing_values() -> None:
     X = pd.DataFrame(
         {
             "x": [1.0, 2.0, np.nan, np.inf],
-            "c": pd.Series(["a", "b", None, "a"], dtype="str"),
+            "c": ["a", "b", None, "a"],  # default string dtype ('str' in pandas 3)
             "f": [1, 0, np.nan, 1],
         }
     )
@@ -339,8 +340,9 @@ def test_evaluate_binary_matches_raw_evaluation(rule: Rule, X: pd.DataFrame) -> 
 
 def test_evaluate_binary_missing_literal_raises() -> None:
     rule = Rule.dnf([[Literal("x", "<=", 1.0)]])
-    with pytest.raises(ValueError, match=r"literal 'x <= 1.0' is not a column of the binary matrix, "
-                                         r"and neither is its negation 'x > 1.0'"):
+    message = (r"literal 'x <= 1.0' is not a column of the binary matrix, "
+               r"and neither is its negation 'x > 1.0'")
+    with pytest.raises(ValueError, match=message):
         rule.evaluate_binary(np.ones((2, 1)), [Literal("x", "<=", 2.0)])
 
 
@@ -360,7 +362,8 @@ def test_evaluate_matches_str_column_names_and_arrays() -> None:
     rule = Rule.dnf([[Literal("0", ">", 1.0)], [Literal("x1", "is_true")]])
     assert rule.evaluate(pd.DataFrame({0: [0.0, 2.0], "x1": [1, 0]})).tolist() == [True, True]
     on_array = Rule.dnf([[Literal("x0", ">", 1.0)], [Literal("x1", "is_true")]])
-    assert on_array.evaluate(np.array([[2.0, 0], [0.0, 1], [0.0, 0]])).tolist() == [True, True, False]
+    array = np.array([[2.0, 0], [0.0, 1], [0.0, 0]])
+    assert on_array.evaluate(array).tolist() == [True, True, False]
 
 
 # ---------------------------------------------------------------------------
@@ -437,7 +440,8 @@ def _lit(**fields: object) -> list:
         (_doc(clauses=_lit(value={"x": 1})), r"^clauses\[1\]\[0\]\.value: expected a JSON scalar"),
         (_doc(clauses=_lit(value="DROP")), r"^clauses\[1\]\[0\]\.value: op '<=' needs a value"),
         (_doc(clauses=_lit(value=None)), r"^clauses\[1\]\[0\]\.value: op '<=' needs a value"),
-        (_doc(clauses=_lit(op="==", value=None)), r"^clauses\[1\]\[0\]\.value: op '==' needs a value"),
+        (_doc(clauses=_lit(op="==", value=None)),
+         r"^clauses\[1\]\[0\]\.value: op '==' needs a value"),
         (_doc(clauses=_lit(value="1.0")),
          r"^clauses\[1\]\[0\]\.value: op '<=' needs a numeric threshold; got str"),
         (_doc(clauses=_lit(op="is_true", value=1)),

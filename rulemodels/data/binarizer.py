@@ -19,14 +19,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.utils import Tags
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from rulemodels.rules import (
-    Literal,
-    _category_codes,
-    _numeric_values,
-)
+from rulemodels.rules import Literal, _category_codes, _numeric_values
 
 __all__ = ["FeatureBinarizer"]
 
@@ -584,7 +581,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             dtype=object,
         )
 
-    def __sklearn_tags__(self):  # noqa: ANN204 - sklearn.utils.Tags
+    def __sklearn_tags__(self) -> Tags:
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = self.nan == "indicator"
         tags.input_tags.categorical = True
