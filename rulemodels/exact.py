@@ -22,6 +22,7 @@ import pandas as pd
 import pyomo.environ as pyo
 
 from rulemodels.data import FeatureBinarizer
+from rulemodels.models._data import check_nonnegative
 from rulemodels.models import (
     CNFProblem,
     build_hamming,
@@ -174,8 +175,7 @@ def solve_exact_problem(
     """:func:`solve_exact` on an already prepared :class:`CNFProblem`."""
     if formulation not in FORMULATIONS:
         raise ValueError(f"formulation must be one of {sorted(FORMULATIONS)}, got {formulation!r}")
-    if not np.isfinite(theta) or theta < 0:
-        raise ValueError(f"theta must be a finite number >= 0, got {theta!r}")
+    check_nonnegative("theta", theta)
     backend = get_backend(solver)
     build = FORMULATIONS[formulation]
     model = build(problem.A, problem.y, n_clauses, theta=theta, sample_weight=problem.sample_weight, disable_cost=disable_cost)

@@ -36,7 +36,7 @@ def as_binary_csr(A: Any) -> sp.csr_matrix:
         raise ValueError(f"A must have at least one sample and one feature, got shape {matrix.shape}")
     matrix.eliminate_zeros()
     if matrix.nnz and not np.all(matrix.data == 1):
-        bad = matrix.data[matrix.data != 1][0]
+        bad = matrix.data[matrix.data != 1][0].item()
         raise ValueError(f"A must be binary (0/1); found the value {bad!r}. Binarize features with FeatureBinarizer first")
     matrix = matrix.astype(np.int8)
     matrix.sort_indices()
@@ -51,6 +51,14 @@ def as_labels(y: Any, n_samples: int) -> np.ndarray:
     if not np.all((labels == 0) | (labels == 1)):
         raise ValueError("y must hold 0/1 labels (1 = the class the CNF predicts as true)")
     return labels.astype(np.int8)
+
+
+def check_nonnegative(name: str, value: float | None) -> None:
+    """Raise ValueError unless ``value`` is None or a finite number >= 0 (θ, disable_cost)."""
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or not np.isfinite(value) or value < 0:
+        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
 
 
 def as_weights(sample_weight: Any, n_samples: int) -> np.ndarray:

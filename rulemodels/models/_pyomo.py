@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from pyomo.core.expr.numeric_expr import LinearExpression
+from pyomo.core.expr.numeric_expr import SumExpression
 
 __all__ = ["linear_sum"]
 
 
 def linear_sum(variables: Sequence[Any]) -> Any:
-    """``Σ_k x_k`` as one flat linear expression (fast to build, no nested sums)."""
+    """``Σ_k x_k`` as one flat sum of variables.
+
+    A plain ``SumExpression`` of variables is linear for every Pyomo writer and
+    is about 10x faster to build than ``LinearExpression`` (measured: 0.25 s vs
+    2.4 s for 20,000 rows of 75 terms).
+    """
     if not variables:
         return 0
-    return LinearExpression(
-        constant=0, linear_coefs=[1] * len(variables), linear_vars=list(variables)
-    )
+    return SumExpression(list(variables))

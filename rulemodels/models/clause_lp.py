@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pyomo.environ as pyo
 
-from rulemodels.models._data import as_binary_csr, as_labels, as_weights, group_samples
+from rulemodels.models._data import as_binary_csr, as_labels, as_weights, check_nonnegative, group_samples
 from rulemodels.models._pyomo import linear_sum
 
 __all__ = ["build_clause_lp", "set_feature_cost", "set_sample_weight", "set_theta"]
@@ -79,6 +79,8 @@ def build_clause_lp(
         ``neg_cost``, ``cover``, ``accuracy_cost``, ``sparsity_cost``, ``objective``;
         with ``disable_cost``: ``w0``, ``c0``, ``neg_weight_total``.
     """
+    check_nonnegative("theta", theta)
+    check_nonnegative("disable_cost", disable_cost)
     matrix = as_binary_csr(A)
     labels = as_labels(y, matrix.shape[0])
     weights = as_weights(sample_weight, matrix.shape[0])
@@ -175,8 +177,7 @@ def set_sample_weight(model: pyo.ConcreteModel, sample_weight: Any) -> None:
 
 def set_theta(model: pyo.ConcreteModel, theta: float) -> None:
     """Change the sparsity weight θ of a built model in place."""
-    if not np.isfinite(theta) or theta < 0:
-        raise ValueError(f"theta must be a finite number >= 0, got {theta!r}")
+    check_nonnegative("theta", theta)
     model.theta = float(theta)
 
 

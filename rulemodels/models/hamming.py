@@ -26,7 +26,7 @@ from typing import Any
 
 import pyomo.environ as pyo
 
-from rulemodels.models._data import as_binary_csr, as_labels, as_weights, group_samples
+from rulemodels.models._data import as_binary_csr, as_labels, as_weights, check_nonnegative, group_samples
 from rulemodels.models._pyomo import linear_sum
 from rulemodels.models.clause_lp import _feature_costs
 from rulemodels.models.zero_one import _check_clauses, _declare_common, _sparsity
@@ -58,6 +58,8 @@ def build_hamming(
     ``eta`` (negatives), ``z`` (assignment), ``bigM``, ``pos_cost``, ``assign_one``,
     ``neg_cost``, ``accuracy_cost``, ``sparsity_cost``, ``objective``.
     """
+    check_nonnegative("theta", theta)
+    check_nonnegative("disable_cost", disable_cost)
     n_clauses = _check_clauses(n_clauses)
     matrix = as_binary_csr(A)
     labels = as_labels(y, matrix.shape[0])

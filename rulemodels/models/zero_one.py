@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import pyomo.environ as pyo
 
-from rulemodels.models._data import as_binary_csr, as_labels, as_weights, group_samples
+from rulemodels.models._data import as_binary_csr, as_labels, as_weights, check_nonnegative, group_samples
 from rulemodels.models._pyomo import linear_sum
 from rulemodels.models.clause_lp import _feature_costs
 
@@ -70,6 +70,8 @@ def build_zero_one(
     sample groups), ``w``, ``psi``, ``beta``, ``pos_error``, ``neg_error``,
     ``beta_def``, ``accuracy_cost``, ``sparsity_cost``, ``objective``.
     """
+    check_nonnegative("theta", theta)
+    check_nonnegative("disable_cost", disable_cost)
     n_clauses = _check_clauses(n_clauses)
     matrix = as_binary_csr(A)
     labels = as_labels(y, matrix.shape[0])

@@ -1,0 +1,299 @@
+"""Exact MIP mode: optimal rules equal brute force on tiny data, on every backend."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rulemodels.exact import ExactResult, ExactSolveError, prepare_problem, solve_exact
+from rulemodels.models import hamming_objective, two_level_weights, zero_one_objective
+from rulemodels.rules import Literal, Rule
+from solvers import (
+    Availability,
+    HighsBackend,
+    SolveError,
+    SolveResult,
+    SolverNotFoundError,
+    TerminationCondition,
+)
+from tests.conftest import require_backend
+
+TOL = 1e-6
+OBJECTIVES = {"zero_one": zero_one_objective, "hamming": hamming_objective}
+
+
+def tiny_data(seed: int = 0, n: int = 10, d: int = 4) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    A = rng.integers(0, 2, (n, d))
+    y = rng.integers(0, 2, n)
+    y[0], y[1] = 1, 0
+    return A, y
+
+
+@lru_cache(maxsize=None)
+def brute_force(seed: int, form: str, formulation: str, R: int, theta: float, weighted: bool, disable_cost) -> float:
+    """Optimum of the CNF objective on the working data of ``form`` (negated for a DNF)."""
+    A, y = tiny_data(seed)
+    weights = sample_weights(seed) if weighted else None
+    problem, _ = prepare_problem(A, y, form=form, sample_weight=weights)
+    A_work, y_work = problem.A.toarray(), problem.y
+    objective = OBJECTIVES[formulation]
+    w0_choices = [None] if disable_cost is None else [np.array(b, float) for b in itertools.product((0, 1), repeat=R)]
+    best = np.inf
+    for bits in itertools.product((0, 1), repeat=A.shape[1] * R):
+        W = np.array(bits, float).reshape(A.shape[1], R)
+        for w0 in w0_choices:
+            extra = {} if w0 is None else {"w0": w0, "disable_cost": disable_cost}
+            best = min(best, objective(A_work, y_work, W, theta, sample_weight=weights, **extra))
+    return float(best)
+
+
+def sample_weights(seed: int) -> np.ndarray:
+    rng = np.random.default_rng(100 + seed)
+    weights = rng.choice([0.0, 0.5, 1.0, 2.0], size=10)
+    weights[2] = 0.0
+    return weights
+
+
+def check_result(result: ExactResult, A, y, *, form, formulation, R, theta, weights=None, disable_cost=None):
+    """Everything an optimal ExactResult must satisfy, given the data it was learned on."""
+    assert isinstance(result, ExactResult)
+    assert isinstance(result.rule, Rule)
+    assert result.rule.form == form
+    assert result.status == "optimal"
+    assert result.solve.termination is TerminationCondition.optimal
+    # "optimal" means optimal within the solver's default relative MIP gap (1e-4 in HiGHS)
+    assert 0.0 <= result.gap <= 1e-4
+    assert result.bound == pytest.approx(result.objective, rel=1e-4)
+    assert result.breakdown["total"] == pytest.approx(result.objective, abs=TOL)
+    problem, _ = prepare_problem(A, y, form=form, sample_weight=weights)
+    W, w0 = two_level_weights(result.model)
+    assert set(np.unique(W)) <= {0.0, 1.0}  # snapped to exact 0/1
+    # the returned rule is the model's CNF read in the requested form
+    predicted = result.rule.evaluate_binary(A, problem.literals)
+    work = problem.predict_work(W, w0)
+    np.testing.assert_array_equal(predicted, ~work if form == "dnf" else work)
+    omega = np.ones(len(y)) if weights is None else weights
+    extra = {} if w0 is None else {"w0": w0, "disable_cost": disable_cost}
+    accuracy = OBJECTIVES[formulation](problem.A, problem.y, W, 0.0, sample_weight=omega, **extra)
+    assert result.breakdown["accuracy"] == pytest.approx(accuracy, abs=TOL)
+    if formulation == "zero_one":
+        # the accuracy part is the rule's weighted training error on the original data
+        assert result.breakdown["accuracy"] == pytest.approx(float(omega @ (predicted != (y == 1))), abs=TOL)
+    if disable_cost is None and theta > 0:
+        assert result.breakdown["sparsity"] == pytest.approx(theta * result.rule.n_literals, abs=TOL)
+        assert result.rule.n_clauses == R
+
+
+@pytest.mark.parametrize("form", ["cnf", "dnf"])
+@pytest.mark.parametrize("formulation", ["zero_one", "hamming"])
+def test_solve_exact_matches_brute_force(backend, formulation, form):
+    A, y = tiny_data(0)
+    result = solve_exact(A, y, n_clauses=2, theta=0.3, formulation=formulation, form=form, solver=backend)
+    assert result.solve.solver_name == backend.name
+    assert result.objective == pytest.approx(brute_force(0, form, formulation, 2, 0.3, False, None), abs=TOL)
+    check_result(result, A, y, form=form, formulation=formulation, R=2, theta=0.3)
+
+
+@pytest.mark.parametrize("form", ["cnf", "dnf"])
+@pytest.mark.parametrize("formulation", ["zero_one", "hamming"])
+def test_solve_exact_with_weights_and_disabled_clauses(backend, formulation, form):
+    A, y = tiny_data(1)
+    weights = sample_weights(1)
+    result = solve_exact(
+        A, y, n_clauses=2, theta=0.2, formulation=formulation, form=form, solver=backend,
+        disable_cost=0.5, sample_weight=weights,
+    )
+    assert result.objective == pytest.approx(brute_force(1, form, formulation, 2, 0.2, True, 0.5), abs=TOL)
+    check_result(result, A, y, form=form, formulation=formulation, R=2, theta=0.2, weights=weights, disable_cost=0.5)
+
+
+def test_dnf_and_cnf_objectives_differ_and_dnf_is_the_negated_problem():
+    """The DNF optimum is the CNF optimum of the negated data (and generally not the CNF optimum of the data)."""
+    backend = require_backend("highs")
+    A, y = tiny_data(2)
+    dnf = solve_exact(A, y, n_clauses=1, theta=0.3, form="dnf", solver=backend)
+    negated_cnf = solve_exact(1 - A, 1 - y, n_clauses=1, theta=0.3, form="cnf", solver=backend)
+    assert dnf.objective == pytest.approx(negated_cnf.objective, abs=TOL)
+    assert dnf.objective == pytest.approx(brute_force(2, "dnf", "zero_one", 1, 0.3, False, None), abs=TOL)
+
+
+def test_boolean_labels_and_binary_dataframe():
+    backend = require_backend("highs")
+    A, y = tiny_data(3)
+    frame = pd.DataFrame(A, columns=["smoker", "old", "male", "obese"])
+    problem, binarizer = prepare_problem(frame, y.astype(bool), form="cnf")
+    assert binarizer is None
+    assert problem.literals == tuple(Literal(name, "is_true") for name in frame.columns)
+    np.testing.assert_array_equal(problem.y, y)
+    result = solve_exact(frame, y.astype(bool), n_clauses=1, theta=0.3, form="cnf", solver=backend)
+    assert result.objective == pytest.approx(brute_force(3, "cnf", "zero_one", 1, 0.3, False, None), abs=TOL)
+    assert set(result.rule.features) <= set(frame.columns)
+    # the rule evaluates on the raw DataFrame like on the binary matrix
+    np.testing.assert_array_equal(result.rule.evaluate(frame), result.rule.evaluate_binary(A, problem.literals))
+
+
+@pytest.mark.parametrize("form", ["cnf", "dnf"])
+def test_dataframe_with_continuous_columns_is_binarized(form):
+    backend = require_backend("highs")
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame({"glucose": rng.normal(120, 25, 14).round(1), "bmi": rng.normal(30, 5, 14).round(1)})
+    y = ((X.glucose > 125) | (X.bmi > 36)).astype(int).to_numpy()
+    problem, binarizer = prepare_problem(X, y, form=form, n_thresholds=3)
+    assert binarizer is not None
+    assert problem.n_features == len(binarizer.literals_) > 2
+    assert {literal.feature for literal in problem.literals} == {"glucose", "bmi"}
+
+    result = solve_exact(X, y, n_clauses=2, theta=0.05, form=form, solver=backend, n_thresholds=3)
+    assert result.status == "optimal"
+    assert result.rule.n_literals >= 1
+    text = str(result.rule)
+    assert any(name in text for name in ("glucose", "bmi")), text
+    assert set(result.rule.features) <= {"glucose", "bmi"}
+    # the rule, evaluated on the raw data, has the training error the MIP reports
+    errors = int((result.rule.evaluate(X) != (y == 1)).sum())
+    assert result.breakdown["accuracy"] == pytest.approx(errors, abs=TOL)
+    # and the optimum is the brute-force optimum on the binarized working data
+    A_work, y_work = problem.A.toarray(), problem.y
+    best = min(
+        zero_one_objective(A_work, y_work, np.array(bits, float).reshape(-1, 2), 0.05)
+        for bits in _sparse_patterns(problem.n_features, 2, max_literals=3)
+    )
+    assert result.objective <= best + TOL
+
+
+def _sparse_patterns(d: int, R: int, max_literals: int):
+    """Every W with at most ``max_literals`` ones (an upper bound on the optimum)."""
+    cells = d * R
+    for k in range(max_literals + 1):
+        for chosen in itertools.combinations(range(cells), k):
+            bits = np.zeros(cells)
+            bits[list(chosen)] = 1
+            yield bits
+
+
+# ---------------------------------------------------------------------------
+# Errors, time limits, infeasible models
+# ---------------------------------------------------------------------------
+
+
+def test_argument_errors():
+    A, y = tiny_data(0)
+    with pytest.raises(ValueError, match=r"formulation must be one of \['hamming', 'zero_one'\], got 'tlp'"):
+        solve_exact(A, y, formulation="tlp", solver="highs")
+    with pytest.raises(ValueError, match="theta must be a finite number >= 0, got -0.1"):
+        solve_exact(A, y, theta=-0.1, solver="highs")
+    with pytest.raises(ValueError, match="theta must be a finite number >= 0"):
+        solve_exact(A, y, theta=float("nan"), solver="highs")
+    with pytest.raises(ValueError, match="form must be 'cnf' or 'dnf'"):
+        solve_exact(A, y, form="both", solver="highs")
+    with pytest.raises(ValueError, match="n_clauses must be an integer >= 1"):
+        solve_exact(A, y, n_clauses=0, solver="highs")
+    with pytest.raises(ValueError, match="y has 3 labels but A has 10 samples"):
+        solve_exact(A, y[:3], solver="highs")
+    with pytest.raises(SolverNotFoundError, match="unknown solver 'no_such_solver_xyz'") as info:
+        solve_exact(A, y, solver="no_such_solver_xyz")
+    assert "highs" in info.value.alternatives
+
+
+class FakeBackend:
+    """A backend that solves with HiGHS, then reports what ``rewrite`` makes of the result."""
+
+    name = "fake"
+    is_persistent = False
+
+    def __init__(self, rewrite):
+        self.rewrite = rewrite
+        self.highs = HighsBackend()
+        self.calls = []
+
+    def available(self) -> Availability:
+        return Availability(True)
+
+    def version(self) -> str:
+        return "0"
+
+    def solve(self, model, time_limit=None, mip_gap=None, options=None) -> SolveResult:
+        self.calls.append({"time_limit": time_limit, "mip_gap": mip_gap})
+        return self.rewrite(model, self.highs)
+
+
+def no_solution(termination: TerminationCondition):
+    def rewrite(model, highs):
+        return SolveResult(
+            termination=termination, objective=None, bound=None, wall_time=0.0, solver_name="fake",
+            solver_version="0", has_solution=False, message="fake status",
+        )
+
+    return rewrite
+
+
+def test_infeasible_model_raises_exact_solve_error():
+    require_backend("highs")
+    A, y = tiny_data(0)
+    backend = FakeBackend(no_solution(TerminationCondition.infeasible))
+    with pytest.raises(ExactSolveError, match=r"the exact zero_one MIP with fake failed: the model is infeasible \(fake status\)") as info:
+        solve_exact(A, y, solver=backend, time_limit=5.0, mip_gap=0.01)
+    assert isinstance(info.value, SolveError)
+    assert info.value.result.termination is TerminationCondition.infeasible
+    assert backend.calls == [{"time_limit": 5.0, "mip_gap": 0.01}]
+
+
+def test_time_limit_without_incumbent_raises():
+    require_backend("highs")
+    A, y = tiny_data(0)
+    backend = FakeBackend(no_solution(TerminationCondition.time_limit))
+    with pytest.raises(ExactSolveError, match="time limit was reached before any feasible solution"):
+        solve_exact(A, y, formulation="hamming", solver=backend, time_limit=0.01)
+
+
+def test_time_limit_with_incumbent_returns_it():
+    """A solve stopped by the time limit with an incumbent returns it, with its bound and gap."""
+    require_backend("highs")
+    A, y = tiny_data(0)
+
+    def stopped_early(model, highs):
+        result = highs.solve(model)
+        return dataclasses.replace(result, termination=TerminationCondition.time_limit, bound=result.objective / 4)
+
+    result = solve_exact(A, y, n_clauses=2, theta=0.3, solver=FakeBackend(stopped_early), time_limit=1.0)
+    assert result.status == "time_limit"
+    assert result.objective == pytest.approx(brute_force(0, "dnf", "zero_one", 2, 0.3, False, None), abs=TOL)
+    assert result.bound == pytest.approx(result.objective / 4)
+    assert result.gap == pytest.approx(0.75)
+    assert result.breakdown["total"] == pytest.approx(result.objective, abs=TOL)
+    assert isinstance(result.rule, Rule)
+
+
+def test_real_time_limit_with_highs():
+    """A MIP HiGHS cannot close in 0.2 s: the incumbent comes back typed, with a consistent gap."""
+    backend = require_backend("highs")
+    rng = np.random.default_rng(0)
+    A = rng.integers(0, 2, (60, 24))
+    y = rng.integers(0, 2, 60)
+    result = solve_exact(A, y, n_clauses=3, theta=0.01, solver=backend, time_limit=0.2, form="cnf")
+    assert isinstance(result, ExactResult)
+    assert result.status in ("time_limit", "optimal")
+    assert result.solve.wall_time < 5.0
+    assert result.objective is not None and result.bound is not None
+    assert result.bound <= result.objective + TOL
+    if result.status == "time_limit":
+        assert result.gap > 0
+        assert result.gap == pytest.approx(abs(result.objective - result.bound) / abs(result.objective))
+    # the incumbent is a real rule whose training error is the reported accuracy
+    problem, _ = prepare_problem(A, y, form="cnf")
+    errors = int((result.rule.evaluate_binary(A, problem.literals) != (y == 1)).sum())
+    assert result.breakdown["accuracy"] == pytest.approx(errors, abs=1e-5)
+    assert result.breakdown["total"] == pytest.approx(result.objective, abs=1e-5)
+
+
+def test_generous_time_limit_is_optimal(backend):
+    A, y = tiny_data(4)
+    result = solve_exact(A, y, n_clauses=1, theta=0.3, solver=backend, time_limit=60)
+    assert result.status == "optimal"
+    assert result.objective == pytest.approx(brute_force(4, "dnf", "zero_one", 1, 0.3, False, None), abs=TOL)
