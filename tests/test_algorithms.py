@@ -131,14 +131,20 @@ def test_each_algorithm_runs_with_each_backend(algorithm, solver_name):
 
 @pytest.mark.parametrize("algorithm", ["bcd", "am", "scn"])
 def test_model_builds_are_constant_in_iterations(algorithm):
+    """At most one clause LP is built per clause slot, however many iterations run.
+
+    (A slot whose LPs were all answered from the solution cache is never built,
+    so the count is at most R, not exactly R.)
+    """
     problem = random_problem(5, n=80, d=8)
-    counts = {}
+    n_clauses = 3
     for max_iter in (1, 30):
         backend = CountingBackend(get_backend("highs"))
-        result, _ = learn_cnf(problem, backend, algorithm=algorithm, n_clauses=3, theta=0.1, max_iter=max_iter)
-        counts[max_iter] = (len(backend.models), backend.n_solves, result.n_builds)
-        assert len(backend.models) == result.n_builds <= 3  # one persistent clause LP per clause slot
-    assert counts[1][0] == counts[30][0] or counts[30][0] <= 3
+        result, _ = learn_cnf(problem, backend, algorithm=algorithm, n_clauses=n_clauses, theta=0.1, max_iter=max_iter)
+        assert len(backend.models) == result.n_builds <= n_clauses
+        assert backend.n_solves == result.n_solves
+        if algorithm != "scn" and max_iter == 30:
+            assert result.n_iter >= 1 and backend.n_solves > n_clauses  # iterations re-solved the same models
 
 
 def test_disable_option_can_drop_clauses():

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["SampleGroups", "as_binary_csr", "as_labels", "group_samples"]
+__all__ = ["PreparedData", "SampleGroups", "as_binary_csr", "as_feature_costs", "as_labels", "as_weights", "check_nonnegative", "group_samples", "prepare_data"]
 
 
 def as_binary_csr(A: Any) -> sp.csr_matrix:
@@ -61,16 +61,26 @@ def check_nonnegative(name: str, value: float | None) -> None:
         raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
 
 
+def _nonnegative_vector(values: Any, length: int, name: str, what: str) -> np.ndarray:
+    """Finite, non-negative float vector of ``length`` entries (all ones when ``values`` is None)."""
+    if values is None:
+        return np.ones(length)
+    vector = np.asarray(values, dtype=float).ravel()
+    if vector.shape[0] != length:
+        raise ValueError(f"{name} has {vector.shape[0]} entries but A has {length} {what}")
+    if not np.all(np.isfinite(vector)) or np.any(vector < 0):
+        raise ValueError(f"{name} must be finite and non-negative" + (" (0 removes a sample)" if what == "samples" else ""))
+    return vector
+
+
 def as_weights(sample_weight: Any, n_samples: int) -> np.ndarray:
-    """Non-negative float weights (all ones when ``sample_weight`` is None)."""
-    if sample_weight is None:
-        return np.ones(n_samples)
-    weights = np.asarray(sample_weight, dtype=float).ravel()
-    if weights.shape[0] != n_samples:
-        raise ValueError(f"sample_weight has {weights.shape[0]} entries but A has {n_samples} samples")
-    if not np.all(np.isfinite(weights)) or np.any(weights < 0):
-        raise ValueError("sample_weight must be finite and non-negative (0 removes a sample)")
-    return weights
+    """Non-negative float sample weights ω (all ones when ``sample_weight`` is None)."""
+    return _nonnegative_vector(sample_weight, n_samples, "sample_weight", "samples")
+
+
+def as_feature_costs(feature_cost: Any, n_features: int) -> np.ndarray:
+    """Non-negative per-feature costs c_j (all ones when ``feature_cost`` is None)."""
+    return _nonnegative_vector(feature_cost, n_features, "feature_cost", "features")
 
 
 @dataclass(frozen=True)
@@ -123,3 +133,27 @@ def group_samples(A: sp.csr_matrix, y: np.ndarray, *, merge_identical: bool = Tr
     rank[order] = np.arange(order.size)
     representatives = first[order]
     return SampleGroups(rank[inverse.ravel()], A[representatives], y[representatives].copy())
+
+
+@dataclass(frozen=True)
+class PreparedData:
+    """Validated inputs of a builder: grouped samples, their weights, feature costs."""
+
+    groups: SampleGroups
+    group_weight: np.ndarray
+    costs: np.ndarray
+    sample_weight: np.ndarray
+    n_features: int
+
+
+def prepare_data(
+    A: Any, y: Any, *, theta: float, sample_weight: Any, feature_cost: Any, disable_cost: float | None, merge_identical: bool
+) -> PreparedData:
+    """Check every builder input and group identical samples (shared by the three builders)."""
+    check_nonnegative("theta", theta)
+    check_nonnegative("disable_cost", disable_cost)
+    matrix = as_binary_csr(A)
+    labels = as_labels(y, matrix.shape[0])
+    weights = as_weights(sample_weight, matrix.shape[0])
+    groups = group_samples(matrix, labels, merge_identical=merge_identical)
+    return PreparedData(groups, groups.group_weights(weights), as_feature_costs(feature_cost, matrix.shape[1]), weights, matrix.shape[1])

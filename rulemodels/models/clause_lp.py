@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pyomo.environ as pyo
 
-from rulemodels.models._data import as_binary_csr, as_labels, as_weights, check_nonnegative, group_samples
+from rulemodels.models._data import as_feature_costs, as_weights, check_nonnegative, prepare_data
 from rulemodels.models._pyomo import linear_sum
 
 __all__ = ["build_clause_lp", "set_feature_cost", "set_sample_weight", "set_theta"]
@@ -79,17 +79,13 @@ def build_clause_lp(
         ``neg_cost``, ``cover``, ``accuracy_cost``, ``sparsity_cost``, ``objective``;
         with ``disable_cost``: ``w0``, ``c0``, ``neg_weight_total``.
     """
-    check_nonnegative("theta", theta)
-    check_nonnegative("disable_cost", disable_cost)
-    matrix = as_binary_csr(A)
-    labels = as_labels(y, matrix.shape[0])
-    weights = as_weights(sample_weight, matrix.shape[0])
-    groups = group_samples(matrix, labels, merge_identical=merge_identical)
-    n_features = matrix.shape[1]
-    costs = _feature_costs(feature_cost, n_features)
+    data = prepare_data(
+        A, y, theta=theta, sample_weight=sample_weight, feature_cost=feature_cost,
+        disable_cost=disable_cost, merge_identical=merge_identical,
+    )
+    groups, costs, group_weight, n_features = data.groups, data.costs, data.group_weight, data.n_features
     positives = groups.positives
     negatives = groups.negatives
-    group_weight = groups.group_weights(weights)
     neg_patterns = groups.patterns[negatives]
 
     m = pyo.ConcreteModel(name="clause_lp")
@@ -137,19 +133,8 @@ def build_clause_lp(
     m._groups = groups
     m._neg_groups = negatives
     m._neg_patterns = neg_patterns
-    m._sample_weight = weights
+    m._sample_weight = data.sample_weight
     return m
-
-
-def _feature_costs(feature_cost: Any, n_features: int) -> np.ndarray:
-    if feature_cost is None:
-        return np.ones(n_features)
-    costs = np.asarray(feature_cost, dtype=float).ravel()
-    if costs.shape[0] != n_features:
-        raise ValueError(f"feature_cost has {costs.shape[0]} entries but A has {n_features} features")
-    if not np.all(np.isfinite(costs)) or np.any(costs < 0):
-        raise ValueError("feature_cost must be finite and non-negative")
-    return costs
 
 
 def set_sample_weight(model: pyo.ConcreteModel, sample_weight: Any) -> None:
@@ -183,6 +168,6 @@ def set_theta(model: pyo.ConcreteModel, theta: float) -> None:
 
 def set_feature_cost(model: pyo.ConcreteModel, feature_cost: Any) -> None:
     """Change the per-feature costs c_j of a built model in place."""
-    costs = _feature_costs(feature_cost, len(model.J))
+    costs = as_feature_costs(feature_cost, len(model.J))
     for j, value in enumerate(costs.tolist()):
         model.c[j] = value

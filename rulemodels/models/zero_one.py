@@ -28,9 +28,8 @@ from typing import Any
 import numpy as np
 import pyomo.environ as pyo
 
-from rulemodels.models._data import as_binary_csr, as_labels, as_weights, check_nonnegative, group_samples
+from rulemodels.models._data import prepare_data
 from rulemodels.models._pyomo import linear_sum
-from rulemodels.models.clause_lp import _feature_costs
 
 __all__ = ["build_zero_one"]
 
@@ -70,19 +69,16 @@ def build_zero_one(
     sample groups), ``w``, ``psi``, ``beta``, ``pos_error``, ``neg_error``,
     ``beta_def``, ``accuracy_cost``, ``sparsity_cost``, ``objective``.
     """
-    check_nonnegative("theta", theta)
-    check_nonnegative("disable_cost", disable_cost)
     n_clauses = _check_clauses(n_clauses)
-    matrix = as_binary_csr(A)
-    labels = as_labels(y, matrix.shape[0])
-    weights = as_weights(sample_weight, matrix.shape[0])
-    groups = group_samples(matrix, labels, merge_identical=merge_identical)
-    costs = _feature_costs(feature_cost, matrix.shape[1])
-    group_weight = groups.group_weights(weights)
+    data = prepare_data(
+        A, y, theta=theta, sample_weight=sample_weight, feature_cost=feature_cost,
+        disable_cost=disable_cost, merge_identical=merge_identical,
+    )
+    groups, group_weight = data.groups, data.group_weight
     indptr, indices = groups.patterns.indptr, groups.patterns.indices
 
     m = pyo.ConcreteModel(name="tlp" if relax else "zero_one_mip")
-    _declare_common(m, matrix.shape[1], n_clauses, groups, costs, theta, relax, disable_cost)
+    _declare_common(m, data.n_features, n_clauses, groups, data.costs, theta, relax, disable_cost)
     m.N = pyo.Set(initialize=groups.negatives.tolist(), doc="samples with y_i = 0 (groups of identical rows)")
     m.weight = pyo.Param(
         m.P | m.N, initialize={int(i): float(group_weight[i]) for i in (*groups.positives, *groups.negatives)},
