@@ -2,6 +2,7 @@
 # Set up everything rulemodels needs, then run a task.
 #
 #   bash dev.sh demo    set up, then learn a rule on a bundled dataset and print it
+#                       (bash dev.sh demo sonar: another bundled dataset)
 #   bash dev.sh test    set up, then run the whole test suite
 #   bash dev.sh setup   set up only
 #
@@ -76,7 +77,7 @@ case "$task" in
         setup
         "$VENV/bin/rulemodels" solvers
         echo
-        "$VENV/bin/python" -m rulemodels.demo "$@"
+        "$VENV/bin/rulemodels" fit "${@:-pima}" --algorithm am --clauses 2 --theta 0.01
         ;;
     test)
         setup

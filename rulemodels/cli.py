@@ -10,7 +10,11 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import time
 from typing import Callable, Sequence
+
+import numpy as np
+import pandas as pd
 
 __all__ = ["main", "build_parser"]
 
@@ -47,6 +51,114 @@ def _cmd_solvers(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _add_data_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("data", metavar="DATA", help="a CSV file, or a bundled dataset name (sonar, liver, pima, parkinsons)")
+    parser.add_argument("--target", help="name of the label column (required for a CSV file)")
+    parser.add_argument("--positive", help="the label value of the positive class (required if the target has more than two values)")
+
+
+def _add_rule_arguments(parser: argparse.ArgumentParser, *, solver: str) -> None:
+    from solvers import registered_backends
+
+    parser.add_argument("--clauses", type=int, default=2, help="R, the number of clauses (default: 2)")
+    parser.add_argument("--theta", type=float, default=0.01, help="sparsity weight θ per literal (default: 0.01)")
+    parser.add_argument("--form", choices=("dnf", "cnf"), default="dnf", help="rule form (default: dnf)")
+    parser.add_argument(
+        "--solver", default=solver,
+        help=f"solver backend: {', '.join(registered_backends())}, or any Pyomo solver name (default: {solver})",
+    )
+    parser.add_argument("--thresholds", type=int, default=9, help="quantile thresholds per numeric column (default: 9)")
+    parser.add_argument("--time-limit", type=float, default=None, help="seconds for the whole fit or solve")
+
+
+def _fit_estimator(args: argparse.Namespace, algorithm: str):
+    from rulemodels import BooleanRuleClassifier
+    from rulemodels.io import load_data
+
+    data = load_data(args.data, args.target, args.positive)
+    clf = BooleanRuleClassifier(
+        form=args.form, n_clauses=args.clauses, theta=args.theta, algorithm=algorithm, n_thresholds=args.thresholds,
+        allow_disable=getattr(args, "allow_disable", False), max_iter=getattr(args, "max_iter", 100),
+        solver=args.solver, time_limit=args.time_limit, verbose=args.verbose,
+    )
+    start = time.perf_counter()
+    clf.fit(data.X, data.y)
+    return data, clf, time.perf_counter() - start
+
+
+def _print_rule_summary(data, clf, seconds: float) -> None:
+    complexity = clf.rule_.complexity()
+    error = float(np.mean(clf.predict(data.X) != data.y))
+    print(f"data: {data.source} ({data.X.shape[0]} samples, {data.X.shape[1]} features, {int(data.y.sum())} positive)")
+    print(f"rule ({data.target} = {data.classes[1]} when true):")
+    print(f"  {clf.rule_}")
+    print(f"training error: {error:.4f}  (accuracy {1 - error:.4f})")
+    print(
+        f"complexity: {complexity['n_clauses']} clauses, {complexity['n_literals']} literals, "
+        f"{complexity['n_features']} distinct features"
+    )
+    print(
+        f"solve: {clf.algorithm} with {clf.solver}, {clf.n_iter_} iterations ({clf.termination_}), "
+        f"{clf.n_solves_} solves, {clf.n_builds_} model builds, objective {clf.objective_:.6g}, {seconds:.2f} s"
+    )
+
+
+def _cmd_fit(args: argparse.Namespace) -> int:
+    """Learn a rule, print it with its training error, complexity and solve statistics."""
+    from rulemodels.io import save_model
+
+    data, clf, seconds = _fit_estimator(args, args.algorithm)
+    _print_rule_summary(data, clf, seconds)
+    if args.out:
+        save_model(
+            args.out, clf.rule_, data.classes, data.target, list(data.X.columns),
+            algorithm=args.algorithm, theta=args.theta, n_clauses=args.clauses, solver=args.solver,
+        )
+        print(f"saved to {args.out}")
+    return EXIT_OK
+
+
+def _cmd_predict(args: argparse.Namespace) -> int:
+    """Apply a saved rule to a CSV file; write one prediction per row."""
+    from rulemodels.io import load_model, read_features
+
+    model = load_model(args.rule)
+    frame = read_features(args.data)
+    predictions = pd.DataFrame({"prediction": model.predict(frame)})
+    if args.out:
+        predictions.to_csv(args.out, index=False)
+        print(f"wrote {len(predictions)} predictions to {args.out}", file=sys.stderr)
+    else:
+        predictions.to_csv(sys.stdout, index=False)
+    return EXIT_OK
+
+
+def _cmd_exact(args: argparse.Namespace) -> int:
+    """Solve the exact MIP and print status, objective, bound, gap and the rule."""
+    from rulemodels.exact import solve_exact
+    from rulemodels.io import load_data
+
+    data = load_data(args.data, args.target, args.positive)
+    X, y = data.X, data.y
+    if args.sample is not None and args.sample < len(X):
+        rows = np.random.default_rng(args.seed).choice(len(X), size=args.sample, replace=False)
+        X, y = X.iloc[np.sort(rows)], y[np.sort(rows)]
+    result = solve_exact(
+        X, y, n_clauses=args.clauses, theta=args.theta, formulation=args.formulation, form=args.form,
+        solver=args.solver, time_limit=args.time_limit, mip_gap=args.mip_gap, n_thresholds=args.thresholds,
+    )
+    gap = "-" if result.gap is None else f"{100 * result.gap:.3f} %"
+    bound = "-" if result.bound is None else f"{result.bound:.6g}"
+    print(f"data: {data.source} ({len(X)} samples), {args.formulation} MIP, R={args.clauses}, theta={args.theta:g}")
+    print(f"status: {result.status}")
+    print(f"objective: {result.objective:.6g}  (accuracy {result.breakdown['accuracy']:.6g}, sparsity {result.breakdown['sparsity']:.6g})")
+    print(f"bound: {bound}  gap: {gap}")
+    print(f"solver: {result.solve.solver_name} {result.solve.solver_version}, {result.solve.wall_time:.2f} s")
+    print(f"rule ({data.target} = {data.classes[1]} when true):")
+    print(f"  {result.rule}")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every sub-command."""
     from rulemodels import __version__
@@ -70,6 +182,33 @@ def build_parser() -> argparse.ArgumentParser:
         "extra", nargs="*", default=[], help="other Pyomo solver names to check (e.g. gurobi scip)"
     )
     solvers_parser.set_defaults(handler=_cmd_solvers)
+
+    fit = commands.add_parser("fit", help="learn a rule and print it", description="Learn a two-level Boolean rule and print it.")
+    _add_data_arguments(fit)
+    fit.add_argument("--algorithm", choices=("am", "bcd", "tlp", "scs", "scn", "exact"), default="am", help="learning algorithm (default: am)")
+    _add_rule_arguments(fit, solver="highs")
+    fit.add_argument("--max-iter", type=int, default=100, help="iteration cap of BCD and AM (default: 100)")
+    fit.add_argument("--allow-disable", action="store_true", help="let the learner switch clauses off")
+    fit.add_argument("--out", help="save the rule (JSON) to this file, for 'rulemodels predict'")
+    fit.set_defaults(handler=_cmd_fit)
+
+    predict = commands.add_parser("predict", help="apply a saved rule to a CSV file", description="Apply a saved rule to a CSV file.")
+    predict.add_argument("rule", metavar="RULE.json", help="a file written by 'rulemodels fit --out'")
+    predict.add_argument("data", metavar="DATA.csv", help="CSV file with the rule's feature columns")
+    predict.add_argument("--out", help="write the predictions CSV here (default: stdout)")
+    predict.set_defaults(handler=_cmd_predict)
+
+    exact = commands.add_parser(
+        "exact", help="solve the exact MIP (ground truth for small data)",
+        description="Solve the exact two-level MIP; prints status, objective, bound and gap.",
+    )
+    _add_data_arguments(exact)
+    _add_rule_arguments(exact, solver="cbc")
+    exact.add_argument("--formulation", choices=("zero_one", "hamming"), default="zero_one", help="MIP formulation (default: zero_one)")
+    exact.add_argument("--mip-gap", type=float, default=None, help="relative gap at which to stop")
+    exact.add_argument("--sample", type=int, default=None, help="solve on a random subsample of this many rows")
+    exact.add_argument("--seed", type=int, default=0, help="seed of --sample (default: 0)")
+    exact.set_defaults(handler=_cmd_exact)
     return parser
 
 
@@ -89,6 +228,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("rulemodels: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader of our stdout went away (e.g. `| head`): not an error of ours
+        sys.stderr.close()
+        return EXIT_OK
     except Exception as exc:  # the CLI's one place that turns errors into messages
         if args.debug:
             raise

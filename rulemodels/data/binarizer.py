@@ -76,6 +76,11 @@ class _ColumnPlan:
         return body
 
 
+def _round_significant(values: np.ndarray, digits: int) -> np.ndarray:
+    """``values`` rounded to ``digits`` significant digits."""
+    return np.array([float(f"{value:.{digits}g}") for value in values], dtype=float)
+
+
 def _missing_message(name: str, count: int) -> str:
     return (
         f"column {name!r} has {count} missing values; pass nan='indicator' to "
@@ -398,7 +403,9 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             candidates = distinct[:-1]
         elif finite.size:
             levels = np.arange(1, n_thresholds + 1) / (n_thresholds + 1)
-            candidates = np.unique(np.quantile(finite, levels))
+            # 12 significant digits: interpolation noise (20.200000000000003) would
+            # otherwise show in every printed rule; no data value lies that close.
+            candidates = np.unique(_round_significant(np.quantile(finite, levels), 12))
         else:
             candidates = np.empty(0)
         keep = np.isfinite(candidates) & (candidates < distinct[-1])

@@ -1,0 +1,147 @@
+"""Reading user data and saving/loading fitted rules (JSON, validated; never pickle)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from rulemodels.datasets import DATASET_INFO, list_datasets, load_dataset
+from rulemodels.rules import Rule, RuleFormatError
+
+__all__ = ["LabeledData", "SavedModel", "load_data", "load_model", "read_features", "save_model"]
+
+MODEL_FORMAT = "rulemodels.model"
+
+
+@dataclass(frozen=True)
+class LabeledData:
+    """Features, 0/1 labels, and the names of the two classes (``classes[1]`` is label 1)."""
+
+    X: pd.DataFrame
+    y: np.ndarray
+    target: str
+    classes: tuple[Any, Any]
+    source: str
+
+
+def _plain(value: Any) -> Any:
+    """numpy scalars as Python values (for JSON)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def read_features(path: str | Path) -> pd.DataFrame:
+    """A CSV file as a DataFrame, with clear errors for a missing or empty file."""
+    file = Path(path)
+    if not file.exists():
+        raise FileNotFoundError(f"data file '{path}' not found (give a CSV path or a bundled dataset: {', '.join(list_datasets())})")
+    try:
+        frame = pd.read_csv(file)
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"data file '{path}' is empty") from None
+    if frame.shape[0] == 0:
+        raise ValueError(f"data file '{path}' has a header but no rows")
+    return frame
+
+
+def load_data(source: str, target: str | None = None, positive: str | None = None) -> LabeledData:
+    """Load a bundled dataset by name, or a CSV file with a ``target`` column.
+
+    The target must have exactly two values, or ``positive`` must name the
+    value that counts as the positive class (label 1; every other value is 0).
+    """
+    if source in list_datasets() and not Path(source).exists():
+        X, y = load_dataset(source)
+        info = DATASET_INFO[source]
+        if target is not None and target != info["target"]:
+            raise ValueError(f"bundled dataset '{source}' has target '{info['target']}', not '{target}'")
+        return LabeledData(X, y.to_numpy().astype(int), info["target"], (0, 1), source)
+    frame = read_features(source)
+    if target is None:
+        raise ValueError(f"--target is required for a CSV file; columns are {', '.join(map(str, frame.columns))}")
+    if target not in frame.columns:
+        raise ValueError(f"target column '{target}' is not in '{source}'; columns are {', '.join(map(str, frame.columns))}")
+    column = frame[target]
+    if column.isna().any():
+        raise ValueError(f"target column '{target}' has {int(column.isna().sum())} missing values; drop those rows first")
+    X = frame.drop(columns=[target])
+    values = sorted(column.astype(str).unique())
+    if positive is None:
+        if len(values) != 2:
+            raise ValueError(
+                f"target column '{target}' has {len(values)} distinct values ({', '.join(values[:10])}); "
+                "pass --positive VALUE to name the positive class"
+            )
+        positive_text = values[1]
+        negative: Any = _plain(column[column.astype(str) == values[0]].iloc[0])
+    else:
+        positive_text = str(positive)
+        if positive_text not in values:
+            raise ValueError(f"--positive {positive!r} is not a value of '{target}'; values are {', '.join(values[:10])}")
+        others = [v for v in values if v != positive_text]
+        negative = _plain(column[column.astype(str) == others[0]].iloc[0]) if len(others) == 1 else f"not {positive_text}"
+    positive_value = _plain(column[column.astype(str) == positive_text].iloc[0])
+    y = (column.astype(str) == positive_text).to_numpy().astype(int)
+    return LabeledData(X, y, target, (negative, positive_value), source)
+
+
+@dataclass(frozen=True)
+class SavedModel:
+    """A fitted rule with what ``predict`` needs: the class names and the feature columns."""
+
+    rule: Rule
+    classes: tuple[Any, Any]
+    target: str
+    features: tuple[str, ...]
+    metadata: dict
+
+    def predict(self, X: pd.DataFrame) -> np.ndarray:
+        missing = [name for name in self.rule.features if name not in X.columns]
+        if missing:
+            raise ValueError(f"the data has no column {', '.join(repr(m) for m in missing)}, which the rule uses")
+        fired = self.rule.evaluate(X)
+        return np.where(fired, self.classes[1], self.classes[0])
+
+
+def save_model(path: str | Path, rule: Rule, classes: tuple[Any, Any], target: str, features: list[str], **metadata: Any) -> None:
+    """Write a rule and its class names as JSON."""
+    document = {
+        "format": MODEL_FORMAT,
+        "version": 1,
+        "target": target,
+        "classes": [_plain(c) for c in classes],
+        "features": [str(f) for f in features],
+        "rule": rule.to_dict(),
+        "metadata": {key: _plain(value) for key, value in metadata.items()},
+    }
+    Path(path).write_text(json.dumps(document, indent=2) + "\n")
+
+
+def load_model(path: str | Path) -> SavedModel:
+    """Read a model file written by :func:`save_model` (or a bare rule JSON); validated, never executed."""
+    file = Path(path)
+    if not file.exists():
+        raise FileNotFoundError(f"rule file '{path}' not found")
+    try:
+        document = json.loads(file.read_text())
+    except json.JSONDecodeError as exc:
+        raise RuleFormatError(f"'{path}' is not valid JSON: {exc}") from None
+    if not isinstance(document, dict):
+        raise RuleFormatError(f"'{path}' must hold a JSON object")
+    if document.get("format") == "rulemodels.rule":
+        return SavedModel(Rule.from_dict(document), (0, 1), "target", (), {})
+    if document.get("format") != MODEL_FORMAT or document.get("version") != 1:
+        raise RuleFormatError(f"'{path}' is not a rulemodels model file (format {MODEL_FORMAT!r}, version 1)")
+    classes = document.get("classes")
+    if not isinstance(classes, list) or len(classes) != 2 or not all(isinstance(c, (str, int, float, bool)) for c in classes):
+        raise RuleFormatError(f"'{path}': 'classes' must be a list of two JSON scalars")
+    rule = Rule.from_dict(document.get("rule"))
+    features = document.get("features", [])
+    if not isinstance(features, list) or not all(isinstance(f, str) for f in features):
+        raise RuleFormatError(f"'{path}': 'features' must be a list of column names")
+    metadata = document.get("metadata", {})
+    return SavedModel(rule, (classes[0], classes[1]), str(document.get("target", "target")), tuple(features), dict(metadata) if isinstance(metadata, dict) else {})

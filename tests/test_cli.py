@@ -1,0 +1,107 @@
+"""The command line end to end: fit -> JSON -> predict, exact, and user errors."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rulemodels import BooleanRuleClassifier, load_dataset
+from rulemodels.cli import main
+
+
+@pytest.fixture
+def liver_csv(tmp_path):
+    X, y = load_dataset("liver")
+    frame = X.copy()
+    frame["selector"] = np.where(y == 1, 2, 1)
+    path = tmp_path / "liver.csv"
+    frame.to_csv(path, index=False)
+    return path, X, y
+
+
+def test_fit_json_predict_matches_the_estimator(liver_csv, tmp_path, capsys):
+    path, X, y = liver_csv
+    rule_path = tmp_path / "rule.json"
+    assert main(["fit", str(path), "--target", "selector", "--clauses", "2", "--theta", "0.02", "--out", str(rule_path)]) == 0
+    out = capsys.readouterr().out
+    assert "rule (selector = 2 when true):" in out
+    assert "training error:" in out and "solves" in out and "model builds" in out
+    document = json.loads(rule_path.read_text())
+    assert document["format"] == "rulemodels.model" and document["classes"] == [1, 2]
+
+    assert main(["predict", str(rule_path), str(path)]) == 0
+    predicted = pd.read_csv(__import__("io").StringIO(capsys.readouterr().out))["prediction"].to_numpy()
+    estimator = BooleanRuleClassifier(n_clauses=2, theta=0.02).fit(X, np.where(y == 1, 2, 1))
+    assert np.array_equal(predicted, estimator.predict(X))
+
+
+def test_predict_writes_a_file(liver_csv, tmp_path, capsys):
+    path, _, _ = liver_csv
+    rule_path, out_path = tmp_path / "rule.json", tmp_path / "pred.csv"
+    main(["fit", str(path), "--target", "selector", "--algorithm", "scs", "--out", str(rule_path)])
+    assert main(["predict", str(rule_path), str(path), "--out", str(out_path)]) == 0
+    assert len(pd.read_csv(out_path)) == 345
+
+
+def test_fit_a_bundled_dataset_by_name(capsys):
+    assert main(["fit", "pima", "--algorithm", "scn", "--solver", "glpk", "--thresholds", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "data: pima (768 samples" in out and "with glpk" in out
+
+
+def test_exact_prints_status_bound_and_gap(capsys):
+    assert main(["exact", "pima", "--sample", "25", "--clauses", "1", "--theta", "0.2", "--thresholds", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "status: optimal" in out and "bound:" in out and "gap: 0.000 %" in out and "solver: cbc" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["fit", "missing.csv", "--target", "y"], "data file 'missing.csv' not found"),
+    (["fit", "LIVER", "--target", "nope"], None),
+    (["fit", "pima", "--solver", "nosuchsolver"], "unknown solver 'nosuchsolver'"),
+    (["predict", "missing.json", "x.csv"], "rule file 'missing.json' not found"),
+])
+def test_user_errors_exit_nonzero_without_traceback(args, message, capsys, tmp_path, liver_csv):
+    path, _, _ = liver_csv
+    args = [str(path) if a == "LIVER" else a for a in args]
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("rulemodels: error: ") and "Traceback" not in err
+    assert (message or "target column 'nope' is not in") in err
+
+
+def test_non_binary_target_needs_positive(tmp_path, capsys):
+    frame = pd.DataFrame({"a": [1, 2, 3, 4, 5, 6], "grade": ["x", "y", "z", "x", "y", "z"]})
+    path = tmp_path / "three.csv"
+    frame.to_csv(path, index=False)
+    assert main(["fit", str(path), "--target", "grade"]) == 1
+    assert "has 3 distinct values (x, y, z); pass --positive VALUE" in capsys.readouterr().err
+    assert main(["fit", str(path), "--target", "grade", "--positive", "x", "--clauses", "1"]) == 0
+    assert "grade = x when true" in capsys.readouterr().out
+
+
+def test_header_only_csv_and_malformed_rule(tmp_path, capsys):
+    empty = tmp_path / "empty.csv"
+    empty.write_text("a,b,y\n")
+    assert main(["fit", str(empty), "--target", "y"]) == 1
+    assert "has a header but no rows" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "rulemodels.model", "version": 1, "classes": [0, 1], "rule": {"format": "rulemodels.rule", "version": 1, "form": "dnf", "clauses": [[{"feature": "a", "op": "__import__", "value": 1}]]}}')
+    assert main(["predict", str(bad), str(empty)]) == 1
+    assert "unknown op" in capsys.readouterr().err
+
+
+def test_debug_shows_the_traceback():
+    with pytest.raises(FileNotFoundError):
+        main(["--debug", "fit", "missing.csv", "--target", "y"])
+
+
+@pytest.mark.parametrize("command", ["fit", "predict", "exact", "solvers"])
+def test_help_everywhere(command, capsys):
+    with pytest.raises(SystemExit) as info:
+        main([command, "--help"])
+    assert info.value.code == 0
+    assert "usage: rulemodels" in capsys.readouterr().out
