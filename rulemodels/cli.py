@@ -11,6 +11,7 @@ import argparse
 import logging
 import sys
 import time
+from pathlib import Path
 from typing import Callable, Sequence
 
 import numpy as np
@@ -159,6 +160,109 @@ def _cmd_exact(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _parse_clauses(text: str) -> list[int]:
+    """``"1-5"`` -> [1, 2, 3, 4, 5]; ``"2"`` -> [2]; ``"1,3"`` -> [1, 3]."""
+    values: list[int] = []
+    for part in text.split(","):
+        if "-" in part:
+            low, high = part.split("-", 1)
+            values.extend(range(int(low), int(high) + 1))
+        else:
+            values.append(int(part))
+    if not values or min(values) < 1:
+        raise argparse.ArgumentTypeError(f"clauses must be positive integers like 2, 1-5 or 1,3; got {text!r}")
+    return sorted(set(values))
+
+
+def _parse_thetas(values: list[str]) -> list[float]:
+    from rulemodels.experiments import PAPER_THETAS
+
+    if values == ["paper"]:
+        return list(PAPER_THETAS)
+    try:
+        thetas = [float(v) for value in values for v in value.split(",")]
+    except ValueError:
+        raise CommandError(f"--thetas takes 'paper' or numbers, got {' '.join(values)}") from None
+    if any(t < 0 for t in thetas):
+        raise CommandError("--thetas must be >= 0")
+    return thetas
+
+
+def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--folds", type=int, default=10, help="stratified CV folds (default: 10)")
+    parser.add_argument("--jobs", type=int, default=2, help="parallel workers (default: 2)")
+    parser.add_argument("--backend", choices=("joblib", "dask", "sequential"), default="joblib", help="where tasks run (default: joblib)")
+    parser.add_argument("--scheduler", help="Dask scheduler address (with --backend dask), e.g. tcp://10.0.0.5:8786")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _run_grid(tasks: list, results_path: Path, args: argparse.Namespace):
+    from rulemodels.experiments import run_experiments
+
+    print(f"{len(tasks)} tasks; results in {results_path} (re-run the same command to resume)", file=sys.stderr)
+    return run_experiments(
+        tasks, results_path, backend=args.backend, n_jobs=args.jobs, scheduler=args.scheduler,
+        progress=not args.no_progress and sys.stderr.isatty(),
+    )
+
+
+def _cmd_cv(args: argparse.Namespace) -> int:
+    """Cross-validate a grid of algorithms x R x theta on one dataset."""
+    from rulemodels.experiments import CSVData, make_grid, nested_cv_selection, table1
+    from rulemodels.datasets import list_datasets
+
+    dataset = args.data if args.data in list_datasets() and not Path(args.data).exists() else CSVData(args.data, args.target, args.positive)
+    tasks = make_grid(
+        [dataset], args.algorithms, args.clauses, _parse_thetas(args.thetas), n_folds=args.folds,
+        form=args.form, n_thresholds=args.thresholds, solver=args.solver, max_iter=args.max_iter,
+    )
+    results = _run_grid(tasks, Path(args.results), args)
+    table = table1(results, require_complete=False)
+    nested = nested_cv_selection(results)
+    merged = table.merge(nested[["dataset", "algorithm", "n_clauses", "nested_test_error"]], on=["dataset", "algorithm", "n_clauses"], how="left")
+    print("| algorithm | R | min mean test error over θ | at θ | mean literals | θ chosen on other folds: test error |")
+    print("|---|---|---|---|---|---|")
+    for row in merged.itertuples():
+        print(
+            f"| {row.algorithm} | {row.n_clauses} | {100 * row.test_error:.1f} % | {row.theta:g} | "
+            f"{row.n_literals:.1f} | {100 * row.nested_test_error:.1f} % |"
+        )
+    failed = int(results["error"].notna().sum()) if "error" in results else 0
+    if failed:
+        print(f"{failed} tasks failed; see the 'error' field in {args.results}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _cmd_reproduce(args: argparse.Namespace) -> int:
+    """Run the paper's protocol and write Table 1, nested selection and Pareto fronts to --out."""
+    from rulemodels.experiments import make_grid, nested_cv_selection, plot_pareto, summarize, table1, table1_markdown
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    tasks = make_grid(
+        args.datasets, args.algorithms, args.clauses, _parse_thetas(args.thetas), n_folds=args.folds,
+        form="dnf", n_thresholds=args.thresholds, solver=args.solver, max_iter=args.max_iter,
+        time_limit=args.time_limit,
+    )
+    start = time.perf_counter()
+    results = _run_grid(tasks, out / "results.jsonl", args)
+    ok = results[results["error"].isna()] if "error" in results else results
+    table = table1(ok, require_complete=False)
+    table.to_csv(out / "table1.csv", index=False)
+    (out / "table1.md").write_text(table1_markdown(table) + "\n")
+    nested_cv_selection(ok).to_csv(out / "nested_selection.csv", index=False)
+    summary = summarize(ok)
+    summary.to_csv(out / "summary.csv", index=False)
+    for dataset in sorted(set(summary["dataset"])):
+        for algorithm in ("am", "bcd"):
+            if algorithm in set(summary[summary["dataset"] == dataset]["algorithm"]):
+                plot_pareto(summary, dataset, "n_clauses", out / f"pareto_{dataset}_{algorithm}_by_R.png", algorithm=algorithm)
+        plot_pareto(summary, dataset, "algorithm", out / f"pareto_{dataset}_by_algorithm.png", n_clauses=max(args.clauses))
+    print(table1_markdown(table))
+    print(f"\n{len(results)} tasks ({len(results) - len(ok)} failed) in {time.perf_counter() - start:.0f} s; wrote {out}/")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every sub-command."""
     from rulemodels import __version__
@@ -209,6 +313,35 @@ def build_parser() -> argparse.ArgumentParser:
     exact.add_argument("--sample", type=int, default=None, help="solve on a random subsample of this many rows")
     exact.add_argument("--seed", type=int, default=0, help="seed of --sample (default: 0)")
     exact.set_defaults(handler=_cmd_exact)
+
+    cv = commands.add_parser("cv", help="cross-validate a grid of algorithms, R and θ", description="Cross-validate a grid on one dataset (resumable).")
+    _add_data_arguments(cv)
+    cv.add_argument("--algorithms", nargs="+", choices=("am", "bcd", "tlp", "scs", "scn"), default=["am", "bcd"])
+    cv.add_argument("--clauses", type=_parse_clauses, default=[1, 2, 3], help="R values, e.g. 2, 1-5 or 1,3 (default: 1-3)")
+    cv.add_argument("--thetas", nargs="+", default=["paper"], help="'paper' (the 18 θ of the paper) or numbers")
+    cv.add_argument("--form", choices=("dnf", "cnf"), default="dnf")
+    cv.add_argument("--thresholds", type=int, default=9)
+    cv.add_argument("--max-iter", type=int, default=100)
+    cv.add_argument("--solver", default="highs", help="solver backend (default: highs)")
+    cv.add_argument("--results", default="cv_results.jsonl", help="results file (JSON lines; resumable)")
+    _add_run_arguments(cv)
+    cv.set_defaults(handler=_cmd_cv)
+
+    reproduce = commands.add_parser(
+        "reproduce", help="run the paper's protocol (Table 1, Figures 1-3)",
+        description="Stratified 10-fold CV, 18 θ, R = 1..5, DNF: writes Table 1 beside the paper's numbers and Pareto fronts.",
+    )
+    reproduce.add_argument("--datasets", nargs="+", default=["sonar", "liver", "pima", "parkinsons"])
+    reproduce.add_argument("--algorithms", nargs="+", choices=("scs", "scn", "tlp", "bcd", "am"), default=["scs", "scn", "tlp", "bcd", "am"])
+    reproduce.add_argument("--clauses", type=_parse_clauses, default=[1, 2, 3, 4, 5], help="R values (default: 1-5)")
+    reproduce.add_argument("--thetas", nargs="+", default=["paper"])
+    reproduce.add_argument("--thresholds", type=int, default=9)
+    reproduce.add_argument("--max-iter", type=int, default=100)
+    reproduce.add_argument("--time-limit", type=float, default=None, help="seconds per fit")
+    reproduce.add_argument("--solver", default="highs")
+    reproduce.add_argument("--out", default="docs/results", help="output directory (default: docs/results)")
+    _add_run_arguments(reproduce)
+    reproduce.set_defaults(handler=_cmd_reproduce)
     return parser
 
 

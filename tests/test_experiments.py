@@ -1,0 +1,444 @@
+"""Tests for rulemodels.experiments: the resumable sweep runner and its tables.
+
+Every run uses a tiny grid (liver, 2 folds, 3 thresholds, a few θ, R in
+{1, 2}, SCS and AM with max_iter 3), so fits take about 0.1 s each.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rulemodels.experiments import (
+    PAPER_ALGORITHMS,
+    PAPER_DATASETS,
+    PAPER_TABLE1,
+    PAPER_THETAS,
+    RECORD_FIELDS,
+    CSVData,
+    Task,
+    make_grid,
+    nested_cv_selection,
+    pareto_front,
+    plot_pareto,
+    read_results,
+    run_experiments,
+    run_task,
+    summarize,
+    table1,
+    table1_markdown,
+)
+from rulemodels.rules import Rule
+
+REPO = Path(__file__).resolve().parents[1]
+PAPER_TEX = Path("/work/shared/paper.tex")
+TINY = {"n_folds": 2, "n_thresholds": 3, "max_iter": 3}
+TINY_THETAS = (0.001, 5.0)
+
+
+def tiny_grid() -> list[Task]:
+    return make_grid(["liver"], ["scs", "am"], [1, 2], TINY_THETAS, **TINY)
+
+
+def lines_of(path: Path) -> list[bytes]:
+    return path.read_bytes().splitlines(keepends=True)
+
+
+def keys_in(path: Path) -> list[str]:
+    return [json.loads(line)["key"] for line in lines_of(path)]
+
+
+def errors_by_key(frame: pd.DataFrame) -> dict[str, float]:
+    return dict(zip(frame["key"], frame["test_error"], strict=True))
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, pd.DataFrame]:
+    """The tiny grid run sequentially once: (results file, returned records)."""
+    path = tmp_path_factory.mktemp("tiny") / "results.jsonl"
+    frame = run_experiments(tiny_grid(), path, backend="sequential")
+    return path, frame
+
+
+# -- the paper's constants ---------------------------------------------------
+
+
+def test_paper_thetas_are_the_18_values_ascending() -> None:
+    assert len(PAPER_THETAS) == 18
+    assert list(PAPER_THETAS) == sorted(PAPER_THETAS)
+    assert len(set(PAPER_THETAS)) == 18
+    assert PAPER_THETAS[0] == 1e-4 and PAPER_THETAS[-1] == 50.0
+    assert set(PAPER_THETAS) == {float(f"{a}e{b}") for a in (1, 2, 5) for b in range(-4, 2)}
+    assert 0.0005 in PAPER_THETAS and 0.02 in PAPER_THETAS and 1.0 in PAPER_THETAS
+
+
+def test_paper_table1_spot_checks() -> None:
+    assert len(PAPER_TABLE1) == 4 * 5 * 5
+    assert {d for d, _, _ in PAPER_TABLE1} == set(PAPER_DATASETS)
+    assert PAPER_TABLE1[("pima", 2, "am")] == 22.7
+    assert PAPER_TABLE1[("sonar", 5, "am")] == 18.3
+    assert PAPER_TABLE1[("liver", 1, "tlp")] == 39.7
+    assert PAPER_TABLE1[("parkinsons", 3, "bcd")] == 12.3
+    assert PAPER_TABLE1[("sonar", 1, "scs")] == 30.3
+    assert PAPER_TABLE1[("pima", 5, "tlp")] == 25.1
+    with pytest.raises(TypeError):
+        PAPER_TABLE1[("pima", 2, "am")] = 0.0  # type: ignore[index]
+
+
+@pytest.mark.skipif(not PAPER_TEX.exists(), reason="the paper's LaTeX source is not on this machine")
+def test_paper_table1_matches_every_cell_of_the_latex_table() -> None:
+    text = PAPER_TEX.read_text()
+    tabular = text[text.index(r"\label{table:testrate}"): text.index(r"\end{tabular}")]
+    rows = [line for line in tabular.splitlines() if re.search(r"&\s*\$[1-5]\$\s*&", line)]
+    assert len(rows) == 20
+    for index, line in enumerate(rows):
+        dataset, n_clauses = PAPER_DATASETS[index // 5], index % 5 + 1
+        assert re.search(rf"&\s*\${n_clauses}\$\s*&", line)
+        numbers = [float(v) for v in re.findall(r"\$(?:\\mathbf\{)?(\d+\.\d)\}?\$", line)][:5]
+        expected = [PAPER_TABLE1[(dataset, n_clauses, a)] for a in PAPER_ALGORITHMS]
+        assert numbers == expected, (dataset, n_clauses)
+
+
+# -- tasks and the grid --------------------------------------------------------
+
+
+def test_make_grid_size_unique_stable_keys() -> None:
+    grid = make_grid(["liver", "pima"], ["scs", "am", "bcd"], [1, 2], PAPER_THETAS, n_folds=10)
+    assert len(grid) == 2 * 3 * 2 * 18 * 10
+    keys = [t.key for t in grid]
+    assert len(set(keys)) == len(keys)
+    assert keys == [t.key for t in make_grid(["liver", "pima"], ["scs", "am", "bcd"], [1, 2], PAPER_THETAS, n_folds=10)]
+    assert len(set(grid)) == len(grid)  # frozen, hashable
+    task = grid[0]
+    assert (task.dataset, task.algorithm, task.n_clauses, task.theta, task.fold) == ("liver", "scs", 1, 1e-4, 0)
+    assert "theta=0.0001" in task.key and "fold=0/10" in task.key
+    # Equal settings given as numpy scalars give the same key.
+    assert Task("liver", "scs", np.int64(1), np.float64(1e-4), np.int64(0), 10).key == task.key
+    # A setting changes the key.
+    assert make_grid(["liver"], ["scs"], [1], [1e-4], n_folds=10, n_thresholds=5)[0].key != task.key
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        task.theta = 1.0  # type: ignore[misc]
+
+
+def test_make_grid_and_task_reject_bad_input() -> None:
+    with pytest.raises(TypeError, match="unknown settings"):
+        make_grid(["liver"], ["am"], [1], [0.1], n_folds=2, thresholds=3)
+    with pytest.raises(ValueError, match="unknown dataset 'nope'"):
+        make_grid(["nope"], ["am"], [1], [0.1])
+    with pytest.raises(ValueError, match="fold must be in"):
+        Task("liver", "am", 1, 0.1, fold=2, n_folds=2)
+    with pytest.raises(ValueError, match="at least 2"):
+        Task("liver", "am", 1, 0.1, fold=0, n_folds=1)
+    task = Task("liver", "am", 2, 0.5, 1, 2, n_thresholds=3)
+    assert Task.from_record({**task.to_dict(), "key": task.key, "test_error": 0.3}) == task
+
+
+# -- running -------------------------------------------------------------------
+
+
+def test_sequential_run_writes_one_documented_line_per_task(tiny_run: tuple[Path, pd.DataFrame]) -> None:
+    path, frame = tiny_run
+    grid = tiny_grid()
+    lines = lines_of(path)
+    assert len(lines) == len(grid)
+    assert all(line.endswith(b"\n") for line in lines)
+    assert sorted(keys_in(path)) == sorted(t.key for t in grid)
+    for line in lines:
+        record = json.loads(line)
+        assert set(record) == set(RECORD_FIELDS)
+        assert record["error"] is None
+        assert 0.0 <= record["test_error"] <= 1.0 and 0.0 <= record["train_error"] <= 1.0
+        assert record["n_train"] + record["n_test"] == 345
+        rule = Rule.from_json(record["rule"])
+        assert rule.n_literals == record["n_literals"] and rule.n_clauses == record["n_clauses_used"]
+        assert record["n_clauses_used"] <= record["n_clauses"]
+        assert record["wall_time"] > 0 and record["n_solves"] >= 1
+    assert len(frame) == len(grid) and list(frame.columns[: len(RECORD_FIELDS)]) == list(RECORD_FIELDS)
+    assert read_results(path)["key"].tolist() == frame["key"].tolist()
+    # Better than predicting the majority class (58 % of liver's samples).
+    assert frame["train_error"].mean() < 0.42
+
+
+def test_resume_skips_finished_tasks_and_keeps_their_lines(tmp_path: Path, tiny_run: tuple[Path, pd.DataFrame]) -> None:
+    grid = tiny_grid()
+    path = tmp_path / "results.jsonl"
+    first = run_experiments([*grid[::2], grid[0]], path, backend="sequential")  # a repeated task runs once
+    before = path.read_bytes()
+    assert len(lines_of(path)) == len(grid[::2])
+
+    full = run_experiments(grid, path, backend="sequential")
+    after = path.read_bytes()
+    assert after.startswith(before)  # the first run's lines are byte-identical
+    keys = keys_in(path)
+    assert len(keys) == len(set(keys)) == len(grid)
+    assert len(full) == len(grid)
+    # The finished tasks were not recomputed: their records (wall times included) are the old ones.
+    old = first.set_index("key")["wall_time"]
+    assert full.set_index("key").loc[old.index, "wall_time"].tolist() == old.tolist()
+    assert errors_by_key(full) == errors_by_key(tiny_run[1])
+
+    # Nothing left to do: the file does not change.
+    again = run_experiments(grid, path, backend="sequential")
+    assert path.read_bytes() == after and len(again) == len(grid)
+
+
+def test_truncated_last_line_is_ignored_and_recomputed(tmp_path: Path, tiny_run: tuple[Path, pd.DataFrame]) -> None:
+    grid = tiny_grid()
+    path = tmp_path / "results.jsonl"
+    lines = lines_of(tiny_run[0])
+    lost = json.loads(lines[-1])["key"]
+    kept = b"".join(lines[:-1])
+    path.write_bytes(kept + lines[-1][: len(lines[-1]) // 2])  # a kill in the middle of a write
+    assert read_results(path)["key"].tolist() == keys_in(tiny_run[0])[:-1]
+
+    frame = run_experiments(grid, path, backend="sequential")
+    assert path.read_bytes().startswith(kept)
+    keys = keys_in(path)  # every line parses
+    assert len(keys) == len(set(keys)) == len(grid)
+    assert keys[-1] == lost
+    assert errors_by_key(frame) == errors_by_key(tiny_run[1])
+
+
+def test_a_corrupt_line_inside_the_file_is_a_clear_error(tmp_path: Path, tiny_run: tuple[Path, pd.DataFrame]) -> None:
+    lines = lines_of(tiny_run[0])
+    path = tmp_path / "results.jsonl"
+    path.write_bytes(lines[0] + b"{not json\n" + lines[1])
+    with pytest.raises(ValueError, match="line 2: not a JSON result record"):
+        run_experiments(tiny_grid(), path, backend="sequential")
+    with pytest.raises(ValueError, match="line 2"):
+        read_results(path)
+
+
+def test_a_second_writer_is_refused(tmp_path: Path) -> None:
+    fcntl = pytest.importorskip("fcntl")
+    path = tmp_path / "results.jsonl"
+    with open(path, "a+b") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(RuntimeError, match="being written by another run_experiments"):
+            run_experiments(tiny_grid()[:1], path, backend="sequential")
+    assert path.read_bytes() == b""
+
+
+_CHILD = """
+import sys
+from rulemodels.experiments import make_grid, run_experiments
+tasks = make_grid(["liver"], ["am", "scs"], [1, 2], [0.001, 0.01, 0.1, 1.0, 5.0], n_folds=2, n_thresholds=5, max_iter=5)
+run_experiments(tasks, sys.argv[1], backend="sequential")
+"""
+
+
+def kill_grid() -> list[Task]:
+    return make_grid(["liver"], ["am", "scs"], [1, 2], [0.001, 0.01, 0.1, 1.0, 5.0], n_folds=2, n_thresholds=5, max_iter=5)
+
+
+def test_sigkill_mid_sweep_then_resume(tmp_path: Path) -> None:
+    path = tmp_path / "results.jsonl"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    child = subprocess.Popen([sys.executable, "-c", _CHILD, str(path)], env=env, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and child.poll() is None:
+            if path.exists() and path.read_bytes().count(b"\n") >= 1:
+                break
+            time.sleep(0.01)
+        assert child.poll() is None, "the child finished (or failed) before it could be killed"
+        child.send_signal(signal.SIGKILL)
+    finally:
+        child.wait(timeout=30)
+    assert child.returncode == -signal.SIGKILL
+    data = path.read_bytes()
+    complete = data[: data.rfind(b"\n") + 1]  # whatever follows is a cut line
+    n_before = complete.count(b"\n")
+    grid = kill_grid()
+    assert 1 <= n_before < len(grid)
+
+    frame = run_experiments(grid, path, backend="sequential")
+    assert path.read_bytes().startswith(complete)
+    keys = keys_in(path)
+    assert len(keys) == len(set(keys)) == len(grid) == len(frame)
+    assert frame["error"].isna().all()
+
+
+def test_keyboard_interrupt_keeps_written_records_and_resumes(tmp_path: Path, tiny_run: tuple[Path, pd.DataFrame]) -> None:
+    if not hasattr(signal, "setitimer"):
+        pytest.skip("needs signal.setitimer")
+    path = tmp_path / "results.jsonl"
+    grid = tiny_grid()
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.3)
+        with pytest.raises(KeyboardInterrupt):
+            run_experiments(grid, path, backend="sequential")
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    written = path.read_bytes()
+    assert written.endswith(b"\n") or written == b""
+    assert len(keys_in(path)) < len(grid)
+    frame = run_experiments(grid, path, backend="sequential")
+    assert path.read_bytes().startswith(written)
+    assert len(keys_in(path)) == len(set(keys_in(path))) == len(grid)
+    assert errors_by_key(frame) == errors_by_key(tiny_run[1])
+
+
+def test_joblib_gives_the_sequential_records(tmp_path: Path, tiny_run: tuple[Path, pd.DataFrame]) -> None:
+    path = tmp_path / "results.jsonl"
+    frame = run_experiments(tiny_grid(), path, backend="joblib", n_jobs=2)
+    assert len(lines_of(path)) == len(tiny_grid())
+    assert errors_by_key(frame) == errors_by_key(tiny_run[1])
+    sequential = tiny_run[1].set_index("key")
+    parallel = frame.set_index("key").loc[sequential.index]
+    assert parallel["rule"].tolist() == sequential["rule"].tolist()
+
+
+def test_dask_gives_the_sequential_records(tmp_path: Path, tiny_run: tuple[Path, pd.DataFrame]) -> None:
+    distributed = pytest.importorskip("distributed")
+    path = tmp_path / "results.jsonl"
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    try:
+        frame = run_experiments(tiny_grid(), path, backend="dask", scheduler=cluster.scheduler_address)
+    finally:
+        cluster.close()
+    keys = keys_in(path)
+    assert len(keys) == len(set(keys)) == len(tiny_grid())
+    assert errors_by_key(frame) == errors_by_key(tiny_run[1])
+
+
+def test_failing_tasks_are_recorded_and_do_not_stop_the_sweep(tmp_path: Path, tiny_run: tuple[Path, pd.DataFrame]) -> None:
+    good = tiny_grid()[0]
+    bad_solver = Task("liver", "scs", 1, 0.001, 0, 2, n_thresholds=3, max_iter=3, solver="no_such_solver")
+    bad_algorithm = Task("liver", "bogus", 1, 0.001, 1, 2, n_thresholds=3, max_iter=3)
+    path = tmp_path / "results.jsonl"
+    frame = run_experiments([bad_solver, good, bad_algorithm], path, backend="sequential").set_index("key")
+    assert len(frame) == 3
+    assert frame.loc[bad_solver.key, "error"].startswith("SolverNotFoundError")
+    assert "no_such_solver" in frame.loc[bad_solver.key, "error"]
+    assert "algorithm" in frame.loc[bad_algorithm.key, "error"] and "bogus" in frame.loc[bad_algorithm.key, "error"]
+    assert pd.isna(frame.loc[bad_algorithm.key, "test_error"])
+    assert frame.loc[good.key, "error"] is None or pd.isna(frame.loc[good.key, "error"])
+    assert frame.loc[good.key, "test_error"] == errors_by_key(tiny_run[1])[good.key]
+    with pytest.raises(ValueError, match="mix solver values"):
+        summarize(frame.reset_index())
+    summary = summarize(frame.drop(index=bad_solver.key).reset_index())
+    failed = summary[summary["algorithm"] == "bogus"].iloc[0]
+    assert failed["n_errors"] == 1 and failed["n_folds_done"] == 0 and not failed["complete"]
+    # run_task itself never raises for a failing fit.
+    assert run_task(bad_algorithm)["error"] is not None
+
+
+def test_csv_dataset_gives_the_bundled_results(tmp_path: Path, tiny_run: tuple[Path, pd.DataFrame]) -> None:
+    from rulemodels.datasets import load_dataset
+
+    X, y = load_dataset("liver")
+    csv = tmp_path / "liver_copy.csv"
+    X.assign(outcome=np.where(y == 1, "sick", "healthy")).to_csv(csv, index=False)
+    spec = CSVData(csv, target="outcome", positive="sick")
+    grid = make_grid([spec], ["am"], [2], [5.0], **TINY)
+    assert grid[0].dataset == "liver_copy" and grid[0].data_sha256 and "@" in grid[0].key
+    frame = run_experiments(grid, tmp_path / "results.jsonl", backend="sequential")
+    reference = tiny_run[1].set_index("key")
+    for record in frame.itertuples():
+        twin = Task("liver", "am", 2, 5.0, record.fold, 2, n_thresholds=3, max_iter=3)
+        assert record.error is None or pd.isna(record.error)
+        assert record.test_error == reference.loc[twin.key, "test_error"]
+    # A file changed after the grid was made is detected by the worker.
+    csv.write_text(csv.read_text().replace("sick", "ill"))
+    assert "changed since the grid was made" in run_task(grid[0])["error"]
+    with pytest.raises(ValueError, match="not a value of 'outcome'"):
+        make_grid([spec], ["am"], [2], [5.0], **TINY)
+
+
+# -- analysis --------------------------------------------------------------------
+
+
+def test_summary_table1_nested_and_markdown(tiny_run: tuple[Path, pd.DataFrame]) -> None:
+    results = tiny_run[1]
+    summary = summarize(results)
+    assert len(summary) == 2 * 2 * len(TINY_THETAS)
+    assert (summary["n_folds_done"] == 2).all() and summary["complete"].all() and (summary["n_errors"] == 0).all()
+    check = results.groupby(["algorithm", "n_clauses", "theta"])["test_error"].mean()
+    for row in summary.itertuples():
+        assert row.test_error_mean == pytest.approx(check[(row.algorithm, row.n_clauses, row.theta)])
+
+    table = table1(results)
+    assert len(table) == 4
+    assert list(table["algorithm"]) == ["scs", "am", "scs", "am"]  # the paper's column order within each R
+    for row in table.itertuples():
+        cells = summary[(summary["algorithm"] == row.algorithm) & (summary["n_clauses"] == row.n_clauses)]
+        assert row.test_error == cells["test_error_mean"].min()
+        assert row.theta in set(cells.loc[cells["test_error_mean"] == row.test_error, "theta"])
+        assert row.paper == pytest.approx(PAPER_TABLE1[("liver", row.n_clauses, row.algorithm)] / 100)
+
+    nested = nested_cv_selection(results)
+    assert list(nested.columns[:5]) == ["dataset", "algorithm", "n_clauses", "nested_test_error", "paper_style_min_error"]
+    assert len(nested) == 4
+    merged = nested.merge(table, on=["dataset", "algorithm", "n_clauses"])
+    assert np.allclose(merged["paper_style_min_error"], merged["test_error"])
+    assert (merged["nested_test_error"] >= merged["paper_style_min_error"] - 1e-12).all()
+    assert all(len(t) == 2 and set(t) <= set(TINY_THETAS) for t in nested["selected_thetas"])
+
+    markdown = table1_markdown(table)
+    lines = markdown.strip().splitlines()
+    assert lines[0] == "| dataset | R | SCS | AM |"
+    assert len(lines) == 2 + 2
+    first = table[(table["n_clauses"] == 1) & (table["algorithm"] == "scs")].iloc[0]
+    assert f"| liver | 1 | {100 * first.test_error:.1f} (42.0) |" in markdown
+    assert "(34.2)" in lines[3]  # liver R=2 AM in the paper
+
+
+def test_nested_selection_on_a_known_grid() -> None:
+    # Two θ, three folds: θ=1 is best on average, but each fold's own pick differs.
+    rows = []
+    errors = {0.1: [0.0, 0.5, 0.5], 1.0: [0.3, 0.3, 0.3]}
+    for theta, per_fold in errors.items():
+        for fold, error in enumerate(per_fold):
+            task = Task("liver", "am", 1, theta, fold, 3)
+            rows.append({**task.to_dict(), "key": task.key, "test_error": error, "train_error": 0.2,
+                         "n_literals": 2, "n_features": 2, "error": None})
+    results = pd.DataFrame(rows)
+    nested = nested_cv_selection(results).iloc[0]
+    # fold 0: others' means 0.5 vs 0.3 -> θ=1 (0.3); fold 1: 0.25 vs 0.3 -> θ=0.1 (0.5); fold 2: same (0.5).
+    assert nested["selected_thetas"] == (1.0, 0.1, 0.1)
+    assert nested["nested_test_error"] == pytest.approx((0.3 + 0.5 + 0.5) / 3)
+    assert nested["paper_style_min_error"] == pytest.approx(0.3)
+    assert table1(results).iloc[0]["theta"] == 1.0
+
+
+def test_pareto_front_and_plot(tmp_path: Path, tiny_run: tuple[Path, pd.DataFrame]) -> None:
+    summary = summarize(tiny_run[1])
+    for by in ("n_clauses", "algorithm"):
+        points = pareto_front(summary, by=by)
+        assert len(points) == len(summary)
+        for _, group in points.groupby(["algorithm", "n_clauses"]):
+            assert group["on_test_front"].any() and group["on_train_front"].any()
+            front = group[group["on_test_front"]]
+            for p in front.itertuples():
+                dominated = (group["complexity"] <= p.complexity) & (group["test_error"] <= p.test_error) & (
+                    (group["complexity"] < p.complexity) | (group["test_error"] < p.test_error))
+                assert not dominated.any()
+            for p in group[~group["on_test_front"]].itertuples():
+                assert ((group["complexity"] <= p.complexity) & (group["test_error"] <= p.test_error)).sum() >= 2
+    with pytest.raises(ValueError, match="by must be one of"):
+        pareto_front(summary, by="theta")
+
+    by_r = plot_pareto(summary, "liver", "n_clauses", tmp_path / "am.png", algorithm="am")
+    by_algorithm = plot_pareto(summary, "liver", "algorithm", tmp_path / "r2.png", n_clauses=2)
+    for png in (by_r, by_algorithm):
+        assert png.stat().st_size > 1000 and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with pytest.raises(ValueError, match="choose one with algorithm="):
+        plot_pareto(summary, "liver", "n_clauses", tmp_path / "x.png")
