@@ -209,9 +209,9 @@ def _run_grid(tasks: list, results_path: Path, args: argparse.Namespace):
 def _cmd_cv(args: argparse.Namespace) -> int:
     """Cross-validate a grid of algorithms x R x theta on one dataset."""
     from rulemodels.experiments import CSVData, make_grid, nested_cv_selection, table1
-    from rulemodels.datasets import list_datasets
+    from rulemodels.io import is_bundled_dataset
 
-    dataset = args.data if args.data in list_datasets() and not Path(args.data).exists() else CSVData(args.data, args.target, args.positive)
+    dataset = args.data if is_bundled_dataset(args.data) else CSVData(args.data, args.target, args.positive)
     tasks = make_grid(
         [dataset], args.algorithms, args.clauses, _parse_thetas(args.thetas), n_folds=args.folds,
         form=args.form, n_thresholds=args.thresholds, solver=args.solver, max_iter=args.max_iter,

@@ -13,7 +13,7 @@ import pandas as pd
 from rulemodels.datasets import DATASET_INFO, list_datasets, load_dataset
 from rulemodels.rules import Rule, RuleFormatError
 
-__all__ = ["LabeledData", "SavedModel", "load_data", "load_model", "read_features", "save_model"]
+__all__ = ["LabeledData", "SavedModel", "is_bundled_dataset", "load_data", "load_model", "read_features", "save_model"]
 
 MODEL_FORMAT = "rulemodels.model"
 
@@ -48,13 +48,18 @@ def read_features(path: str | Path) -> pd.DataFrame:
     return frame
 
 
+def is_bundled_dataset(source: str) -> bool:
+    """Whether ``source`` names a bundled dataset (and is not also a file path)."""
+    return source in list_datasets() and not Path(source).exists()
+
+
 def load_data(source: str, target: str | None = None, positive: str | None = None) -> LabeledData:
     """Load a bundled dataset by name, or a CSV file with a ``target`` column.
 
     The target must have exactly two values, or ``positive`` must name the
     value that counts as the positive class (label 1; every other value is 0).
     """
-    if source in list_datasets() and not Path(source).exists():
+    if is_bundled_dataset(source):
         X, y = load_dataset(source)
         info = DATASET_INFO[source]
         if target is not None and target != info["target"]:

@@ -24,9 +24,13 @@ logger = logging.getLogger(__name__)
 __all__ = ["block_coordinate_descent", "bcd_weights"]
 
 
-def bcd_weights(A: np.ndarray, y: np.ndarray, weight: np.ndarray, W: np.ndarray, r0: int) -> np.ndarray:
-    """Sample weights for updating clause ``r0``: negatives rejected by another clause get 0."""
-    outputs = A @ W > 0.5
+def bcd_weights(A: np.ndarray, y: np.ndarray, weight: np.ndarray, W: np.ndarray, r0: int, outputs: np.ndarray | None = None) -> np.ndarray:
+    """Sample weights for updating clause ``r0``: negatives rejected by another clause get 0.
+
+    ``outputs`` (the n x R clause outputs of W) may be passed to avoid recomputing them.
+    """
+    if outputs is None:
+        outputs = A @ W > 0.5
     others = np.delete(outputs, r0, axis=1)
     rejected_elsewhere = (~others).any(axis=1) if others.shape[1] else np.zeros(A.shape[0], dtype=bool)
     return np.where((y == 0) & rejected_elsewhere, 0.0, weight)
@@ -48,10 +52,11 @@ def block_coordinate_descent(
     iteration = 0
     for iteration in range(1, max_iter + 1):
         best_value, best_W = current, None
+        outputs = data.A @ W > 0.5
         try:
             for r in range(W.shape[1]):
                 candidate = W.copy()
-                candidate[:, r] = engine.learn(r, bcd_weights(data.A, data.y, data.weight, W, r))
+                candidate[:, r] = engine.learn(r, bcd_weights(data.A, data.y, data.weight, W, r, outputs))
                 value = objective(candidate)
                 if value < best_value - tol:
                     best_value, best_W = value, candidate
