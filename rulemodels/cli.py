@@ -79,7 +79,7 @@ def _fit_estimator(args: argparse.Namespace, algorithm: str):
     data = load_data(args.data, args.target, args.positive)
     clf = BooleanRuleClassifier(
         form=args.form, n_clauses=args.clauses, theta=args.theta, algorithm=algorithm, n_thresholds=args.thresholds,
-        allow_disable=getattr(args, "allow_disable", False), max_iter=getattr(args, "max_iter", 100),
+        allow_disable=args.allow_disable, max_iter=args.max_iter,
         solver=args.solver, time_limit=args.time_limit, verbose=args.verbose,
     )
     start = time.perf_counter()

@@ -21,7 +21,6 @@ from rulemodels.algorithms import ALGORITHMS, learn_cnf
 from rulemodels.data import FeatureBinarizer
 from rulemodels.exact import solve_exact_problem
 from rulemodels.models.problem import CNFProblem
-from rulemodels.rules import Rule
 from solvers import get_backend
 
 logger = logging.getLogger(__name__)

@@ -31,7 +31,7 @@ from rulemodels.models import (
     rule_from_model,
 )
 from rulemodels.rules import Rule
-from solvers import Backend, SolveError, SolveResult, TerminationCondition, get_backend
+from solvers import Backend, SolveError, SolveResult, get_backend
 
 logger = logging.getLogger(__name__)
 
@@ -154,6 +154,7 @@ def solve_exact(
     SolverNotFoundError
         The solver is not installed (the message says how to install it).
     """
+    _check_arguments(formulation, theta)  # before binarizing: a typo should fail fast
     problem, _ = prepare_problem(X, y, form=form, n_thresholds=n_thresholds, sample_weight=sample_weight)
     return solve_exact_problem(
         problem, n_clauses, theta, formulation=formulation, solver=solver, time_limit=time_limit,
@@ -173,9 +174,7 @@ def solve_exact_problem(
     disable_cost: float | None = None,
 ) -> ExactResult:
     """:func:`solve_exact` on an already prepared :class:`CNFProblem`."""
-    if formulation not in FORMULATIONS:
-        raise ValueError(f"formulation must be one of {sorted(FORMULATIONS)}, got {formulation!r}")
-    check_nonnegative("theta", theta)
+    _check_arguments(formulation, theta)
     backend = get_backend(solver)
     build = FORMULATIONS[formulation]
     model = build(problem.A, problem.y, n_clauses, theta=theta, sample_weight=problem.sample_weight, disable_cost=disable_cost)
@@ -196,11 +195,17 @@ def solve_exact_problem(
         status=result.termination.value,
         objective=result.objective,
         bound=result.bound,
-        gap=result.gap if result.termination is not TerminationCondition.optimal or result.gap is not None else 0.0,
+        gap=result.gap if result.gap is not None else (0.0 if result.is_optimal else None),
         breakdown=breakdown,
         solve=result,
         model=model,
     )
+
+
+def _check_arguments(formulation: str, theta: float) -> None:
+    if formulation not in FORMULATIONS:
+        raise ValueError(f"formulation must be one of {sorted(FORMULATIONS)}, got {formulation!r}")
+    check_nonnegative("theta", theta)
 
 
 def _round_binaries(model: pyo.ConcreteModel) -> None:
