@@ -18,10 +18,10 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from rulemodels.algorithms import ALGORITHMS, learn_cnf
+from rulemodels.algorithms.pool import default_pool
 from rulemodels.data import FeatureBinarizer
 from rulemodels.exact import solve_exact_problem
 from rulemodels.models.problem import CNFProblem
-from solvers import get_backend
 
 logger = logging.getLogger(__name__)
 
@@ -124,8 +124,10 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     n_features_in_ : int
     feature_names_in_ : ndarray of str (only for DataFrame input)
     n_iter_ : int
+        BCD/AM iterations executed (the last one may find no improvement); 1 for SCS, SCN, TLP and exact.
     history_ : list of float
-        Objective after each iteration (the Hamming objective for SC/BCD/AM).
+        Objective after the initialisation and after each accepted iteration
+        (the Hamming objective for SC/BCD/AM).
     objective_ : float
     termination_ : str
         Why the algorithm stopped.
@@ -197,7 +199,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError("Found array with 0 sample(s) (shape=(0, %d)) while a minimum of 1 is required." % frame.shape[1])
         labels = self._binary_labels(y, frame.shape[0])
         weights = _check_sample_weight(sample_weight, np.empty((frame.shape[0], 0)))
-        backend = get_backend(self.solver)
+        backend = default_pool().backend(self.solver)
         with _log_level(self.verbose):
             self.binarizer_ = FeatureBinarizer(n_thresholds=self.n_thresholds).fit(frame)
             A = self.binarizer_.transform(frame)
@@ -251,7 +253,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         result, data = learn_cnf(
             problem, backend, algorithm=self.algorithm, n_clauses=self.n_clauses, theta=self.theta,
             allow_disable=self.allow_disable, disable_cost=self.disable_cost, max_iter=self.max_iter,
-            time_limit=self.time_limit, solver_options=self.solver_options,
+            time_limit=self.time_limit, solver_options=self.solver_options, pool=default_pool(),
         )
         W, w0 = data.split(result.W)
         self.rule_ = problem.rule_from_weights(W, w0)

@@ -196,6 +196,13 @@ class Backend(Protocol):
         time_limit: float | None = None,
         mip_gap: float | None = None,
         options: Mapping[str, Any] | None = None,
+        params_only: bool = False,
     ) -> SolveResult:
-        """Solve ``model`` in place (variable values are loaded) and return the result."""
+        """Solve ``model`` in place (variable values are loaded) and return the result.
+
+        ``params_only=True`` is the caller's promise that, since this backend
+        last solved ``model``, only mutable Param values changed (no new or
+        removed components, bounds, fixings or expressions); a persistent
+        backend may then skip its search for other changes. Others ignore it.
+        """
         ...

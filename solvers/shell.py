@@ -110,6 +110,7 @@ class ShellBackend:
         time_limit: float | None = None,
         mip_gap: float | None = None,
         options: Mapping[str, Any] | None = None,
+        params_only: bool = False,
     ) -> SolveResult:
         """Write ``model``, run the binary, load the solution; see :class:`solvers.base.Backend`."""
         from pyomo.common.errors import ApplicationError

@@ -54,7 +54,7 @@ class CountingBackend:
     def version(self):
         return self.inner.version()
 
-    def solve(self, model, time_limit=None, mip_gap=None, options=None):
+    def solve(self, model, time_limit=None, mip_gap=None, options=None, params_only=False):
         self.models[id(model)] = model
         self.n_solves += 1
         return self.inner.solve(model, time_limit=time_limit, mip_gap=mip_gap, options=options)

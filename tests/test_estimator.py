@@ -90,7 +90,7 @@ def test_every_algorithm_through_the_estimator(pima_small, algorithm):
     X, y = pima_small
     clf = BooleanRuleClassifier(algorithm=algorithm, n_clauses=2, theta=0.05, n_thresholds=4).fit(X, y)
     assert clf.score(X, y) >= max(y.mean(), 1 - y.mean()) - 1e-9
-    assert len(clf.history_) == clf.n_iter_ + 1 or algorithm in ("tlp", "scs", "scn")
+    assert len(clf.history_) <= clf.n_iter_ + 1 or algorithm in ("tlp", "scs", "scn")
 
 
 def test_exact_algorithm_through_the_estimator(solver_name):

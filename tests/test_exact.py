@@ -218,7 +218,7 @@ class FakeBackend:
     def version(self) -> str:
         return "0"
 
-    def solve(self, model, time_limit=None, mip_gap=None, options=None) -> SolveResult:
+    def solve(self, model, time_limit=None, mip_gap=None, options=None, params_only=False) -> SolveResult:
         self.calls.append({"time_limit": time_limit, "mip_gap": mip_gap})
         return self.rewrite(model, self.highs)
 

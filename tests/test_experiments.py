@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import rulemodels.experiments as experiments
 from rulemodels.experiments import (
     PAPER_ALGORITHMS,
     PAPER_DATASETS,
@@ -163,7 +164,8 @@ def test_sequential_run_writes_one_documented_line_per_task(tiny_run: tuple[Path
         rule = Rule.from_json(record["rule"])
         assert rule.n_literals == record["n_literals"] and rule.n_clauses == record["n_clauses_used"]
         assert record["n_clauses_used"] <= record["n_clauses"]
-        assert record["wall_time"] > 0 and record["n_solves"] >= 1
+        # n_solves may be 0: a fit can take every LP solution from the model pool.
+        assert record["wall_time"] > 0 and record["n_solves"] >= 0 and record["n_builds"] <= record["n_clauses"]
     assert len(frame) == len(grid) and list(frame.columns[: len(RECORD_FIELDS)]) == list(RECORD_FIELDS)
     assert read_results(path)["key"].tolist() == frame["key"].tolist()
     # Better than predicting the majority class (58 % of liver's samples).
@@ -270,26 +272,27 @@ def test_sigkill_mid_sweep_then_resume(tmp_path: Path) -> None:
     assert frame["error"].isna().all()
 
 
-def test_keyboard_interrupt_keeps_written_records_and_resumes(tmp_path: Path, tiny_run: tuple[Path, pd.DataFrame]) -> None:
-    if not hasattr(signal, "setitimer"):
-        pytest.skip("needs signal.setitimer")
+def test_keyboard_interrupt_keeps_written_records_and_resumes(
+    tmp_path: Path, tiny_run: tuple[Path, pd.DataFrame], monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "results.jsonl"
     grid = tiny_grid()
+    calls = []
+    original = experiments.run_task
 
-    def interrupt(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
+    def interrupted_run_task(task: Task) -> dict:
+        calls.append(task.key)
+        if len(calls) == 3:  # Ctrl-C arrives during the third fit
+            raise KeyboardInterrupt
+        return original(task)
 
-    previous = signal.signal(signal.SIGALRM, interrupt)
-    try:
-        signal.setitimer(signal.ITIMER_REAL, 0.3)
-        with pytest.raises(KeyboardInterrupt):
-            run_experiments(grid, path, backend="sequential")
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+    monkeypatch.setattr(experiments, "run_task", interrupted_run_task)
+    with pytest.raises(KeyboardInterrupt):
+        run_experiments(grid, path, backend="sequential")
+    monkeypatch.undo()
     written = path.read_bytes()
-    assert written.endswith(b"\n") or written == b""
-    assert len(keys_in(path)) < len(grid)
+    assert written.endswith(b"\n")
+    assert sorted(keys_in(path)) == sorted(calls[:2])
     frame = run_experiments(grid, path, backend="sequential")
     assert path.read_bytes().startswith(written)
     assert len(keys_in(path)) == len(set(keys_in(path))) == len(grid)

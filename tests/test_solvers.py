@@ -213,7 +213,7 @@ def test_missing_solver_names_install_route_and_alternatives(monkeypatch):
         def version(self):
             return None
 
-        def solve(self, model, time_limit=None, mip_gap=None, options=None):
+        def solve(self, model, time_limit=None, mip_gap=None, options=None, params_only=False):
             raise AssertionError("never called")
 
     monkeypatch.setitem(registry._REGISTRY, "cbc", lambda **kwargs: Missing())

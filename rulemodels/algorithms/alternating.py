@@ -63,6 +63,7 @@ def alternating_minimization(
     history = [current]
     seen = {W.tobytes()}
     stop = "max_iter"
+    iteration = 0
     for iteration in range(1, max_iter + 1):
         assignment = assign_negatives(data.A, W, negatives)
         candidate = np.empty_like(W)
@@ -91,4 +92,4 @@ def alternating_minimization(
         W, current = candidate, value
         history.append(current)
         logger.info("AM iteration %3d  objective %.6g", iteration, current)
-    return FitResult(W=W, objective=current, history=history, n_iter=len(history) - 1, stop_reason=stop)
+    return FitResult(W=W, objective=current, history=history, n_iter=iteration, stop_reason=stop)

@@ -69,4 +69,4 @@ def block_coordinate_descent(
         W, current = best_W, best_value
         history.append(current)
         logger.info("BCD iteration %3d  objective %.6g", iteration, current)
-    return FitResult(W=W, objective=current, history=history, n_iter=len(history) - 1, stop_reason=stop)
+    return FitResult(W=W, objective=current, history=history, n_iter=iteration, stop_reason=stop)

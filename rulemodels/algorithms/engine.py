@@ -20,8 +20,9 @@ from typing import Any, Mapping
 import numpy as np
 import scipy.sparse as sp
 
+from rulemodels.algorithms.pool import PoolEntry, start_cold
 from rulemodels.algorithms.rounding import RedundancyAwareBinarizer, simple_binarize
-from rulemodels.models import build_clause_lp, clause_weights, set_sample_weight
+from rulemodels.models import build_clause_lp, clause_weights, set_feature_cost, set_sample_weight, set_theta
 from rulemodels.models.problem import CNFProblem
 from solvers import Backend, TerminationCondition
 
@@ -43,6 +44,7 @@ class EngineStats:
     n_builds: int = 0
     n_solves: int = 0
     n_cache_hits: int = 0
+    n_pool_hits: int = 0
     solver_seconds: float = 0.0
     statuses: dict[str, int] = field(default_factory=dict)
 
@@ -102,6 +104,11 @@ class ClauseEngine:
         Seconds for the whole fit; past it :class:`SolveBudgetExceeded` is raised.
     solver_options : mapping, optional
         Passed to every ``backend.solve``.
+    pool : PoolEntry, optional
+        Models and cold-solve solutions shared with earlier fits on the same
+        data (:mod:`rulemodels.algorithms.pool`); ``ModelPool.entry`` gives
+        None for a backend whose warm starts cannot be dropped, so that a
+        fit's result never depends on earlier fits.
     """
 
     def __init__(
@@ -115,6 +122,7 @@ class ClauseEngine:
         threshold: float = 0.2,
         time_limit: float | None = None,
         solver_options: Mapping[str, Any] | None = None,
+        pool: PoolEntry | None = None,
     ):
         if binarization not in ("redundancy_aware", "simple"):
             raise ValueError(f"binarization must be 'redundancy_aware' or 'simple', got {binarization!r}")
@@ -127,7 +135,14 @@ class ClauseEngine:
         self.deadline = None if time_limit is None else time.perf_counter() + time_limit
         self.stats = EngineStats()
         self._models: list[Any] = [None] * n_slots
+        self._solved: set[int] = set()
         self._cache: dict[bytes, np.ndarray] = {}
+        self._pool = pool
+        self._lp_prefix = (
+            repr(sorted(self.solver_options.items())).encode()
+            + np.float64(self.theta).tobytes()
+            + np.ascontiguousarray(data.cost, dtype=np.float64).tobytes()
+        )
         self._rounder = (
             RedundancyAwareBinarizer(data.A, data.groups, allow_disable=data.allow_disable)
             if binarization == "redundancy_aware"
@@ -136,15 +151,28 @@ class ClauseEngine:
 
     def _model(self, slot: int, weight: np.ndarray) -> Any:
         model = self._models[slot]
+        if model is not None:
+            set_sample_weight(model, weight)
+            return model
+        model = self._pool.models.get(slot) if self._pool is not None else None
         if model is None:
             model = build_clause_lp(
                 sp.csr_matrix(self.data.A), self.data.y, theta=self.theta, sample_weight=weight, feature_cost=self.data.cost
             )
-            self._models[slot] = model
             self.stats.n_builds += 1
+            if self._pool is not None:
+                self._pool.models[slot] = model
         else:
+            set_theta(model, self.theta)
+            set_feature_cost(model, self.data.cost)
             set_sample_weight(model, weight)
+            start_cold(self.backend, model)
+        self._models[slot] = model
         return model
+
+    def _solves_cold(self, slot: int) -> bool:
+        """Whether the next solve in ``slot`` starts from scratch (its result depends on the LP alone)."""
+        return not self.backend.is_persistent or slot not in self._solved
 
     def remaining_time(self) -> float | None:
         if self.deadline is None:
@@ -161,19 +189,32 @@ class ClauseEngine:
         if cached is not None:
             self.stats.n_cache_hits += 1
             return cached.copy()
+        shared_key = self._lp_prefix + key if self._pool is not None and self._solves_cold(slot) else None
+        w_lp = self._pool.recall(shared_key) if shared_key is not None else None
+        if w_lp is not None:
+            self.stats.n_pool_hits += 1
+        else:
+            w_lp = self._solve(slot, weight)
+            if shared_key is not None:
+                self._pool.remember(shared_key, w_lp)
+        clause = self.binarize(w_lp, weight)
+        self._cache[key] = clause
+        return clause.copy()
+
+    def _solve(self, slot: int, weight: np.ndarray) -> np.ndarray:
+        """Re-solve slot ``slot`` with sample weights ``weight``; the LP solution w."""
         model = self._model(slot, weight)
         start = time.perf_counter()
-        result = self.backend.solve(model, time_limit=self.remaining_time(), options=self.solver_options)
+        # The drivers change nothing but Params (weights, θ, costs) between solves.
+        result = self.backend.solve(model, time_limit=self.remaining_time(), options=self.solver_options, params_only=True)
         self.stats.solver_seconds += time.perf_counter() - start
         self.stats.n_solves += 1
+        self._solved.add(slot)
         self.stats.statuses[result.termination.value] = self.stats.statuses.get(result.termination.value, 0) + 1
         if result.termination is TerminationCondition.time_limit:
             raise SolveBudgetExceeded("time limit reached inside a clause LP")
         result.raise_for_status(f"the clause LP (clause {slot + 1})")
-        w_lp = clause_weights(model)
-        clause = self.binarize(w_lp, weight)
-        self._cache[key] = clause
-        return clause.copy()
+        return clause_weights(model)
 
     def binarize(self, w_lp: np.ndarray, weight: np.ndarray) -> np.ndarray:
         """Binarize an LP clause with the chosen method (scored by the one-level objective)."""

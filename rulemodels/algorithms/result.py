@@ -22,8 +22,10 @@ class FitResult:
         The driver's objective at W (Hamming objective for SC/BCD/AM, 0-1
         objective for TLP).
     history : list of float
-        Objective after each iteration (index 0 = initialisation).
+        Objective after each accepted iteration (index 0 = initialisation).
     n_iter : int
+        Iterations executed, including the last one that found no
+        improvement (so ``n_iter >= len(history) - 1``).
     stop_reason : str
         ``"converged"``, ``"no_improvement"``, ``"cycle"``, ``"max_iter"``, ``"time_limit"``, ``"single_pass"``.
     n_builds, n_solves, n_cache_hits : int

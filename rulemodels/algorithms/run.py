@@ -8,6 +8,7 @@ from typing import Any, Mapping
 from rulemodels.algorithms.alternating import alternating_minimization
 from rulemodels.algorithms.bcd import block_coordinate_descent
 from rulemodels.algorithms.engine import ClauseEngine, WorkingData
+from rulemodels.algorithms.pool import ModelPool, data_fingerprint
 from rulemodels.algorithms.result import FitResult
 from rulemodels.algorithms.set_cover import set_cover
 from rulemodels.algorithms.tlp import two_level_lp
@@ -33,23 +34,29 @@ def learn_cnf(
     max_iter: int = 100,
     time_limit: float | None = None,
     solver_options: Mapping[str, Any] | None = None,
+    pool: ModelPool | None = None,
 ) -> tuple[FitResult, WorkingData]:
     """Run ``algorithm`` on ``problem``; SCS/SCN/BCD/AM share one clause engine per fit.
 
-    Returns the driver's result (with the engine's build/solve counters) and
-    the working data (to read W back with ``data.split``).
+    With a ``pool`` (:mod:`rulemodels.algorithms.pool`), the clause LPs built
+    by earlier fits on the same binary data are re-used (same result, no
+    rebuild). Returns the driver's result (with the engine's build/solve
+    counters) and the working data (to read W back with ``data.split``).
     """
     if algorithm not in ALGORITHMS:
         raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
     data = WorkingData.from_problem(problem, allow_disable=allow_disable, disable_cost=disable_cost)
+    entry = None if pool is None else pool.entry(data_fingerprint(data.A, data.y), backend)
     if algorithm == "tlp":
         return two_level_lp(
-            data, backend, theta=theta, n_clauses=n_clauses, time_limit=time_limit, solver_options=solver_options
+            data, backend, theta=theta, n_clauses=n_clauses, time_limit=time_limit, solver_options=solver_options,
+            pool=entry,
         ), data
     engine = ClauseEngine(
         data, backend, theta=theta, n_slots=n_clauses,
         binarization="simple" if algorithm == "scs" else "redundancy_aware",
         time_limit=time_limit, solver_options=solver_options,
+        pool=entry,
     )
     result = set_cover(engine, n_clauses)
     if algorithm == "bcd" and result.stop_reason != "time_limit":
@@ -58,6 +65,6 @@ def learn_cnf(
         result = alternating_minimization(engine, result.W, max_iter=max_iter)
     result.n_builds = engine.stats.n_builds
     result.n_solves = engine.stats.n_solves
-    result.n_cache_hits = engine.stats.n_cache_hits
+    result.n_cache_hits = engine.stats.n_cache_hits + engine.stats.n_pool_hits
     result.solver_seconds = engine.stats.solver_seconds
     return result, data

@@ -12,6 +12,7 @@ columns with near-zero error, so the binarization decides the rule.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from typing import Any, Mapping
@@ -20,9 +21,10 @@ import numpy as np
 import scipy.sparse as sp
 
 from rulemodels.algorithms.engine import WorkingData
+from rulemodels.algorithms.pool import PoolEntry, start_cold
 from rulemodels.algorithms.result import FitResult
 from rulemodels.algorithms.rounding import RedundancyAwareBinarizer, simple_binarize
-from rulemodels.models import build_zero_one, two_level_weights
+from rulemodels.models import build_zero_one, set_theta, two_level_weights
 from rulemodels.models.objectives import zero_one_objective
 from solvers import Backend
 
@@ -50,13 +52,17 @@ def two_level_lp(
     threshold: float = 0.2,
     time_limit: float | None = None,
     solver_options: Mapping[str, Any] | None = None,
+    pool: PoolEntry | None = None,
 ) -> FitResult:
-    """Solve TLP and binarize its solution clause by clause."""
-    model = build_zero_one(
-        sp.csr_matrix(data.A), data.y, n_clauses, theta=theta, relax=True, sample_weight=data.weight, feature_cost=data.cost
-    )
+    """Solve TLP and binarize its solution clause by clause.
+
+    With a ``pool`` entry, the relaxation built by an earlier fit with the
+    same data, R, weights and costs is re-used: only θ changes, and the solve
+    starts cold (the result is the same as with a fresh build).
+    """
+    model, n_builds = _relaxation(data, theta, n_clauses, backend, pool)
     start = time.perf_counter()
-    result = backend.solve(model, time_limit=time_limit, options=dict(solver_options or {}))
+    result = backend.solve(model, time_limit=time_limit, options=dict(solver_options or {}), params_only=True)
     seconds = time.perf_counter() - start
     result.raise_for_status(f"the two-level LP relaxation (TLP, R={n_clauses})")
     W_lp, _ = two_level_weights(model)
@@ -67,7 +73,27 @@ def two_level_lp(
         W = _redundancy_aware(data, W_lp, theta)
     objective = zero_one_objective(data.A, data.y, W, theta, sample_weight=data.weight, feature_cost=data.cost)
     stop = "time_limit" if result.termination.value == "time_limit" else "single_pass"
-    return FitResult(W=W, objective=objective, history=[objective], n_iter=1, stop_reason=stop, n_builds=1, n_solves=1, solver_seconds=seconds)
+    return FitResult(
+        W=W, objective=objective, history=[objective], n_iter=1, stop_reason=stop, n_builds=n_builds, n_solves=1,
+        solver_seconds=seconds,
+    )
+
+
+def _relaxation(data: WorkingData, theta: float, n_clauses: int, backend: Backend, pool: PoolEntry | None) -> tuple[Any, int]:
+    """The TLP model for this fit (from ``pool`` when it has one) and the number of models built (0 or 1)."""
+    digest = hashlib.blake2b(data.weight.tobytes() + data.cost.tobytes(), digest_size=16).digest()
+    key = (n_clauses, digest)
+    model = pool.relaxation(key) if pool is not None else None
+    if model is not None:
+        set_theta(model, theta)
+        start_cold(backend, model)
+        return model, 0
+    model = build_zero_one(
+        sp.csr_matrix(data.A), data.y, n_clauses, theta=theta, relax=True, sample_weight=data.weight, feature_cost=data.cost
+    )
+    if pool is not None:
+        pool.keep_relaxation(key, model)
+    return model, 1
 
 
 def _redundancy_aware(data: WorkingData, W_lp: np.ndarray, theta: float) -> np.ndarray:

@@ -131,6 +131,10 @@ def build_clause_lp(
         expr=m.accuracy_cost + m.sparsity_cost, sense=pyo.minimize, doc="eq. OneLevelFormulation"
     )
     m._groups = groups
+    m._pos_groups = positives
+    m._weight_values = group_weight[positives].astype(float)
+    m._neg_cost_values = neg_cost
+    m._feature_cost = costs.astype(float)
     m._neg_groups = negatives
     m._neg_patterns = neg_patterns
     m._sample_weight = data.sample_weight
@@ -146,18 +150,22 @@ def set_sample_weight(model: pyo.ConcreteModel, sample_weight: Any) -> None:
     groups = model._groups
     weights = as_weights(sample_weight, groups.group_of_sample.shape[0])
     group_weight = groups.group_weights(weights)
-    for p in model.P:
-        value = float(group_weight[p])
-        if model.weight[p].value != value:
-            model.weight[p] = value
+    positive_weight = group_weight[model._pos_groups]
+    _assign_changed(model.weight, model._pos_groups, model._weight_values, positive_weight)
+    model._weight_values = positive_weight
     neg_weight = group_weight[model._neg_groups]
     neg_cost = np.asarray(model._neg_patterns.T @ neg_weight).ravel()
-    for j, value in enumerate(neg_cost.tolist()):
-        if model.neg_cost[j].value != value:
-            model.neg_cost[j] = value
+    _assign_changed(model.neg_cost, np.arange(neg_cost.shape[0]), model._neg_cost_values, neg_cost)
+    model._neg_cost_values = neg_cost
     if hasattr(model, "neg_weight_total"):
         model.neg_weight_total = float(neg_weight.sum())
     model._sample_weight = weights
+
+
+def _assign_changed(param: Any, index: np.ndarray, old: np.ndarray, new: np.ndarray) -> None:
+    """Set ``param[index[k]] = new[k]`` where ``new`` differs from ``old`` (numpy finds them)."""
+    for k in np.flatnonzero(old != new).tolist():
+        param[int(index[k])] = float(new[k])
 
 
 def set_theta(model: pyo.ConcreteModel, theta: float) -> None:
@@ -169,5 +177,5 @@ def set_theta(model: pyo.ConcreteModel, theta: float) -> None:
 def set_feature_cost(model: pyo.ConcreteModel, feature_cost: Any) -> None:
     """Change the per-feature costs c_j of a built model in place."""
     costs = as_feature_costs(feature_cost, len(model.J))
-    for j, value in enumerate(costs.tolist()):
-        model.c[j] = value
+    _assign_changed(model.c, np.arange(costs.shape[0]), model._feature_cost, costs)
+    model._feature_cost = costs

@@ -1,0 +1,53 @@
+"""Helpers shared by the benchmark scripts: machine description, tables, JSON output."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import resource
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+
+def machine() -> dict[str, Any]:
+    """What the numbers were measured on."""
+    from solvers import describe_backends
+
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "cpus": os.cpu_count(),
+        "solvers": {info.name: info.version for info in describe_backends() if info.available},
+    }
+
+
+def peak_rss_mib() -> float:
+    """Peak resident memory of this process so far (MiB; Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _cell(value: Any, digits: int | None) -> str:
+    if isinstance(value, float):
+        if digits is None:
+            return f"{value:.3g}"
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def markdown_table(rows: Sequence[Mapping[str, Any]], digits: Mapping[str, int] | None = None) -> str:
+    """A Markdown table of ``rows`` (columns in the first row's order); ``digits`` per float column."""
+    if not rows:
+        return "(no rows)"
+    digits = dict(digits or {})
+    columns = list(rows[0])
+    lines = ["| " + " | ".join(columns) + " |", "|" + "|".join("---" for _ in columns) + "|"]
+    for row in rows:
+        lines.append("| " + " | ".join(_cell(row.get(column, ""), digits.get(column)) for column in columns) + " |")
+    return "\n".join(lines)
+
+
+def write_json(path: Path, report: Mapping[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report, indent=2, default=str) + "\n")

@@ -1,0 +1,213 @@
+"""Cost of one clause-LP re-solve through the modeling layer, versus highspy directly.
+
+The LP sequence is recorded from real fits: BCD and AM (R=3, θ=0.01) on the
+first training fold of Pima and of Sonar (10-fold stratified split,
+``random_state=0``, the default quantile binarization). Every LP the
+clause engine solved is recorded as (clause slot, sample weights). The same
+sequence is then replayed, in one run:
+
+* through our persistent model (``set_sample_weight`` + ``backend.solve``),
+  with every backend available here (HiGHS persistent, GLPK, CBC);
+* directly with ``highspy`` on numpy arrays (one ``Highs`` object per slot,
+  objective costs changed with ``changeColsCost``): *warm* keeps the basis
+  between solves, *cold* clears it (``clearSolver``) before each solve.
+
+It reports per-solve medians and means, the ratio to the direct warm
+re-solve, and checks that every route reaches the same LP optima. Results
+are printed as a Markdown table and written to
+``benchmarks/results/resolve.json``.
+
+Run from the repository root::
+
+    python benchmarks/bench_resolve.py
+    python benchmarks/bench_resolve.py --datasets pima --solvers highs
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from benchmarks._common import machine, markdown_table, write_json  # noqa: E402
+from rulemodels.algorithms import learn_cnf  # noqa: E402
+from rulemodels.data import FeatureBinarizer  # noqa: E402
+from rulemodels.datasets import load_dataset  # noqa: E402
+from rulemodels.models import build_clause_lp, set_sample_weight  # noqa: E402
+from rulemodels.models.problem import CNFProblem  # noqa: E402
+from solvers import available_backends, get_backend  # noqa: E402
+
+THETA = 0.01
+N_CLAUSES = 3
+
+
+class Recorder:
+    """A backend wrapper that records (slot model, sample weights) of every solve."""
+
+    def __init__(self, backend: Any):
+        self.backend = backend
+        self.name = backend.name
+        self.is_persistent = backend.is_persistent
+        self.slots: dict[int, int] = {}
+        self.sequence: list[tuple[int, np.ndarray]] = []
+
+    def available(self):  # noqa: ANN201
+        return self.backend.available()
+
+    def version(self) -> str | None:
+        return self.backend.version()
+
+    def solve(self, model: Any, **kwargs: Any):  # noqa: ANN201
+        slot = self.slots.setdefault(id(model), len(self.slots))
+        self.sequence.append((slot, model._sample_weight.copy()))
+        return self.backend.solve(model, **kwargs)
+
+
+def fold_problem(dataset: str) -> CNFProblem:
+    """The DNF problem (as a CNF of the negated class) of the first training fold."""
+    from sklearn.model_selection import StratifiedKFold
+
+    X, y = load_dataset(dataset)
+    train, _ = next(StratifiedKFold(10, shuffle=True, random_state=0).split(X, y))
+    binarizer = FeatureBinarizer().fit(X.iloc[train])
+    A = binarizer.transform(X.iloc[train])
+    return CNFProblem.from_binary(A, y[train], literals=binarizer.literals_, form="dnf")
+
+
+def record_sequence(problem: CNFProblem) -> list[tuple[int, np.ndarray]]:
+    """Every (slot, weights) the BCD and AM fits solve, in order (no pooling, no cache across fits)."""
+    sequence: list[tuple[int, np.ndarray]] = []
+    for algorithm in ("bcd", "am"):
+        recorder = Recorder(get_backend("highs"))
+        learn_cnf(problem, recorder, algorithm=algorithm, n_clauses=N_CLAUSES, theta=THETA)
+        offset = max((slot for slot, _ in sequence), default=-1) + 1
+        sequence += [(slot + offset, weight) for slot, weight in recorder.sequence]
+    return sequence
+
+
+def replay_pyomo(problem: CNFProblem, sequence: list[tuple[int, np.ndarray]], solver: str) -> tuple[list[float], list[float]]:
+    """Seconds and objective of each solve through our persistent models (one per slot)."""
+    backend = get_backend(solver)
+    A, y = problem.A, problem.y
+    models: dict[int, Any] = {}
+    times, objectives = [], []
+    for slot, weight in sequence:
+        if slot not in models:
+            models[slot] = build_clause_lp(A, y, theta=THETA, sample_weight=weight)
+            backend.solve(models[slot])  # the first solve builds the solver instance: not a re-solve
+        start = time.perf_counter()
+        set_sample_weight(models[slot], weight)
+        result = backend.solve(models[slot])
+        times.append(time.perf_counter() - start)
+        objectives.append(result.objective)
+    return times, objectives
+
+
+class DirectClauseLP:
+    """The clause LP in highspy from numpy arrays: columns w (d) then ξ (one per positive group)."""
+
+    def __init__(self, model: Any):
+        import highspy
+        import scipy.sparse as sp
+
+        groups = model._groups
+        self.groups = groups
+        self.positives = model._pos_groups
+        self.negatives = model._neg_groups
+        self.theta = THETA
+        d = len(model.J)
+        p = self.positives.shape[0]
+        self.d = d
+        rows = sp.hstack([groups.patterns[self.positives].astype(float), sp.identity(p, format="csr")], format="csc")
+        highs = highspy.Highs()
+        highs.setOptionValue("output_flag", False)
+        lp = highspy.HighsLp()
+        lp.num_col_ = d + p
+        lp.num_row_ = p
+        lp.col_cost_ = np.zeros(d + p)
+        lp.col_lower_ = np.zeros(d + p)
+        lp.col_upper_ = np.concatenate([np.ones(d), np.full(p, highspy.kHighsInf)])
+        lp.row_lower_ = np.ones(p)
+        lp.row_upper_ = np.full(p, highspy.kHighsInf)
+        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+        lp.a_matrix_.start_ = rows.indptr
+        lp.a_matrix_.index_ = rows.indices
+        lp.a_matrix_.value_ = rows.data
+        highs.passModel(lp)
+        self.highs = highs
+        self.indices = np.arange(d + p, dtype=np.int32)
+
+    def solve(self, weight: np.ndarray, cold: bool) -> float:
+        group_weight = self.groups.group_weights(weight)
+        neg_cost = np.asarray(self.groups.patterns[self.negatives].T @ group_weight[self.negatives]).ravel()
+        cost = np.concatenate([neg_cost + self.theta, group_weight[self.positives]])
+        if cold:
+            self.highs.clearSolver()
+        self.highs.changeColsCost(cost.shape[0], self.indices, cost)
+        self.highs.run()
+        return float(self.highs.getInfo().objective_function_value)
+
+
+def replay_direct(problem: CNFProblem, sequence: list[tuple[int, np.ndarray]], cold: bool) -> tuple[list[float], list[float]]:
+    lps: dict[int, DirectClauseLP] = {}
+    times, objectives = [], []
+    for slot, weight in sequence:
+        if slot not in lps:
+            lps[slot] = DirectClauseLP(build_clause_lp(problem.A, problem.y, theta=THETA, sample_weight=weight))
+            lps[slot].solve(weight, cold=True)
+        start = time.perf_counter()
+        objective = lps[slot].solve(weight, cold)
+        times.append(time.perf_counter() - start)
+        objectives.append(objective)
+    return times, objectives
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--datasets", nargs="+", default=["pima", "sonar"])
+    parser.add_argument("--solvers", nargs="+", default=None, help="backends to replay through (default: all available)")
+    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "resolve.json")
+    args = parser.parse_args(argv)
+    solvers = args.solvers or available_backends()
+    rows = []
+    for dataset in args.datasets:
+        problem = fold_problem(dataset)
+        sequence = record_sequence(problem)
+        routes: dict[str, tuple[list[float], list[float]]] = {
+            "highspy direct, warm": replay_direct(problem, sequence, cold=False),
+            "highspy direct, cold": replay_direct(problem, sequence, cold=True),
+        }
+        for solver in solvers:
+            routes[f"rulemodels + {solver}"] = replay_pyomo(problem, sequence, solver)
+        reference = np.array(routes["highspy direct, warm"][1])
+        base = statistics.median(routes["highspy direct, warm"][0])
+        for route, (times, objectives) in routes.items():
+            mismatch = float(np.max(np.abs(np.array(objectives, dtype=float) - reference)))
+            rows.append({
+                "dataset": dataset,
+                "binary features": problem.A.shape[1],
+                "LPs": len(sequence),
+                "route": route,
+                "median ms": 1000 * statistics.median(times),
+                "mean ms": 1000 * statistics.fmean(times),
+                "x direct warm": statistics.median(times) / base,
+                "max |Δ objective|": mismatch,
+            })
+            print(f"{dataset}: {route}: median {1000 * statistics.median(times):.2f} ms", file=sys.stderr, flush=True)
+    print(markdown_table(rows, {"median ms": 2, "mean ms": 2, "x direct warm": 1}))
+    write_json(args.out, {"machine": machine(), "theta": THETA, "n_clauses": N_CLAUSES, "rows": rows})
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
