@@ -8,6 +8,15 @@ slot once per fit, and afterwards only changes its mutable Params
 (:func:`~rulemodels.models.set_sample_weight`) and re-solves it with the
 backend it was handed; a persistent backend pushes just those changes. Identical
 LPs (same θ, same weights) recur often in BCD and AM, so solutions are cached.
+
+Every solve starts cold when the backend allows it (``discard_warm_start``):
+the LP solution is then a function of the LP alone, never of the solves
+before it. Degenerate clause LPs have many optimal vertices, and which one
+the solver returns changes the learned rule, so this is what makes a fit's
+result independent of what was solved before, and what lets fits share
+solutions (:mod:`rulemodels.algorithms.pool`). It costs little: on the BCD
+and AM re-solve sequences of Pima, cold HiGHS solves (presolve off) take
+about as long on average as warm ones (``benchmarks/bench_resolve.py``).
 """
 
 from __future__ import annotations
@@ -20,7 +29,7 @@ from typing import Any, Mapping
 import numpy as np
 import scipy.sparse as sp
 
-from rulemodels.algorithms.pool import PoolEntry, start_cold
+from rulemodels.algorithms.pool import PoolEntry, can_start_cold, start_cold
 from rulemodels.algorithms.rounding import RedundancyAwareBinarizer, simple_binarize
 from rulemodels.models import build_clause_lp, clause_weights, set_feature_cost, set_sample_weight, set_theta
 from rulemodels.models.problem import CNFProblem
@@ -135,7 +144,7 @@ class ClauseEngine:
         self.deadline = None if time_limit is None else time.perf_counter() + time_limit
         self.stats = EngineStats()
         self._models: list[Any] = [None] * n_slots
-        self._solved: set[int] = set()
+        self._cold = can_start_cold(backend)
         self._cache: dict[bytes, np.ndarray] = {}
         self._pool = pool
         self._lp_prefix = (
@@ -166,13 +175,8 @@ class ClauseEngine:
             set_theta(model, self.theta)
             set_feature_cost(model, self.data.cost)
             set_sample_weight(model, weight)
-            start_cold(self.backend, model)
         self._models[slot] = model
         return model
-
-    def _solves_cold(self, slot: int) -> bool:
-        """Whether the next solve in ``slot`` starts from scratch (its result depends on the LP alone)."""
-        return not self.backend.is_persistent or slot not in self._solved
 
     def remaining_time(self) -> float | None:
         if self.deadline is None:
@@ -189,7 +193,7 @@ class ClauseEngine:
         if cached is not None:
             self.stats.n_cache_hits += 1
             return cached.copy()
-        shared_key = self._lp_prefix + key if self._pool is not None and self._solves_cold(slot) else None
+        shared_key = self._lp_prefix + key if self._pool is not None else None
         w_lp = self._pool.recall(shared_key) if shared_key is not None else None
         if w_lp is not None:
             self.stats.n_pool_hits += 1
@@ -204,12 +208,13 @@ class ClauseEngine:
     def _solve(self, slot: int, weight: np.ndarray) -> np.ndarray:
         """Re-solve slot ``slot`` with sample weights ``weight``; the LP solution w."""
         model = self._model(slot, weight)
+        if self._cold:
+            start_cold(self.backend, model)
         start = time.perf_counter()
         # The drivers change nothing but Params (weights, θ, costs) between solves.
         result = self.backend.solve(model, time_limit=self.remaining_time(), options=self.solver_options, params_only=True)
         self.stats.solver_seconds += time.perf_counter() - start
         self.stats.n_solves += 1
-        self._solved.add(slot)
         self.stats.statuses[result.termination.value] = self.stats.statuses.get(result.termination.value, 0) + 1
         if result.termination is TerminationCondition.time_limit:
             raise SolveBudgetExceeded("time limit reached inside a clause LP")

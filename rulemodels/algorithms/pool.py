@@ -8,12 +8,13 @@ keeps, per binary data set, one built model per clause slot (and, through a
 shared backend object, its persistent solver instance). A new fit takes the
 models over and pushes its own θ, costs and weights instead of rebuilding.
 
-Results do not depend on what the pool held before: when a fit takes a model
-over, the solver's warm start is dropped (``discard_warm_start``), so the
-fit's first solve in each slot is a cold solve of the same LP a fresh build
-would give. Cold solves are deterministic functions of the LP, so their
-solutions are also shared between fits (set covering starts SCS, SCN, BCD
-and AM alike, and its first r clauses are the same for every R >= r).
+Results do not depend on what the pool held before: the clause engine
+drops the solver's warm start before every solve (``discard_warm_start``),
+so each solve returns what a freshly built model would. Cold solves are
+deterministic functions of the LP, so their solutions are also shared
+between fits (set covering starts SCS, SCN, BCD and AM alike, and its first
+r clauses are the same for every R >= r). A backend that keeps warm starts
+it cannot drop gets no pool entry.
 
 The pool is per thread (threads never share a model) and bounded: it keeps
 the ``max_datasets`` most recently used data sets.
