@@ -1,16 +1,21 @@
 """Cost of one clause-LP re-solve through the modeling layer, versus highspy directly.
 
-The LP sequence is recorded from real fits: BCD and AM (R=3, θ=0.01) on the
+The LP sequence is recorded from real fits: BCD and AM (R=3, θ = 0.001,
+0.01, 0.1) on the
 first training fold of Pima and of Sonar (10-fold stratified split,
 ``random_state=0``, the default quantile binarization). Every LP the
 clause engine solved is recorded as (clause slot, sample weights). The same
 sequence is then replayed, in one run:
 
-* through our persistent model (``set_sample_weight`` + ``backend.solve``),
-  with every backend available here (HiGHS persistent, GLPK, CBC);
+* through our persistent model (``set_sample_weight`` +
+  ``backend.solve(params_only=True)``), with every backend available here;
+  for HiGHS both *warm* (the basis of the slot's previous solve is kept) and
+  *cold* (``discard_warm_start`` before each solve, what the clause engine
+  does);
 * directly with ``highspy`` on numpy arrays (one ``Highs`` object per slot,
-  objective costs changed with ``changeColsCost``): *warm* keeps the basis
-  between solves, *cold* clears it (``clearSolver``) before each solve.
+  objective costs changed with ``changeColsCost``), warm and cold
+  (``clearSolver``), with the same HiGHS options as our small-LP defaults
+  (presolve off).
 
 It reports per-solve medians and means, the ratio to the direct warm
 re-solve, and checks that every route reaches the same LP optima. Results
@@ -47,7 +52,7 @@ from rulemodels.models import build_clause_lp, set_sample_weight  # noqa: E402
 from rulemodels.models.problem import CNFProblem  # noqa: E402
 from solvers import available_backends, get_backend  # noqa: E402
 
-THETA = 0.01
+THETAS = (0.001, 0.01, 0.1)
 N_CLAUSES = 3
 
 
@@ -84,30 +89,32 @@ def fold_problem(dataset: str) -> CNFProblem:
     return CNFProblem.from_binary(A, y[train], literals=binarizer.literals_, form="dnf")
 
 
-def record_sequence(problem: CNFProblem) -> list[tuple[int, np.ndarray]]:
-    """Every (slot, weights) the BCD and AM fits solve, in order (no pooling, no cache across fits)."""
-    sequence: list[tuple[int, np.ndarray]] = []
-    for algorithm in ("bcd", "am"):
-        recorder = Recorder(get_backend("highs"))
-        learn_cnf(problem, recorder, algorithm=algorithm, n_clauses=N_CLAUSES, theta=THETA)
-        offset = max((slot for slot, _ in sequence), default=-1) + 1
-        sequence += [(slot + offset, weight) for slot, weight in recorder.sequence]
+def record_sequence(problem: CNFProblem) -> list[tuple[int, np.ndarray, float]]:
+    """Every (slot, weights, θ) the BCD and AM fits solve at three θ, in order (no pool)."""
+    sequence: list[tuple[int, np.ndarray, float]] = []
+    for theta in THETAS:
+        for algorithm in ("bcd", "am"):
+            recorder = Recorder(get_backend("highs"))
+            learn_cnf(problem, recorder, algorithm=algorithm, n_clauses=N_CLAUSES, theta=theta)
+            offset = max((slot for slot, _, _ in sequence), default=-1) + 1
+            sequence += [(slot + offset, weight, theta) for slot, weight in recorder.sequence]
     return sequence
 
 
-def replay_pyomo(problem: CNFProblem, sequence: list[tuple[int, np.ndarray]], solver: str) -> tuple[list[float], list[float]]:
+def replay_pyomo(problem: CNFProblem, sequence: list, solver: str, cold: bool) -> tuple[list[float], list[float]]:
     """Seconds and objective of each solve through our persistent models (one per slot)."""
     backend = get_backend(solver)
-    A, y = problem.A, problem.y
     models: dict[int, Any] = {}
     times, objectives = [], []
-    for slot, weight in sequence:
+    for slot, weight, theta in sequence:
         if slot not in models:
-            models[slot] = build_clause_lp(A, y, theta=THETA, sample_weight=weight)
+            models[slot] = build_clause_lp(problem.A, problem.y, theta=theta, sample_weight=weight)
             backend.solve(models[slot])  # the first solve builds the solver instance: not a re-solve
         start = time.perf_counter()
         set_sample_weight(models[slot], weight)
-        result = backend.solve(models[slot])
+        if cold:
+            backend.discard_warm_start(models[slot])
+        result = backend.solve(models[slot], params_only=True)
         times.append(time.perf_counter() - start)
         objectives.append(result.objective)
     return times, objectives
@@ -116,7 +123,7 @@ def replay_pyomo(problem: CNFProblem, sequence: list[tuple[int, np.ndarray]], so
 class DirectClauseLP:
     """The clause LP in highspy from numpy arrays: columns w (d) then ξ (one per positive group)."""
 
-    def __init__(self, model: Any):
+    def __init__(self, model: Any, theta: float):
         import highspy
         import scipy.sparse as sp
 
@@ -124,13 +131,14 @@ class DirectClauseLP:
         self.groups = groups
         self.positives = model._pos_groups
         self.negatives = model._neg_groups
-        self.theta = THETA
+        self.theta = theta
         d = len(model.J)
         p = self.positives.shape[0]
         self.d = d
         rows = sp.hstack([groups.patterns[self.positives].astype(float), sp.identity(p, format="csr")], format="csc")
         highs = highspy.Highs()
         highs.setOptionValue("output_flag", False)
+        highs.setOptionValue("presolve", "off")
         lp = highspy.HighsLp()
         lp.num_col_ = d + p
         lp.num_row_ = p
@@ -158,12 +166,12 @@ class DirectClauseLP:
         return float(self.highs.getInfo().objective_function_value)
 
 
-def replay_direct(problem: CNFProblem, sequence: list[tuple[int, np.ndarray]], cold: bool) -> tuple[list[float], list[float]]:
+def replay_direct(problem: CNFProblem, sequence: list, cold: bool) -> tuple[list[float], list[float]]:
     lps: dict[int, DirectClauseLP] = {}
     times, objectives = [], []
-    for slot, weight in sequence:
+    for slot, weight, theta in sequence:
         if slot not in lps:
-            lps[slot] = DirectClauseLP(build_clause_lp(problem.A, problem.y, theta=THETA, sample_weight=weight))
+            lps[slot] = DirectClauseLP(build_clause_lp(problem.A, problem.y, theta=theta, sample_weight=weight), theta)
             lps[slot].solve(weight, cold=True)
         start = time.perf_counter()
         objective = lps[slot].solve(weight, cold)
@@ -188,7 +196,11 @@ def main(argv: list[str] | None = None) -> int:
             "highspy direct, cold": replay_direct(problem, sequence, cold=True),
         }
         for solver in solvers:
-            routes[f"rulemodels + {solver}"] = replay_pyomo(problem, sequence, solver)
+            if get_backend(solver).is_persistent:
+                routes[f"rulemodels + {solver}, warm"] = replay_pyomo(problem, sequence, solver, cold=False)
+                routes[f"rulemodels + {solver}, cold"] = replay_pyomo(problem, sequence, solver, cold=True)
+            else:
+                routes[f"rulemodels + {solver}"] = replay_pyomo(problem, sequence, solver, cold=False)
         reference = np.array(routes["highspy direct, warm"][1])
         base = statistics.median(routes["highspy direct, warm"][0])
         for route, (times, objectives) in routes.items():
@@ -205,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
             })
             print(f"{dataset}: {route}: median {1000 * statistics.median(times):.2f} ms", file=sys.stderr, flush=True)
     print(markdown_table(rows, {"median ms": 2, "mean ms": 2, "x direct warm": 1}))
-    write_json(args.out, {"machine": machine(), "theta": THETA, "n_clauses": N_CLAUSES, "rows": rows})
+    write_json(args.out, {"machine": machine(), "thetas": THETAS, "n_clauses": N_CLAUSES, "rows": rows})
     return 0
 
 

@@ -235,29 +235,39 @@ def _cmd_cv(args: argparse.Namespace) -> int:
 
 def _cmd_reproduce(args: argparse.Namespace) -> int:
     """Run the paper's protocol and write Table 1, nested selection and Pareto fronts to --out."""
-    from rulemodels.experiments import make_grid, nested_cv_selection, plot_pareto, summarize, table1, table1_markdown
+    from rulemodels.experiments import (
+        make_grid, nested_cv_selection, plot_pareto, read_results, summarize, table1, table1_markdown,
+    )
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    tasks = make_grid(
-        args.datasets, args.algorithms, args.clauses, _parse_thetas(args.thetas), n_folds=args.folds,
-        form="dnf", n_thresholds=args.thresholds, solver=args.solver, max_iter=args.max_iter,
-        time_limit=args.time_limit,
-    )
     start = time.perf_counter()
-    results = _run_grid(tasks, out / "results.jsonl", args)
+    if args.report_only:
+        if not (out / "results.jsonl").is_file():
+            raise FileNotFoundError(f"--report-only needs the results of an earlier run: {out / 'results.jsonl'} does not exist")
+        results = read_results(out / "results.jsonl")
+    else:
+        tasks = make_grid(
+            args.datasets, args.algorithms, args.clauses, _parse_thetas(args.thetas), n_folds=args.folds,
+            form="dnf", n_thresholds=args.thresholds, solver=args.solver, max_iter=args.max_iter,
+            time_limit=args.time_limit,
+        )
+        results = _run_grid(tasks, out / "results.jsonl", args)
     ok = results[results["error"].isna()] if "error" in results else results
-    table = table1(ok, require_complete=False)
+    # Only cells with every fold: an unfinished run shows no half-averaged numbers.
+    table = table1(ok, require_complete=True)
     table.to_csv(out / "table1.csv", index=False)
     (out / "table1.md").write_text(table1_markdown(table) + "\n")
     nested_cv_selection(ok).to_csv(out / "nested_selection.csv", index=False)
     summary = summarize(ok)
     summary.to_csv(out / "summary.csv", index=False)
+    summary = summary[summary["complete"]]
     for dataset in sorted(set(summary["dataset"])):
         for algorithm in ("am", "bcd"):
             if algorithm in set(summary[summary["dataset"] == dataset]["algorithm"]):
                 plot_pareto(summary, dataset, "n_clauses", out / f"pareto_{dataset}_{algorithm}_by_R.png", algorithm=algorithm)
-        plot_pareto(summary, dataset, "algorithm", out / f"pareto_{dataset}_by_algorithm.png", n_clauses=max(args.clauses))
+        largest_r = int(summary[summary["dataset"] == dataset]["n_clauses"].max())
+        plot_pareto(summary, dataset, "algorithm", out / f"pareto_{dataset}_by_algorithm.png", n_clauses=largest_r)
     print(table1_markdown(table))
     print(f"\n{len(results)} tasks ({len(results) - len(ok)} failed) in {time.perf_counter() - start:.0f} s; wrote {out}/")
     return EXIT_OK
@@ -340,6 +350,10 @@ def build_parser() -> argparse.ArgumentParser:
     reproduce.add_argument("--time-limit", type=float, default=None, help="seconds per fit")
     reproduce.add_argument("--solver", default="highs")
     reproduce.add_argument("--out", default="docs/results", help="output directory (default: docs/results)")
+    reproduce.add_argument(
+        "--report-only", action="store_true",
+        help="run nothing: write the tables and figures from the results already in OUT/results.jsonl (e.g. of an unfinished run)",
+    )
     _add_run_arguments(reproduce)
     reproduce.set_defaults(handler=_cmd_reproduce)
     return parser

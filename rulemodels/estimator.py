@@ -132,7 +132,13 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     termination_ : str
         Why the algorithm stopped.
     n_solves_, n_builds_ : int
-        LP/MIP solves and model builds of this fit.
+        LP/MIP solves and model builds of this fit. Both can be 0 when
+        earlier fits in this process on the same data built the models and
+        solved the same LPs (see ``n_reused_``).
+    n_reused_ : int
+        Clause-LP solutions this fit re-used instead of solving: repeated
+        LPs within the fit, or LPs an earlier fit on the same data solved
+        (:mod:`rulemodels.algorithms.pool`).
 
     Examples
     --------
@@ -248,6 +254,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             self.termination_ = exact.status
             self.n_solves_ = 1
             self.n_builds_ = 1
+            self.n_reused_ = 0
             self.exact_bound_ = exact.bound
             return
         result, data = learn_cnf(
@@ -263,6 +270,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.termination_ = result.stop_reason
         self.n_solves_ = int(result.n_solves)
         self.n_builds_ = int(result.n_builds)
+        self.n_reused_ = int(result.n_cache_hits)
         logger.info("learned %s rule: %s (%s after %d iterations)", self.form.upper(), self.rule_, self.termination_, self.n_iter_)
 
     def _frame_for_predict(self, X: Any) -> pd.DataFrame:

@@ -133,6 +133,16 @@ def test_reproduce_writes_table_and_figures(tmp_path, capsys):
     for name in ("pareto_liver_am_by_R.png", "pareto_liver_by_algorithm.png"):
         assert (out_dir / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert (out_dir / "nested_selection.csv").exists()
+    lines = (out_dir / "results.jsonl").read_text()
+    (out_dir / "table1.md").unlink()
+    assert main(["reproduce", "--out", str(out_dir), "--report-only"]) == 0  # tables again, no fit
+    assert (out_dir / "results.jsonl").read_text() == lines
+    assert (out_dir / "table1.md").read_text() == markdown
+
+
+def test_reproduce_report_only_needs_earlier_results(tmp_path, capsys):
+    assert main(["reproduce", "--out", str(tmp_path), "--report-only"]) == 1
+    assert "--report-only needs the results of an earlier run" in capsys.readouterr().err
 
 
 def test_cv_rejects_bad_thetas(capsys):
