@@ -12,10 +12,17 @@ from typing import Any, Mapping, Sequence
 
 def machine() -> dict[str, Any]:
     """What the numbers were measured on."""
+    import numpy
+    import pyomo
+    import scipy
+
     from solvers import describe_backends
 
     return {
         "python": platform.python_version(),
+        "numpy": numpy.__version__,
+        "scipy": scipy.__version__,
+        "pyomo": pyomo.__version__,
         "platform": platform.platform(),
         "processor": platform.processor() or platform.machine(),
         "cpus": os.cpu_count(),

@@ -31,9 +31,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
-import os
-import platform
 import sys
 import time
 import tracemalloc
@@ -45,6 +42,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from benchmarks._common import machine, write_json  # noqa: E402
 from rulemodels.models import build_clause_lp  # noqa: E402
 from solvers import HighsBackend  # noqa: E402
 
@@ -179,27 +177,15 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(table)
 
-    import pyomo
-    import scipy
-
-    from solvers import HighsBackend as _Highs
-
     report = {
         "benchmark": "bench_build",
         "theta": THETA,
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "cpu_count": os.cpu_count(),
-        "numpy": np.__version__,
-        "scipy": scipy.__version__,
-        "pyomo": pyomo.__version__,
-        "highs": _Highs().version(),
+        "machine": machine(),
         "budget_s": args.budget,
         "results": rows,
         "table_markdown": table,
     }
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps(report, indent=2) + "\n")
+    write_json(args.output, report)
     print(f"\nwrote {args.output}")
     return 0
 

@@ -205,14 +205,15 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError("Found array with 0 sample(s) (shape=(0, %d)) while a minimum of 1 is required." % frame.shape[1])
         labels = self._binary_labels(y, frame.shape[0])
         weights = _check_sample_weight(sample_weight, np.empty((frame.shape[0], 0)))
-        backend = default_pool().backend(self.solver)
+        pool = default_pool()
+        backend = pool.backend(self.solver)
         with _log_level(self.verbose):
             self.binarizer_ = FeatureBinarizer(n_thresholds=self.n_thresholds).fit(frame)
             A = self.binarizer_.transform(frame)
             if A.shape[1] == 0:
                 raise ValueError("every feature is constant: there is nothing to learn a rule from")
             problem = CNFProblem.from_binary(A, labels, literals=self.binarizer_.literals_, form=self.form, sample_weight=weights)
-            self._fit_problem(problem, backend)
+            self._fit_problem(problem, backend, pool)
         return self
 
     def _binary_labels(self, y: Any, n_samples: int) -> np.ndarray:
@@ -241,7 +242,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             )
         return (y_array == self.classes_[1]).astype(np.int8)
 
-    def _fit_problem(self, problem: CNFProblem, backend: Any) -> None:
+    def _fit_problem(self, problem: CNFProblem, backend: Any, pool: Any) -> None:
         if self.algorithm == "exact":
             exact = solve_exact_problem(
                 problem, self.n_clauses, self.theta, solver=backend, time_limit=self.time_limit,
@@ -260,7 +261,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         result, data = learn_cnf(
             problem, backend, algorithm=self.algorithm, n_clauses=self.n_clauses, theta=self.theta,
             allow_disable=self.allow_disable, disable_cost=self.disable_cost, max_iter=self.max_iter,
-            time_limit=self.time_limit, solver_options=self.solver_options, pool=default_pool(),
+            time_limit=self.time_limit, solver_options=self.solver_options, pool=pool,
         )
         W, w0 = data.split(result.W)
         self.rule_ = problem.rule_from_weights(W, w0)

@@ -107,7 +107,8 @@ class ModelPool:
     def __init__(self, max_datasets: int = 4, max_solutions: int = 20_000):
         self.max_datasets = max_datasets
         self.max_solutions = max_solutions
-        self._entries: "OrderedDict[tuple[bytes, int], tuple[Backend, PoolEntry]]" = OrderedDict()
+        # Keyed by the backend object itself (identity), which the key keeps alive.
+        self._entries: "OrderedDict[tuple[bytes, Backend], PoolEntry]" = OrderedDict()
         self._backends: dict[str, Backend] = {}
 
     def backend(self, solver: str | Backend) -> Backend:
@@ -129,13 +130,13 @@ class ModelPool:
         """
         if not can_start_cold(backend):
             return None
-        key = (fingerprint, id(backend))
-        found = self._entries.get(key)
-        if found is not None and found[0] is backend:
+        key = (fingerprint, backend)
+        entry = self._entries.get(key)
+        if entry is not None:
             self._entries.move_to_end(key)
-            return found[1]
+            return entry
         entry = PoolEntry(max_solutions=self.max_solutions)
-        self._entries[key] = (backend, entry)
+        self._entries[key] = entry
         while len(self._entries) > self.max_datasets:
             self._entries.popitem(last=False)
         return entry
