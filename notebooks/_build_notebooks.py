@@ -583,7 +583,7 @@ directory:
 | `results.jsonl` | one record per fit: errors, complexity, iterations, the rule as JSON |
 | `summary.csv` | means over the folds for each (dataset, algorithm, R, θ) |
 | `table1.csv` | the paper's statistic: the minimal mean test error over θ (Section 5.2, Table 1) |
-| `nested_selection.csv` | the test error when θ is chosen without looking at the fold it is scored on |
+| `nested_selection.csv` | the test error when θ is chosen by a nested CV on the training folds only |
 
 This notebook reads them from `RESULTS` below: the directory named by the
 environment variable `RULEMODELS_RESULTS` if it is set, else the committed
@@ -679,10 +679,11 @@ plt.show()
     md("""
 ## How optimistic is the minimum over θ?
 
-`nested_selection.csv` chooses θ for each fold from the *other* folds' test
-errors, so the number reported for a fold never depends on that fold's own
-test error. The difference to Table 1's statistic is the optimism of taking
-the minimum over the θ grid (in percentage points).
+`nested_selection.csv` chooses θ for each outer fold by a 3-fold
+cross-validation inside that fold's training data, so the test fold plays no
+part in the choice. The difference to Table 1's statistic is the optimism of
+taking the minimum over the θ grid on the test folds (in percentage points;
+TLP has no nested CV in the default run).
 """),
     code("""
 nested = pd.read_csv(RESULTS / "nested_selection.csv")

@@ -227,6 +227,7 @@ def _key_float(value: float | None) -> str:
 
 
 _INTEGER_FIELDS = ("n_clauses", "fold", "n_folds", "n_thresholds", "max_iter", "random_state")
+_OPTIONAL_INTEGER_FIELDS = ("inner_fold", "n_inner_folds")
 
 
 @dataclass(frozen=True)
@@ -283,6 +284,8 @@ class Task:
     target: str | None = None
     positive: str | None = None
     data_sha256: str | None = None
+    inner_fold: int | None = None
+    n_inner_folds: int | None = None
 
     def __post_init__(self) -> None:
         # Normalise numpy scalars and ints-as-floats so that equal tasks have
@@ -295,6 +298,12 @@ class Task:
             if isinstance(value, bool) or not isinstance(value, int | np.integer):
                 raise TypeError(f"Task.{name} must be an integer, got {value!r}")
             put(name, int(value))
+        for name in _OPTIONAL_INTEGER_FIELDS:
+            value = getattr(self, name)
+            if value is not None:
+                if isinstance(value, bool) or not isinstance(value, int | np.integer):
+                    raise TypeError(f"Task.{name} must be an integer or None, got {value!r}")
+                put(name, int(value))
         if isinstance(self.theta, bool) or not isinstance(self.theta, int | float | np.integer | np.floating):
             raise TypeError(f"Task.theta must be a number, got {self.theta!r}")
         put("theta", float(self.theta))
@@ -311,6 +320,7 @@ class Task:
             raise ValueError(f"Task.n_folds must be at least 2 for cross-validation, got {self.n_folds}")
         if not 0 <= self.fold < self.n_folds:
             raise ValueError(f"Task.fold must be in [0, {self.n_folds - 1}] for n_folds={self.n_folds}, got {self.fold}")
+        self._check_inner_fold()
         if self.data_path is None and self.dataset not in list_datasets():
             raise ValueError(
                 f"unknown dataset {self.dataset!r}: use one of {list_datasets()}, or a CSV file through "
@@ -318,6 +328,27 @@ class Task:
             )
         if self.data_path is not None and self.target is None:
             raise ValueError(f"Task for CSV file {self.data_path!r} needs target= (the label column)")
+
+    def _check_inner_fold(self) -> None:
+        if (self.inner_fold is None) != (self.n_inner_folds is None):
+            raise ValueError(
+                f"Task.inner_fold and Task.n_inner_folds are set together (a nested-CV fit) or not at all, "
+                f"got inner_fold={self.inner_fold}, n_inner_folds={self.n_inner_folds}"
+            )
+        if self.n_inner_folds is None:
+            return
+        if self.n_inner_folds < 2:
+            raise ValueError(f"Task.n_inner_folds must be at least 2, got {self.n_inner_folds}")
+        if not 0 <= self.inner_fold < self.n_inner_folds:
+            raise ValueError(
+                f"Task.inner_fold must be in [0, {self.n_inner_folds - 1}] for n_inner_folds={self.n_inner_folds}, "
+                f"got {self.inner_fold}"
+            )
+
+    @property
+    def is_inner(self) -> bool:
+        """True for a fit of the inner cross-validation (see ``inner_fold``)."""
+        return self.inner_fold is not None
 
     @property
     def key(self) -> str:
@@ -330,12 +361,18 @@ class Task:
         --------
         >>> Task("pima", "am", 2, 0.01, fold=3, n_folds=10).key
         'data=pima|form=dnf|algorithm=am|R=2|theta=0.01|fold=3/10|seed=0|thresholds=9|solver=highs|max_iter=100|time_limit=none'
+
+        A nested-CV fit adds its inner fold at the end (so the keys of
+        outer fits did not change when nested CV was added):
+
+        >>> Task("pima", "am", 2, 0.01, fold=3, n_folds=10, inner_fold=1, n_inner_folds=3).key[-10:]
+        '|inner=1/3'
         """
         data = self.dataset
         if self.data_path is not None:
             digest = (self.data_sha256 or "unhashed")[:16]
             data = f"{self.dataset}@{digest}:{self.target}={self.positive if self.positive is not None else 'auto'}"
-        return "|".join([
+        parts = [
             f"data={data}",
             f"form={self.form}",
             f"algorithm={self.algorithm}",
@@ -347,7 +384,10 @@ class Task:
             f"solver={self.solver}",
             f"max_iter={self.max_iter}",
             f"time_limit={_key_float(self.time_limit)}",
-        ])
+        ]
+        if self.is_inner:
+            parts.append(f"inner={self.inner_fold}/{self.n_inner_folds}")
+        return "|".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
         """The task's fields as a plain dict (the first fields of its record)."""
@@ -365,7 +405,7 @@ class Task:
                 if isinstance(value, float | np.floating):
                     if math.isnan(value) and name != "theta":
                         value = None
-                    elif name in _INTEGER_FIELDS and float(value).is_integer():
+                    elif name in (*_INTEGER_FIELDS, *_OPTIONAL_INTEGER_FIELDS) and float(value).is_integer():
                         value = int(value)
                 values[name] = value
         return cls(**values)
@@ -431,9 +471,16 @@ def make_grid(
     clauses: Iterable[int],
     thetas: Iterable[float] = PAPER_THETAS,
     n_folds: int = 10,
+    *,
+    inner_folds: int = 0,
     **settings: Any,
 ) -> list[Task]:
     """The full factorial grid of tasks: dataset × algorithm × R × θ × fold.
+
+    With ``inner_folds=J`` the grid also holds the fits of a nested
+    cross-validation: for every outer fold, J inner fits per (algorithm, R,
+    θ) on the outer training fold only (see :attr:`Task.inner_fold`), from
+    which :func:`nested_cv_selection` chooses θ.
 
     Parameters
     ----------
@@ -445,6 +492,10 @@ def make_grid(
         Numbers of clauses R.
     thetas : iterable of float, default=PAPER_THETAS
     n_folds : int, default=10
+    inner_folds : int, default=0
+        Inner folds J of the nested cross-validation; 0 adds no inner fits.
+        The grid then has ``1 + J`` times as many tasks (the inner fits are
+        on about ``(J - 1) / J`` of the training data).
     **settings
         Any of ``form``, ``n_thresholds``, ``solver``, ``max_iter``,
         ``random_state``, ``time_limit`` (see :class:`Task`), the same for
@@ -453,8 +504,8 @@ def make_grid(
     Returns
     -------
     list of Task
-        In nested order dataset, algorithm, R, θ, fold; duplicate values in
-        an argument are dropped.
+        In nested order dataset, algorithm, R, θ, fold (the inner fits of
+        a fold right after it); duplicate values in an argument are dropped.
 
     Raises
     ------
@@ -469,6 +520,8 @@ def make_grid(
     >>> grid = make_grid(["liver"], ["am", "bcd"], [1, 2], [0.01, 0.1], n_folds=10)
     >>> len(grid)
     80
+    >>> len(make_grid(["liver"], ["am", "bcd"], [1, 2], [0.01, 0.1], n_folds=10, inner_folds=3))
+    320
     """
     unknown = sorted(set(settings) - set(_SETTINGS_DEFAULTS))
     if unknown:
@@ -478,13 +531,18 @@ def make_grid(
     algorithms = _unique(algorithms)
     clauses = _unique(int(r) for r in clauses)
     thetas = _unique(float(t) for t in thetas)
+    if isinstance(inner_folds, bool) or not isinstance(inner_folds, int | np.integer) or inner_folds < 0 or inner_folds == 1:
+        raise ValueError(f"inner_folds must be 0 (no nested CV) or an integer >= 2, got {inner_folds!r}")
+    inner: list[dict[str, int | None]] = [{}]
+    inner += [{"inner_fold": j, "n_inner_folds": int(inner_folds)} for j in range(int(inner_folds))]
     return [
-        Task(algorithm=algorithm, n_clauses=r, theta=theta, fold=fold, n_folds=n_folds, **spec, **options)
+        Task(algorithm=algorithm, n_clauses=r, theta=theta, fold=fold, n_folds=n_folds, **spec, **options, **split)
         for spec in data
         for algorithm in algorithms
         for r in clauses
         for theta in thetas
         for fold in range(n_folds)
+        for split in inner
     ]
 
 
@@ -539,7 +597,9 @@ def run_task(task: Task) -> dict[str, Any]:
     Loads the data, splits it with ``StratifiedKFold(n_folds, shuffle=True,
     random_state)``, fits :class:`~rulemodels.BooleanRuleClassifier` on the
     training fold (so the binarization thresholds come from the training
-    fold only), and measures the training and test error.
+    fold only), and measures the training and test error. An inner task
+    (:attr:`Task.inner_fold`) splits the training fold again and reports
+    the error on its inner fold as ``test_error``.
 
     Parameters
     ----------
@@ -567,6 +627,11 @@ def run_task(task: Task) -> dict[str, Any]:
         X, y = _load_task_data(task)
         splitter = StratifiedKFold(n_splits=task.n_folds, shuffle=True, random_state=task.random_state)
         train, test = next(islice(splitter.split(X, y), task.fold, None))
+        if task.is_inner:
+            # Nested CV: split the outer training fold again; the outer test fold stays unseen.
+            inner = StratifiedKFold(n_splits=int(task.n_inner_folds), shuffle=True, random_state=task.random_state)
+            inner_train, inner_test = next(islice(inner.split(train, y[train]), task.inner_fold, None))
+            train, test = train[inner_train], train[inner_test]
         X_train, y_train = X.iloc[train], y[train]
         X_test, y_test = X.iloc[test], y[test]
         record["solver_version"] = get_backend(task.solver).version()
@@ -930,7 +995,8 @@ def _locality(task: Task) -> tuple[Any, ...]:
     (:mod:`rulemodels.algorithms.pool`), so this order saves most rebuilds;
     results do not depend on it.
     """
-    return (task.dataset, task.data_sha256 or "", task.fold, task.n_thresholds, task.algorithm, task.n_clauses, task.theta)
+    inner = -1 if task.inner_fold is None else task.inner_fold
+    return (task.dataset, task.data_sha256 or "", task.fold, inner, task.n_thresholds, task.algorithm, task.n_clauses, task.theta)
 
 
 def _execute(todo: list[Task], results: _ResultsFile, *, backend: str, n_jobs: int, scheduler: Any, progress: bool) -> None:
@@ -1044,6 +1110,7 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
         If the settings vary within a dataset, or columns are missing.
     """
     results = _as_results(results)
+    results = results[~_inner_mask(results)]  # inner (nested-CV) fits are not the protocol's folds
     columns = [*_CELL, "test_error_mean", "test_error_std", "train_error_mean", "n_literals_mean",
                "n_features_mean", "n_folds_done", "n_errors", "n_folds", "complete"]
     if results.empty:
@@ -1178,79 +1245,108 @@ def table1_markdown(table: pd.DataFrame, *, value: str = "test_error") -> str:
 
 
 def nested_cv_selection(results: pd.DataFrame) -> pd.DataFrame:
-    """Choose θ for each test fold without that fold's test errors.
+    """θ chosen by an inner cross-validation on each training fold, and its outer test error.
 
-    For each (dataset, algorithm, R) with K folds and the θ values whose K
-    folds all finished without error: for each outer fold k, θ*_k is the θ
-    minimising the mean test error over the *other* folds k' ≠ k (ties: the
-    larger θ), and the fold contributes its own test error at θ*_k. The
-    nested error is the mean over k; ``paper_style_min_error`` is the
-    paper's statistic on the same cells (:func:`table1`'s ``test_error``).
-
-    What it is, precisely: leave-one-fold-out selection of θ on the grid
-    already computed, with no extra fits. It is honest in the sense that the
-    number reported for fold k never depends on fold k's test errors, so it
-    is free of the optimism of taking the minimum over 18 noisy means. It is
-    *not* a full nested cross-validation: the errors on folds k' ≠ k come
-    from models trained on data that include fold k's samples (labels
-    included), so fold k influences the selection through training, though
-    never through evaluation. A full nested CV would refit every θ on inner
-    folds of each outer training set (about K times more fits).
-
-    By construction ``nested_test_error >= paper_style_min_error`` in every
-    cell (and the inequality holds fold by fold): writing S(θ) for the sum
-    of the K fold errors, e(θ, k) for fold k's error and θ₀ for the minimiser
-    of S, optimality of θ*_k gives S(θ*_k) - e(θ*_k, k) <= S(θ₀) - e(θ₀, k),
-    hence e(θ*_k, k) >= e(θ₀, k) + S(θ*_k) - S(θ₀) >= e(θ₀, k).
+    The honest counterpart of :func:`table1` (which, like the paper, picks θ
+    on the test folds). For each (dataset, algorithm, R) and each outer fold
+    k, the inner fits of a grid made with ``make_grid(..., inner_folds=J)``
+    give, for every θ, J validation errors measured on inner folds of fold
+    k's *training* data; θ*_k is the θ with the smallest mean validation
+    error (ties: the larger θ, i.e. the sparser rule), and fold k
+    contributes the test error of the outer fit at θ*_k. The nested error is
+    the mean over the K outer folds. Fold k's test samples never influence
+    θ*_k, neither through training nor through evaluation.
 
     Parameters
     ----------
     results : pandas.DataFrame
-        Records from :func:`run_experiments` or :func:`read_results`.
+        Records from :func:`run_experiments` or :func:`read_results`, outer
+        and inner fits together.
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``dataset, algorithm, n_clauses, nested_test_error,
-        paper_style_min_error, optimism`` (their difference), ``n_folds``,
-        ``selected_thetas`` (θ*_k for k = 0..K-1, a tuple) and ``paper``
-        (the paper's Table 1 number as a fraction). Errors are fractions.
+        One row per (dataset, algorithm, R) whose K outer folds all have a
+        θ with J finished inner fits and the outer fit at that θ. Columns
+        ``dataset, algorithm, n_clauses, nested_test_error,
+        paper_style_min_error`` (:func:`table1`'s statistic on the same
+        outer fits), ``optimism`` (their difference), ``inner_cv_error``
+        (mean over k of the smallest mean validation error: the inner CV's
+        own estimate), ``n_folds``, ``n_inner_folds``, ``selected_thetas``
+        (θ*_k for k = 0..K-1, a tuple) and ``paper`` (the paper's Table 1
+        number as a fraction). Errors are fractions. Cells without inner
+        fits are left out (logged).
     """
     results = _as_results(results)
     columns = ["dataset", "algorithm", "n_clauses", "nested_test_error", "paper_style_min_error", "optimism",
-               "n_folds", "selected_thetas", "paper"]
+               "inner_cv_error", "n_folds", "n_inner_folds", "selected_thetas", "paper"]
+    empty = pd.DataFrame(columns=columns)
     if results.empty:
-        return pd.DataFrame(columns=columns)
-    _check_settings(results)
+        return empty
+    inner_mask = _inner_mask(results)
+    _check_settings(results[~inner_mask])
     ok = results[results["error"].isna()].copy()
     ok["test_error"] = pd.to_numeric(ok["test_error"])
+    inner_ok, outer_ok = ok[inner_mask[ok.index]], ok[~inner_mask[ok.index]]
     rows = []
-    for (dataset, algorithm, n_clauses), cells in ok.groupby(["dataset", "algorithm", "n_clauses"], sort=False):
-        n_folds = int(cells["n_folds"].iloc[0])
-        grid = cells.pivot_table(index="theta", columns="fold", values="test_error", aggfunc="first")
-        grid = grid.reindex(columns=range(n_folds)).dropna(axis=0, how="any").sort_index()
-        if grid.empty:
-            logger.warning("no θ of %s/%s/R=%s has all %d folds: left out", dataset, algorithm, n_clauses, n_folds)
+    for (dataset, algorithm, n_clauses), outer in outer_ok.groupby(["dataset", "algorithm", "n_clauses"], sort=False):
+        inner = inner_ok[(inner_ok["dataset"] == dataset) & (inner_ok["algorithm"] == algorithm)
+                         & (inner_ok["n_clauses"] == n_clauses)]
+        row = _nested_cell(outer, inner)
+        if row is None:
+            if len(inner):
+                logger.warning("nested CV of %s/%s/R=%s lacks fits: left out", dataset, algorithm, n_clauses)
             continue
-        errors = grid.to_numpy()  # θ × fold, θ ascending
-        thetas = grid.index.to_numpy(dtype=float)
-        chosen = []
-        for k in range(n_folds):
-            others = np.delete(errors, k, axis=1).mean(axis=1)
-            # Ties go to the larger θ: the last minimiser in ascending θ.
-            best = len(others) - 1 - int(np.argmin(others[::-1]))
-            chosen.append(best)
-        nested = float(np.mean([errors[best, k] for k, best in enumerate(chosen)]))
-        paper_style = float(errors.mean(axis=1).min())
-        rows.append({
-            "dataset": dataset, "algorithm": algorithm, "n_clauses": int(n_clauses),
-            "nested_test_error": nested, "paper_style_min_error": paper_style, "optimism": nested - paper_style,
-            "n_folds": n_folds, "selected_thetas": tuple(float(thetas[b]) for b in chosen),
-            "paper": _paper_fraction(dataset, n_clauses, algorithm),
-        })
+        rows.append({"dataset": dataset, "algorithm": algorithm, "n_clauses": int(n_clauses), **row,
+                     "paper": _paper_fraction(dataset, n_clauses, algorithm)})
     if not rows:
-        return pd.DataFrame(columns=columns)
+        return empty
     return _sort_cells(pd.DataFrame(rows, columns=columns), ["dataset", "n_clauses", "algorithm"])
+
+
+def _inner_mask(results: pd.DataFrame) -> pd.Series:
+    """True for the records of inner (nested-CV) fits; files written before nested CV have none."""
+    if "inner_fold" not in results.columns:
+        return pd.Series(False, index=results.index)
+    return results["inner_fold"].notna()
+
+
+def _largest_argmin(values: np.ndarray) -> int:
+    """Index of the last minimum (θ ascending: ties go to the larger θ)."""
+    return len(values) - 1 - int(np.argmin(values[::-1]))
+
+
+def _nested_cell(outer: pd.DataFrame, inner: pd.DataFrame) -> dict[str, Any] | None:
+    """The nested-CV numbers of one (dataset, algorithm, R), or None if a fold lacks fits."""
+    if inner.empty:
+        return None
+    n_folds = int(outer["n_folds"].iloc[0])
+    n_inner = int(inner["n_inner_folds"].iloc[0])
+    test = outer.pivot_table(index="theta", columns="fold", values="test_error", aggfunc="first")
+    test = test.reindex(columns=range(n_folds))
+    chosen, nested, inner_best = [], [], []
+    for k in range(n_folds):
+        validation = inner[inner["fold"] == k].pivot_table(
+            index="theta", columns="inner_fold", values="test_error", aggfunc="first",
+        ).reindex(columns=range(n_inner)).dropna(axis=0, how="any").sort_index()
+        if validation.empty:
+            return None
+        means = validation.to_numpy().mean(axis=1)
+        best = _largest_argmin(means)
+        theta = float(validation.index[best])
+        if theta not in test.index or pd.isna(test.at[theta, k]):
+            return None
+        chosen.append(theta)
+        nested.append(float(test.at[theta, k]))
+        inner_best.append(float(means[best]))
+    complete = test.dropna(axis=0, how="any")
+    paper_style = float(complete.to_numpy().mean(axis=1).min()) if len(complete) else float("nan")
+    nested_error = float(np.mean(nested))
+    return {
+        "nested_test_error": nested_error, "paper_style_min_error": paper_style,
+        "optimism": nested_error - paper_style, "inner_cv_error": float(np.mean(inner_best)),
+        "n_folds": n_folds, "n_inner_folds": n_inner, "selected_thetas": tuple(chosen),
+    }
 
 
 # --------------------------------------------------------------------------

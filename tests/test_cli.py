@@ -124,7 +124,8 @@ def test_cv_prints_the_grid_and_resumes(tmp_path, capsys):
 def test_reproduce_writes_table_and_figures(tmp_path, capsys):
     out_dir = tmp_path / "results"
     args = ["reproduce", "--datasets", "liver", "--algorithms", "scs", "am", "--clauses", "1-2", "--thetas", "0.01", "0.1",
-            "--folds", "3", "--thresholds", "3", "--out", str(out_dir), "--backend", "sequential", "--no-progress"]
+            "--folds", "3", "--thresholds", "3", "--out", str(out_dir), "--backend", "sequential", "--no-progress",
+            "--inner-folds", "2", "--inner-algorithms", "scs", "tlp"]
     assert main(args) == 0
     markdown = (out_dir / "table1.md").read_text()
     assert "| liver | 2 |" in markdown and "(34.2)" in markdown  # the paper's AM number beside ours
@@ -132,7 +133,13 @@ def test_reproduce_writes_table_and_figures(tmp_path, capsys):
     assert set(table["algorithm"]) == {"scs", "am"} and set(table["n_clauses"]) == {1, 2}
     for name in ("pareto_liver_am_by_R.png", "pareto_liver_by_algorithm.png"):
         assert (out_dir / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert (out_dir / "nested_selection.csv").exists()
+    records = pd.read_json(out_dir / "results.jsonl", lines=True)
+    inner = records[records["inner_fold"].notna()]
+    # inner fits only for the requested algorithms that run (tlp is not in --algorithms): 2 R x 2 θ x 3 folds x 2
+    assert set(inner["algorithm"]) == {"scs"} and len(inner) == 24 and len(records) == 24 + 24
+    nested = pd.read_csv(out_dir / "nested_selection.csv")
+    assert list(nested["algorithm"]) == ["scs", "scs"] and sorted(nested["n_clauses"]) == [1, 2]
+    assert "| liver | 1 |" in (out_dir / "nested_selection.md").read_text()
     lines = (out_dir / "results.jsonl").read_text()
     (out_dir / "table1.md").unlink()
     assert main(["reproduce", "--out", str(out_dir), "--report-only"]) == 0  # tables again, no fit
@@ -143,6 +150,22 @@ def test_reproduce_writes_table_and_figures(tmp_path, capsys):
 def test_reproduce_report_only_needs_earlier_results(tmp_path, capsys):
     assert main(["reproduce", "--out", str(tmp_path), "--report-only"]) == 1
     assert "--report-only needs the results of an earlier run" in capsys.readouterr().err
+
+
+def test_cv_with_nested_cv_prints_the_honest_column(tmp_path, capsys):
+    results = tmp_path / "cv.jsonl"
+    args = ["cv", "liver", "--algorithms", "scs", "--clauses", "1", "--thetas", "0.01,0.1", "--folds", "2",
+            "--thresholds", "3", "--results", str(results), "--backend", "sequential", "--no-progress", "--inner-folds", "2"]
+    assert main(args) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("| scs"))
+    assert row.count("%") == 2  # min over θ, and the nested-CV error (not "–")
+    assert len(results.read_text().splitlines()) == 2 * 2 + 2 * 2 * 2
+
+
+@pytest.mark.parametrize("command", ["cv liver", "reproduce"])
+def test_inner_folds_must_be_0_or_at_least_2(command, capsys):
+    assert main([*command.split(), "--inner-folds", "1"]) == 1
+    assert "--inner-folds must be 0 (no nested CV) or at least 2, got 1" in capsys.readouterr().err
 
 
 def test_cv_rejects_bad_thetas(capsys):

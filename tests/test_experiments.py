@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.model_selection import StratifiedKFold
 
 import rulemodels.experiments as experiments
 from rulemodels.experiments import (
@@ -40,6 +41,8 @@ from rulemodels.experiments import (
     table1,
     table1_markdown,
 )
+from rulemodels import BooleanRuleClassifier
+from rulemodels.datasets import load_dataset
 from rulemodels.rules import Rule
 
 REPO = Path(__file__).resolve().parents[1]
@@ -389,11 +392,7 @@ def test_summary_table1_nested_and_markdown(tiny_run: tuple[Path, pd.DataFrame])
 
     nested = nested_cv_selection(results)
     assert list(nested.columns[:5]) == ["dataset", "algorithm", "n_clauses", "nested_test_error", "paper_style_min_error"]
-    assert len(nested) == 4
-    merged = nested.merge(table, on=["dataset", "algorithm", "n_clauses"])
-    assert np.allclose(merged["paper_style_min_error"], merged["test_error"])
-    assert (merged["nested_test_error"] >= merged["paper_style_min_error"] - 1e-12).all()
-    assert all(len(t) == 2 and set(t) <= set(TINY_THETAS) for t in nested["selected_thetas"])
+    assert nested.empty  # no inner fits in this grid: nested CV has nothing to choose from
 
     markdown = table1_markdown(table)
     lines = markdown.strip().splitlines()
@@ -404,22 +403,105 @@ def test_summary_table1_nested_and_markdown(tiny_run: tuple[Path, pd.DataFrame])
     assert "(34.2)" in lines[3]  # liver R=2 AM in the paper
 
 
+def _record(task: Task, test_error: float) -> dict:
+    return {**task.to_dict(), "key": task.key, "test_error": test_error, "train_error": 0.2,
+            "n_literals": 2, "n_features": 2, "error": None}
+
+
 def test_nested_selection_on_a_known_grid() -> None:
-    # Two θ, three folds: θ=1 is best on average, but each fold's own pick differs.
+    # Two θ, three outer folds, two inner folds each. On the test folds θ=1 is best
+    # (the paper's statistic picks it), but the inner CV of folds 1 and 2 prefers θ=0.1.
+    outer = {0.1: [0.0, 0.5, 0.5], 1.0: [0.3, 0.3, 0.3]}
+    inner = {0.1: [(0.4, 0.4), (0.1, 0.2), (0.2, 0.2)], 1.0: [(0.3, 0.2), (0.3, 0.3), (0.2, 0.2)]}
     rows = []
-    errors = {0.1: [0.0, 0.5, 0.5], 1.0: [0.3, 0.3, 0.3]}
-    for theta, per_fold in errors.items():
-        for fold, error in enumerate(per_fold):
-            task = Task("liver", "am", 1, theta, fold, 3)
-            rows.append({**task.to_dict(), "key": task.key, "test_error": error, "train_error": 0.2,
-                         "n_literals": 2, "n_features": 2, "error": None})
+    for theta in outer:
+        for fold in range(3):
+            rows.append(_record(Task("liver", "am", 1, theta, fold, 3), outer[theta][fold]))
+            for j in range(2):
+                task = Task("liver", "am", 1, theta, fold, 3, inner_fold=j, n_inner_folds=2)
+                rows.append(_record(task, inner[theta][fold][j]))
     results = pd.DataFrame(rows)
     nested = nested_cv_selection(results).iloc[0]
-    # fold 0: others' means 0.5 vs 0.3 -> θ=1 (0.3); fold 1: 0.25 vs 0.3 -> θ=0.1 (0.5); fold 2: same (0.5).
-    assert nested["selected_thetas"] == (1.0, 0.1, 0.1)
-    assert nested["nested_test_error"] == pytest.approx((0.3 + 0.5 + 0.5) / 3)
+    # fold 0: 0.4 vs 0.25 -> θ=1; fold 1: 0.15 vs 0.3 -> θ=0.1; fold 2: a tie -> the larger θ, 1.
+    assert nested["selected_thetas"] == (1.0, 0.1, 1.0)
+    assert nested["nested_test_error"] == pytest.approx((0.3 + 0.5 + 0.3) / 3)
+    assert nested["inner_cv_error"] == pytest.approx((0.25 + 0.15 + 0.2) / 3)
     assert nested["paper_style_min_error"] == pytest.approx(0.3)
+    assert nested["optimism"] == pytest.approx(nested["nested_test_error"] - 0.3)
+    assert (nested["n_folds"], nested["n_inner_folds"]) == (3, 2)
+    # The inner fits are not folds of the protocol: the summary and Table 1 ignore them.
+    outer_only = results[results["inner_fold"].isna()]
+    pd.testing.assert_frame_equal(summarize(results), summarize(outer_only))
     assert table1(results).iloc[0]["theta"] == 1.0
+    # A missing inner fit leaves the cell out rather than choosing from fewer folds.
+    missing = results.drop(index=results.index[(results["inner_fold"] == 1) & (results["fold"] == 2)])
+    assert nested_cv_selection(missing).empty
+    # Results written before nested CV existed (no inner columns) still summarize.
+    legacy = outer_only.drop(columns=["inner_fold", "n_inner_folds"])
+    pd.testing.assert_frame_equal(summarize(legacy), summarize(outer_only))
+
+
+@pytest.fixture(scope="module")
+def nested_run(tmp_path_factory: pytest.TempPathFactory) -> pd.DataFrame:
+    """SCS on liver: 2 outer folds x 2 inner folds x 2 θ x R in {1, 2}, run sequentially."""
+    grid = make_grid(["liver"], ["scs"], [1, 2], TINY_THETAS, inner_folds=2, **TINY)
+    return run_experiments(grid, tmp_path_factory.mktemp("nested") / "results.jsonl", backend="sequential")
+
+
+def test_inner_fits_split_the_training_fold_only(nested_run: pd.DataFrame) -> None:
+    assert nested_run["error"].isna().all()
+    inner = nested_run[nested_run["inner_fold"].notna()]
+    outer = nested_run[nested_run["inner_fold"].isna()]
+    assert len(outer) == 2 * 2 * 2 and len(inner) == 2 * len(outer)
+    assert all(key.endswith(("|inner=0/2", "|inner=1/2")) for key in inner["key"])
+    n_samples = len(load_dataset("liver")[1])
+    outer_train = dict(zip(outer["fold"], outer["n_train"], strict=False))
+    for row in inner.itertuples():
+        # the inner fit and its validation fold partition the outer training fold
+        assert row.n_train + row.n_test == outer_train[row.fold] < n_samples
+        assert abs(row.n_test - outer_train[row.fold] / 2) <= 1
+    # an inner fit equals an outer fit of a 2-fold CV of the outer training data: check one by hand
+    X, y = load_dataset("liver")
+    y = y.to_numpy().astype(int)
+    train, _ = next(StratifiedKFold(2, shuffle=True, random_state=0).split(X, y))
+    fit_idx, val_idx = list(StratifiedKFold(2, shuffle=True, random_state=0).split(train, y[train]))[1]
+    row = inner[(inner["n_clauses"] == 2) & (inner["theta"] == TINY_THETAS[0]) & (inner["fold"] == 0) & (inner["inner_fold"] == 1)].iloc[0]
+    model = BooleanRuleClassifier(algorithm="scs", n_clauses=2, theta=TINY_THETAS[0], n_thresholds=3, max_iter=3)
+    model.fit(X.iloc[train[fit_idx]], y[train[fit_idx]])
+    assert row["test_error"] == pytest.approx(np.mean(model.predict(X.iloc[train[val_idx]]) != y[train[val_idx]]))
+
+
+def test_nested_selection_of_a_run_matches_a_direct_computation(nested_run: pd.DataFrame) -> None:
+    nested = nested_cv_selection(nested_run)
+    assert sorted(nested["n_clauses"]) == [1, 2]
+    for cell in nested.itertuples():
+        records = nested_run[nested_run["n_clauses"] == cell.n_clauses]
+        expected_thetas, expected_errors = [], []
+        for fold in range(2):
+            inner = records[(records["fold"] == fold) & records["inner_fold"].notna()]
+            means = inner.groupby("theta")["test_error"].mean()
+            theta = max(t for t, m in means.items() if m == means.min())
+            expected_thetas.append(theta)
+            outer = records[(records["fold"] == fold) & records["inner_fold"].isna() & (records["theta"] == theta)]
+            expected_errors.append(float(outer["test_error"].iloc[0]))
+        assert cell.selected_thetas == tuple(expected_thetas)
+        assert cell.nested_test_error == pytest.approx(np.mean(expected_errors))
+
+
+def test_inner_fold_settings_are_checked() -> None:
+    with pytest.raises(ValueError, match="set together"):
+        Task("liver", "am", 1, 0.1, 0, 3, inner_fold=0)
+    with pytest.raises(ValueError, match="n_inner_folds must be at least 2"):
+        Task("liver", "am", 1, 0.1, 0, 3, inner_fold=0, n_inner_folds=1)
+    with pytest.raises(ValueError, match=r"inner_fold must be in \[0, 2\]"):
+        Task("liver", "am", 1, 0.1, 0, 3, inner_fold=3, n_inner_folds=3)
+    with pytest.raises(TypeError, match="inner_fold must be an integer or None"):
+        Task("liver", "am", 1, 0.1, 0, 3, inner_fold=0.5, n_inner_folds=3)
+    with pytest.raises(ValueError, match="inner_folds must be 0"):
+        make_grid(["liver"], ["am"], [1], [0.1], inner_folds=1)
+    task = Task("liver", "am", 1, 0.1, 0, 3, inner_fold=np.int64(2), n_inner_folds=3)
+    assert task.is_inner and Task.from_record({**task.to_dict(), "inner_fold": 2.0, "n_inner_folds": 3.0}) == task
+    assert not Task.from_record({k: v for k, v in task.to_dict().items() if "inner" not in k}).is_inner
 
 
 def test_pareto_front_and_plot(tmp_path: Path, tiny_run: tuple[Path, pd.DataFrame]) -> None:
