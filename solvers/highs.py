@@ -15,6 +15,10 @@ Python-level interrupt callback (highspy otherwise calls back into Python at
 every simplex iteration). User options override the first; the second means
 Ctrl-C waits for the current small LP to finish. Larger LPs (the TLP
 relaxation) default to interior point with crossover (``LARGE_LP_OPTIONS``).
+
+Objective coefficients that depend on mutable Params are re-computed
+together with numpy and sent in one call (:mod:`solvers._objective_update`)
+instead of APPSI's one expression evaluation and one HiGHS call each.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from typing import Any, Iterator, Mapping
 
 from pyomo.common.dependencies import attempt_import
 
+from solvers._objective_update import install as install_objective_update
 from solvers.base import Availability, SolveResult, TerminationCondition
 from solvers.options import translate_options
 
@@ -208,6 +213,7 @@ class HighsBackend:
             solver.config.stream_solver = False
             solver.update_config.treat_fixed_vars_as_params = False
             solver.set_instance(model)
+            install_objective_update(solver)
             self._instances[model] = solver
             self._kinds[model] = _lp_kind(solver)
             self.n_builds += 1

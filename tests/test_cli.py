@@ -171,3 +171,11 @@ def test_inner_folds_must_be_0_or_at_least_2(command, capsys):
 def test_cv_rejects_bad_thetas(capsys):
     assert main(["cv", "liver", "--thetas", "abc"]) == 1
     assert "--thetas takes 'paper' or numbers" in capsys.readouterr().err
+
+
+def test_python_dash_m_runs_the_cli():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "rulemodels", "--version"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stdout.startswith("rulemodels ")
