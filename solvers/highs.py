@@ -30,7 +30,9 @@ import time
 import weakref
 from typing import Any, Iterator, Mapping
 
+import numpy as np
 from pyomo.common.dependencies import attempt_import
+from pyomo.core.staleflag import StaleFlagManager
 
 from solvers._objective_update import install as install_objective_update
 from solvers.base import Availability, SolveResult, TerminationCondition
@@ -142,6 +144,18 @@ def _uninterruptible_class(base: type) -> type:
     )
 
 
+def _load_plan(solver: Any) -> tuple[list[Any], np.ndarray] | None:
+    """The variables APPSI's ``load_vars`` would load, and their HiGHS columns (None if unknown)."""
+    try:
+        referenced = solver._referenced_variables
+        variables = solver._vars
+        column_of = solver._pyomo_var_to_solver_var_map
+    except AttributeError:
+        return None
+    ids = [v_id for v_id, (cons, sos, obj) in referenced.items() if cons or sos or obj is not None]
+    return [variables[v_id][0] for v_id in ids], np.array([column_of[v_id] for v_id in ids], dtype=np.intp)
+
+
 @functools.lru_cache(maxsize=1)
 def _highs_version() -> str | None:
     if not highspy_available:
@@ -178,6 +192,7 @@ class HighsBackend:
         self.threads = threads
         self._instances: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
         self._kinds: "weakref.WeakKeyDictionary[Any, str | None]" = weakref.WeakKeyDictionary()
+        self._load_plans: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
         self.n_builds = 0
         self.n_solves = 0
 
@@ -185,12 +200,14 @@ class HighsBackend:
         state = self.__dict__.copy()
         state["_instances"] = None
         state["_kinds"] = None
+        state["_load_plans"] = None
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._instances = weakref.WeakKeyDictionary()
         self._kinds = weakref.WeakKeyDictionary()
+        self._load_plans = weakref.WeakKeyDictionary()
 
     def __repr__(self) -> str:
         return f"HighsBackend(options={self.options!r}, threads={self.threads!r})"
@@ -218,6 +235,27 @@ class HighsBackend:
             self._kinds[model] = _lp_kind(solver)
             self.n_builds += 1
         return solver
+
+    def _load_primals(self, model: Any, solver: Any, results: Any, params_only: bool) -> None:
+        """Load the solution into the model's variables: APPSI's ``load_vars``, vectorised.
+
+        The same variables (those used by a constraint or the objective), the
+        same values and stale flags, but the (variable, column) lists are kept
+        between params-only solves instead of building a ComponentMap each
+        time (2 ms instead of 11 ms for Sonar's 1,100 variables).
+        """
+        plan = self._load_plans.get(model) if params_only else None
+        if plan is None:
+            plan = _load_plan(solver)
+            if plan is None:  # APPSI internals changed: use its own loader
+                results.solution_loader.load_vars()
+                return
+            self._load_plans[model] = plan
+        variables, columns = plan
+        values = np.asarray(solver._solver_model.getSolution().col_value)[columns].tolist()
+        for var, value in zip(variables, values):
+            var.set_value(value, skip_validation=True)
+        StaleFlagManager.mark_all_as_stale(delayed=True)
 
     def discard_warm_start(self, model: Any) -> None:
         """Forget the basis and solution kept for ``model``: its next solve starts cold.
@@ -262,7 +300,7 @@ class HighsBackend:
         objective = results.best_feasible_objective
         has_solution = objective is not None
         if has_solution:
-            results.solution_loader.load_vars()
+            self._load_primals(model, solver, results, params_only)
         bound = results.best_objective_bound
         if termination is TerminationCondition.optimal and bound is None:
             bound = objective

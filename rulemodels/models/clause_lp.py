@@ -32,7 +32,7 @@ import numpy as np
 import pyomo.environ as pyo
 
 from rulemodels.models._data import as_feature_costs, as_weights, check_nonnegative, prepare_data
-from rulemodels.models._pyomo import linear_sum
+from rulemodels.models._pyomo import assign_changed, linear_sum
 
 __all__ = ["build_clause_lp", "set_feature_cost", "set_sample_weight", "set_theta"]
 
@@ -132,6 +132,11 @@ def build_clause_lp(
     )
     m._groups = groups
     m._pos_groups = positives
+    # The Params' data objects in the order of the numpy shadows below (for assign_changed).
+    m._weight_params = [m.weight[int(p)] for p in positives]
+    m._neg_cost_params = list(m.neg_cost.values())
+    m._cost_params = list(m.c.values())
+    m._w_vars = list(m.w.values())  # in the order of J, for clause_weights
     m._weight_values = group_weight[positives].astype(float)
     m._neg_cost_values = neg_cost
     m._feature_cost = costs.astype(float)
@@ -151,21 +156,15 @@ def set_sample_weight(model: pyo.ConcreteModel, sample_weight: Any) -> None:
     weights = as_weights(sample_weight, groups.group_of_sample.shape[0])
     group_weight = groups.group_weights(weights)
     positive_weight = group_weight[model._pos_groups]
-    _assign_changed(model.weight, model._pos_groups, model._weight_values, positive_weight)
+    assign_changed(model._weight_params, model._weight_values, positive_weight)
     model._weight_values = positive_weight
     neg_weight = group_weight[model._neg_groups]
     neg_cost = np.asarray(model._neg_patterns.T @ neg_weight).ravel()
-    _assign_changed(model.neg_cost, np.arange(neg_cost.shape[0]), model._neg_cost_values, neg_cost)
+    assign_changed(model._neg_cost_params, model._neg_cost_values, neg_cost)
     model._neg_cost_values = neg_cost
     if hasattr(model, "neg_weight_total"):
         model.neg_weight_total = float(neg_weight.sum())
     model._sample_weight = weights
-
-
-def _assign_changed(param: Any, index: np.ndarray, old: np.ndarray, new: np.ndarray) -> None:
-    """Set ``param[index[k]] = new[k]`` where ``new`` differs from ``old`` (numpy finds them)."""
-    for k in np.flatnonzero(old != new).tolist():
-        param[int(index[k])] = float(new[k])
 
 
 def set_theta(model: pyo.ConcreteModel, theta: float) -> None:
@@ -177,5 +176,5 @@ def set_theta(model: pyo.ConcreteModel, theta: float) -> None:
 def set_feature_cost(model: pyo.ConcreteModel, feature_cost: Any) -> None:
     """Change the per-feature costs c_j of a built model in place."""
     costs = as_feature_costs(feature_cost, len(model.J))
-    _assign_changed(model.c, np.arange(costs.shape[0]), model._feature_cost, costs)
+    assign_changed(model._cost_params, model._feature_cost, costs)
     model._feature_cost = costs

@@ -22,7 +22,11 @@ def _value(var: Any) -> float:
 
 def clause_weights(model: pyo.ConcreteModel) -> np.ndarray:
     """``w_j`` of a solved clause LP, shape (d,) (fractional for the LP)."""
-    return np.array([_value(model.w[j]) for j in model.J])
+    variables = getattr(model, "_w_vars", None) or list(model.w.values())  # in the order of J
+    values = [var.value for var in variables]
+    if None in values:
+        _value(variables[values.index(None)])  # raises, naming the variable
+    return np.array(values, dtype=float)
 
 
 def two_level_weights(model: pyo.ConcreteModel) -> tuple[np.ndarray, np.ndarray | None]:
