@@ -580,7 +580,7 @@ directory:
 
 | file | content |
 |---|---|
-| `results.jsonl` | one record per fit: errors, complexity, iterations, the rule as JSON |
+| `results.jsonl` | one record per fit: errors, complexity, iterations, the rule as JSON (committed gzip-compressed as `results.jsonl.gz`; `read_results` reads either) |
 | `summary.csv` | means over the folds for each (dataset, algorithm, R, θ) |
 | `table1.csv` | the paper's statistic: the minimal mean test error over θ (Section 5.2, Table 1) |
 | `nested_selection.csv` | the test error when θ is chosen by a nested CV on the training folds only |
@@ -729,8 +729,8 @@ the closest R computed), at the θ where the minimum is reached: one rule per
 fold.
 """),
     code("""
-results = read_results(RESULTS / "results.jsonl")
-results = results[results["error"].isna()]
+results = read_results(RESULTS / "results.jsonl")  # or results.jsonl.gz, as committed
+results = results[results["error"].isna() & results["inner_fold"].isna()]  # outer folds only, no nested-CV fits
 cell = ours[(ours["dataset"] == dataset) & (ours["algorithm"] == algorithm)]
 cell = cell.iloc[(cell["n_clauses"] - R_SHOWN).abs().argmin()]
 fits = results[

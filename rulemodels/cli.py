@@ -243,6 +243,21 @@ def _cmd_cv(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _unpack_results(out: Path) -> None:
+    """Start from OUT/results.jsonl.gz (how docs/results is committed) when OUT/results.jsonl is missing."""
+    plain, packed = out / "results.jsonl", out / "results.jsonl.gz"
+    if plain.exists() or not packed.is_file():
+        return
+    import gzip
+    import shutil
+
+    print(f"unpacking {packed} to {plain} (finished tasks are not run again)", file=sys.stderr)
+    partial = plain.with_suffix(".jsonl.partial")
+    with gzip.open(packed, "rb") as source, open(partial, "wb") as target:
+        shutil.copyfileobj(source, target)
+    partial.replace(plain)
+
+
 def _cmd_reproduce(args: argparse.Namespace) -> int:
     """Run the paper's protocol and write Table 1, nested selection and Pareto fronts to --out."""
     from rulemodels.experiments import (
@@ -252,6 +267,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
+    _unpack_results(out)
     if args.report_only:
         if not (out / "results.jsonl").is_file():
             raise FileNotFoundError(f"--report-only needs the results of an earlier run: {out / 'results.jsonl'} does not exist")

@@ -724,6 +724,9 @@ def read_results(path: str | os.PathLike[str]) -> pd.DataFrame:
     Parameters
     ----------
     path : str or path-like
+        A JSONL file, or a gzip-compressed one (``.gz``). When ``path`` does
+        not exist but ``path + ".gz"`` does, that is read (the committed
+        ``docs/results/results.jsonl.gz``).
 
     Returns
     -------
@@ -732,9 +735,17 @@ def read_results(path: str | os.PathLike[str]) -> pd.DataFrame:
         :data:`RECORD_FIELDS`.
     """
     file = Path(path)
+    packed = file.with_name(file.name + ".gz")
+    if not file.exists() and packed.is_file():
+        file = packed
     if not file.exists():
         raise FileNotFoundError(f"results file '{file}' not found")
-    records, _, _ = _parse_results(file.read_bytes(), file)
+    data = file.read_bytes()
+    if file.suffix == ".gz":
+        import gzip
+
+        data = gzip.decompress(data)
+    records, _, _ = _parse_results(data, file)
     return _records_frame(records)
 
 

@@ -147,6 +147,23 @@ def test_reproduce_writes_table_and_figures(tmp_path, capsys):
     assert (out_dir / "table1.md").read_text() == markdown
 
 
+def test_reproduce_starts_from_gzipped_results(tmp_path, capsys):
+    import gzip
+
+    out_dir = tmp_path / "results"
+    args = ["reproduce", "--datasets", "liver", "--algorithms", "scs", "--clauses", "1", "--thetas", "0.1",
+            "--folds", "2", "--thresholds", "3", "--inner-folds", "0", "--out", str(out_dir), "--backend", "sequential",
+            "--no-progress"]
+    assert main(args) == 0
+    plain = out_dir / "results.jsonl"
+    lines = plain.read_bytes()
+    (out_dir / "results.jsonl.gz").write_bytes(gzip.compress(lines))
+    plain.unlink()
+    assert main(args) == 0  # unpacked, nothing run again
+    assert plain.read_bytes() == lines
+    assert "unpacking" in capsys.readouterr().err
+
+
 def test_reproduce_report_only_needs_earlier_results(tmp_path, capsys):
     assert main(["reproduce", "--out", str(tmp_path), "--report-only"]) == 1
     assert "--report-only needs the results of an earlier run" in capsys.readouterr().err

@@ -215,6 +215,16 @@ def test_truncated_last_line_is_ignored_and_recomputed(tmp_path: Path, tiny_run:
     assert errors_by_key(frame) == errors_by_key(tiny_run[1])
 
 
+def test_read_results_reads_gzip_and_falls_back_to_it(tmp_path: Path, tiny_run: tuple[Path, pd.DataFrame]) -> None:
+    import gzip
+
+    packed = tmp_path / "results.jsonl.gz"
+    packed.write_bytes(gzip.compress(tiny_run[0].read_bytes()))
+    expected = read_results(tiny_run[0])
+    pd.testing.assert_frame_equal(read_results(packed), expected)
+    pd.testing.assert_frame_equal(read_results(tmp_path / "results.jsonl"), expected)  # missing: the .gz is read
+
+
 def test_a_corrupt_line_inside_the_file_is_a_clear_error(tmp_path: Path, tiny_run: tuple[Path, pd.DataFrame]) -> None:
     lines = lines_of(tiny_run[0])
     path = tmp_path / "results.jsonl"
