@@ -27,6 +27,7 @@ import contextlib
 import functools
 import logging
 import time
+import itertools
 import weakref
 from typing import Any, Iterator, Mapping
 
@@ -144,6 +145,57 @@ def _uninterruptible_class(base: type) -> type:
     )
 
 
+class _ModelSlots:
+    """Values a backend keeps per model, stored on the model itself.
+
+    A ``WeakKeyDictionary`` keyed by the model cannot hold them: the APPSI
+    solver refers to its model, so the value kept its key alive and every
+    model a backend ever solved stayed in memory. Stored on the model, model
+    -> value -> solver -> model is a cycle that is freed with the model.
+    """
+
+    _numbers = itertools.count()
+
+    def __init__(self, what: str):
+        self._attribute = f"_highs_backend_{what}_{next(self._numbers)}"
+
+    def get(self, model: Any, default: Any = None) -> Any:
+        slot = model.__dict__.get(self._attribute)
+        return slot.value if isinstance(slot, _Slot) and slot.owner() is model else default
+
+    def __getitem__(self, model: Any) -> Any:
+        if model not in self:
+            raise KeyError(model)
+        return self.get(model)
+
+    def __setitem__(self, model: Any, value: Any) -> None:
+        model.__dict__[self._attribute] = _Slot(model, value)
+
+    def __contains__(self, model: Any) -> bool:
+        slot = model.__dict__.get(self._attribute)
+        return isinstance(slot, _Slot) and slot.owner() is model
+
+
+def _nothing() -> None:
+    return None
+
+
+class _Slot:
+    """One model's value; copies and pickles of the model get None (they need their own)."""
+
+    __slots__ = ("owner", "value")
+
+    def __init__(self, model: Any, value: Any):
+        self.owner = weakref.ref(model)
+        self.value = value
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> None:
+        return None
+
+    def __reduce__(self) -> tuple[Any, tuple[()]]:
+        return _nothing, ()
+
+
 def _load_plan(solver: Any) -> tuple[list[Any], np.ndarray] | None:
     """The variables APPSI's ``load_vars`` would load, and their HiGHS columns (None if unknown)."""
     try:
@@ -179,8 +231,8 @@ class HighsBackend:
 
     Notes
     -----
-    One HiGHS instance is kept per model (weakly referenced: it is dropped
-    with the model). A backend object is therefore cheap to share between
+    One HiGHS instance is kept per model, on the model (it is freed with the
+    model). A backend object is therefore cheap to share between
     drivers, and pickling it (for parallel workers) drops the instances.
     """
 
@@ -190,9 +242,7 @@ class HighsBackend:
     def __init__(self, options: Mapping[str, Any] | None = None, threads: int | None = None):
         self.options = dict(options or {})
         self.threads = threads
-        self._instances: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
-        self._kinds: "weakref.WeakKeyDictionary[Any, str | None]" = weakref.WeakKeyDictionary()
-        self._load_plans: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
+        self._new_slots()
         self.n_builds = 0
         self.n_solves = 0
 
@@ -205,9 +255,12 @@ class HighsBackend:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        self._instances = weakref.WeakKeyDictionary()
-        self._kinds = weakref.WeakKeyDictionary()
-        self._load_plans = weakref.WeakKeyDictionary()
+        self._new_slots()
+
+    def _new_slots(self) -> None:
+        self._instances = _ModelSlots("instance")
+        self._kinds = _ModelSlots("kind")
+        self._load_plans = _ModelSlots("load_plan")
 
     def __repr__(self) -> str:
         return f"HighsBackend(options={self.options!r}, threads={self.threads!r})"

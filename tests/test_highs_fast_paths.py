@@ -130,3 +130,22 @@ def test_assign_changed_sets_only_changed_params_and_values_read_back() -> None:
     params[0]._value = 7.0  # unchanged entries are not touched
     assign_changed(params, old, new)
     assert [pyo.value(m.p[j]) for j in m.J] == [7.0, 2.5, 1.0, -3.0, 1.0]
+
+
+def test_solved_models_are_freed_and_a_clone_gets_its_own_instance() -> None:
+    import gc
+    import weakref
+
+    backend = get_backend("highs")
+    rng = np.random.default_rng(5)
+    model = build_clause_lp(rng.integers(0, 2, size=(30, 6)), rng.integers(0, 2, size=30), theta=0.1)
+    backend.solve(model)
+    copy = model.clone()
+    copy.theta = 50.0  # every feature costs more than it saves: the clone's optimum is w = 0
+    backend.solve(copy)
+    assert backend._instances[copy] is not backend._instances[model]
+    assert all(copy.w[j].value == pytest.approx(0.0) for j in copy.J)
+    alive = weakref.ref(model)
+    del model, copy
+    gc.collect()
+    assert alive() is None  # the backend does not keep solved models in memory
