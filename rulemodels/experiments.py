@@ -1299,10 +1299,11 @@ def nested_cv_selection(results: pd.DataFrame) -> pd.DataFrame:
     ok = results[results["error"].isna()].copy()
     ok["test_error"] = pd.to_numeric(ok["test_error"])
     inner_ok, outer_ok = ok[inner_mask[ok.index]], ok[~inner_mask[ok.index]]
+    cell = ["dataset", "algorithm", "n_clauses"]
+    inner_cells = dict(list(inner_ok.groupby(cell, sort=False)))
     rows = []
-    for (dataset, algorithm, n_clauses), outer in outer_ok.groupby(["dataset", "algorithm", "n_clauses"], sort=False):
-        inner = inner_ok[(inner_ok["dataset"] == dataset) & (inner_ok["algorithm"] == algorithm)
-                         & (inner_ok["n_clauses"] == n_clauses)]
+    for (dataset, algorithm, n_clauses), outer in outer_ok.groupby(cell, sort=False):
+        inner = inner_cells.get((dataset, algorithm, n_clauses), inner_ok.iloc[:0])
         row = _nested_cell(outer, inner)
         if row is None:
             if len(inner):
