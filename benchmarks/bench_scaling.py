@@ -8,10 +8,17 @@ hide the growth). 9 quantile thresholds per column give 144 binary
 features. Each size runs in a fresh subprocess, which reports:
 
 * binarize s: ``FeatureBinarizer`` fit + transform;
-* build s: :func:`~rulemodels.models.build_clause_lp` on all rows;
+* build s: the clause LP the engine builds for the DNF fit (positives = the
+  negative class), :func:`~rulemodels.models.build_clause_lp` or, for tall
+  data, :func:`~rulemodels.models.build_clause_dual_lp` (column "LP");
 * AM fit s: ``BooleanRuleClassifier(algorithm="am", n_clauses=3, theta=0.01)``
-  (fresh process, so every model is built), with its LP solves;
+  for the default DNF and for a CNF (fresh process, so every model is
+  built), with their LP solves;
 * peak RSS MiB of the subprocess.
+
+``--replicated`` adds the 100,000-row case built by repeating Pima's rows
+(130 copies): identical rows are merged into one weighted row, so the LP
+stays Pima-sized.
 
 Run from the repository root::
 
@@ -59,58 +66,79 @@ def pima_like(n: int, seed: int = 0):  # noqa: ANN201
     return pd.DataFrame(columns), labels
 
 
-def measure_one(n: int) -> dict:
-    from rulemodels import BooleanRuleClassifier
-    from rulemodels.data import FeatureBinarizer
-    from rulemodels.models import build_clause_lp
+def replicated_pima(n: int):  # noqa: ANN201
+    """Pima's rows repeated (and cut) to ``n`` rows."""
+    from rulemodels.datasets import load_dataset
 
-    X, y = pima_like(n)
+    X, y = load_dataset("pima")
+    copies = -(-n // len(y))
+    rows = np.tile(np.arange(len(y)), copies)[:n]
+    return X.iloc[rows].reset_index(drop=True), np.asarray(y)[rows]
+
+
+def measure_one(n: int, data: str = "synthetic") -> dict:
+    from rulemodels import BooleanRuleClassifier
+    from rulemodels.algorithms.engine import choose_formulation
+    from rulemodels.data import FeatureBinarizer
+    from rulemodels.models import build_clause_dual_lp, build_clause_lp
+
+    X, y = pima_like(n) if data == "synthetic" else replicated_pima(n)
     start = time.perf_counter()
     binarizer = FeatureBinarizer(n_thresholds=9).fit(X)
     A = binarizer.transform(X)
     binarize = time.perf_counter() - start
+    negatives = np.asarray(A)[y == 0]  # the DNF's clause LPs cover the negative class
+    formulation = choose_formulation("auto", len(np.unique(negatives, axis=0)), A.shape[1])
+    build_model = build_clause_dual_lp if formulation == "dual" else build_clause_lp
     start = time.perf_counter()
-    model = build_clause_lp(A, 1 - y, theta=0.01)
+    model = build_model(A, 1 - y, theta=0.01)
     build = time.perf_counter() - start
     distinct = len(model.P) + len(model._neg_groups)
     del model
-    start = time.perf_counter()
-    clf = BooleanRuleClassifier(algorithm="am", n_clauses=3, theta=0.01).fit(X, y)
-    fit = time.perf_counter() - start
-    return {
+    row = {
+        "data": data,
         "n": n,
         "binary features": int(A.shape[1]),
         "distinct rows": int(distinct),
         "binarize s": binarize,
+        "LP": formulation,
         "build s": build,
-        "AM fit s": fit,
-        "AM LP solves": int(clf.n_solves_),
-        "train error": float(np.mean(clf.predict(X) != y)),
-        "peak RSS MiB": peak_rss_mib(),
     }
+    for form in ("dnf", "cnf"):
+        start = time.perf_counter()
+        clf = BooleanRuleClassifier(algorithm="am", n_clauses=3, theta=0.01, form=form).fit(X, y)
+        row[f"AM {form.upper()} fit s"] = time.perf_counter() - start
+        row[f"AM {form.upper()} LP solves"] = int(clf.n_solves_)
+        row[f"AM {form.upper()} train error"] = float(np.mean(clf.predict(X) != y))
+    row["peak RSS MiB"] = peak_rss_mib()
+    return row
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", nargs="+", type=int, default=[1_000, 10_000, 100_000])
+    parser.add_argument("--replicated", action="store_true", help="add 100,000 rows of repeated Pima")
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--data", default="synthetic", help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "scaling.json")
     args = parser.parse_args(argv)
     if args.one:
-        print(json.dumps(measure_one(args.one)))
+        print(json.dumps(measure_one(args.one, args.data)))
         return 0
+    cases = [(n, "synthetic") for n in args.sizes] + ([(100_000, "replicated")] if args.replicated else [])
     rows = []
-    for n in args.sizes:
+    for n, data in cases:
         completed = subprocess.run(
-            [sys.executable, __file__, "--one", str(n)], check=True, capture_output=True, text=True
+            [sys.executable, __file__, "--one", str(n), "--data", data], check=True, capture_output=True, text=True
         )
         rows.append(json.loads(completed.stdout.strip().splitlines()[-1]))
-        print(f"n={n}: AM fit {rows[-1]['AM fit s']:.1f} s", file=sys.stderr, flush=True)
+        print(f"n={n} ({data}): AM DNF fit {rows[-1]['AM DNF fit s']:.1f} s, CNF {rows[-1]['AM CNF fit s']:.1f} s",
+              file=sys.stderr, flush=True)
     for row in rows:
-        row["AM fit µs/row"] = 1e6 * row["AM fit s"] / row["n"]
         row["build µs/row"] = 1e6 * row["build s"] / row["n"]
-    print(markdown_table(rows, {"binarize s": 2, "build s": 2, "AM fit s": 2, "train error": 3, "peak RSS MiB": 0,
-                                "AM fit µs/row": 1, "build µs/row": 1}))
+    print(markdown_table(rows, {"binarize s": 2, "build s": 2, "AM DNF fit s": 1, "AM CNF fit s": 1,
+                                "AM DNF train error": 3, "AM CNF train error": 3, "peak RSS MiB": 0,
+                                "build µs/row": 1}))
     write_json(args.out, {"machine": machine(), "rows": rows})
     return 0
 

@@ -29,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     steps = [
         ("clause-LP re-solve: modeling layer vs highspy", bench_resolve.main, []),
         ("one AM and one BCD fit", bench_fit.main, []),
-        ("scaling with n", bench_scaling.main, ["--sizes", "1000", "10000"] if args.quick else []),
+        ("scaling with n", bench_scaling.main, ["--sizes", "1000", "10000"] if args.quick else ["--replicated"]),
         ("clause-LP build", bench_build.main, ["--sizes", "1000", "10000"] if args.quick else []),
     ]
     if not args.quick:

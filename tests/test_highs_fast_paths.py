@@ -1,6 +1,6 @@
 """The HiGHS backend's fast paths give exactly what APPSI's own routines give.
 
-Objective coefficients compiled to numpy (solvers._objective_update), the
+Objective coefficients compiled to numpy (solvers._param_update), the
 solution loaded through a cached (variable, column) plan, and Params set by
 ``assign_changed`` without Pyomo's per-item validation.
 """
@@ -14,7 +14,7 @@ from pyomo.contrib.appsi.solvers import Highs
 
 from rulemodels.models import build_clause_lp, set_feature_cost, set_sample_weight, set_theta
 from solvers import get_backend
-from solvers._objective_update import ObjectiveProgram, _monomials, _NotPolynomial
+from solvers._param_update import ObjectiveProgram, _monomials, _NotPolynomial
 
 
 def column_costs(solver: Highs, model: pyo.ConcreteModel) -> np.ndarray:

@@ -3,11 +3,12 @@
 Every driver (set covering, BCD, AM) learns clauses by re-solving the same
 one-level clause LP (eqs. OneLevelFormulation-Wj) with different sample
 weights: weight 0 removes a sample (``v_ir = DC`` in eq.
-HammingFormulationBothVW). :class:`ClauseEngine` builds one model per clause
-slot once per fit, and afterwards only changes its mutable Params
-(:func:`~rulemodels.models.set_sample_weight`) and re-solves it with the
-backend it was handed; a persistent backend pushes just those changes. Identical
-LPs (same θ, same weights) recur often in BCD and AM, so solutions are cached.
+HammingFormulationBothVW). :class:`ClauseEngine` builds the model once per fit
+(one per clause slot when solves keep their warm start), and afterwards only
+changes its mutable Params (:func:`~rulemodels.models.set_sample_weight`)
+and re-solves it with the backend it was handed; a persistent backend pushes
+just those changes. Identical LPs (same θ, same weights) recur often in BCD
+and AM, so solutions are cached.
 
 Every solve starts cold when the backend allows it (``discard_warm_start``):
 the LP solution is then a function of the LP alone, never of the solves
@@ -17,6 +18,9 @@ result independent of what was solved before, and what lets fits share
 solutions (:mod:`rulemodels.algorithms.pool`). It costs little: on the BCD
 and AM re-solve sequences of Pima, cold HiGHS solves (presolve off) take
 about as long on average as warm ones (``benchmarks/bench_resolve.py``).
+
+For tall data (many more positive samples than features) the engine builds
+the LP dual of the clause LP instead (:func:`choose_formulation`).
 """
 
 from __future__ import annotations
@@ -31,7 +35,14 @@ import scipy.sparse as sp
 
 from rulemodels.algorithms.pool import PoolEntry, can_start_cold, start_cold
 from rulemodels.algorithms.rounding import RedundancyAwareBinarizer, simple_binarize
-from rulemodels.models import build_clause_lp, clause_weights, set_feature_cost, set_sample_weight, set_theta
+from rulemodels.models import (
+    build_clause_dual_lp,
+    build_clause_lp,
+    clause_weights,
+    set_feature_cost,
+    set_sample_weight,
+    set_theta,
+)
 from rulemodels.models.problem import CNFProblem
 from solvers import Backend, TerminationCondition
 
@@ -40,6 +51,28 @@ logger = logging.getLogger(__name__)
 __all__ = ["ClauseEngine", "EngineStats", "SolveBudgetExceeded", "WorkingData"]
 
 ALWAYS_TRUE = "__always_true__"
+
+DUAL_MIN_POSITIVES = 5_000
+"""``formulation="auto"`` solves the dual clause LP from this many positive samples ..."""
+DUAL_POSITIVES_PER_FEATURE = 10
+"""... when they are also at least this many times the number of features."""
+
+
+def choose_formulation(formulation: str, n_positives: int, n_features: int) -> str:
+    """``"primal"`` or ``"dual"``: which side of the clause LP the engine builds.
+
+    ``"auto"`` picks the dual (:func:`~rulemodels.models.build_clause_dual_lp`,
+    d rows) for tall data, where the primal's one row per positive sample
+    makes every solve slow: at 100,000 samples × 144 features, 3 s instead
+    of 40 s per LP (``benchmarks/bench_scaling.py``). Both have the same
+    optimum; degenerate LPs may return a different optimal vertex.
+    """
+    if formulation not in ("auto", "primal", "dual"):
+        raise ValueError(f"formulation must be 'auto', 'primal' or 'dual', got {formulation!r}")
+    if formulation != "auto":
+        return formulation
+    tall = n_positives >= DUAL_MIN_POSITIVES and n_positives >= DUAL_POSITIVES_PER_FEATURE * n_features
+    return "dual" if tall else "primal"
 
 
 class SolveBudgetExceeded(Exception):
@@ -95,6 +128,15 @@ class WorkingData:
         return W, None
 
 
+def _distinct_positives(data: WorkingData) -> int:
+    """Number of distinct positive rows: the clause LP merges identical ones into one row."""
+    positives = data.A[data.y == 1]
+    if positives.shape[0] < DUAL_MIN_POSITIVES:  # too few for the dual anyway: skip the count
+        return positives.shape[0]
+    packed = np.packbits(positives != 0, axis=1)
+    return int(np.unique(packed, axis=0).shape[0])
+
+
 class ClauseEngine:
     """Learn one clause at a time from re-solved persistent clause LPs.
 
@@ -105,7 +147,8 @@ class ClauseEngine:
         Solves every LP; persistent backends re-use each slot's solver instance.
     theta : float
     n_slots : int
-        Number of persistent models (one per clause).
+        Number of clauses; one persistent model each, or one shared by all
+        when solves start cold (see :meth:`_model`).
     binarization : {"redundancy_aware", "simple"}
     threshold : float
         Threshold of the simple binarization.
@@ -113,6 +156,8 @@ class ClauseEngine:
         Seconds for the whole fit; past it :class:`SolveBudgetExceeded` is raised.
     solver_options : mapping, optional
         Passed to every ``backend.solve``.
+    formulation : {"auto", "primal", "dual"}
+        Which side of the clause LP to build (:func:`choose_formulation`).
     pool : PoolEntry, optional
         Models and cold-solve solutions shared with earlier fits on the same
         data (:mod:`rulemodels.algorithms.pool`); ``ModelPool.entry`` gives
@@ -131,6 +176,7 @@ class ClauseEngine:
         threshold: float = 0.2,
         time_limit: float | None = None,
         solver_options: Mapping[str, Any] | None = None,
+        formulation: str = "auto",
         pool: PoolEntry | None = None,
     ):
         if binarization not in ("redundancy_aware", "simple"):
@@ -141,6 +187,7 @@ class ClauseEngine:
         self.binarization = binarization
         self.threshold = threshold
         self.solver_options = dict(solver_options or {})
+        self.formulation = choose_formulation(formulation, _distinct_positives(data), data.n_features)
         self.deadline = None if time_limit is None else time.perf_counter() + time_limit
         self.stats = EngineStats()
         self._models: list[Any] = [None] * n_slots
@@ -148,7 +195,8 @@ class ClauseEngine:
         self._cache: dict[bytes, np.ndarray] = {}
         self._pool = pool
         self._lp_prefix = (
-            repr(sorted(self.solver_options.items())).encode()
+            self.formulation.encode()
+            + repr(sorted(self.solver_options.items())).encode()
             + np.float64(self.theta).tobytes()
             + np.ascontiguousarray(data.cost, dtype=np.float64).tobytes()
         )
@@ -159,18 +207,28 @@ class ClauseEngine:
         )
 
     def _model(self, slot: int, weight: np.ndarray) -> Any:
+        """The persistent clause LP that learns clause ``slot``, with weights ``weight`` pushed.
+
+        When every solve starts cold, a model keeps nothing from one solve to
+        the next, so all clause slots share one model: one build (and one
+        solver instance) per fit instead of R. Otherwise each slot keeps its
+        own model, and so its own warm start.
+        """
+        slot = 0 if self._cold else slot
         model = self._models[slot]
         if model is not None:
             set_sample_weight(model, weight)
             return model
-        model = self._pool.models.get(slot) if self._pool is not None else None
+        pool_key = (self.formulation, slot)
+        model = self._pool.models.get(pool_key) if self._pool is not None else None
         if model is None:
-            model = build_clause_lp(
+            build = build_clause_dual_lp if self.formulation == "dual" else build_clause_lp
+            model = build(
                 sp.csr_matrix(self.data.A), self.data.y, theta=self.theta, sample_weight=weight, feature_cost=self.data.cost
             )
             self.stats.n_builds += 1
             if self._pool is not None:
-                self._pool.models[slot] = model
+                self._pool.models[pool_key] = model
         else:
             set_theta(model, self.theta)
             set_feature_cost(model, self.data.cost)

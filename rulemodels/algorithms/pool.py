@@ -42,7 +42,7 @@ class PoolEntry:
     Attributes
     ----------
     models : dict
-        Clause slot -> built clause LP.
+        (formulation, clause slot) -> built clause LP ("primal" or "dual").
     relaxations : OrderedDict
         (R, weights and costs digest) -> built TLP model; only the most
         recent one is kept (they are large: 270,000 rows for Sonar at R=5).
@@ -50,7 +50,7 @@ class PoolEntry:
         LP key (θ, costs, weights) -> LP solution ``w`` of a cold solve.
     """
 
-    models: dict[int, Any] = field(default_factory=dict)
+    models: dict[tuple[str, int], Any] = field(default_factory=dict)
     relaxations: "OrderedDict[tuple[Any, ...], Any]" = field(default_factory=OrderedDict)
     cold_solutions: "OrderedDict[bytes, np.ndarray]" = field(default_factory=OrderedDict)
     max_solutions: int = 20_000

@@ -34,13 +34,16 @@ def learn_cnf(
     max_iter: int = 100,
     time_limit: float | None = None,
     solver_options: Mapping[str, Any] | None = None,
+    formulation: str = "auto",
     pool: ModelPool | None = None,
 ) -> tuple[FitResult, WorkingData]:
     """Run ``algorithm`` on ``problem``; SCS/SCN/BCD/AM share one clause engine per fit.
 
     With a ``pool`` (:mod:`rulemodels.algorithms.pool`), the clause LPs built
     by earlier fits on the same binary data are re-used (same result, no
-    rebuild). Returns the driver's result (with the engine's build/solve
+    rebuild). ``formulation`` chooses the primal or dual clause LP
+    (:func:`~rulemodels.algorithms.engine.choose_formulation`; TLP ignores
+    it). Returns the driver's result (with the engine's build/solve
     counters) and the working data (to read W back with ``data.split``).
     """
     if algorithm not in ALGORITHMS:
@@ -55,7 +58,7 @@ def learn_cnf(
     engine = ClauseEngine(
         data, backend, theta=theta, n_slots=n_clauses,
         binarization="simple" if algorithm == "scs" else "redundancy_aware",
-        time_limit=time_limit, solver_options=solver_options,
+        time_limit=time_limit, solver_options=solver_options, formulation=formulation,
         pool=entry,
     )
     result = set_cover(engine, n_clauses)

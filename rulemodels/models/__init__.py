@@ -1,11 +1,12 @@
 """Declarative Pyomo models of the paper (builders never solve).
 
 - :func:`build_clause_lp`: one-level clause LP (eqs. OneLevelFormulation-Wj)
+- :func:`build_clause_dual_lp`: its LP dual (the engine solves it for tall data)
 - :func:`build_zero_one`: two-level 0-1 error MIP / TLP (eq. GeneralLPFormulation)
 - :func:`build_hamming`: exact Hamming-distance MIP (eq. HammingFormulation)
 """
 
-from rulemodels.models.clause_lp import build_clause_lp, set_feature_cost, set_sample_weight, set_theta
+from rulemodels.models.clause_lp import build_clause_dual_lp, build_clause_lp, set_feature_cost, set_sample_weight, set_theta
 from rulemodels.models.extract import (
     clause_weights,
     is_integral,
@@ -20,6 +21,7 @@ from rulemodels.models.zero_one import build_zero_one
 
 __all__ = [
     "CNFProblem",
+    "build_clause_dual_lp",
     "build_clause_lp",
     "build_hamming",
     "build_zero_one",

@@ -34,7 +34,7 @@ import pyomo.environ as pyo
 from rulemodels.models._data import as_feature_costs, as_weights, check_nonnegative, prepare_data
 from rulemodels.models._pyomo import assign_changed, linear_sum
 
-__all__ = ["build_clause_lp", "set_feature_cost", "set_sample_weight", "set_theta"]
+__all__ = ["build_clause_dual_lp", "build_clause_lp", "set_feature_cost", "set_sample_weight", "set_theta"]
 
 
 def build_clause_lp(
@@ -83,35 +83,15 @@ def build_clause_lp(
         A, y, theta=theta, sample_weight=sample_weight, feature_cost=feature_cost,
         disable_cost=disable_cost, merge_identical=merge_identical,
     )
-    groups, costs, group_weight, n_features = data.groups, data.costs, data.group_weight, data.n_features
-    positives = groups.positives
-    negatives = groups.negatives
-    neg_patterns = groups.patterns[negatives]
-
     m = pyo.ConcreteModel(name="clause_lp")
-    m.J = pyo.RangeSet(0, n_features - 1, doc="binary features j = 0..d-1")
-    m.P = pyo.Set(initialize=positives.tolist(), doc="samples with y_i = 1 (groups of identical rows)")
-    m.theta = pyo.Param(initialize=float(theta), mutable=True, doc="sparsity weight θ (eq. OneLevelFormulation)")
-    m.c = pyo.Param(m.J, initialize=dict(enumerate(costs.tolist())), mutable=True, doc="cost c_j of using feature j")
-    m.weight = pyo.Param(
-        m.P, initialize={int(p): float(group_weight[p]) for p in positives}, mutable=True,
-        doc="sample weight ω_i of each positive sample (0 removes it)",
-    )
-    neg_cost = np.asarray(neg_patterns.T @ group_weight[negatives]).ravel()
-    m.neg_cost = pyo.Param(
-        m.J, initialize=dict(enumerate(neg_cost.tolist())), mutable=True,
-        doc="Σ_{i: y_i=0} ω_i a_ij: linear cost of feature j on the negatives (eq. OneLevelFormulationNegativeSamples)",
-    )
+    _add_data(m, data, theta, disable_cost)
     domain = pyo.Binary if integer else pyo.UnitInterval
     m.w = pyo.Var(m.J, domain=domain, doc="w_j = 1 if feature j is in the clause (eq. OneLevelFormulationWj)")
     m.xi = pyo.Var(m.P, domain=pyo.NonNegativeReals, doc="ξ_i: hinge cost of positive sample i (eq. OneLevelFormulationPositiveSamples)")
     if disable_cost is not None:
-        m.c0 = pyo.Param(initialize=float(disable_cost), mutable=True, doc="cost c_0 of the always-true feature")
-        m.neg_weight_total = pyo.Param(
-            initialize=float(group_weight[negatives].sum()), mutable=True, doc="Σ_{i: y_i=0} ω_i (a_i0 = 1 for all i)"
-        )
         m.w0 = pyo.Var(domain=domain, doc="w_0 = 1 selects the always-true feature a_i0 = 1: the clause is disabled (section 3)")
 
+    groups = data.groups
     indptr, indices = groups.patterns.indptr, groups.patterns.indices
     always_true = [m.w0] if disable_cost is not None else []
 
@@ -130,20 +110,119 @@ def build_clause_lp(
     m.objective = pyo.Objective(
         expr=m.accuracy_cost + m.sparsity_cost, sense=pyo.minimize, doc="eq. OneLevelFormulation"
     )
+    m._w_vars = list(m.w.values())  # in the order of J, for clause_weights
+    return m
+
+
+def build_clause_dual_lp(
+    A: Any,
+    y: Any,
+    *,
+    theta: float = 0.01,
+    sample_weight: Any = None,
+    feature_cost: Any = None,
+    disable_cost: float | None = None,
+    merge_identical: bool = True,
+) -> pyo.ConcreteModel:
+    """Build the LP dual of the one-level clause LP; its constraint duals are the clause ``w``.
+
+    Same data, Params and ``set_*`` functions as :func:`build_clause_lp`
+    (without ``integer``), for the other side of the same LP:
+
+    .. math::
+
+        \\max_{u, v}\\ \\sum_{i: y_i=1} u_i - \\sum_j v_j
+        \\quad\\text{s.t. } \\sum_{i: y_i=1} a_{ij} u_i - v_j
+            \\le \\sum_{i: y_i=0} \\omega_i a_{ij} + \\theta c_j \\ (\\forall j),
+        \\qquad 0 \\le u_i \\le \\omega_i,\\ v_j \\ge 0
+
+    ``u_i`` is the dual of sample i's cover constraint (ξ_i ≥ 1 − Σ_j a_ij w_j),
+    ``v_j`` the dual of ``w_j ≤ 1``, and the dual of constraint ``price[j]``
+    is ``w_j``: :func:`~rulemodels.models.clause_weights` reads it from the
+    model's ``dual`` Suffix. By LP duality both optima are equal.
+
+    The primal has one row per positive sample and d + #positives columns;
+    the dual has d rows. When positives far outnumber features (100,000
+    samples, 144 features) HiGHS's dual simplex solves the dual about 13×
+    faster than any of its methods solves the primal
+    (``benchmarks/bench_scaling.py``), which is why the clause engine uses it
+    for tall problems.
+    """
+    data = prepare_data(
+        A, y, theta=theta, sample_weight=sample_weight, feature_cost=feature_cost,
+        disable_cost=disable_cost, merge_identical=merge_identical,
+    )
+    m = pyo.ConcreteModel(name="clause_dual_lp")
+    _add_data(m, data, theta, disable_cost)
+    m.u = pyo.Var(
+        m.P, domain=pyo.NonNegativeReals, bounds=lambda model, p: (0, model.weight[p]),
+        doc="u_i ∈ [0, ω_i]: dual of the cover constraint of positive sample i",
+    )
+    m.v = pyo.Var(m.J, domain=pyo.NonNegativeReals, doc="v_j ≥ 0: dual of w_j ≤ 1")
+    if disable_cost is not None:
+        m.v0 = pyo.Var(domain=pyo.NonNegativeReals, doc="v_0 ≥ 0: dual of w_0 ≤ 1")
+
+    patterns = data.groups.patterns[data.groups.positives].tocsc()
+    indptr, indices = patterns.indptr, patterns.indices
+    positives = data.groups.positives
+
+    def price_rule(model: pyo.ConcreteModel, j: int) -> Any:
+        covering = linear_sum([model.u[int(p)] for p in positives[indices[indptr[j]:indptr[j + 1]]]])
+        return covering - model.v[j] <= model.neg_cost[j] + model.theta * model.c[j]
+
+    m.price = pyo.Constraint(
+        m.J, rule=price_rule,
+        doc="Σ_{y_i=1} a_ij u_i − v_j ≤ Σ_{y_i=0} ω_i a_ij + θ c_j: dual of w_j, whose dual value is w_j",
+    )
+    gain = sum(m.u[p] for p in m.P) - sum(m.v[j] for j in m.J)
+    if disable_cost is not None:
+        m.price0 = pyo.Constraint(
+            expr=linear_sum(list(m.u.values())) - m.v0 <= m.neg_weight_total + m.theta * m.c0,
+            doc="Σ_{y_i=1} u_i − v_0 ≤ Σ_{y_i=0} ω_i + θ c_0: dual of w_0",
+        )
+        gain = gain - m.v0
+    m.objective = pyo.Objective(expr=gain, sense=pyo.maximize, doc="dual of eq. OneLevelFormulation (same optimum)")
+    m.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT, doc="constraint duals; dual(price[j]) = w_j")
+    m._w_constraints = list(m.price.values())  # in the order of J, for clause_weights
+    return m
+
+
+def _add_data(m: pyo.ConcreteModel, data: Any, theta: float, disable_cost: float | None) -> None:
+    """The sets and mutable Params both clause LPs share, and the numpy shadows ``set_*`` update."""
+    groups, costs, group_weight, n_features = data.groups, data.costs, data.group_weight, data.n_features
+    positives = groups.positives
+    negatives = groups.negatives
+    neg_patterns = groups.patterns[negatives]
+    m.J = pyo.RangeSet(0, n_features - 1, doc="binary features j = 0..d-1")
+    m.P = pyo.Set(initialize=positives.tolist(), doc="samples with y_i = 1 (groups of identical rows)")
+    m.theta = pyo.Param(initialize=float(theta), mutable=True, doc="sparsity weight θ (eq. OneLevelFormulation)")
+    m.c = pyo.Param(m.J, initialize=dict(enumerate(costs.tolist())), mutable=True, doc="cost c_j of using feature j")
+    m.weight = pyo.Param(
+        m.P, initialize={int(p): float(group_weight[p]) for p in positives}, mutable=True,
+        doc="sample weight ω_i of each positive sample (0 removes it)",
+    )
+    neg_cost = np.asarray(neg_patterns.T @ group_weight[negatives]).ravel()
+    m.neg_cost = pyo.Param(
+        m.J, initialize=dict(enumerate(neg_cost.tolist())), mutable=True,
+        doc="Σ_{i: y_i=0} ω_i a_ij: linear cost of feature j on the negatives (eq. OneLevelFormulationNegativeSamples)",
+    )
+    if disable_cost is not None:
+        m.c0 = pyo.Param(initialize=float(disable_cost), mutable=True, doc="cost c_0 of the always-true feature")
+        m.neg_weight_total = pyo.Param(
+            initialize=float(group_weight[negatives].sum()), mutable=True, doc="Σ_{i: y_i=0} ω_i (a_i0 = 1 for all i)"
+        )
     m._groups = groups
     m._pos_groups = positives
     # The Params' data objects in the order of the numpy shadows below (for assign_changed).
     m._weight_params = [m.weight[int(p)] for p in positives]
     m._neg_cost_params = list(m.neg_cost.values())
     m._cost_params = list(m.c.values())
-    m._w_vars = list(m.w.values())  # in the order of J, for clause_weights
     m._weight_values = group_weight[positives].astype(float)
     m._neg_cost_values = neg_cost
     m._feature_cost = costs.astype(float)
     m._neg_groups = negatives
     m._neg_patterns = neg_patterns
     m._sample_weight = data.sample_weight
-    return m
 
 
 def set_sample_weight(model: pyo.ConcreteModel, sample_weight: Any) -> None:

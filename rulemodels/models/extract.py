@@ -21,12 +21,30 @@ def _value(var: Any) -> float:
 
 
 def clause_weights(model: pyo.ConcreteModel) -> np.ndarray:
-    """``w_j`` of a solved clause LP, shape (d,) (fractional for the LP)."""
+    """``w_j`` of a solved clause LP, shape (d,) (fractional for the LP).
+
+    For the dual model (:func:`~rulemodels.models.build_clause_dual_lp`)
+    ``w_j = |dual(price[j])|``, clipped to [0, 1]: ``w_j >= 0``, and solvers
+    differ in the sign they give the duals of a maximisation.
+    """
+    constraints = getattr(model, "_w_constraints", None)
+    if constraints is not None:
+        return _weights_from_duals(model, constraints)
     variables = getattr(model, "_w_vars", None) or list(model.w.values())  # in the order of J
     values = [var.value for var in variables]
     if None in values:
         _value(variables[values.index(None)])  # raises, naming the variable
     return np.array(values, dtype=float)
+
+
+def _weights_from_duals(model: pyo.ConcreteModel, constraints: list[Any]) -> np.ndarray:
+    duals = model.dual
+    missing = next((con for con in constraints if con not in duals), None)
+    if missing is not None:
+        raise ValueError(
+            f"constraint {missing.name} has no dual value: solve the model with a backend that reports duals"
+        )
+    return np.clip(np.abs(np.array([duals[con] for con in constraints], dtype=float)), 0.0, 1.0)
 
 
 def two_level_weights(model: pyo.ConcreteModel) -> tuple[np.ndarray, np.ndarray | None]:
@@ -52,7 +70,11 @@ def rule_from_model(model: pyo.ConcreteModel, problem: CNFProblem) -> Rule:
     """
     if model.find_component("K") is None:
         W = clause_weights(model)[:, None]
-        w0 = np.array([_value(model.w0)]) if model.find_component("w0") is not None else None
+        w0 = None
+        if model.find_component("w0") is not None:
+            w0 = np.array([_value(model.w0)])
+        elif model.find_component("price0") is not None:
+            w0 = _weights_from_duals(model, [model.price0])
     else:
         W, w0 = two_level_weights(model)
     values = W if w0 is None else np.concatenate([W.ravel(), w0])
