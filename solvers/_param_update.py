@@ -40,6 +40,7 @@ from typing import Any, Callable
 
 import numpy as np
 from pyomo.common.numeric_types import native_numeric_types
+from pyomo.core.base.param import ParamData
 from pyomo.core.expr.numeric_expr import (
     NegationExpression,
     NPV_MaxExpression,
@@ -53,6 +54,20 @@ logger = logging.getLogger(__name__)
 __all__ = ["BoundsProgram", "ObjectiveProgram", "install"]
 
 Monomial = tuple[float, tuple[Any, ...]]
+
+
+# Pyomo keeps a mutable Param's value in ParamData._value; the ``value``
+# property adds a call and checks around it (1.7 µs instead of 0.1 µs a Param:
+# 3 ms per Sonar re-solve, which reads 2,200 of them).
+_read_value = operator.attrgetter("_value") if "_value" in getattr(ParamData, "__slots__", ()) else operator.attrgetter("value")
+
+
+def param_values(params: list[Any]) -> np.ndarray:
+    """The current values of ``params`` (``ParamData`` of mutable Params) as floats."""
+    try:
+        return np.fromiter(map(_read_value, params), dtype=float, count=len(params))
+    except (TypeError, ValueError):  # a Param without a value (or not a number): Pyomo's own error
+        return np.fromiter((p.value for p in params), dtype=float, count=len(params))
 
 
 class _NotPolynomial(Exception):
@@ -134,8 +149,7 @@ class ObjectiveProgram:
 
     def costs(self) -> np.ndarray:
         """The current value of every compiled coefficient (in ``var_ids`` order)."""
-        values = np.fromiter((p.value for p in self.params), dtype=float, count=len(self.params))
-        values = np.append(values, 1.0)
+        values = np.append(param_values(self.params), 1.0)
         terms = self.term_constant.copy()
         for column in self.term_params.T:
             terms *= values[column]
@@ -230,7 +244,7 @@ class BoundsProgram:
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """``(lower, upper)`` of every compiled variable (in ``var_ids`` order)."""
-        values = np.fromiter((p.value for p in self.params), dtype=float, count=len(self.params))
+        values = param_values(self.params)
         table = np.concatenate([values, np.array(self.constants[::-1], dtype=float)])
         codes = np.where(self.operands < 0, len(table) + self.operands, self.operands)
         picked = table[codes]

@@ -149,3 +149,15 @@ def test_solved_models_are_freed_and_a_clone_gets_its_own_instance() -> None:
     del model, copy
     gc.collect()
     assert alive() is None  # the backend does not keep solved models in memory
+
+
+def test_param_values_read_the_stored_values_and_fall_back_to_pyomo_errors() -> None:
+    from solvers._param_update import param_values
+
+    m = pyo.ConcreteModel()
+    m.p = pyo.Param([0, 1, 2], initialize={0: 1.5, 1: -2.0, 2: 0.0}, mutable=True)
+    m.q = pyo.Param(mutable=True)  # no value
+    m.p[1] = 7.25
+    assert param_values(list(m.p.values())).tolist() == [1.5, 7.25, 0.0]
+    with pytest.raises(ValueError, match=r"Error evaluating Param value \(q\)"):
+        param_values([m.q])

@@ -154,3 +154,24 @@ def test_small_and_large_lps_get_their_defaults(problem):
     assert backend._kinds[mip] is None
     highs = backend._instances[clause]._solver_model
     assert highs.getOptionValue("presolve")[1] == "off"
+
+
+def test_redundancy_aware_binarizer_is_built_once_per_data_and_gives_fresh_results(problem, monkeypatch):
+    import rulemodels.algorithms.engine as engine_module
+
+    built = []
+
+    class Counting(engine_module.RedundancyAwareBinarizer):
+        def __init__(self, *args, **kwargs):
+            built.append(1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(engine_module, "RedundancyAwareBinarizer", Counting)
+    pool = ModelPool()
+    backend = pool.backend("highs")
+    pooled = [learn_cnf(problem, backend, algorithm=a, n_clauses=2, theta=0.01, pool=pool)[0] for a in ("scn", "bcd", "am")]
+    assert len(built) == 1
+    fresh = [learn_cnf(problem, backend, algorithm=a, n_clauses=2, theta=0.01)[0] for a in ("scn", "bcd", "am")]
+    assert len(built) == 4  # without a pool every fit builds its own
+    for left, right in zip(pooled, fresh):
+        assert np.array_equal(left.W, right.W)

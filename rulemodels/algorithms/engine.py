@@ -63,9 +63,9 @@ def choose_formulation(formulation: str, n_positives: int, n_features: int) -> s
 
     ``"auto"`` picks the dual (:func:`~rulemodels.models.build_clause_dual_lp`,
     d rows) for tall data, where the primal's one row per positive sample
-    makes every solve slow: at 100,000 samples × 144 features, 3 s instead
-    of 40 s per LP (``benchmarks/bench_scaling.py``). Both have the same
-    optimum; degenerate LPs may return a different optimal vertex.
+    makes every solve slow: at 100,000 samples × 144 features an AM fit took
+    140 s instead of 500 s (``benchmarks/bench_scaling.py``). Both have the
+    same optimum; degenerate LPs may return a different optimal vertex.
     """
     if formulation not in ("auto", "primal", "dual"):
         raise ValueError(f"formulation must be 'auto', 'primal' or 'dual', got {formulation!r}")
@@ -200,11 +200,17 @@ class ClauseEngine:
             + np.float64(self.theta).tobytes()
             + np.ascontiguousarray(data.cost, dtype=np.float64).tobytes()
         )
-        self._rounder = (
-            RedundancyAwareBinarizer(data.A, data.groups, allow_disable=data.allow_disable)
-            if binarization == "redundancy_aware"
-            else None
-        )
+        self._rounder = self._redundancy_aware_binarizer() if binarization == "redundancy_aware" else None
+
+    def _redundancy_aware_binarizer(self) -> RedundancyAwareBinarizer:
+        """The data's binarizer, shared through the pool with earlier fits on the same data."""
+        key = (self.data.groups, self.data.allow_disable)
+        rounder = self._pool.rounders.get(key) if self._pool is not None else None
+        if rounder is None:
+            rounder = RedundancyAwareBinarizer(self.data.A, self.data.groups, allow_disable=self.data.allow_disable)
+            if self._pool is not None:
+                self._pool.rounders[key] = rounder
+        return rounder
 
     def _model(self, slot: int, weight: np.ndarray) -> Any:
         """The persistent clause LP that learns clause ``slot``, with weights ``weight`` pushed.

@@ -142,11 +142,11 @@ def build_clause_dual_lp(
     model's ``dual`` Suffix. By LP duality both optima are equal.
 
     The primal has one row per positive sample and d + #positives columns;
-    the dual has d rows. When positives far outnumber features (100,000
-    samples, 144 features) HiGHS's dual simplex solves the dual about 13×
-    faster than any of its methods solves the primal
-    (``benchmarks/bench_scaling.py``), which is why the clause engine uses it
-    for tall problems.
+    the dual has d rows. When positives far outnumber features HiGHS solves
+    the dual much faster: on 100,000 samples × 144 features, 3.1 s instead
+    of 40 s (the first clause LP of a DNF fit), and a whole AM fit took 140 s
+    instead of 500 s (``benchmarks/bench_scaling.py``). The clause engine
+    therefore uses it for tall problems.
     """
     data = prepare_data(
         A, y, theta=theta, sample_weight=sample_weight, feature_cost=feature_cost,
