@@ -20,6 +20,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from rulemodels.algorithms import ALGORITHMS, learn_cnf
 from rulemodels.algorithms.pool import default_pool
 from rulemodels.data import FeatureBinarizer
+from rulemodels.data.binarizer import check_unique_column_names
 from rulemodels.exact import solve_exact_problem
 from rulemodels.models.problem import CNFProblem
 
@@ -44,7 +45,7 @@ def _log_level(verbose: bool | int) -> Iterator[None]:
 
 
 def _check_input(X: Any) -> None:
-    """Reject sparse matrices, non-2-D arrays, NaN and infinity with sklearn-style messages."""
+    """Reject sparse matrices, non-2-D arrays, duplicate column names, NaN and infinity with clear messages."""
     if sp.issparse(X):
         raise TypeError("sparse input is not supported by BooleanRuleClassifier: pass a dense array or a DataFrame")
     if not isinstance(X, pd.DataFrame):
@@ -53,6 +54,7 @@ def _check_input(X: Any) -> None:
             raise ValueError(f"Expected 2D array, got {array.ndim}D array instead. Reshape your data (X.reshape(-1, 1) for one feature)")
         frame = pd.DataFrame(array)
     else:
+        check_unique_column_names(X.columns)
         frame = X
     numeric = frame.select_dtypes(include=[np.number, "bool"])
     values = numeric.to_numpy(dtype=float) if numeric.shape[1] else np.empty((0, 0))

@@ -97,6 +97,41 @@ def _is_categorical_dtype(dtype: Any) -> bool:
     )
 
 
+def check_unique_column_names(columns: Any) -> list[str]:
+    """The column names as ``str``; raise if two are equal (each names its literals)."""
+    names = [str(c) for c in columns]
+    counts = pd.Series(names).value_counts()
+    duplicated = sorted(counts.index[counts > 1])
+    if duplicated:
+        raise ValueError(
+            f"column names {duplicated} appear more than once (after conversion to str); "
+            "rename the columns so each is unique"
+        )
+    return names
+
+
+def _mixed_numbers_and_strings(column: pd.Series) -> tuple[int, int, Any] | None:
+    """``(numbers, other strings, first such string)`` for a mostly numeric object column, else None.
+
+    Numbers include strings that parse as numbers (a CSV column read as
+    text). A column counts as mixed when more than half its present values
+    are numbers and some are other strings: a numeric column with stray
+    text ("high", "n/a"), which would otherwise silently become one
+    category per number.
+    """
+    values = column.dropna().to_numpy(dtype=object)
+    is_string = np.fromiter((isinstance(v, str) for v in values), dtype=bool, count=len(values))
+    if not is_string.any():
+        return None
+    parsed = pd.to_numeric(pd.Series(values), errors="coerce").notna().to_numpy()
+    is_bool = np.fromiter((isinstance(v, (bool, np.bool_)) for v in values), dtype=bool, count=len(values))
+    is_number = parsed & ~is_bool
+    other_strings = is_string & ~is_number
+    if other_strings.any() and is_number.sum() * 2 > len(values):
+        return int(is_number.sum()), int(other_strings.sum()), values[other_strings][0]
+    return None
+
+
 def _to_frame(X: Any) -> tuple[pd.DataFrame, bool]:
     """Return ``(frame, had_names)``; column names become ``str``.
 
@@ -108,13 +143,7 @@ def _to_frame(X: Any) -> tuple[pd.DataFrame, bool]:
             "FeatureBinarizer does not accept sparse input; pass a dense array or DataFrame"
         )
     if isinstance(X, pd.DataFrame):
-        names = [str(c) for c in X.columns]
-        duplicated = sorted({n for n in names if names.count(n) > 1})
-        if duplicated:
-            raise ValueError(
-                f"column names {duplicated} appear more than once (after conversion to str); "
-                "rename the columns so each is unique"
-            )
+        names = check_unique_column_names(X.columns)
         frame, had_names = X.set_axis(names, axis=1), True
     else:
         array = np.asarray(X)
@@ -340,7 +369,18 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
 
     def _categorical_columns(self, frame: pd.DataFrame) -> set[str]:
         if isinstance(self.categorical, str):  # 'auto', checked by _parameter_constraints
-            return {name for name in frame.columns if _is_categorical_dtype(frame[name].dtype)}
+            chosen = {name for name in frame.columns if _is_categorical_dtype(frame[name].dtype)}
+            for name in chosen:
+                mixed = _mixed_numbers_and_strings(frame[name])
+                if mixed is not None:
+                    numbers, strings, example = mixed
+                    raise ValueError(
+                        f"column {name!r} mixes numbers ({numbers} values) and text ({strings} values, "
+                        f"e.g. {example!r}): convert it to numbers (pd.to_numeric(X[{name!r}], errors='coerce') "
+                        f"turns the text into NaN), or make every value a category with "
+                        f"FeatureBinarizer(categorical=[{name!r}]) and fit on its binary output"
+                    )
+            return chosen
         names = [str(c) for c in self.categorical]
         unknown = [n for n in names if n not in frame.columns]
         if unknown:

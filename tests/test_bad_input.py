@@ -1,0 +1,69 @@
+"""Bad input gives a specific error (issue 9): columns mixing numbers and text, duplicate column names."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rulemodels import BooleanRuleClassifier, load_dataset
+from rulemodels.cli import main
+from rulemodels.data import FeatureBinarizer
+
+
+@pytest.fixture(scope="module")
+def pima_small():
+    X, y = load_dataset("pima")
+    return X.iloc[:120].reset_index(drop=True), np.asarray(y)[:120]
+
+
+def with_text(X: pd.DataFrame, column: str, every: int = 6) -> pd.DataFrame:
+    out = X.copy()
+    out[column] = out[column].astype(object)
+    out.loc[::every, column] = "high"
+    return out
+
+
+def test_numbers_mixed_with_text_are_rejected_by_the_classifier(pima_small):
+    X, y = pima_small
+    with pytest.raises(ValueError, match=r"column 'glucose' mixes numbers \(100 values\) and text \(20 values, e.g. 'high'\)"):
+        BooleanRuleClassifier(algorithm="scs", n_clauses=1).fit(with_text(X, "glucose"), y)
+
+
+@pytest.mark.parametrize("values", [
+    ["1.5", "3", "high", "7"],  # a CSV column read as text
+    [1.5, 3, "high", 7],  # Python numbers and strings in an object column
+])
+def test_numbers_mixed_with_text_are_rejected_by_the_binarizer(values):
+    frame = pd.DataFrame({"c": pd.Series(values * 5, dtype=object)})
+    with pytest.raises(ValueError, match=r"column 'c' mixes numbers \(15 values\) and text \(5 values, e.g. 'high'\)"):
+        FeatureBinarizer().fit(frame)
+    # Asked for explicitly, every value is a category.
+    literals = FeatureBinarizer(categorical=["c"]).fit(frame).literals_
+    assert {str(lit.value) for lit in literals if lit.op == "=="} == {"1.5", "3", "7", "high"}
+
+
+def test_text_categories_with_a_few_numeric_codes_stay_categorical():
+    frame = pd.DataFrame({"c": ["A1", "3", "B", "C"] * 5, "d": [True, False, "x", "y"] * 5})
+    literals = FeatureBinarizer().fit(frame).literals_
+    assert {lit.value for lit in literals if lit.feature == "c" and lit.op == "=="} == {"A1", "3", "B", "C"}
+
+
+def test_cli_reports_a_mixed_csv_column_and_exits_1(pima_small, tmp_path, capsys):
+    X, y = pima_small
+    path = tmp_path / "mixed.csv"
+    with_text(X, "glucose").assign(outcome=y).to_csv(path, index=False)
+    assert main(["fit", str(path), "--target", "outcome", "--algorithm", "scs", "--clauses", "1"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("rulemodels: error: column 'glucose' mixes numbers") and "Traceback" not in err
+
+
+def test_duplicate_column_names_are_a_value_error_naming_them(pima_small):
+    X, y = pima_small
+    doubled = pd.concat([X, X[["glucose"]]], axis=1)
+    with pytest.raises(ValueError, match=r"column names \['glucose'\] appear more than once"):
+        BooleanRuleClassifier(algorithm="scs", n_clauses=1).fit(doubled, y)
+    renamed = X.set_axis([*X.columns[:-1], 1], axis=1)  # 1 and "1" collide after str()
+    renamed.insert(0, "1", 0.0)
+    with pytest.raises(ValueError, match=r"column names \['1'\] appear more than once"):
+        FeatureBinarizer().fit(renamed)
