@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import json
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,7 +47,18 @@ def read_features(path: str | Path) -> pd.DataFrame:
         raise ValueError(f"data file '{path}' is empty") from None
     if frame.shape[0] == 0:
         raise ValueError(f"data file '{path}' has a header but no rows")
+    duplicated = _duplicate_header_names(file)
+    if duplicated:  # pandas would silently rename the second one to 'name.1'
+        raise ValueError(f"data file '{path}' has duplicate column names {duplicated}: rename them so each is unique")
     return frame
+
+
+def _duplicate_header_names(file: Path) -> list[str]:
+    """Names that appear more than once in the CSV file's header row."""
+    with file.open(newline="") as handle:
+        header = next(csv.reader(handle), [])
+    counts = Counter(header)
+    return sorted(name for name, count in counts.items() if count > 1)
 
 
 def is_bundled_dataset(source: str) -> bool:
@@ -108,6 +121,14 @@ class SavedModel:
         missing = [name for name in self.rule.features if name not in X.columns]
         if missing:
             raise ValueError(f"the data has no column {', '.join(repr(m) for m in missing)}, which the rule uses")
+        for name in self.rule.features:
+            rows = np.flatnonzero(pd.isna(X[name]).to_numpy())
+            if rows.size:
+                shown = ", ".join(map(str, rows[:5])) + (", ..." if rows.size > 5 else "")
+                raise ValueError(
+                    f"column {name!r} has {rows.size} missing value(s) (rows {shown}), which the rule uses: "
+                    "it cannot decide those rows; impute or drop them first"
+                )
         fired = self.rule.evaluate(X)
         return np.where(fired, self.classes[1], self.classes[0])
 

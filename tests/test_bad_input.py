@@ -67,3 +67,40 @@ def test_duplicate_column_names_are_a_value_error_naming_them(pima_small):
     renamed.insert(0, "1", 0.0)
     with pytest.raises(ValueError, match=r"column names \['1'\] appear more than once"):
         FeatureBinarizer().fit(renamed)
+
+
+def test_cli_rejects_duplicate_csv_header_names_that_pandas_would_rename(pima_small, tmp_path, capsys):
+    X, y = pima_small
+    path = tmp_path / "doubled.csv"
+    text = X.assign(outcome=y).to_csv(index=False)
+    header, body = text.split("\n", 1)
+    path.write_text(header.replace("insulin", "glucose") + "\n" + body)
+    assert main(["fit", str(path), "--target", "outcome", "--algorithm", "scs", "--clauses", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "has duplicate column names ['glucose']: rename them" in err and "glucose.1" not in err
+
+
+def test_cli_predict_refuses_missing_values_in_columns_the_rule_uses(pima_small, tmp_path, capsys):
+    X, y = pima_small
+    train = tmp_path / "train.csv"
+    X.assign(outcome=y).to_csv(train, index=False)
+    rule_path = tmp_path / "rule.json"
+    assert main(["fit", str(train), "--target", "outcome", "--algorithm", "scs", "--clauses", "1",
+                 "--theta", "0.001", "--out", str(rule_path)]) == 0
+    capsys.readouterr()
+    from rulemodels.io import load_model
+
+    used = sorted(load_model(rule_path).rule.features)
+    unused = next(column for column in X.columns if column not in used)
+    holes = X.copy()
+    holes.loc[[3, 7], used[0]] = np.nan
+    holes.loc[[1], unused] = np.nan  # a column the rule does not read may have holes
+    data = tmp_path / "holes.csv"
+    holes.to_csv(data, index=False)
+    assert main(["predict", str(rule_path), str(data)]) == 1
+    err = capsys.readouterr().err
+    assert f"column {used[0]!r} has 2 missing value(s) (rows 3, 7), which the rule uses" in err
+    holes.loc[[3, 7], used[0]] = X.loc[[3, 7], used[0]]
+    holes.to_csv(data, index=False)
+    assert main(["predict", str(rule_path), str(data)]) == 0
+    assert capsys.readouterr().out.count("\n") == len(X) + 1  # header + one prediction per row
