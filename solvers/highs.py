@@ -230,7 +230,7 @@ def _import_suffix(model: Any, name: str) -> Any:
 
 
 def _load_duals(model: Any, results: Any) -> None:
-    """Fill the model's ``dual`` import Suffix, as Pyomo's other solver interfaces do (HiGHS' signs)."""
+    """Fill the model's ``dual`` import Suffix of a solved LP, as Pyomo's other solver interfaces do (HiGHS' signs)."""
     suffix = _import_suffix(model, "dual")
     if suffix is None:
         return
@@ -385,7 +385,8 @@ class HighsBackend:
         has_solution = objective is not None
         if has_solution:
             self._load_primals(model, solver, results, params_only)
-            _load_duals(model, results)
+            if kind is not None:  # an LP: MIPs have no duals
+                _load_duals(model, results)
         bound = results.best_objective_bound
         if termination is TerminationCondition.optimal and bound is None:
             bound = objective

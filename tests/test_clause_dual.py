@@ -221,3 +221,15 @@ def test_auto_counts_distinct_positive_rows_not_samples():
     tall = CNFProblem.from_binary(A_tall, np.ones(2 * DUAL_MIN_POSITIVES, dtype=int), form="cnf")
     engine = ClauseEngine(WorkingData.from_problem(tall), get_backend("highs"), theta=0.01, n_slots=1)
     assert engine.formulation == "dual"
+
+
+def test_a_dual_suffix_on_a_mip_is_left_empty_instead_of_failing():
+    A, y, weight, cost = random_instance(1)
+    mip = build_clause_lp(A, y, sample_weight=weight, integer=True)
+    mip.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT)
+    result = get_backend("highs").solve(mip)
+    assert result.has_solution and len(mip.dual) == 0
+    lp = build_clause_lp(A, y, sample_weight=weight)
+    lp.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT)
+    get_backend("highs").solve(lp)
+    assert len(lp.dual) == len(lp.cover)
