@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import sys
 import time
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -61,15 +62,15 @@ def _add_data_arguments(parser: argparse.ArgumentParser) -> None:
 def _add_rule_arguments(parser: argparse.ArgumentParser, *, solver: str) -> None:
     from solvers import registered_backends
 
-    parser.add_argument("--clauses", type=int, default=2, help="R, the number of clauses (default: 2)")
-    parser.add_argument("--theta", type=float, default=0.01, help="sparsity weight θ per literal (default: 0.01)")
+    parser.add_argument("--clauses", type=_positive_int, default=2, help="R, the number of clauses (default: 2)")
+    parser.add_argument("--theta", type=_nonnegative_float, default=0.01, help="sparsity weight θ per literal (default: 0.01)")
     parser.add_argument("--form", choices=("dnf", "cnf"), default="dnf", help="rule form (default: dnf)")
     parser.add_argument(
         "--solver", default=solver,
         help=f"solver backend: {', '.join(registered_backends())}, or any Pyomo solver name (default: {solver})",
     )
-    parser.add_argument("--thresholds", type=int, default=9, help="quantile thresholds per numeric column (default: 9)")
-    parser.add_argument("--time-limit", type=float, default=None, help="seconds for the whole fit or solve")
+    parser.add_argument("--thresholds", type=_positive_int, default=9, help="quantile thresholds per numeric column (default: 9)")
+    parser.add_argument("--time-limit", type=_positive_float, default=None, help="seconds for the whole fit or solve")
 
 
 def _fit_estimator(args: argparse.Namespace, algorithm: str):
@@ -158,6 +159,26 @@ def _cmd_exact(args: argparse.Namespace) -> int:
     print(f"rule ({data.target} = {data.classes[1]} when true):")
     print(f"  {result.rule}")
     return EXIT_OK
+
+
+def _at_least(minimum: float, kind: type, what: str) -> Callable[[str], Any]:
+    """An argparse ``type`` that parses ``kind`` and rejects values below ``minimum`` (argparse names the flag)."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}") from None
+        if not (value >= minimum and math.isfinite(value)):  # also rejects NaN and infinity
+            raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}")
+        return value
+
+    return parse
+
+
+_positive_int = _at_least(1, int, "an integer >= 1")
+_nonnegative_float = _at_least(0.0, float, "a number >= 0")
+_positive_float = _at_least(1e-300, float, "a number > 0")
 
 
 def _parse_clauses(text: str) -> list[int]:
@@ -339,7 +360,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_data_arguments(fit)
     fit.add_argument("--algorithm", choices=("am", "bcd", "tlp", "scs", "scn", "exact"), default="am", help="learning algorithm (default: am)")
     _add_rule_arguments(fit, solver="highs")
-    fit.add_argument("--max-iter", type=int, default=100, help="iteration cap of BCD and AM (default: 100)")
+    fit.add_argument("--max-iter", type=_positive_int, default=100, help="iteration cap of BCD and AM (default: 100)")
     fit.add_argument("--allow-disable", action="store_true", help="let the learner switch clauses off")
     fit.add_argument("--out", help="save the rule (JSON) to this file, for 'rulemodels predict'")
     fit.set_defaults(handler=_cmd_fit)

@@ -234,6 +234,11 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"X has {n_samples} samples but y has {y_array.shape[0]} labels")
         check_classification_targets(y_array)
         self.classes_ = np.unique(y_array)
+        if self.classes_.shape[0] == 1:
+            raise ValueError(
+                f"y has only 1 class ({self.classes_[0]}): BooleanRuleClassifier learns a rule from "
+                "samples of both classes"
+            )
         if self.classes_.shape[0] != 2:
             kind = type_of_target(y_array)
             count = self.classes_.shape[0]

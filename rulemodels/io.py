@@ -88,6 +88,11 @@ def load_data(source: str, target: str | None = None, positive: str | None = Non
         raise ValueError(f"target column '{target}' has {int(column.isna().sum())} missing values; drop those rows first")
     X = frame.drop(columns=[target])
     values = sorted(column.astype(str).unique())
+    if len(values) == 1:
+        raise ValueError(
+            f"target column '{target}' has a single value ({values[0]}) in '{source}': "
+            "a rule is learned from rows of both classes"
+        )
     if positive is None:
         if len(values) != 2:
             raise ValueError(
@@ -147,6 +152,14 @@ def save_model(path: str | Path, rule: Rule, classes: tuple[Any, Any], target: s
     Path(path).write_text(json.dumps(document, indent=2) + "\n")
 
 
+def _rule_from(document: Any, path: str | Path) -> Rule:
+    """``Rule.from_dict`` with the file named in its error."""
+    try:
+        return Rule.from_dict(document)
+    except RuleFormatError as exc:
+        raise RuleFormatError(f"'{path}': {exc}") from None
+
+
 def load_model(path: str | Path) -> SavedModel:
     """Read a model file written by :func:`save_model` (or a bare rule JSON); validated, never executed."""
     file = Path(path)
@@ -159,13 +172,13 @@ def load_model(path: str | Path) -> SavedModel:
     if not isinstance(document, dict):
         raise RuleFormatError(f"'{path}' must hold a JSON object")
     if document.get("format") == "rulemodels.rule":
-        return SavedModel(Rule.from_dict(document), (0, 1), "target", (), {})
+        return SavedModel(_rule_from(document, path), (0, 1), "target", (), {})
     if document.get("format") != MODEL_FORMAT or document.get("version") != 1:
         raise RuleFormatError(f"'{path}' is not a rulemodels model file (format {MODEL_FORMAT!r}, version 1)")
     classes = document.get("classes")
     if not isinstance(classes, list) or len(classes) != 2 or not all(isinstance(c, (str, int, float, bool)) for c in classes):
         raise RuleFormatError(f"'{path}': 'classes' must be a list of two JSON scalars")
-    rule = Rule.from_dict(document.get("rule"))
+    rule = _rule_from(document.get("rule"), path)
     features = document.get("features", [])
     if not isinstance(features, list) or not all(isinstance(f, str) for f in features):
         raise RuleFormatError(f"'{path}': 'features' must be a list of column names")

@@ -104,3 +104,49 @@ def test_cli_predict_refuses_missing_values_in_columns_the_rule_uses(pima_small,
     holes.to_csv(data, index=False)
     assert main(["predict", str(rule_path), str(data)]) == 0
     assert capsys.readouterr().out.count("\n") == len(X) + 1  # header + one prediction per row
+
+
+@pytest.mark.parametrize("flag, value, message", [
+    ("--clauses", "0", "argument --clauses: must be an integer >= 1, got '0'"),
+    ("--clauses", "two", "argument --clauses: must be an integer >= 1, got 'two'"),
+    ("--theta", "-0.1", "argument --theta: must be a number >= 0, got '-0.1'"),
+    ("--theta", "nan", "argument --theta: must be a number >= 0, got 'nan'"),
+    ("--thresholds", "0", "argument --thresholds: must be an integer >= 1, got '0'"),
+    ("--time-limit", "0", "argument --time-limit: must be a number > 0, got '0'"),
+    ("--max-iter", "-3", "argument --max-iter: must be an integer >= 1, got '-3'"),
+])
+def test_cli_names_the_flag_of_a_bad_number(flag, value, message, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["fit", "pima", flag, value])
+    assert info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("content, message", [
+    ('{"format": "rulemodels.model", "version": 1, "classes": [0, 1', "is not valid JSON"),
+    ('[1, 2]', "must hold a JSON object"),
+    ('{"clauses": []}', "is not a rulemodels model file"),
+    ('{"format": "rulemodels.model", "version": 1, "classes": [0, 1, 2], "rule": {}}', "'classes' must be a list of two JSON scalars"),
+    ('{"format": "rulemodels.model", "version": 1, "classes": [0, 1], "rule": {"form": "dnf"}}', "rule.json': "),
+    ('{"format": "rulemodels.rule", "version": 1, "form": "dnf", "clauses": [[{"feature": "a", "op": ">", "threshold": 1}]]}',
+     "rule.json': clauses[0][0]"),
+])
+def test_cli_predict_rejects_malformed_rule_files_naming_the_file(content, message, tmp_path, capsys):
+    rule_path = tmp_path / "rule.json"
+    rule_path.write_text(content)
+    data = tmp_path / "data.csv"
+    pd.DataFrame({"a": [1.0, 2.0]}).to_csv(data, index=False)
+    assert main(["predict", str(rule_path), str(data)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("rulemodels: error: ") and message in err and "Traceback" not in err
+    assert str(rule_path) in err
+
+
+@pytest.mark.parametrize("extra", [[], ["--positive", "1"]])
+def test_cli_single_class_target_says_both_classes_are_needed(extra, tmp_path, capsys):
+    path = tmp_path / "one.csv"
+    pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "outcome": [1, 1, 1, 1]}).to_csv(path, index=False)
+    assert main(["fit", str(path), "--target", "outcome", *extra]) == 1
+    err = capsys.readouterr().err
+    assert "target column 'outcome' has a single value (1)" in err and "rows of both classes" in err
+    assert "--positive VALUE" not in err and "OneVsRest" not in err
