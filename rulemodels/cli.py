@@ -161,15 +161,19 @@ def _cmd_exact(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _at_least(minimum: float, kind: type, what: str) -> Callable[[str], Any]:
-    """An argparse ``type`` that parses ``kind`` and rejects values below ``minimum`` (argparse names the flag)."""
+def _at_least(minimum: float, kind: type, what: str, *, strict: bool = False) -> Callable[[str], Any]:
+    """An argparse ``type`` that parses ``kind`` and rejects values below ``minimum`` (argparse names the flag).
+
+    With ``strict`` the value must be above ``minimum``.
+    """
 
     def parse(text: str) -> Any:
         try:
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}") from None
-        if not (value >= minimum and math.isfinite(value)):  # also rejects NaN and infinity
+        in_range = value > minimum if strict else value >= minimum
+        if not (in_range and math.isfinite(value)):  # also rejects NaN and infinity
             raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}")
         return value
 
@@ -178,7 +182,7 @@ def _at_least(minimum: float, kind: type, what: str) -> Callable[[str], Any]:
 
 _positive_int = _at_least(1, int, "an integer >= 1")
 _nonnegative_float = _at_least(0.0, float, "a number >= 0")
-_positive_float = _at_least(1e-300, float, "a number > 0")
+_positive_float = _at_least(0.0, float, "a number > 0", strict=True)
 
 
 def _parse_clauses(text: str) -> list[int]:
