@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import json
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from rulemodels.data.binarizer import duplicated_names
 from rulemodels.datasets import DATASET_INFO, list_datasets, load_dataset
 from rulemodels.rules import Rule, RuleFormatError
 
@@ -57,8 +57,7 @@ def _duplicate_header_names(file: Path) -> list[str]:
     """Names that appear more than once in the CSV file's header row."""
     with file.open(newline="") as handle:
         header = next(csv.reader(handle), [])
-    counts = Counter(header)
-    return sorted(name for name, count in counts.items() if count > 1)
+    return duplicated_names(header)
 
 
 def is_bundled_dataset(source: str) -> bool:

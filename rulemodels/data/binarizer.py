@@ -12,6 +12,7 @@ redundancy-aware binarization (Section "Redundancy Aware Binarization").
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from dataclasses import dataclass
 from numbers import Integral
 from typing import Any
@@ -97,11 +98,16 @@ def _is_categorical_dtype(dtype: Any) -> bool:
     )
 
 
+def duplicated_names(names: list[str]) -> list[str]:
+    """The names that occur more than once in ``names``, sorted."""
+    counts = Counter(names)
+    return sorted(name for name, count in counts.items() if count > 1)
+
+
 def check_unique_column_names(columns: Any) -> list[str]:
     """The column names as ``str``; raise if two are equal (each names its literals)."""
     names = [str(c) for c in columns]
-    counts = pd.Series(names).value_counts()
-    duplicated = sorted(counts.index[counts > 1])
+    duplicated = duplicated_names(names)
     if duplicated:
         raise ValueError(
             f"column names {duplicated} appear more than once (after conversion to str); "
