@@ -64,6 +64,30 @@ def _check_input(X: Any) -> None:
         raise ValueError("Input X contains infinity: replace infinite values before fitting")
 
 
+def _check_columns_as_in_fit(columns: list[str], fitted: list[str]) -> None:
+    """Raise a ValueError naming the missing, unexpected or reordered columns of a predict-time DataFrame.
+
+    The message starts like scikit-learn's own check, so code that matches on it keeps working,
+    and says how to fix the frame.
+    """
+    if columns == fitted:
+        return
+    prefix = "The feature names should match those that were passed during fit"
+    present, expected = set(columns), set(fitted)
+    missing = [name for name in fitted if name not in present]
+    unexpected = [name for name in columns if name not in expected]
+    if missing:
+        raise ValueError(f"{prefix}: X lacks column(s) {_shorten(missing)} seen in fit; pass every column the estimator was fitted on")
+    if unexpected:
+        raise ValueError(f"{prefix}: X has column(s) {_shorten(unexpected)} not seen in fit; select the fitted ones with X[clf.feature_names_in_]")
+    raise ValueError(f"{prefix}: X has the fitted columns in a different order; reorder them with X[clf.feature_names_in_]")
+
+
+def _shorten(names: list[str], limit: int = 5) -> str:
+    shown = ", ".join(repr(name) for name in names[:limit])
+    return f"[{shown}{', ...' if len(names) > limit else ''}]"
+
+
 def _as_frame(X: Any, columns: list[str] | None = None) -> pd.DataFrame:
     if isinstance(X, pd.DataFrame):
         frame = X.copy()
@@ -284,6 +308,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     def _frame_for_predict(self, X: Any) -> pd.DataFrame:
         check_is_fitted(self)
         _check_input(X)
+        if isinstance(X, pd.DataFrame) and hasattr(self, "feature_names_in_"):
+            _check_columns_as_in_fit([str(c) for c in X.columns], list(self.feature_names_in_))
         validate_data(self, X, skip_check_array=True, reset=False)
         names = list(self.feature_names_in_) if hasattr(self, "feature_names_in_") else None
         frame = _as_frame(X, names)

@@ -1,10 +1,15 @@
-"""Bad input gives a specific error (issue 9): columns mixing numbers and text, duplicate column names."""
+"""Bad input gives a specific error through the estimator and the CLI (issue 9; the table is docs/robustness.md)."""
 
 from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.exceptions import DataConversionWarning
 
 from rulemodels import BooleanRuleClassifier, load_dataset
 from rulemodels.cli import main
@@ -150,3 +155,140 @@ def test_cli_single_class_target_says_both_classes_are_needed(extra, tmp_path, c
     err = capsys.readouterr().err
     assert "target column 'outcome' has a single value (1)" in err and "rows of both classes" in err
     assert "--positive VALUE" not in err and "OneVsRest" not in err
+
+
+def fit_rule_file(X: pd.DataFrame, y: np.ndarray, tmp_path, capsys) -> Path:
+    """Fit a one-clause SCS rule on (X, y) through the CLI; the saved rule file."""
+    train = tmp_path / "train.csv"
+    X.assign(outcome=y).to_csv(train, index=False)
+    rule_path = tmp_path / "rule.json"
+    assert main(["fit", str(train), "--target", "outcome", "--algorithm", "scs", "--clauses", "1",
+                 "--theta", "0.001", "--out", str(rule_path)]) == 0
+    capsys.readouterr()
+    return rule_path
+
+
+@pytest.mark.parametrize("value, message", [
+    (np.nan, "Input X contains NaN: impute missing values, or binarize with FeatureBinarizer(nan='indicator')"),
+    (np.inf, "Input X contains infinity: replace infinite values before fitting"),
+])
+def test_nan_and_inf_in_features_are_clear_errors_in_the_estimator_and_the_cli(value, message, pima_small, tmp_path, capsys):
+    X, y = pima_small
+    spoiled = X.copy()
+    spoiled.loc[5, "bmi"] = value
+    with pytest.raises(ValueError, match=re.escape(message)):
+        BooleanRuleClassifier(algorithm="scs", n_clauses=1).fit(spoiled, y)
+    path = tmp_path / "spoiled.csv"
+    spoiled.assign(outcome=y).to_csv(path, index=False)
+    assert main(["fit", str(path), "--target", "outcome", "--algorithm", "scs", "--clauses", "1"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("rulemodels: error: ") and message in err and "Traceback" not in err
+
+
+def test_a_constant_column_gets_no_literals_and_the_fit_goes_on(pima_small, tmp_path, capsys):
+    X, y = pima_small
+    padded = X.assign(constant=7.0)
+    clf = BooleanRuleClassifier(algorithm="scs", n_clauses=1, theta=0.001).fit(padded, y)
+    assert all(literal.feature != "constant" for literal in clf.binarizer_.literals_)
+    assert str(clf.rule_) == str(BooleanRuleClassifier(algorithm="scs", n_clauses=1, theta=0.001).fit(X, y).rule_)
+    path = tmp_path / "constant.csv"
+    padded.assign(outcome=y).to_csv(path, index=False)
+    assert main(["fit", str(path), "--target", "outcome", "--algorithm", "scs", "--clauses", "1", "--theta", "0.001"]) == 0
+    assert str(clf.rule_) in capsys.readouterr().out
+
+
+def test_only_constant_columns_is_a_clear_error(tmp_path, capsys):
+    X = pd.DataFrame({"a": [1.0] * 6, "b": ["x"] * 6})
+    y = np.array([0, 1] * 3)
+    message = "every feature is constant: there is nothing to learn a rule from"
+    with pytest.raises(ValueError, match=message):
+        BooleanRuleClassifier(algorithm="scs").fit(X, y)
+    path = tmp_path / "flat.csv"
+    X.assign(outcome=y).to_csv(path, index=False)
+    assert main(["fit", str(path), "--target", "outcome"]) == 1
+    assert capsys.readouterr().err == f"rulemodels: error: {message}\n"
+
+
+def test_an_empty_file_and_a_header_only_file_are_named(tmp_path, capsys):
+    empty = tmp_path / "empty.csv"
+    empty.write_bytes(b"")
+    assert main(["fit", str(empty), "--target", "outcome"]) == 1
+    assert capsys.readouterr().err == f"rulemodels: error: data file '{empty}' is empty\n"
+    header = tmp_path / "header.csv"
+    header.write_text("a,b,outcome\n")
+    assert main(["fit", str(header), "--target", "outcome"]) == 1
+    assert capsys.readouterr().err == f"rulemodels: error: data file '{header}' has a header but no rows\n"
+
+
+def test_cli_unknown_algorithm_exits_2_and_lists_the_choices(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["fit", "pima", "--algorithm", "foo"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --algorithm: invalid choice: 'foo'" in err
+    assert all(name in err for name in ("am", "bcd", "tlp", "scs", "scn", "exact"))
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda X: X.drop(columns="age"), "X lacks column(s) ['age'] seen in fit"),
+    (lambda X: X[X.columns[::-1]], "X has the fitted columns in a different order; reorder them with X[clf.feature_names_in_]"),
+    (lambda X: X.assign(extra=1.0), "X has column(s) ['extra'] not seen in fit"),
+])
+def test_estimator_names_missing_unexpected_and_reordered_columns(change, message, pima_small):
+    X, y = pima_small
+    clf = BooleanRuleClassifier(algorithm="scs", n_clauses=1).fit(X, y)
+    with pytest.raises(ValueError, match="^The feature names should match those that were passed during fit: " + re.escape(message)):
+        clf.predict(change(X))
+    if "lacks" not in message:  # the fix the message suggests works
+        np.testing.assert_array_equal(clf.predict(change(X)[clf.feature_names_in_]), clf.predict(X))
+
+
+def test_cli_predict_matches_columns_by_name_and_names_a_missing_one(pima_small, tmp_path, capsys):
+    X, y = pima_small
+    rule_path = fit_rule_file(X, y, tmp_path, capsys)
+    data = tmp_path / "data.csv"
+    X.to_csv(data, index=False)
+    assert main(["predict", str(rule_path), str(data)]) == 0
+    in_order = capsys.readouterr().out
+    X[X.columns[::-1]].to_csv(data, index=False)
+    assert main(["predict", str(rule_path), str(data)]) == 0
+    assert capsys.readouterr().out == in_order
+
+    from rulemodels.io import load_model
+
+    used = sorted(load_model(rule_path).rule.features)
+    X.drop(columns=used[0]).to_csv(data, index=False)
+    assert main(["predict", str(rule_path), str(data)]) == 1
+    assert capsys.readouterr().err == f"rulemodels: error: the data has no column {used[0]!r}, which the rule uses\n"
+    unused = [column for column in X.columns if column not in used]
+    X.drop(columns=unused).to_csv(data, index=False)
+    assert main(["predict", str(rule_path), str(data)]) == 0
+    assert capsys.readouterr().out == in_order
+
+
+def test_rule_files_are_data_never_code(tmp_path, capsys):
+    """A feature name or operator that looks like Python is matched as text, never run."""
+    marker = tmp_path / "pwned"
+    payload = f"__import__('os').system('touch {marker}')"
+    data = tmp_path / "data.csv"
+    pd.DataFrame({"a": [1.0, 2.0]}).to_csv(data, index=False)
+    rule_path = tmp_path / "rule.json"
+    errors = []
+    for literal in ({"feature": payload, "op": ">", "value": 1}, {"feature": "a", "op": payload, "value": 1},
+                    {"feature": "a", "op": ">", "value": payload}):
+        rule_path.write_text(json.dumps({"format": "rulemodels.rule", "version": 1, "form": "dnf", "clauses": [[literal]]}))
+        assert main(["predict", str(rule_path), str(data)]) == 1
+        errors.append(capsys.readouterr().err)
+    assert not marker.exists()
+    assert f"the data has no column {payload!r}" in errors[0]
+    assert all(err.startswith(f"rulemodels: error: '{rule_path}': clauses[0][0]") for err in errors[1:]), errors
+
+
+def test_a_one_column_dataframe_y_is_raveled_with_a_warning_and_two_columns_are_refused(pima_small):
+    X, y = pima_small
+    expected = BooleanRuleClassifier(algorithm="scs", n_clauses=1).fit(X, y)
+    with pytest.warns(DataConversionWarning, match="A column-vector y was passed when a 1d array was expected"):
+        clf = BooleanRuleClassifier(algorithm="scs", n_clauses=1).fit(X, pd.DataFrame({"outcome": y}))
+    assert str(clf.rule_) == str(expected.rule_)
+    with pytest.raises(ValueError, match=r"y must be 1-dimensional \(one label per sample\), got shape \(120, 2\)"):
+        BooleanRuleClassifier(algorithm="scs", n_clauses=1).fit(X, pd.DataFrame({"a": y, "b": y}))
