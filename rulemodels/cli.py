@@ -12,6 +12,7 @@ import logging
 import math
 import sys
 import time
+import warnings
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -439,6 +440,11 @@ def _configure_logging(args: argparse.Namespace) -> None:
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
 
 
+def _print_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int, file: Any = None, line: str | None = None) -> None:
+    """Warnings as one line on stderr (``rulemodels: warning: ...``), without the source location."""
+    print(f"rulemodels: warning: {message}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``rulemodels`` console script; returns the exit status."""
     parser = build_parser()
@@ -446,7 +452,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     _configure_logging(args)
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:
-        return handler(args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _print_warning
+            return handler(args)
     except KeyboardInterrupt:
         print("rulemodels: interrupted", file=sys.stderr)
         return 130

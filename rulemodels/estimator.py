@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
-from sklearn.exceptions import DataConversionWarning
+from sklearn.exceptions import ConvergenceWarning, DataConversionWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
@@ -88,6 +88,16 @@ def _shorten(names: list[str], limit: int = 5) -> str:
     return f"[{shown}{', ...' if len(names) > limit else ''}]"
 
 
+def _warn_time_limit(rule: Any) -> None:
+    """A ``ConvergenceWarning``: the fit stopped at ``time_limit`` with the best rule found so far."""
+    trivial = " before any clause was learned: the rule is trivial" if rule.n_literals == 0 else ""
+    warnings.warn(
+        f"the time limit was reached{trivial}; rule_ is the best rule found so far "
+        "(termination_='time_limit'); raise time_limit for a better rule",
+        ConvergenceWarning, stacklevel=5,  # the caller of fit (through _fit_problem and sklearn's fit wrapper)
+    )
+
+
 def _as_frame(X: Any, columns: list[str] | None = None) -> pd.DataFrame:
     if isinstance(X, pd.DataFrame):
         frame = X.copy()
@@ -135,7 +145,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         Native solver options passed to every solve.
     time_limit : float, default=None
         Seconds for the whole fit: BCD/AM stop with the best rule so far
-        (``termination_ = "time_limit"``); the exact MIP returns its incumbent.
+        (``termination_ = "time_limit"``, with a ``ConvergenceWarning``); the
+        exact MIP returns its incumbent.
     random_state : int, RandomState or None, default=None
         Accepted for API compatibility; the algorithms are deterministic.
     verbose : bool or int, default=False
@@ -284,6 +295,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             self.history_ = [self.objective_]
             self.n_iter_ = 1
             self.termination_ = exact.status
+            if self.termination_ == "time_limit":
+                _warn_time_limit(self.rule_)
             self.n_solves_ = 1
             self.n_builds_ = 1
             self.n_reused_ = 0
@@ -303,6 +316,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.n_solves_ = int(result.n_solves)
         self.n_builds_ = int(result.n_builds)
         self.n_reused_ = int(result.n_cache_hits)
+        if self.termination_ == "time_limit":
+            _warn_time_limit(self.rule_)
         logger.info("learned %s rule: %s (%s after %d iterations)", self.form.upper(), self.rule_, self.termination_, self.n_iter_)
 
     def _frame_for_predict(self, X: Any) -> pd.DataFrame:

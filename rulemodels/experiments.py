@@ -39,6 +39,7 @@ References
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime
 import hashlib
@@ -46,9 +47,12 @@ import json
 import logging
 import math
 import os
+import signal
 import socket
 import sys
+import threading
 import time
+import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
@@ -58,6 +62,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 import pandas as pd
+from sklearn.exceptions import ConvergenceWarning
 
 from rulemodels.datasets import list_datasets, load_dataset
 from rulemodels.io import load_data
@@ -641,7 +646,10 @@ def run_task(task: Task) -> dict[str, Any]:
             time_limit=task.time_limit, random_state=task.random_state,
         )
         start = time.perf_counter()
-        classifier.fit(X_train, y_train)
+        with warnings.catch_warnings():
+            # A fit stopped by the time limit is recorded in "termination"; a warning per task is noise.
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            classifier.fit(X_train, y_train)
         wall_time = time.perf_counter() - start
         rule = classifier.rule_
         record.update({
@@ -837,13 +845,37 @@ def _run_sequential(tasks: Sequence[Task]) -> Iterator[dict[str, Any]]:
         yield run_task(task)
 
 
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ignore SIGINT in this block, so that the processes started in it ignore it too.
+
+    An ignored signal stays ignored across ``fork`` and ``exec``, and Python
+    then installs no ``KeyboardInterrupt`` handler. A no-op outside the main
+    thread, or when the current handler was not set from Python.
+    """
+    previous = signal.getsignal(signal.SIGINT) if threading.current_thread() is threading.main_thread() else None
+    if previous is None:
+        yield
+        return
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _run_joblib(tasks: Sequence[Task], n_jobs: int) -> Iterator[dict[str, Any]]:
     from joblib import Parallel, delayed
 
     # pre_dispatch keeps only a few tasks queued ahead of the workers, so an
     # interrupt has little to cancel; closing the generator aborts the rest.
     parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered", pre_dispatch="2*n_jobs")
-    results = parallel(delayed(run_task)(task) for task in tasks)
+    # The workers start in this call, and ignore SIGINT: a terminal's Ctrl-C
+    # reaches every process of its foreground group, and this process stops the
+    # run (joblib then ends the workers). A worker interrupted while starting up
+    # or sending a result back could only print a traceback.
+    with _sigint_ignored():
+        results = parallel(delayed(run_task)(task) for task in tasks)
     try:
         yield from results
     finally:
@@ -960,6 +992,9 @@ def run_experiments(
     KeyboardInterrupt
         Re-raised after stopping: no new task is started, the records
         written so far stay in the file, and a rerun resumes from them.
+        joblib's workers ignore SIGINT (a terminal sends Ctrl-C to all of
+        them too): this process stops the run, and joblib ends them; the
+        results they had not handed over yet are computed again on resume.
 
     Notes
     -----
@@ -1038,7 +1073,13 @@ def _execute(todo: list[Task], results: _ResultsFile, *, backend: str, n_jobs: i
         finally:
             close = getattr(records, "close", None)
             if close is not None:
-                close()
+                with warnings.catch_warnings():
+                    # Closing joblib's generator early makes it warn about cancelled
+                    # tasks ("adjust the input task iterator"): not advice for our users.
+                    warnings.filterwarnings(
+                        "ignore", message=r".*(still being processed|executed +but not used)", category=UserWarning
+                    )
+                    close()
     logger.info("finished %d tasks (%d failed); %s holds %d records", done, failed, results.path, len(results.records))
 
 

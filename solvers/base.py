@@ -135,7 +135,7 @@ class SolveResult:
             TerminationCondition.time_limit: "the time limit was reached before any feasible solution was found; raise time_limit",
             TerminationCondition.iteration_limit: "the iteration limit was reached before any feasible solution was found",
             TerminationCondition.interrupted: "the solve was interrupted",
-            TerminationCondition.error: "the solver reported an error",
+            TerminationCondition.error: "the solver stopped with an error",
         }.get(self.termination, "the solver returned no solution")
         detail = f" ({self.message})" if self.message else ""
         raise SolveError(

@@ -3,6 +3,11 @@
 These backends are not persistent: every solve writes an LP file, starts the
 solver process and reads its solution back. They are the reference route for
 exact MIPs (``rulemodels exact --solver cbc``) and for checking HiGHS.
+
+A solver process that fails (executable gone, killed by a signal, non-zero
+exit, unreadable or missing solution file) gives a ``SolveResult`` with
+``TerminationCondition.error`` and a message saying what happened; Pyomo's
+own exceptions never leave :meth:`ShellBackend.solve`.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 import functools
 import logging
 import shutil
+import signal
 import time
 from typing import Any, Mapping
 
@@ -46,6 +52,30 @@ def _legacy_version(name: str) -> str | None:
     return ".".join(str(part) for part in version)
 
 
+def _process_failure(executable: str, solver: Any, exc: Exception) -> str:
+    """Why the solver process failed, in words, from Pyomo's ``ApplicationError``.
+
+    Pyomo keeps the return code of the process it ran in ``solver._rc``
+    (negative: killed by that signal) and its output in ``solver._log``.
+    """
+    rc = getattr(solver, "_rc", None)
+    if not isinstance(rc, int):
+        return f"could not run {executable}: {exc}"
+    if rc < 0:
+        try:
+            name = signal.Signals(-rc).name
+        except ValueError:
+            name = "a signal"
+        return (
+            f"the {executable} process was killed by {name} (signal {-rc}) before it finished "
+            "(out of memory, or stopped by another program); run it again, or choose another solver"
+        )
+    log = str(getattr(solver, "_log", "") or "")
+    last = next((line.strip() for line in reversed(log.splitlines()) if line.strip()), "")
+    output = f"; its last output line: {last!r}" if last else ""
+    return f"{executable} exited with return code {rc}{output}"
+
+
 def _status_text(results: Any) -> str:
     message = results.solver.message
     if message is None or str(message) in ("", "<undefined>"):
@@ -77,8 +107,13 @@ class ShellBackend:
     def __repr__(self) -> str:
         return f"ShellBackend({self.name!r}, options={self.options!r})"
 
+    @property
+    def executable(self) -> str:
+        """The binary this backend runs (``glpsol`` for glpk)."""
+        return EXECUTABLES.get(self.name, self.name)
+
     def available(self) -> Availability:
-        executable = EXECUTABLES.get(self.name, self.name)
+        executable = self.executable
         if shutil.which(executable) is None:
             return Availability(False, f"executable '{executable}' not found on PATH")
         return Availability(True)
@@ -119,13 +154,9 @@ class ShellBackend:
         native = translate_options(self.name, time_limit=time_limit, mip_gap=mip_gap, threads=self.threads)
         native.update(self.options)
         native.update(options or {})
-        solver = self._make_solver()
         objective_component = active_objective(model)
-        cleared = clear_unfixed_values(model)
-        self.n_solves += 1
-        try:
-            results = self._run(solver, model, native)
-        except ApplicationError as exc:
+
+        def failed(message: str) -> SolveResult:
             return SolveResult(
                 termination=TerminationCondition.error,
                 objective=None,
@@ -134,10 +165,44 @@ class ShellBackend:
                 solver_name=self.name,
                 solver_version=self.version() or "",
                 has_solution=False,
-                message=f"{self.name} failed: {exc}",
+                message=message,
+            )
+
+        status = self.available()
+        if not status:  # e.g. uninstalled since the backend was made: Pyomo would only log a warning
+            from solvers.registry import _hint
+
+            return failed(f"{status.reason}; {_hint(self.name)}")
+        solver = self._make_solver()
+        cleared = clear_unfixed_values(model)
+        self.n_solves += 1
+        try:
+            results = self._run(solver, model, native)
+        except ApplicationError as exc:
+            return failed(_process_failure(self.executable, solver, exc))
+        except Exception as exc:
+            if not isinstance(getattr(solver, "_rc", None), int):
+                raise  # raised before the process ran (writing the model): not a solver fault
+            # The process ran but Pyomo could not parse what it wrote.
+            return failed(
+                f"{self.executable} exited with return code {solver._rc} but its solution could not be read "
+                f"({type(exc).__name__}: {exc}); check that '{shutil.which(self.executable)}' is a working {self.name}"
             )
         termination = self._termination(results)
-        has_solution = len(results.solution) > 0 and termination not in (
+        reported = len(results.solution) > 0 and len(results.solution(0).variable) > 0
+        if not reported and termination in (
+            TerminationCondition.optimal, TerminationCondition.feasible, TerminationCondition.unknown
+        ):
+            # e.g. the process exited 0 without writing its solution file: Pyomo then
+            # reports an empty solution, which must not be loaded as all zeros.
+            rc = getattr(solver, "_rc", None)
+            if not isinstance(rc, int):
+                return failed(f"{self.name} reported status '{termination.value}' but no variable values")
+            return failed(
+                f"{self.executable} exited with return code {rc} without reporting a solution; "
+                f"check that '{shutil.which(self.executable)}' is a working {self.name}"
+            )
+        has_solution = reported and termination not in (
             TerminationCondition.infeasible,
             TerminationCondition.unbounded,
             TerminationCondition.infeasible_or_unbounded,

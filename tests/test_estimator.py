@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from sklearn.base import clone
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import GridSearchCV, cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import FunctionTransformer
@@ -125,6 +126,7 @@ def test_fit_is_deterministic(pima_small):
 
 def test_time_limit_reports_status(pima_small):
     X, y = pima_small
-    clf = BooleanRuleClassifier(time_limit=1e-6).fit(X, y)
+    with pytest.warns(ConvergenceWarning, match=r"the time limit was reached.*termination_='time_limit'"):
+        clf = BooleanRuleClassifier(time_limit=1e-6).fit(X, y)
     assert clf.termination_ == "time_limit"
     assert clf.predict(X).shape == (len(X),)

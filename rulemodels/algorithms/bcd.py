@@ -6,7 +6,9 @@ negative sample already rejected by another clause (``v̂_ir = 0`` for some
 weight and the clause LP is re-solved. Each iteration tries every clause and
 keeps the single update with the lowest Hamming objective (the paper's greedy
 choice); it stops when no update lowers the objective by more than ``tol``, or
-after ``max_iter`` iterations. Initialisation: set covering.
+after ``max_iter`` iterations. Initialisation: set covering. When the fit's
+time limit stops an iteration part-way, the best update among the clauses
+already tried is still taken (stop reason ``"time_limit"``).
 """
 
 from __future__ import annotations
@@ -62,6 +64,9 @@ def block_coordinate_descent(
                     best_value, best_W = value, candidate
         except SolveBudgetExceeded:
             stop = "time_limit"
+            if best_W is not None:  # a better rule found before the limit in this iteration: keep it
+                W, current = best_W, best_value
+                history.append(current)
             break
         if best_W is None:
             stop = "no_improvement"

@@ -66,6 +66,12 @@ def learn_cnf(
         result = block_coordinate_descent(engine, result.W, max_iter=max_iter)
     elif algorithm == "am" and result.stop_reason != "time_limit":
         result = alternating_minimization(engine, result.W, max_iter=max_iter)
+    if result.stop_reason == "time_limit":
+        limit = "the time limit" if time_limit is None else f"the time limit of {time_limit:g} s"
+        logger.info(
+            "%s: %s was reached after %d solves; keeping the best rule found (objective %.6g)",
+            algorithm.upper(), limit, engine.stats.n_solves, result.objective,
+        )
     result.n_builds = engine.stats.n_builds
     result.n_solves = engine.stats.n_solves
     result.n_cache_hits = engine.stats.n_cache_hits + engine.stats.n_pool_hits

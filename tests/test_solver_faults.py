@@ -1,0 +1,583 @@
+"""Solver faults, made real where possible (issue "Robustness", item 2).
+
+* a solver binary that is not installed (PATH without it);
+* a solver process that dies mid-solve, exits without a solution, or writes
+  garbage (a fake ``cbc``/``glpsol`` first on PATH);
+* the fit's time limit reached inside BCD and AM;
+* a solver that answers infeasible or error in the middle of a driver;
+* a sweep interrupted by a real SIGINT, sent to the whole process group as a
+  terminal's Ctrl-C is (the SIGKILL case is tests/test_experiments.py).
+
+Every fault must end in a typed error or status with a message, never in a
+traceback from inside Pyomo.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import types
+from pathlib import Path
+
+import numpy as np
+import pyomo.environ as pyo
+import pytest
+from sklearn.exceptions import ConvergenceWarning
+from pyomo.common import Executable
+
+import rulemodels.algorithms.engine as engine_module
+import rulemodels.experiments as experiments
+import solvers.shell
+from rulemodels import BooleanRuleClassifier
+from rulemodels.algorithms import learn_cnf
+from rulemodels.algorithms.pool import clear_model_pool
+from rulemodels.cli import main
+from rulemodels.data import FeatureBinarizer
+from rulemodels.datasets import load_dataset
+from rulemodels.experiments import make_grid, run_experiments
+from rulemodels.models import CNFProblem, hamming_objective
+from solvers import (
+    SolveError,
+    SolveResult,
+    SolverError,
+    SolverNotFoundError,
+    TerminationCondition,
+    get_backend,
+)
+
+REPO = Path(__file__).resolve().parents[1]
+CHILD_ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+
+# -- helpers -------------------------------------------------------------------
+
+
+def toy_lp() -> pyo.ConcreteModel:
+    """min x + 2y  s.t. x + y >= 1, 0 <= x, y <= 1 (optimum 1 at x = 1)."""
+    model = pyo.ConcreteModel()
+    model.x = pyo.Var(bounds=(0, 1))
+    model.y = pyo.Var(bounds=(0, 1))
+    model.c = pyo.Constraint(expr=model.x + model.y >= 1)
+    model.o = pyo.Objective(expr=model.x + 2 * model.y)
+    return model
+
+
+def liver() -> tuple:
+    X, y = load_dataset("liver")
+    return X, (y == y.max()).to_numpy().astype(int)
+
+
+def liver_problem() -> CNFProblem:
+    X, y = liver()
+    binarizer = FeatureBinarizer(n_thresholds=5).fit(X)
+    return CNFProblem.from_binary(binarizer.transform(X), y, literals=binarizer.literals_, form="dnf")
+
+
+def rehash_solvers() -> None:
+    """Forget where Pyomo and the shell backend found solver binaries (PATH changed)."""
+    Executable.rehash()
+    solvers.shell._legacy_version.cache_clear()
+
+
+def cli(argv: list[str], capsys: pytest.CaptureFixture) -> tuple[int, str]:
+    """Run the CLI in this process; (exit status, stderr)."""
+    status = main(argv)
+    return status, capsys.readouterr().err
+
+
+def assert_clean_error(stderr: str, *parts: str) -> None:
+    """One ``rulemodels: error:`` line naming ``parts``, and no traceback."""
+    assert "Traceback" not in stderr
+    errors = [line for line in stderr.splitlines() if line.startswith("rulemodels: error: ")]
+    assert len(errors) == 1, stderr
+    for part in parts:
+        assert part in errors[0], errors[0]
+
+
+# -- 1. the solver binary is not installed -------------------------------------
+
+
+@pytest.fixture
+def no_solver_binaries(tmp_path: Path):
+    """PATH is an empty directory: neither glpsol nor cbc can be found (HiGHS is in process)."""
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PATH", str(empty))
+        rehash_solvers()
+        clear_model_pool()  # the estimator's pool must not hand out a backend made earlier
+        yield empty
+    rehash_solvers()
+    clear_model_pool()
+
+
+MISSING = [
+    ("cbc", "cbc", "coinor-cbc (apt)", "coincbc (conda-forge)"),
+    ("glpk", "glpsol", "glpk-utils (apt)", "glpk (conda-forge)"),
+]
+
+
+@pytest.mark.parametrize(("name", "executable", "apt", "conda"), MISSING)
+def test_missing_binary_names_the_package_and_the_alternatives(no_solver_binaries, name, executable, apt, conda):
+    with pytest.raises(SolverNotFoundError) as info:
+        get_backend(name)
+    message = str(info.value)
+    assert f"solver '{name}' not found (executable '{executable}' not found on PATH)" in message
+    assert apt in message and conda in message
+    assert message.endswith("available instead: highs")
+    assert info.value.alternatives == ("highs",) and info.value.name == name
+
+    # The estimator fails the same way, before any work.
+    X, y = liver()
+    with pytest.raises(SolverNotFoundError, match=re.escape(apt)):
+        BooleanRuleClassifier(solver=name, n_thresholds=3).fit(X, y)
+
+    # A backend made before the binary went away: a typed error result, not
+    # Pyomo's "No executable found" exception or a logged warning.
+    result = get_backend(name, check_available=False).solve(toy_lp())
+    assert result.termination is TerminationCondition.error and not result.has_solution
+    assert result.message == f"executable '{executable}' not found on PATH; install {apt} or {conda}"
+    with pytest.raises(SolveError, match=f"solving the toy LP with {name} failed: the solver stopped with an error"):
+        result.raise_for_status("the toy LP")
+
+
+# -- 2. the solver process dies, or exits without a usable solution --------------
+
+#: executable -> (its version-probe arguments, its version banner, the option naming its solution file)
+FAKES = {
+    "cbc": ("-stop", "Welcome to the CBC MILP Solver\nVersion: 2.10.8\n", "-solu"),
+    "glpsol": ("--version", "GLPSOL--GLPK LP/MIP Solver 5.0\n", "--write"),
+}
+
+FAKE_SCRIPT = """#!/bin/sh
+# A fake {executable}: answers Pyomo's version probe, then fails each solve as FAKE_SOLVER_MODE says.
+if [ "$*" = "{probe}" ]; then printf '{banner}'; exit 0; fi
+solution=""
+previous=""
+for argument in "$@"; do
+    if [ "$previous" = "{solution_flag}" ]; then solution="$argument"; fi
+    previous="$argument"
+done
+case "$FAKE_SOLVER_MODE" in
+    kill) kill -9 $$ ;;
+    fail) echo "something went wrong"; exit 3 ;;
+    exit0) exit 0 ;;
+    garbage) echo "garbage, not a solution" > "$solution"; exit 0 ;;
+    infeasible) echo "Infeasible - objective value 0.00000000" > "$solution"; echo "Problem is infeasible"; exit 0 ;;
+esac
+echo "unknown FAKE_SOLVER_MODE" >&2
+exit 2
+"""
+
+
+@pytest.fixture
+def fake_solvers(tmp_path: Path):
+    """Fake ``cbc`` and ``glpsol`` first on PATH; yields a function that sets the fault mode."""
+    directory = tmp_path / "fake-bin"
+    directory.mkdir()
+    for executable, (probe, banner, solution_flag) in FAKES.items():
+        script = directory / executable
+        script.write_text(FAKE_SCRIPT.format(
+            executable=executable, probe=probe, banner=banner.replace("\n", "\\n"), solution_flag=solution_flag,
+        ))
+        script.chmod(0o755)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PATH", f"{directory}{os.pathsep}{os.environ['PATH']}")
+        rehash_solvers()
+        yield lambda mode: patch.setenv("FAKE_SOLVER_MODE", mode)
+    rehash_solvers()
+
+
+KILLED = {"cbc": "the cbc process was killed by SIGKILL (signal 9) before it finished",
+          "glpk": "the glpsol process was killed by SIGKILL (signal 9) before it finished"}
+
+
+@pytest.mark.parametrize("name", ["cbc", "glpk"])
+def test_solver_killed_mid_solve_is_a_typed_error_naming_the_solve(fake_solvers, name):
+    fake_solvers("kill")
+    backend = get_backend(name)
+    assert backend.version() is not None  # the fake answers the version probe
+    result = backend.solve(toy_lp())
+    assert result.termination is TerminationCondition.error and not result.has_solution
+    assert result.message.startswith(KILLED[name]) and "run it again, or choose another solver" in result.message
+
+    with pytest.raises(SolveError, match=r"solving the clause LP \(clause 1\) with " + name + " failed") as info:
+        learn_cnf(liver_problem(), backend, algorithm="bcd", n_clauses=2)
+    assert isinstance(info.value, SolverError) and KILLED[name] in str(info.value)
+    assert info.value.result.termination is TerminationCondition.error
+
+    X, y = liver()
+    with pytest.raises(SolveError, match=re.escape(KILLED[name])):
+        BooleanRuleClassifier(algorithm="am", solver=name, n_thresholds=3).fit(X, y)
+
+
+@pytest.mark.parametrize(("name", "executable"), [("cbc", "cbc"), ("glpk", "glpsol")])
+def test_solver_failing_with_an_exit_code_says_so_with_its_last_output(fake_solvers, name, executable):
+    fake_solvers("fail")
+    result = get_backend(name).solve(toy_lp())
+    assert result.termination is TerminationCondition.error and not result.has_solution
+    assert result.message == f"{executable} exited with return code 3; its last output line: 'something went wrong'"
+
+
+@pytest.mark.parametrize(("name", "mode", "says"), [
+    ("cbc", "exit0", "cbc exited with return code 0 without reporting a solution"),
+    ("cbc", "garbage", "cbc exited with return code 0 but its solution could not be read (RuntimeError"),
+    ("glpk", "exit0", "glpsol exited with return code 0 but its solution could not be read (ValueError"),
+    ("glpk", "garbage", "glpsol exited with return code 0 but its solution could not be read (ValueError"),
+])
+def test_solver_without_a_readable_solution_is_an_error_not_a_zero_solution(fake_solvers, name, mode, says):
+    fake_solvers(mode)
+    model = toy_lp()
+    result = get_backend(name).solve(model)
+    assert result.termination is TerminationCondition.error
+    assert not result.has_solution and result.objective is None
+    assert result.message.startswith(says)
+    assert "is a working " + name in result.message
+    assert model.x.value is None and model.y.value is None  # nothing was loaded (cbc used to load zeros)
+    X, y = liver()
+    with pytest.raises(SolveError, match=r"solving the clause LP \(clause 1\) with " + name):
+        BooleanRuleClassifier(algorithm="scn", solver=name, n_thresholds=3).fit(X, y)
+
+
+def test_solver_faults_through_the_cli(fake_solvers, capsys):
+    fake_solvers("kill")
+    status, stderr = cli(["fit", "liver", "--solver", "cbc", "--algorithm", "bcd", "--thresholds", "3"], capsys)
+    assert status == 1
+    assert_clean_error(stderr, "solving the clause LP (clause 1) with cbc failed", KILLED["cbc"])
+
+    status, stderr = cli(["exact", "liver", "--sample", "30", "--thresholds", "3"], capsys)  # cbc by default
+    assert status == 1
+    assert_clean_error(stderr, "solving the exact zero_one MIP with cbc failed", KILLED["cbc"])
+
+    fake_solvers("infeasible")
+    status, stderr = cli(["fit", "liver", "--solver", "cbc", "--algorithm", "am", "--thresholds", "3"], capsys)
+    assert status == 1
+    assert_clean_error(stderr, "solving the clause LP (clause 1) with cbc failed: the model is infeasible")
+
+    fake_solvers("garbage")
+    status, stderr = cli(["fit", "liver", "--solver", "glpk", "--algorithm", "scs", "--thresholds", "3"], capsys)
+    assert status == 1
+    assert_clean_error(stderr, "with glpk failed", "its solution could not be read")
+
+
+def test_missing_and_killed_solvers_through_the_cli_in_a_subprocess(fake_solvers, tmp_path: Path):
+    """``python -m rulemodels``: exit 1, one message, no traceback (both run side by side)."""
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    fit = [sys.executable, "-m", "rulemodels", "fit", "liver", "--thresholds", "3"]
+    missing = subprocess.Popen(
+        [*fit, "--solver", "glpk"], env={**CHILD_ENV, "PATH": str(empty)},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    killed = subprocess.Popen(
+        [*fit, "--solver", "cbc"], env={**CHILD_ENV, "PATH": os.environ["PATH"], "FAKE_SOLVER_MODE": "kill"},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    missing_out, missing_err = missing.communicate(timeout=120)
+    _, killed_err = killed.communicate(timeout=120)
+    assert missing.returncode == 1 and missing_out == ""
+    assert_clean_error(
+        missing_err,
+        "solver 'glpk' not found (executable 'glpsol' not found on PATH)",
+        "install glpk-utils (apt) or glpk (conda-forge)",
+        "available instead: highs",
+    )
+    assert killed.returncode == 1
+    assert_clean_error(killed_err, "solving the clause LP (clause 1) with cbc failed", KILLED["cbc"])
+
+
+# -- wrappers that fail on purpose -------------------------------------------------
+
+
+class FaultAfter:
+    """Delegates to HiGHS for the first ``k`` solves, then answers every solve with ``fault``.
+
+    It keeps HiGHS' cold starts (``discard_warm_start``), so up to the fault a
+    fit takes the same path as with plain HiGHS.
+    """
+
+    def __init__(self, k: int, fault: TerminationCondition, on_solve=None):
+        self.inner = get_backend("highs")
+        self.name = self.inner.name
+        self.is_persistent = self.inner.is_persistent
+        self.k = k
+        self.fault = fault
+        self.on_solve = on_solve
+        self.n_solves = 0
+        self.time_limits: list[float | None] = []
+
+    def available(self):
+        return self.inner.available()
+
+    def version(self):
+        return self.inner.version()
+
+    def discard_warm_start(self, model):
+        self.inner.discard_warm_start(model)
+
+    def solve(self, model, time_limit=None, mip_gap=None, options=None, params_only=False):
+        self.n_solves += 1
+        self.time_limits.append(time_limit)
+        if self.n_solves > self.k:
+            return SolveResult(self.fault, None, None, 0.0, self.name, "fake", False, f"fake {self.fault.value}")
+        result = self.inner.solve(model, time_limit=time_limit, mip_gap=mip_gap, options=options, params_only=params_only)
+        if self.on_solve is not None:
+            self.on_solve(self.n_solves)
+        return result
+
+
+# -- 3. the time limit is reached inside BCD / AM -----------------------------------
+
+
+def _check_best_so_far(result, data, theta, full) -> None:
+    """The returned rule is the best one of the trace, which follows the unlimited run's."""
+    assert result.stop_reason == "time_limit"
+    objective = hamming_objective(data.A, data.y, result.W, theta, sample_weight=data.weight, feature_cost=data.cost)
+    assert result.objective == pytest.approx(objective)
+    assert result.objective == min(result.history)
+    assert all(later <= earlier + 1e-9 for earlier, later in zip(result.history, result.history[1:]))
+    n = len(result.history)
+    assert result.history[: n - 1] == full.history[: n - 1]  # the same path until the limit
+    assert n <= len(full.history) and result.history[-1] >= full.history[n - 1] - 1e-9
+
+
+@pytest.mark.parametrize("algorithm", ["bcd", "am"])
+def test_time_limit_inside_the_driver_keeps_the_best_rule(algorithm):
+    problem, theta = liver_problem(), 0.001
+    counter = FaultAfter(10**9, TerminationCondition.time_limit)
+    full, data = learn_cnf(problem, counter, algorithm=algorithm, n_clauses=3, theta=theta)
+    assert full.stop_reason != "time_limit" and len(full.history) >= 3  # a few iterations to cut into
+    partial_improvement = False
+    # The limit at every solve after the set-cover initialisation (3 clauses = 3 solves).
+    for k in range(3, counter.n_solves):
+        limited, data = learn_cnf(
+            problem, FaultAfter(k, TerminationCondition.time_limit), algorithm=algorithm, n_clauses=3, theta=theta
+        )
+        _check_best_so_far(limited, data, theta, full)
+        assert limited.objective <= full.history[0]  # never worse than the set-cover start
+        partial_improvement |= limited.objective not in full.history
+    # BCD keeps the best clause update found before the limit cut its iteration short.
+    assert partial_improvement == (algorithm == "bcd")
+
+
+@pytest.mark.parametrize("algorithm", ["bcd", "am"])
+def test_deadline_passing_between_solves_stops_with_the_best_rule(algorithm, monkeypatch):
+    """The engine's own clock runs out (no solver reports a limit): same outcome."""
+    offset = [0.0]
+    clock = types.SimpleNamespace(perf_counter=lambda: time.perf_counter() + offset[0])
+    monkeypatch.setattr(engine_module, "time", clock)
+    problem, theta = liver_problem(), 0.001
+    full, _ = learn_cnf(problem, get_backend("highs"), algorithm=algorithm, n_clauses=3, theta=theta)
+
+    def an_hour_passes(n_solves: int) -> None:
+        if n_solves == 5:  # during the second iteration's solves
+            offset[0] += 3600.0
+
+    backend = FaultAfter(10**9, TerminationCondition.time_limit, on_solve=an_hour_passes)
+    limited, data = learn_cnf(problem, backend, algorithm=algorithm, n_clauses=3, theta=theta, time_limit=600.0)
+    assert backend.n_solves == 5  # no solve was started after the deadline
+    assert all(limit is not None and 0 < limit <= 600.0 for limit in backend.time_limits)  # the rest is passed on
+    _check_best_so_far(limited, data, theta, full)
+
+
+@pytest.mark.parametrize("algorithm", ["bcd", "am"])
+def test_time_limit_through_the_estimator(algorithm, caplog):
+    X, y = liver()
+    for k, clauses_learned in [(5, 3), (1, 1), (0, 0)]:  # in the driver; in set cover; before any clause
+        caplog.clear()
+        warning = "the time limit was reached" + (" before any clause was learned" if clauses_learned == 0 else "; rule_ is the best")
+        with caplog.at_level(logging.INFO, logger="rulemodels.algorithms.run"), pytest.warns(ConvergenceWarning, match=warning):
+            clf = BooleanRuleClassifier(
+                algorithm=algorithm, n_clauses=3, theta=0.001, n_thresholds=5,
+                solver=FaultAfter(k, TerminationCondition.time_limit),
+            ).fit(X, y)
+        assert clf.termination_ == "time_limit"
+        assert f"{algorithm.upper()}: the time limit was reached after {k + 1} solves" in caplog.text  # for -v
+        assert clf.objective_ == min(clf.history_)
+        predictions = clf.predict(X)
+        assert predictions.shape == (len(y),) and set(np.unique(predictions)) <= {0, 1}
+        if clauses_learned == 0:
+            # Nothing learned: the trivial rule (every clause empty) is returned, usable as is.
+            assert str(clf.rule_).startswith("(True)") and predictions.all()
+        else:
+            assert clf.rule_.n_literals > 0
+
+
+# -- 4. a solver answering infeasible / error inside a driver ---------------------
+
+
+@pytest.mark.parametrize("algorithm", ["bcd", "am"])
+@pytest.mark.parametrize(("fault", "says"), [
+    (TerminationCondition.error, "the solver stopped with an error (fake error)"),
+    (TerminationCondition.infeasible, "the model is infeasible (fake infeasible)"),
+])
+def test_error_status_inside_a_driver_is_a_typed_error_naming_the_solve(algorithm, fault, says):
+    problem = liver_problem()
+    with pytest.raises(SolveError) as info:  # the 2nd set-cover solve learns clause 2
+        learn_cnf(problem, FaultAfter(1, fault), algorithm=algorithm, n_clauses=3)
+    assert str(info.value) == f"solving the clause LP (clause 2) with highs failed: {says}"
+    assert isinstance(info.value, SolverError) and info.value.result.termination is fault
+
+    with pytest.raises(SolveError, match=r"solving the clause LP \(clause [123]\) with highs failed: ") as info:
+        learn_cnf(problem, FaultAfter(4, fault), algorithm=algorithm, n_clauses=3)  # inside the driver
+    assert info.value.result.termination is fault
+
+    X, y = liver()
+    with pytest.raises(SolveError, match=r"solving the clause LP \(clause 2\) with highs failed"):
+        BooleanRuleClassifier(algorithm=algorithm, n_clauses=3, n_thresholds=5, solver=FaultAfter(1, fault)).fit(X, y)
+
+
+@pytest.mark.parametrize(("fault", "says"), [
+    (TerminationCondition.error, "the solver stopped with an error"),
+    (TerminationCondition.infeasible, "the model is infeasible"),
+    (TerminationCondition.time_limit, "the time limit was reached before any feasible solution was found"),
+])
+def test_tlp_relaxation_failure_is_a_typed_error(fault, says):
+    X, y = liver()
+    with pytest.raises(SolveError) as info:
+        BooleanRuleClassifier(algorithm="tlp", n_clauses=2, n_thresholds=5, solver=FaultAfter(0, fault)).fit(X, y)
+    assert str(info.value).startswith(f"solving the two-level LP relaxation (TLP, R=2) with highs failed: {says}")
+
+
+# -- 5. a sweep interrupted by a real SIGINT -----------------------------------------
+
+SWEEP = dict(algorithms=["am", "scs"], clauses=[1, 2], thetas=[0.001, 0.01, 1.0], n_folds=2, n_thresholds=3, max_iter=3)
+
+
+def sweep_grid():
+    return make_grid(
+        ["liver"], SWEEP["algorithms"], SWEEP["clauses"], SWEEP["thetas"],
+        n_folds=SWEEP["n_folds"], n_thresholds=SWEEP["n_thresholds"], max_iter=SWEEP["max_iter"],
+    )
+
+
+def sweep_command(results: Path, backend: str) -> list[str]:
+    return [
+        sys.executable, "-m", "rulemodels", "cv", "liver", "--algorithms", *SWEEP["algorithms"],
+        "--clauses", ",".join(map(str, SWEEP["clauses"])), "--thetas", *map(str, SWEEP["thetas"]),
+        "--folds", str(SWEEP["n_folds"]), "--thresholds", str(SWEEP["n_thresholds"]),
+        "--max-iter", str(SWEEP["max_iter"]), "--results", str(results),
+        "--backend", backend, "--jobs", "2", "--no-progress",
+    ]
+
+
+def session_processes(session: int) -> dict[int, str]:
+    """pid -> state of every process left in ``session`` (Linux /proc)."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # it exited meanwhile
+            continue
+        if int(fields[3]) == session:  # fields after "(comm)": state ppid pgrp session ...
+            found[int(entry.name)] = fields[0]
+    return found
+
+
+def start_sweep(results: Path, backend: str) -> subprocess.Popen:
+    """The CLI sweep in its own session (so that it can be Ctrl-C'ed as a process group)."""
+    return subprocess.Popen(
+        sweep_command(results, backend), env=CHILD_ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+
+
+def sigint_ignored(pids: list[int]) -> dict[int, bool]:
+    """pid -> whether the process ignores SIGINT, for those of ``pids`` still there (Linux /proc)."""
+    ignored = {}
+    for pid in pids:
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:  # it exited meanwhile
+            continue
+        mask = next(line.split()[1] for line in status.splitlines() if line.startswith("SigIgn:"))
+        ignored[pid] = bool(int(mask, 16) & (1 << (signal.SIGINT - 1)))
+    return ignored
+
+
+def interrupt_after_first_record(children: dict[str, tuple[subprocess.Popen, Path]]) -> dict[str, dict[int, bool]]:
+    """Send SIGINT to each sweep's process group (a terminal's Ctrl-C) as soon as it wrote a record.
+
+    Returns, per sweep, whether each of its other processes ignored SIGINT then.
+    """
+    waiting = dict(children)
+    ignoring: dict[str, dict[int, bool]] = {}
+    deadline = time.monotonic() + 120
+    while waiting and time.monotonic() < deadline:
+        for backend, (child, results) in list(waiting.items()):
+            assert child.poll() is None, f"the {backend} sweep finished (or failed) before it could be interrupted"
+            if results.exists() and results.read_bytes().count(b"\n") >= 1:
+                ignoring[backend] = sigint_ignored([pid for pid in session_processes(child.pid) if pid != child.pid])
+                os.killpg(child.pid, signal.SIGINT)
+                del waiting[backend]
+        time.sleep(0.01)
+    assert not waiting, f"no record written in time by {sorted(waiting)}"
+    return ignoring
+
+
+def assert_nothing_left_running(session: int) -> None:
+    """No process of the sweep keeps running (its workers are gone, or zombies waiting to be reaped)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(state != "Z" for state in session_processes(session).values()):
+        time.sleep(0.1)
+    left = {pid: state for pid, state in session_processes(session).items() if state != "Z"}
+    for pid in left:  # clean up before failing
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"processes of the interrupted sweep still running: {left}"
+
+
+def test_sigint_mid_sweep_stops_cleanly_and_resumes_exactly_once(tmp_path, monkeypatch):
+    """Sequential and joblib (2 workers) sweeps, Ctrl-C'ed side by side, then resumed."""
+    children = {backend: (start_sweep(tmp_path / f"{backend}.jsonl", backend), tmp_path / f"{backend}.jsonl")
+                for backend in ("sequential", "joblib")}
+    try:
+        ignoring = interrupt_after_first_record(children)
+        outcomes = {backend: child.communicate(timeout=60) for backend, (child, _) in children.items()}
+    finally:
+        for child, _ in children.values():
+            if child.poll() is None:
+                os.killpg(child.pid, signal.SIGKILL)
+                child.wait()
+    assert ignoring["sequential"] == {}
+    # joblib's workers (and its resource trackers) leave Ctrl-C to the sweep, which ends them.
+    assert len(ignoring["joblib"]) >= 2 and all(ignoring["joblib"].values()), ignoring
+    grid = {task.key: task for task in sweep_grid()}
+    original = experiments.run_task
+    for backend, (child, results) in children.items():
+        assert_nothing_left_running(child.pid)
+        stderr = outcomes[backend][1].decode()
+        assert child.returncode == 130, (backend, stderr)
+        assert "rulemodels: interrupted" in stderr and "run again to resume" in stderr
+        assert "Traceback" not in stderr, (backend, stderr)
+        assert "still being processed" not in stderr  # joblib's advice is not for our users
+        written = results.read_bytes()
+        assert written.endswith(b"\n")  # no cut line
+        records = [json.loads(line) for line in written.splitlines()]
+        keys = [record["key"] for record in records]
+        assert 1 <= len(keys) < len(grid) and len(set(keys)) == len(keys) and set(keys) <= set(grid)
+        assert all(record["error"] is None for record in records)  # the interrupted fit is not a failed task
+
+        ran: list[str] = []
+        monkeypatch.setattr(experiments, "run_task", lambda task: ran.append(task.key) or original(task))
+        frame = run_experiments(list(grid.values()), results, backend="sequential")
+        assert sorted(ran) == sorted(set(grid) - set(keys))  # only the unfinished tasks run again
+        final = results.read_bytes()
+        assert final.startswith(written)  # finished records kept byte for byte
+        final_keys = [json.loads(line)["key"] for line in final.splitlines()]
+        assert len(final_keys) == len(set(final_keys)) == len(grid) == len(frame)
+        assert frame["error"].isna().all()
+
+
+def test_cli_time_limit_is_one_warning_line_and_the_summary_says_so(capsys):
+    assert main(["fit", "liver", "--clauses", "2", "--thresholds", "3", "--time-limit", "0.000001"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.startswith("rulemodels: warning: the time limit was reached")
+    assert "ConvergenceWarning" not in captured.err and "Traceback" not in captured.err
+    assert "(time_limit)" in captured.out
