@@ -1,6 +1,7 @@
 """rulemodels: interpretable two-level Boolean rules (CNF/DNF) learned with Pyomo.
 
-Public names: :class:`BooleanRuleClassifier` (the estimator), the rule values
+Public names: :class:`BooleanRuleClassifier` (the estimator),
+:class:`BooleanRuleCV` (θ, R and form chosen by cross-validation), the rule values
 :class:`Literal`, :class:`Clause`, :class:`Rule`, :class:`FeatureBinarizer`,
 :func:`load_dataset` / :func:`list_datasets`, and :func:`solve_exact`.
 """
@@ -11,9 +12,11 @@ from rulemodels.data import FeatureBinarizer
 from rulemodels.datasets import list_datasets, load_dataset
 from rulemodels.estimator import BooleanRuleClassifier
 from rulemodels.exact import solve_exact
+from rulemodels.model_selection import BooleanRuleCV
 from rulemodels.rules import Clause, Literal, Rule
 
 __all__ = [
+    "BooleanRuleCV",
     "BooleanRuleClassifier",
     "Clause",
     "FeatureBinarizer",

@@ -60,12 +60,13 @@ def _add_data_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--positive", help="the label value of the positive class (required if the target has more than two values)")
 
 
-def _add_rule_arguments(parser: argparse.ArgumentParser, *, solver: str) -> None:
+def _add_rule_arguments(parser: argparse.ArgumentParser, *, solver: str, forms: tuple[str, ...] = ("dnf", "cnf")) -> None:
     from solvers import registered_backends
 
     parser.add_argument("--clauses", type=_positive_int, default=2, help="R, the number of clauses (default: 2)")
     parser.add_argument("--theta", type=_nonnegative_float, default=0.01, help="sparsity weight θ per literal (default: 0.01)")
-    parser.add_argument("--form", choices=("dnf", "cnf"), default="dnf", help="rule form (default: dnf)")
+    auto = " ('auto': the one with the lower 5-fold inner-CV error)" if "auto" in forms else ""
+    parser.add_argument("--form", choices=forms, default="dnf", help=f"rule form{auto} (default: dnf)")
     parser.add_argument(
         "--solver", default=solver,
         help=f"solver backend: {', '.join(registered_backends())}, or any Pyomo solver name (default: {solver})",
@@ -93,6 +94,9 @@ def _print_rule_summary(data, clf, seconds: float) -> None:
     complexity = clf.rule_.complexity()
     error = float(np.mean(clf.predict(data.X) != data.y))
     print(f"data: {data.source} ({data.X.shape[0]} samples, {data.X.shape[1]} features, {int(data.y.sum())} positive)")
+    if hasattr(clf, "form_cv_errors_"):
+        errors = {form: float(np.mean(values)) for form, values in clf.form_cv_errors_.items()}
+        print(f"form: {clf.form_} (--form auto; mean inner-CV error dnf {errors['dnf']:.4f}, cnf {errors['cnf']:.4f})")
     print(f"rule ({data.target} = {data.classes[1]} when true):")
     print(f"  {clf.rule_}")
     print(f"training error: {error:.4f}  (accuracy {1 - error:.4f})")
@@ -122,12 +126,15 @@ def _cmd_fit(args: argparse.Namespace) -> int:
 
 
 def _cmd_predict(args: argparse.Namespace) -> int:
-    """Apply a saved rule to a CSV file; write one prediction per row."""
+    """Apply a saved rule to a CSV file; write one prediction per row (and its reason with --explain)."""
     from rulemodels.io import load_model, read_features
 
     model = load_model(args.rule)
     frame = read_features(args.data)
-    predictions = pd.DataFrame({"prediction": model.predict(frame)})
+    if args.explain:
+        predictions = model.explain(frame)[["prediction", "reason"]]
+    else:
+        predictions = pd.DataFrame({"prediction": model.predict(frame)})
     if args.out:
         predictions.to_csv(args.out, index=False)
         print(f"wrote {len(predictions)} predictions to {args.out}", file=sys.stderr)
@@ -364,7 +371,7 @@ def build_parser() -> argparse.ArgumentParser:
     fit = commands.add_parser("fit", help="learn a rule and print it", description="Learn a two-level Boolean rule and print it.")
     _add_data_arguments(fit)
     fit.add_argument("--algorithm", choices=("am", "bcd", "tlp", "scs", "scn", "exact"), default="am", help="learning algorithm (default: am)")
-    _add_rule_arguments(fit, solver="highs")
+    _add_rule_arguments(fit, solver="highs", forms=("dnf", "cnf", "auto"))
     fit.add_argument("--max-iter", type=_positive_int, default=100, help="iteration cap of BCD and AM (default: 100)")
     fit.add_argument("--allow-disable", action="store_true", help="let the learner switch clauses off")
     fit.add_argument("--out", help="save the rule (JSON) to this file, for 'rulemodels predict'")
@@ -374,6 +381,10 @@ def build_parser() -> argparse.ArgumentParser:
     predict.add_argument("rule", metavar="RULE.json", help="a file written by 'rulemodels fit --out'")
     predict.add_argument("data", metavar="DATA.csv", help="CSV file with the rule's feature columns")
     predict.add_argument("--out", help="write the predictions CSV here (default: stdout)")
+    predict.add_argument(
+        "--explain", action="store_true",
+        help="add a 'reason' column: the clauses that decided each row and the literals that made them",
+    )
     predict.set_defaults(handler=_cmd_predict)
 
     exact = commands.add_parser(

@@ -11,8 +11,9 @@ from typing import Any, Iterator
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
 from sklearn.exceptions import ConvergenceWarning, DataConversionWarning
+from sklearn.model_selection import StratifiedKFold, check_cv
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
@@ -22,7 +23,9 @@ from rulemodels.algorithms.pool import default_pool
 from rulemodels.data import FeatureBinarizer
 from rulemodels.data.binarizer import check_unique_column_names
 from rulemodels.exact import solve_exact_problem
+from rulemodels.explain import explain_rule
 from rulemodels.models.problem import CNFProblem
+from rulemodels.probability import PatternRates
 
 logger = logging.getLogger(__name__)
 
@@ -121,8 +124,10 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    form : {"dnf", "cnf"}, default="dnf"
+    form : {"dnf", "cnf", "auto"}, default="dnf"
         Rule form; a DNF is learned as a CNF on negated features and labels.
+        ``"auto"`` fits both on the folds of ``cv`` and keeps the one with the
+        lower mean inner-CV error (ties: DNF), then refits it on all of X.
     n_clauses : int, default=2
         R, the number of clauses (terms of a DNF).
     theta : float, default=0.01
@@ -147,8 +152,12 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         Seconds for the whole fit: BCD/AM stop with the best rule so far
         (``termination_ = "time_limit"``, with a ``ConvergenceWarning``); the
         exact MIP returns its incumbent.
+    cv : int or cross-validation splitter, default=5
+        Inner folds of ``form="auto"`` (unused otherwise). An int means
+        ``StratifiedKFold(cv)``, shuffled with ``random_state`` when one is given.
     random_state : int, RandomState or None, default=None
-        Accepted for API compatibility; the algorithms are deterministic.
+        Shuffles the inner folds of ``form="auto"``; the algorithms themselves
+        are deterministic.
     verbose : bool or int, default=False
         Log progress (INFO; DEBUG with 2) through the ``rulemodels`` logger.
 
@@ -176,17 +185,34 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         Clause-LP solutions this fit re-used instead of solving: repeated
         LPs within the fit, or LPs an earlier fit on the same data solved
         (:mod:`rulemodels.algorithms.pool`).
+    form_ : {"dnf", "cnf"}
+        The form learned (the chosen one with ``form="auto"``).
+    form_cv_errors_ : dict (only with ``form="auto"``)
+        ``{"dnf": [...], "cnf": [...]}``, the inner-CV error of each fold.
+    complexity_ : dict
+        ``{"n_clauses": ..., "n_literals": ..., "n_features": ...}``: clauses,
+        literals and distinct source features of ``rule_``.
+    pattern_rates_ : rulemodels.probability.PatternRates
+        The training positive rate per pattern of clause outputs, behind
+        :meth:`predict_proba` (``pattern_rates_.to_frame()`` shows it).
+    target_name_ : str or None
+        The name of ``y`` when it was a named pandas Series (used by ``str``).
 
     Examples
     --------
     >>> from rulemodels import BooleanRuleClassifier, load_dataset
     >>> X, y = load_dataset("pima")
     >>> clf = BooleanRuleClassifier(n_clauses=2, theta=0.01).fit(X, y)   # doctest: +SKIP
-    >>> print(clf.rule_)                                                 # doctest: +SKIP
+    >>> print(clf)                                                       # doctest: +SKIP
+    diabetes = 1 when (glucose > 167.0 AND blood_pressure <= 88.0) OR (glucose > 102.0 AND bmi > 28.2 AND ...)
+    >>> clf.explain(X.iloc[:1])["reason"].iloc[0]                        # doctest: +SKIP
+    'term 2 holds: glucose > 102.0 (glucose = 148) AND bmi > 28.2 (bmi = 33.6) AND ...'
+    >>> clf.predict_proba(X.iloc[:1])                                    # doctest: +SKIP
+    array([[0.346, 0.654]])
     """
 
     _parameter_constraints: dict = {
-        "form": [StrOptions({"dnf", "cnf"})],
+        "form": [StrOptions({"dnf", "cnf", "auto"})],
         "n_clauses": [Interval(Integral, 1, None, closed="left")],
         "theta": [Interval(Real, 0, None, closed="left")],
         "algorithm": [StrOptions({*ALGORITHMS, "exact"})],
@@ -197,6 +223,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         "solver": [str, object],
         "solver_options": [dict, None],
         "time_limit": [Interval(Real, 0, None, closed="neither"), None],
+        "cv": [Interval(Integral, 2, None, closed="left"), "cv_object"],
         "random_state": ["random_state"],
         "verbose": ["verbose"],
     }
@@ -215,6 +242,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         solver: Any = "highs",
         solver_options: dict | None = None,
         time_limit: float | None = None,
+        cv: Any = 5,
         random_state: Any = None,
         verbose: bool | int = False,
     ):
@@ -229,6 +257,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.solver = solver
         self.solver_options = solver_options
         self.time_limit = time_limit
+        self.cv = cv
         self.random_state = random_state
         self.verbose = verbose
 
@@ -242,6 +271,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError("Found array with 0 sample(s) (shape=(0, %d)) while a minimum of 1 is required." % frame.shape[1])
         labels = self._binary_labels(y, frame.shape[0])
         weights = _check_sample_weight(sample_weight, np.empty((frame.shape[0], 0)))
+        self.target_name_ = str(y.name) if isinstance(y, pd.Series) and y.name is not None else None
         pool = default_pool()
         backend = pool.backend(self.solver)
         with _log_level(self.verbose):
@@ -249,9 +279,39 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             A = self.binarizer_.transform(frame)
             if A.shape[1] == 0:
                 raise ValueError("every feature is constant: there is nothing to learn a rule from")
-            problem = CNFProblem.from_binary(A, labels, literals=self.binarizer_.literals_, form=self.form, sample_weight=weights)
+            self.form_ = self._choose_form(frame, labels, weights) if self.form == "auto" else self.form
+            problem = CNFProblem.from_binary(A, labels, literals=self.binarizer_.literals_, form=self.form_, sample_weight=weights)
             self._fit_problem(problem, backend, pool)
+            clause_values = self.rule_.clause_outputs_binary(A, self.binarizer_.literals_)
+            self.pattern_rates_ = PatternRates.fit(clause_values, self._reduce(clause_values), labels, weights)
+        self.complexity_ = self.rule_.complexity()
         return self
+
+    def _choose_form(self, frame: pd.DataFrame, labels: np.ndarray, weights: np.ndarray) -> str:
+        """``form='auto'``: the form with the lower inner-CV error (weighted misclassification rate); ties go to DNF.
+
+        Fills ``form_cv_errors_ = {"dnf": [...], "cnf": [...]}`` (one error per fold).
+        """
+        splitter = self.cv
+        if isinstance(splitter, Integral):
+            splitter = StratifiedKFold(n_splits=splitter, shuffle=self.random_state is not None, random_state=self.random_state)
+        splitter = check_cv(splitter, labels, classifier=True)
+        errors: dict[str, list[float]] = {"dnf": [], "cnf": []}
+        for k, (train, test) in enumerate(splitter.split(frame, labels)):
+            for form in errors:
+                inner = clone(self).set_params(form=form, verbose=False)
+                inner.fit(frame.iloc[train], labels[train], sample_weight=weights[train])
+                wrong = inner.predict(frame.iloc[test]) != labels[test]
+                errors[form].append(float(np.average(wrong, weights=weights[test])))
+            logger.info("form='auto', fold %d: inner-CV error dnf %.4f, cnf %.4f", k + 1, errors["dnf"][-1], errors["cnf"][-1])
+        self.form_cv_errors_ = errors
+        chosen = "cnf" if np.mean(errors["cnf"]) < np.mean(errors["dnf"]) else "dnf"
+        logger.info("form='auto' chose %s (mean inner-CV error dnf %.4f, cnf %.4f)", chosen, np.mean(errors["dnf"]), np.mean(errors["cnf"]))
+        return chosen
+
+    def _reduce(self, clause_values: np.ndarray) -> np.ndarray:
+        """The rule's value from its clause values: AND (CNF) or OR (DNF) over clauses."""
+        return clause_values.all(axis=1) if self.rule_.form == "cnf" else clause_values.any(axis=1)
 
     def _binary_labels(self, y: Any, n_samples: int) -> np.ndarray:
         if y is None:
@@ -318,7 +378,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.n_reused_ = int(result.n_cache_hits)
         if self.termination_ == "time_limit":
             _warn_time_limit(self.rule_)
-        logger.info("learned %s rule: %s (%s after %d iterations)", self.form.upper(), self.rule_, self.termination_, self.n_iter_)
+        logger.info("learned %s rule: %s (%s after %d iterations)", self.form_.upper(), self.rule_, self.termination_, self.n_iter_)
 
     def _frame_for_predict(self, X: Any) -> pd.DataFrame:
         check_is_fitted(self)
@@ -332,12 +392,74 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"X has {frame.shape[1]} features, but {type(self).__name__} is expecting {self.n_features_in_} features as input")
         return frame
 
+    def _clause_values(self, X: Any) -> np.ndarray:
+        """The rule's clause outputs (n, R) on ``X``."""
+        frame = self._frame_for_predict(X)
+        return self.rule_.clause_outputs_binary(self.binarizer_.transform(frame), self.binarizer_.literals_)
+
     def predict(self, X: Any) -> np.ndarray:
         """``classes_[1]`` where the rule is true, ``classes_[0]`` elsewhere."""
-        frame = self._frame_for_predict(X)
-        A = self.binarizer_.transform(frame)
-        fired = self.rule_.evaluate_binary(A, self.binarizer_.literals_)
+        fired = self._reduce(self._clause_values(X))
         return self.classes_[fired.astype(int)]
+
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """Class probabilities from the training rows that share each row's pattern of clause outputs.
+
+        For a row whose clause values are ``v = (v_1, ..., v_R)``, the positive-class
+        probability is ``(positives + 1) / (rows + 2)`` over the training rows with the
+        same ``v`` (Laplace smoothing; weighted counts with ``sample_weight``). Patterns
+        that contradict the rule (a positive-rule pattern rarer in positives than a
+        negative-rule one) are pooled, so no row the rule calls positive gets a lower
+        probability than a row it calls negative; a pattern never seen in training gets
+        the rate of all rows with the same rule output. The table is
+        ``pattern_rates_.to_frame()``; see :mod:`rulemodels.probability`.
+
+        ``predict`` stays the rule's Boolean output, so ``predict_proba(X)[:, 1] >= 0.5``
+        may disagree with it on patterns where the rule is mostly wrong. The estimate is
+        in-sample: use ``CalibratedClassifierCV`` for out-of-sample calibration.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 2)
+            Columns in the order of ``classes_``.
+        """
+        clause_values = self._clause_values(X)
+        positive = self.pattern_rates_.predict(clause_values, self._reduce(clause_values))
+        return np.column_stack([1.0 - positive, positive])
+
+    def explain(self, X: Any) -> pd.DataFrame:
+        """Why the rule decided each row: the deciding clauses and the literals that made them.
+
+        A DNF's positive row is explained by the terms that fired (all their
+        literals); a negative row by, for each term, the literals that failed. A
+        CNF's positive row by, for each clause, the literals that held; a negative
+        row by the clauses that failed (all their literals). See
+        :func:`rulemodels.explain.explain_rule`.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed like ``X``: ``prediction``, ``rule_value``, ``clauses`` (a list of
+            ``{"clause": r, "holds": bool, "literals": [...]}``, r 1-based) and
+            ``reason`` (readable text with the row's values).
+        """
+        frame = self._frame_for_predict(X)
+        return explain_rule(self.rule_, frame, self.classes_)
+
+    def __str__(self) -> str:
+        """The rule, for the positive class: ``outcome = 1 when (glucose > 142.0 AND ...) OR (...)``.
+
+        Before ``fit``, the parameter repr, as for any scikit-learn estimator.
+        """
+        if not hasattr(self, "rule_"):
+            return super().__repr__()
+        target = f"{self.target_name_} = {self.classes_[1]}" if self.target_name_ else f"class {self.classes_[1]}"
+        return f"{target} when {self.rule_}"
+
+    def __repr__(self, N_CHAR_MAX: int = 700) -> str:
+        """scikit-learn's parameter repr; once fitted, followed by ``# <the rule for the positive class>``."""
+        text = super().__repr__(N_CHAR_MAX)
+        return f"{text}  # {self}" if hasattr(self, "rule_") else text
 
     def __sklearn_tags__(self):  # noqa: ANN204
         tags = super().__sklearn_tags__()

@@ -13,6 +13,7 @@ import pandas as pd
 
 from rulemodels.data.binarizer import duplicated_names
 from rulemodels.datasets import DATASET_INFO, list_datasets, load_dataset
+from rulemodels.explain import explain_rule
 from rulemodels.rules import Rule, RuleFormatError
 
 __all__ = ["LabeledData", "SavedModel", "is_bundled_dataset", "load_data", "load_model", "read_features", "save_model"]
@@ -122,6 +123,18 @@ class SavedModel:
     metadata: dict
 
     def predict(self, X: pd.DataFrame) -> np.ndarray:
+        """``classes[1]`` where the rule is true on a row of ``X``, ``classes[0]`` elsewhere."""
+        self._check_columns(X)
+        fired = self.rule.evaluate(X)
+        return np.where(fired, self.classes[1], self.classes[0])
+
+    def explain(self, X: pd.DataFrame) -> pd.DataFrame:
+        """Each row's prediction with the clauses and literals that decided it (:func:`rulemodels.explain.explain_rule`)."""
+        self._check_columns(X)
+        return explain_rule(self.rule, X, self.classes)
+
+    def _check_columns(self, X: pd.DataFrame) -> None:
+        """Every column the rule uses is present and has no missing value."""
         missing = [name for name in self.rule.features if name not in X.columns]
         if missing:
             raise ValueError(f"the data has no column {', '.join(repr(m) for m in missing)}, which the rule uses")
@@ -133,8 +146,6 @@ class SavedModel:
                     f"column {name!r} has {rows.size} missing value(s) (rows {shown}), which the rule uses: "
                     "it cannot decide those rows; impute or drop them first"
                 )
-        fired = self.rule.evaluate(X)
-        return np.where(fired, self.classes[1], self.classes[0])
 
 
 def save_model(path: str | Path, rule: Rule, classes: tuple[Any, Any], target: str, features: list[str], **metadata: Any) -> None:

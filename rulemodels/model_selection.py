@@ -1,0 +1,435 @@
+"""Choosing θ, R and the rule form by cross-validation: :class:`BooleanRuleCV`."""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import time
+from numbers import Integral, Real
+from typing import Any, Callable
+
+import numpy as np
+from scipy.stats import rankdata
+from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, _fit_context, clone
+from sklearn.metrics import check_scoring, get_scorer_names
+from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.utils._available_if import available_if
+from sklearn.utils._param_validation import StrOptions
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import _num_samples, check_is_fitted, validate_data
+
+from rulemodels.estimator import BooleanRuleClassifier, _log_level
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["BooleanRuleCV"]
+
+#: Default θ grid: one value per decade. θ is the cost of one literal in
+#: misclassified samples, so on a few hundred samples θ <= 0.1 rarely changes
+#: the rule and θ = 10 keeps only literals that fix 10 or more samples.
+DEFAULT_THETAS: tuple[float, ...] = (0.001, 0.01, 0.1, 1.0, 10.0)
+
+#: The BooleanRuleClassifier parameters BooleanRuleCV passes through unchanged.
+_BASE_PARAMS: tuple[str, ...] = (
+    "algorithm", "n_thresholds", "allow_disable", "disable_cost", "max_iter",
+    "solver", "solver_options", "time_limit", "random_state",
+)
+
+#: Fitted attributes of best_estimator_ that BooleanRuleCV copies (those it has).
+_MIRRORED: tuple[str, ...] = (
+    "rule_", "binarizer_", "classes_", "n_features_in_", "feature_names_in_", "complexity_", "target_name_", "n_iter_",
+)
+
+#: Mean scores are rounded to this many decimals before ranking, so that means
+#: which differ only by floating-point rounding count as ties.
+_TIE_DECIMALS = 10
+
+
+def _accepts_sample_weight(scorer: Callable[..., float]) -> bool:
+    """Whether ``scorer`` takes ``sample_weight`` (scikit-learn's own test for scorers and plain callables)."""
+    if hasattr(scorer, "_accept_sample_weight"):
+        return bool(scorer._accept_sample_weight())
+    return "sample_weight" in inspect.signature(scorer).parameters
+
+
+class _ScoreAndSize:
+    """A scorer returning ``{"score": scorer(...), "n_literals": size of the fold's rule}``.
+
+    GridSearchCV accepts a callable returning a dict (one entry per metric); it
+    yields ``mean_test_score`` and ``mean_test_n_literals`` from one fit per
+    fold. ``sample_weight`` is forwarded only when the wrapped scorer takes it,
+    and ``_accept_sample_weight`` tells GridSearchCV the same, so it warns as
+    for a plain scorer.
+    """
+
+    def __init__(self, scorer: Callable[..., float]):
+        self.scorer = scorer
+
+    def _accept_sample_weight(self) -> bool:
+        return _accepts_sample_weight(self.scorer)
+
+    def __call__(self, estimator: BooleanRuleClassifier, X: Any, y: Any, sample_weight: Any = None) -> dict[str, float]:
+        kwargs = {} if sample_weight is None else {"sample_weight": sample_weight}
+        score = float(self.scorer(estimator, X, y, **kwargs))
+        n_literals = estimator.rule_.n_literals
+        logger.debug(
+            "fold θ=%g R=%d form=%s: score %.4f, %d literal(s), rule %s",
+            estimator.theta, estimator.n_clauses, estimator.form, score, n_literals, estimator.rule_,
+        )
+        return {"score": score, "n_literals": float(n_literals)}
+
+    def __repr__(self) -> str:
+        return repr(self.scorer)
+
+
+def _grid_values(name: str, values: Any, kind: str) -> list[Any]:
+    """Validate one grid parameter (a scalar or a non-empty sequence) and return its distinct values.
+
+    ``kind`` is ``"theta"``, ``"n_clauses"`` or ``"form"``. Raises a ValueError that
+    names the parameter and says what to pass.
+    """
+    examples = {"theta": "thetas=(0.01, 0.1, 1.0)", "n_clauses": "n_clauses=(1, 2, 3)", "form": "forms=('cnf', 'dnf')"}
+    items = [values] if isinstance(values, (str, Real)) else list(np.asarray(values, dtype=object).ravel())
+    if not items:
+        raise ValueError(f"{name} is empty: pass at least one value to search, e.g. {examples[kind]}")
+    for item in items:
+        if kind == "theta":
+            ok = isinstance(item, Real) and not isinstance(item, (bool, np.bool_)) and np.isfinite(item) and item >= 0
+            what = "finite numbers >= 0 (θ, the cost of one literal in misclassified samples)"
+        elif kind == "n_clauses":
+            ok = isinstance(item, Integral) and not isinstance(item, (bool, np.bool_)) and item >= 1
+            what = "integers >= 1 (R, the number of clauses)"
+        else:
+            ok = isinstance(item, str) and item in ("dnf", "cnf")
+            what = "'dnf' and/or 'cnf'"
+        if not ok:
+            raise ValueError(f"{name} must hold {what}, got {item!r} in {values!r}; pass e.g. {examples[kind]}")
+    if kind == "form":
+        return list(dict.fromkeys(items))  # distinct, in the order given
+    if kind == "theta":
+        return sorted({float(t) for t in items}, reverse=True)  # largest θ (sparsest rule) first
+    return sorted({int(r) for r in items})  # fewest clauses first
+
+
+def _best_estimator_has(attr: str) -> Callable[[Any], bool]:
+    """For ``available_if``: the fitted best estimator (or, before fit, BooleanRuleClassifier) has ``attr``."""
+
+    def check(self: BooleanRuleCV) -> bool:
+        if hasattr(self, "best_estimator_"):
+            return hasattr(self.best_estimator_, attr)
+        return hasattr(BooleanRuleClassifier, attr)
+
+    return check
+
+
+class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
+    """Boolean rule classifier with θ, R (and optionally the form) chosen by cross-validation.
+
+    Like :class:`sklearn.linear_model.LogisticRegressionCV`: ``fit`` runs a
+    grid search over ``thetas`` × ``n_clauses`` × ``forms`` with
+    :class:`sklearn.model_selection.GridSearchCV` on
+    :class:`~rulemodels.BooleanRuleClassifier`, keeps the grid and every fold's
+    score in ``cv_results_``, and refits the chosen parameters on all of
+    ``X, y``. ``predict``, ``score``, ``predict_proba`` and ``explain`` use that
+    refitted rule.
+
+    **How the choice is made.** The candidates are ordered from the simplest
+    rule to the most complex: fewest clauses first, then largest θ first, then
+    ``forms`` in the order given. Each candidate gets the mean of its test-fold
+    scores (``mean_test_score``). Means are rounded to 10 decimals, so values
+    that differ only by floating-point rounding are ties, and ranked
+    (``rank_test_score``, 1 = best, tied candidates share a rank). The chosen
+    candidate, ``best_index_``, is the *first* candidate of rank 1, i.e. among
+    tied best means the one with the fewest clauses, then the largest θ, then
+    the form listed first.
+
+    Parameters
+    ----------
+    thetas : float or sequence of float, default=(0.001, 0.01, 0.1, 1.0, 10.0)
+        θ values to try (each >= 0): the cost of one literal relative to one
+        misclassified sample, so larger θ gives sparser rules.
+    n_clauses : int or sequence of int, default=(1, 2, 3)
+        Numbers of clauses R to try (each >= 1).
+    forms : {"dnf", "cnf"} or sequence of them, default=("dnf",)
+        Rule forms to try; ``("cnf", "dnf")`` chooses the form by CV too.
+    cv : int, cross-validation generator or iterable of splits, default=5
+        An int (or None, meaning 5) uses
+        ``StratifiedKFold(n_splits=cv, shuffle=True, random_state=random_state)``;
+        anything else is passed to ``GridSearchCV`` as it is. Every candidate
+        is scored on the same splits.
+    scoring : str, callable or None, default="accuracy"
+        A scikit-learn scorer name (``"balanced_accuracy"``, ``"f1"``, ...) or
+        a callable ``scorer(estimator, X, y)``; higher is better. None means
+        the estimator's ``score`` (accuracy).
+    n_jobs : int or None, default=None
+        Fits to run in parallel (joblib; None means 1, -1 all cores).
+    refit : bool, default=True
+        Refit the chosen parameters on all of ``X, y`` (``best_estimator_``).
+        With False only the search is run: ``cv_results_``, ``best_index_``,
+        ``best_params_``, ``best_score_``, ``theta_``, ``n_clauses_`` and
+        ``form_`` are set, and ``predict`` is unavailable.
+    random_state : int, RandomState or None, default=None
+        Shuffles the folds when ``cv`` is an int; also passed to every
+        :class:`~rulemodels.BooleanRuleClassifier` (whose algorithms are
+        deterministic).
+    verbose : bool or int, default=False
+        Log the search through the ``rulemodels`` logger (never printed):
+        INFO gives the grid, each candidate's mean score and the choice;
+        2 adds every fold's rule (DEBUG). Configure logging (e.g.
+        ``logging.basicConfig(level=logging.INFO)``) to see the messages.
+        With ``n_jobs`` > 1 the per-fold messages are emitted in the worker
+        processes.
+    algorithm, n_thresholds, allow_disable, disable_cost, max_iter, solver, solver_options, time_limit
+        Passed to every :class:`~rulemodels.BooleanRuleClassifier` (see it for
+        their meaning); ``time_limit`` applies to each fit.
+
+    Attributes
+    ----------
+    cv_results_ : dict of ndarray
+        As :attr:`sklearn.model_selection.GridSearchCV.cv_results_` for one
+        metric: ``params``, ``param_theta``, ``param_n_clauses``,
+        ``param_form``, ``split{k}_test_score``, ``mean_test_score``,
+        ``std_test_score``, ``rank_test_score`` (from the rounded means, see
+        above), ``mean_fit_time``, ``std_fit_time``, ``mean_score_time``,
+        ``std_score_time``, plus the rule sizes of the fold fits:
+        ``split{k}_n_literals``, ``mean_n_literals``, ``std_n_literals``.
+        Candidates are in the simplest-first order described above.
+    best_index_ : int
+        Index of the chosen candidate in ``cv_results_``.
+    best_params_ : dict
+        ``{"form": ..., "n_clauses": ..., "theta": ...}`` of the chosen candidate.
+    best_score_ : float
+        Its mean test score.
+    best_estimator_ : BooleanRuleClassifier
+        The chosen parameters refitted on all data (only with ``refit=True``).
+    theta_ : float
+    n_clauses_ : int
+    form_ : str
+        The chosen θ, R and form.
+    rule_ : Rule
+        ``best_estimator_.rule_`` (only with ``refit=True``).
+    binarizer_ : FeatureBinarizer
+        ``best_estimator_.binarizer_`` (only with ``refit=True``).
+    complexity_ : dict
+        ``best_estimator_.complexity_`` (only with ``refit=True`` and when
+        the estimator provides it).
+    n_iter_ : int
+        ``best_estimator_.n_iter_``, iterations of the refit (only with ``refit=True``).
+    classes_ : ndarray of shape (2,)
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only for DataFrame input with string column names.
+    n_splits_ : int
+        Number of CV folds.
+    refit_time_ : float
+        Seconds spent refitting (0.0 with ``refit=False``).
+    scorer_ : callable
+        The scorer used for ``mean_test_score``.
+
+    See Also
+    --------
+    BooleanRuleClassifier : the estimator with fixed θ, R and form.
+    sklearn.model_selection.GridSearchCV : the search used internally.
+
+    Examples
+    --------
+    >>> from rulemodels import BooleanRuleCV, load_dataset
+    >>> X, y = load_dataset("pima")
+    >>> clf = BooleanRuleCV(thetas=(0.1, 1.0, 10.0), n_clauses=(1, 2), random_state=0)  # doctest: +SKIP
+    >>> clf.fit(X, y).best_params_                                   # doctest: +SKIP
+    {'form': 'dnf', 'n_clauses': 2, 'theta': 1.0}
+    >>> print(clf.rule_)                                             # doctest: +SKIP
+    >>> clf.cv_results_["mean_test_score"]                           # doctest: +SKIP
+    """
+
+    _parameter_constraints: dict = {
+        "thetas": ["array-like", Real],
+        "n_clauses": ["array-like", Integral],
+        "forms": ["array-like", StrOptions({"dnf", "cnf"})],
+        "cv": ["cv_object"],
+        "scoring": [StrOptions(set(get_scorer_names())), callable, None],
+        "n_jobs": [Integral, None],
+        "refit": ["boolean"],
+        "verbose": ["verbose"],
+        **{name: BooleanRuleClassifier._parameter_constraints[name] for name in _BASE_PARAMS},
+    }
+
+    def __init__(
+        self,
+        *,
+        thetas: Any = DEFAULT_THETAS,
+        n_clauses: Any = (1, 2, 3),
+        forms: Any = ("dnf",),
+        cv: Any = 5,
+        scoring: Any = "accuracy",
+        n_jobs: int | None = None,
+        refit: bool = True,
+        random_state: Any = None,
+        verbose: bool | int = False,
+        algorithm: str = "am",
+        n_thresholds: int = 9,
+        allow_disable: bool = False,
+        disable_cost: float = 0.5,
+        max_iter: int = 100,
+        solver: Any = "highs",
+        solver_options: dict | None = None,
+        time_limit: float | None = None,
+    ):
+        self.thetas = thetas
+        self.n_clauses = n_clauses
+        self.forms = forms
+        self.cv = cv
+        self.scoring = scoring
+        self.n_jobs = n_jobs
+        self.refit = refit
+        self.random_state = random_state
+        self.verbose = verbose
+        self.algorithm = algorithm
+        self.n_thresholds = n_thresholds
+        self.allow_disable = allow_disable
+        self.disable_cost = disable_cost
+        self.max_iter = max_iter
+        self.solver = solver
+        self.solver_options = solver_options
+        self.time_limit = time_limit
+
+    def _candidates(self) -> list[dict[str, Any]]:
+        """The grid as a list of parameter dicts, simplest first (fewest clauses, largest θ, forms in order)."""
+        thetas = _grid_values("thetas", self.thetas, "theta")
+        n_clauses = _grid_values("n_clauses", self.n_clauses, "n_clauses")
+        forms = _grid_values("forms", self.forms, "form")
+        return [{"form": f, "n_clauses": r, "theta": t} for r in n_clauses for t in thetas for f in forms]
+
+    def _base_estimator(self) -> BooleanRuleClassifier:
+        return BooleanRuleClassifier(**{name: getattr(self, name) for name in _BASE_PARAMS})
+
+    def _splitter(self) -> Any:
+        if self.cv is None or isinstance(self.cv, Integral):
+            n_splits = 5 if self.cv is None else int(self.cv)
+            return StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=self.random_state)
+        return self.cv
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "BooleanRuleCV":
+        """Search the grid by cross-validation, then (``refit=True``) refit the best on all of ``X, y``.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Raw or binary features, as for :class:`~rulemodels.BooleanRuleClassifier`.
+        y : array-like of shape (n_samples,)
+            Two-class labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Passed to every fit (each fold fit gets its training rows'
+            weights) and, as in ``GridSearchCV``, to the scorer on the test
+            rows when it takes ``sample_weight`` (every built-in scorer does),
+            so the CV scores are weighted too.
+
+        Returns
+        -------
+        self : BooleanRuleCV
+        """
+        candidates = self._candidates()
+        if y is None:
+            raise ValueError("requires y to be passed, but the target y is None")
+        check_classification_targets(y)  # before the splitter sees y; the fits check the rest
+        for name in ("best_estimator_", *_MIRRORED):  # nothing stale from an earlier fit
+            self.__dict__.pop(name, None)
+        base = self._base_estimator()
+        scorer = check_scoring(base, scoring=self.scoring)
+        fit_params = {} if sample_weight is None else {"sample_weight": sample_weight}
+        search = GridSearchCV(
+            base,
+            [{key: [value] for key, value in params.items()} for params in candidates],
+            scoring=_ScoreAndSize(scorer),
+            n_jobs=self.n_jobs,
+            refit=False,
+            cv=self._splitter(),
+            error_score="raise",
+        )
+        with _log_level(self.verbose):
+            logger.info(
+                "BooleanRuleCV: searching %d candidate(s): θ in %s, R in %s, forms %s",
+                len(candidates), sorted({c["theta"] for c in candidates}), sorted({c["n_clauses"] for c in candidates}),
+                list(dict.fromkeys(c["form"] for c in candidates)),
+            )
+            search.fit(X, y, **fit_params)
+            self.cv_results_ = self._results(search.cv_results_, search.n_splits_)
+            self.n_splits_ = int(search.n_splits_)
+            self.scorer_ = scorer
+            self.best_index_ = int(np.argmin(self.cv_results_["rank_test_score"]))
+            self.best_params_ = dict(self.cv_results_["params"][self.best_index_])
+            self.best_score_ = float(self.cv_results_["mean_test_score"][self.best_index_])
+            self.theta_ = float(self.best_params_["theta"])
+            self.n_clauses_ = int(self.best_params_["n_clauses"])
+            self.form_ = str(self.best_params_["form"])
+            for i, params in enumerate(self.cv_results_["params"]):
+                logger.info(
+                    "θ=%g R=%d form=%s: mean score over %d folds %.4f ± %.4f, %.1f literal(s), rank %d",
+                    params["theta"], params["n_clauses"], params["form"], self.n_splits_, self.cv_results_["mean_test_score"][i],
+                    self.cv_results_["std_test_score"][i], self.cv_results_["mean_n_literals"][i],
+                    self.cv_results_["rank_test_score"][i],
+                )
+            logger.info("chose θ=%g R=%d form=%s (mean score %.4f)", self.theta_, self.n_clauses_, self.form_, self.best_score_)
+            self.refit_time_ = 0.0
+            if self.refit:
+                start = time.perf_counter()
+                self.best_estimator_ = clone(base).set_params(**self.best_params_).fit(X, y, **fit_params)
+                self.refit_time_ = time.perf_counter() - start
+                self._mirror(self.best_estimator_)
+                logger.info("refitted on all %d samples in %.2f s: %s", _num_samples(X), self.refit_time_, self.rule_)
+            else:
+                validate_data(self, X, skip_check_array=True)
+                self.classes_ = np.unique(np.asarray(y))
+        return self
+
+    @staticmethod
+    def _results(raw: dict[str, Any], n_splits: int) -> dict[str, Any]:
+        """GridSearchCV's two-metric results as one-metric ``cv_results_`` plus ``*_n_literals``, re-ranked with ties."""
+        results = {key: value for key, value in raw.items() if not key.endswith("_n_literals")}
+        for k in range(n_splits):
+            results[f"split{k}_n_literals"] = np.asarray(raw[f"split{k}_test_n_literals"], dtype=float)
+        results["mean_n_literals"] = np.asarray(raw["mean_test_n_literals"], dtype=float)
+        results["std_n_literals"] = np.asarray(raw["std_test_n_literals"], dtype=float)
+        means = np.asarray(results["mean_test_score"], dtype=float)
+        rounded = np.where(np.isnan(means), -np.inf, np.round(means, _TIE_DECIMALS))
+        results["rank_test_score"] = rankdata(-rounded, method="min").astype(np.int32)
+        return results
+
+    def _mirror(self, best: BooleanRuleClassifier) -> None:
+        for name in _MIRRORED:
+            if hasattr(best, name):
+                setattr(self, name, getattr(best, name))
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Predict with the refitted best rule (``best_estimator_.predict``)."""
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.predict(X)
+
+    @available_if(_best_estimator_has("predict_proba"))
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """Class probabilities of the refitted best rule (``best_estimator_.predict_proba``)."""
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.predict_proba(X)
+
+    @available_if(_best_estimator_has("explain"))
+    def explain(self, X: Any) -> Any:
+        """Why the refitted best rule decided each row (``best_estimator_.explain``)."""
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.explain(X)
+
+    def __str__(self) -> str:
+        """The refitted best rule (``str(best_estimator_)``), or a note that there is none yet."""
+        if hasattr(self, "best_estimator_"):
+            return str(self.best_estimator_)
+        if hasattr(self, "best_params_"):
+            return f"{type(self).__name__} (refit=False; best parameters {self.best_params_})"
+        return f"{type(self).__name__} (not fitted)"
+
+    def __sklearn_tags__(self):  # noqa: ANN204
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = False
+        tags.input_tags.categorical = True
+        tags.input_tags.string = True
+        tags.classifier_tags.multi_class = False
+        return tags

@@ -1,0 +1,250 @@
+"""BooleanRuleCV: θ, R and form chosen by inner cross-validation (issue 10)."""
+
+from __future__ import annotations
+
+import logging
+import pickle
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+from sklearn.exceptions import NotFittedError
+from sklearn.model_selection import StratifiedKFold, cross_val_score, cross_validate
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from rulemodels import BooleanRuleClassifier, BooleanRuleCV, load_dataset
+
+FAST = {"algorithm": "am", "max_iter": 5, "n_thresholds": 3}
+
+
+@parametrize_with_checks(
+    [BooleanRuleCV(thetas=1.0, n_clauses=1, cv=2, algorithm="scs", n_thresholds=3)],
+)
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+@pytest.fixture(scope="module")
+def pima_small():
+    X, y = load_dataset("pima")
+    return X[["glucose", "bmi", "age", "pregnancies"]].iloc[:180], y.iloc[:180]
+
+
+@pytest.fixture(scope="module")
+def planted():
+    """Binary features with y = (f0 AND f1) OR (f2 AND f3): a 2-term DNF (a CNF needs 4 clauses)."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 2, size=(120, 6)), columns=[f"f{j}" for j in range(6)])
+    y = ((X.f0 & X.f1) | (X.f2 & X.f3)).astype(int)
+    return X, y
+
+
+@pytest.fixture(scope="module")
+def planted_cv(planted):
+    X, y = planted
+    grid = {"thetas": (0.1, 1.0), "n_clauses": (1, 2), "forms": ("cnf", "dnf")}
+    return BooleanRuleCV(**grid, cv=3, random_state=0, **FAST).fit(X, y)
+
+
+def _first_best(means: np.ndarray) -> int:
+    rounded = np.round(means, 10)
+    return int(np.flatnonzero(rounded == rounded.max())[0])
+
+
+def test_choice_is_first_argmax_of_scores_recomputed_with_cross_validate(pima_small):
+    X, y = pima_small
+    cv = BooleanRuleCV(thetas=(0.5, 5.0), n_clauses=(1, 2), cv=3, random_state=0, **FAST).fit(X, y)
+    # Simplest first: fewest clauses, then largest θ.
+    order = [(p["n_clauses"], p["theta"]) for p in cv.cv_results_["params"]]
+    assert order == [(1, 5.0), (1, 0.5), (2, 5.0), (2, 0.5)]
+    folds = StratifiedKFold(3, shuffle=True, random_state=0)
+    means, literals = [], []
+    for params in cv.cv_results_["params"]:
+        est = clone(BooleanRuleClassifier(**FAST)).set_params(**params)
+        out = cross_validate(est, X, y, cv=folds, scoring="accuracy", return_estimator=True)
+        assert np.allclose(
+            out["test_score"], [cv.cv_results_[f"split{k}_test_score"][len(means)] for k in range(3)]
+        )
+        assert np.allclose(cross_val_score(est, X, y, cv=folds), out["test_score"])
+        means.append(out["test_score"].mean())
+        literals.append(np.mean([e.rule_.n_literals for e in out["estimator"]]))
+    np.testing.assert_allclose(cv.cv_results_["mean_test_score"], means)
+    np.testing.assert_allclose(cv.cv_results_["mean_n_literals"], literals)
+    assert cv.best_index_ == _first_best(np.array(means))
+    assert cv.best_score_ == pytest.approx(max(means))
+    assert cv.cv_results_["rank_test_score"][cv.best_index_] == 1
+    assert cv.best_params_ == cv.cv_results_["params"][cv.best_index_]
+    assert (cv.theta_, cv.n_clauses_, cv.form_) == (cv.best_params_["theta"], cv.best_params_["n_clauses"], "dnf")
+
+
+def test_ties_go_to_fewest_clauses_then_largest_theta(planted):
+    X, y = planted
+    # At R = 2 and 3 every small θ recovers the planted rule on every fold: all four tie at 1.0.
+    cv = BooleanRuleCV(thetas=(0.01, 0.1), n_clauses=(3, 2), cv=3, random_state=0, **FAST).fit(X, y)
+    assert np.all(cv.cv_results_["mean_test_score"] == 1.0)
+    assert np.all(cv.cv_results_["rank_test_score"] == 1)
+    assert cv.best_params_ == {"form": "dnf", "n_clauses": 2, "theta": 0.1}
+    assert cv.best_index_ == 0
+
+
+def test_refit_equals_plain_estimator_with_best_params(planted_cv, planted):
+    X, y = planted
+    plain = BooleanRuleClassifier(**planted_cv.best_params_, **FAST).fit(X, y)
+    assert str(planted_cv.rule_) == str(plain.rule_)
+    assert str(planted_cv.best_estimator_.rule_) == str(plain.rule_)
+    np.testing.assert_array_equal(planted_cv.predict(X), plain.predict(X))
+    assert planted_cv.score(X, y) == plain.score(X, y)
+    np.testing.assert_array_equal(planted_cv.classes_, [0, 1])
+    assert planted_cv.n_features_in_ == 6
+    assert list(planted_cv.feature_names_in_) == list(X.columns)
+    assert planted_cv.binarizer_ is planted_cv.best_estimator_.binarizer_
+
+
+def test_planted_two_term_rule_picks_two_clauses_and_dnf(planted_cv):
+    results = planted_cv.cv_results_
+    assert planted_cv.n_clauses_ >= 2
+    assert planted_cv.form_ == "dnf"  # although "cnf" is listed first, i.e. wins ties
+    one_clause = [i for i, p in enumerate(results["params"]) if p["n_clauses"] == 1]
+    assert planted_cv.best_score_ > max(results["mean_test_score"][i] for i in one_clause)
+    assert planted_cv.best_score_ == 1.0
+    assert set(planted_cv.rule_.features) == {"f0", "f1", "f2", "f3"}
+    assert set(results["param_form"]) == {"cnf", "dnf"}
+    assert {f"split{k}_test_score" for k in range(3)} <= set(results)
+
+
+def test_get_params_clone_round_trip():
+    cv = BooleanRuleCV(thetas=(0.1, 1.0), n_clauses=(2,), forms=("cnf", "dnf"), cv=4, scoring="f1",
+                       random_state=3, algorithm="scs", n_thresholds=4, solver_options={"threads": 1})
+    params = cv.get_params()
+    assert params["thetas"] == (0.1, 1.0) and params["algorithm"] == "scs" and params["n_thresholds"] == 4
+    base_params = set(BooleanRuleClassifier().get_params()) - {"form", "n_clauses", "theta", "verbose", "random_state"}
+    assert base_params <= set(params)
+    copy = clone(cv)
+    assert copy is not cv and copy.get_params() == params
+    assert copy.set_params(thetas=(5.0,), n_clauses=1).get_params()["thetas"] == (5.0,)
+    assert not hasattr(copy, "best_estimator_")
+    assert "BooleanRuleCV" in repr(cv)
+
+
+@pytest.mark.parametrize(
+    ("params", "name"),
+    [
+        ({"thetas": ()}, "thetas"),
+        ({"thetas": (0.1, -1.0)}, "thetas"),
+        ({"thetas": -1.0}, "thetas"),
+        ({"thetas": (float("nan"),)}, "thetas"),
+        ({"n_clauses": ()}, "n_clauses"),
+        ({"n_clauses": (0, 1)}, "n_clauses"),
+        ({"n_clauses": (1.5,)}, "n_clauses"),
+        ({"n_clauses": 0}, "n_clauses"),
+        ({"forms": ()}, "forms"),
+        ({"forms": ("dnf", "xnf")}, "forms"),
+        ({"forms": "xnf"}, "forms"),
+        ({"algorithm": "nope"}, "algorithm"),
+    ],
+)
+def test_bad_grid_raises_naming_the_parameter(params, name, planted):
+    X, y = planted
+    with pytest.raises(ValueError, match=name):
+        BooleanRuleCV(**params).fit(X, y)
+
+
+def test_scalar_grid_values_and_duplicates_are_accepted(planted):
+    X, y = planted
+    cv = BooleanRuleCV(thetas=1.0, n_clauses=(2, 2), forms="dnf", cv=3, random_state=0, **FAST).fit(X, y)
+    assert cv.cv_results_["params"] == [{"form": "dnf", "n_clauses": 2, "theta": 1.0}]
+    assert cv.best_index_ == 0
+
+
+def test_bad_labels_are_reported_by_the_base_estimator(planted):
+    X, _ = planted
+    with pytest.raises(ValueError, match="binary classification"):
+        BooleanRuleCV(thetas=1.0, n_clauses=1, cv=2, **FAST).fit(X, np.arange(len(X)) % 3)
+
+
+def test_nested_cross_validation_on_pima(pima_small):
+    X, y = pima_small
+    inner = BooleanRuleCV(thetas=(1.0, 10.0), n_clauses=(1, 2), cv=3, random_state=0, **FAST)
+    scores = cross_val_score(inner, X, y, cv=StratifiedKFold(3, shuffle=True, random_state=1))
+    assert scores.shape == (3,)
+    majority = max(y.mean(), 1 - y.mean())
+    assert scores.mean() > majority
+
+
+def test_refit_false_keeps_the_search_only(planted, planted_cv):
+    X, y = planted
+    cv = pickle.loads(pickle.dumps(planted_cv))  # fitted with refit=True: a refit=False fit must drop that state
+    assert cv.set_params(refit=False).fit(X, y) is cv
+    assert cv.best_params_ == planted_cv.best_params_
+    np.testing.assert_array_equal(cv.cv_results_["mean_test_score"], planted_cv.cv_results_["mean_test_score"])
+    assert not hasattr(cv, "best_estimator_") and not hasattr(cv, "rule_")
+    assert cv.n_features_in_ == 6
+    assert "refit=False" in str(cv)
+    with pytest.raises(NotFittedError):
+        cv.predict(X)
+
+
+def test_unfitted_predict_raises(planted):
+    X, _ = planted
+    with pytest.raises(NotFittedError):
+        BooleanRuleCV().predict(X)
+
+
+@pytest.mark.skipif(not hasattr(BooleanRuleClassifier, "predict_proba"), reason="predict_proba not in estimator yet")
+def test_predict_proba_delegates(planted_cv, planted):
+    X, _ = planted
+    proba = planted_cv.predict_proba(X)
+    np.testing.assert_array_equal(proba, planted_cv.best_estimator_.predict_proba(X))
+    assert proba.shape == (len(X), 2)
+
+
+@pytest.mark.skipif(not hasattr(BooleanRuleClassifier, "explain"), reason="explain not in estimator yet")
+def test_explain_delegates(planted_cv, planted):
+    X, _ = planted
+    pd.testing.assert_frame_equal(planted_cv.explain(X.iloc[:5]), planted_cv.best_estimator_.explain(X.iloc[:5]))
+
+
+def test_complexity_and_str_mirror_best_estimator(planted_cv):
+    if hasattr(planted_cv.best_estimator_, "complexity_"):
+        assert planted_cv.complexity_ == planted_cv.best_estimator_.complexity_
+    assert str(planted_cv) == str(planted_cv.best_estimator_)
+    assert "f0" in str(planted_cv)
+
+
+def test_verbose_logs_the_search_and_prints_nothing(planted, caplog, capsys):
+    X, y = planted
+    assert logging.getLogger().getEffectiveLevel() > logging.INFO  # INFO appears only if verbose lowers it
+    BooleanRuleCV(thetas=(0.1, 1.0), n_clauses=(1, 2), cv=3, random_state=0, verbose=True, **FAST).fit(X, y)
+    messages = [r.getMessage() for r in caplog.records if r.name == "rulemodels.model_selection"]
+    assert any("searching 4 candidate(s)" in m for m in messages)
+    assert any(m.startswith("chose θ=1 R=2 form=dnf") for m in messages)
+    assert sum("mean score over 3 folds" in m for m in messages) == 4
+    assert logging.getLogger("rulemodels").level == logging.NOTSET  # restored after fit
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == ""
+    caplog.clear()
+    BooleanRuleCV(thetas=1.0, n_clauses=2, cv=3, random_state=0, **FAST).fit(X, y)
+    assert not [r for r in caplog.records if r.name.startswith("rulemodels")]
+
+
+def test_sample_weight_reaches_fits_and_scores(planted):
+    X, y = planted
+    noisy = y.copy()
+    flipped = np.arange(len(y)) % 10 == 0
+    noisy[flipped] = 1 - noisy[flipped]
+    weight = np.where(flipped, 0.0, 1.0)  # the flipped labels count for nothing
+    grid = {"thetas": 1.0, "n_clauses": 2, "cv": 3, "random_state": 0, **FAST}
+    unweighted = BooleanRuleCV(**grid).fit(X, noisy)
+    weighted = BooleanRuleCV(**grid).fit(X, noisy, sample_weight=weight)
+    assert unweighted.best_score_ < 1.0
+    assert weighted.best_score_ == 1.0  # weighted test-fold scores of the planted rule
+    plain = BooleanRuleClassifier(theta=1.0, n_clauses=2, **FAST).fit(X, noisy, sample_weight=weight)
+    assert str(weighted.rule_) == str(plain.rule_) == "(f0 AND f1) OR (f2 AND f3)"
+
+
+def test_pickle_round_trip_predicts_the_same(planted_cv, planted):
+    X, _ = planted
+    copy = pickle.loads(pickle.dumps(planted_cv))
+    np.testing.assert_array_equal(copy.predict(X), planted_cv.predict(X))
+    assert copy.best_params_ == planted_cv.best_params_
