@@ -235,9 +235,9 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     --------
     >>> from rulemodels import BooleanRuleCV, load_dataset
     >>> X, y = load_dataset("pima")
-    >>> clf = BooleanRuleCV(thetas=(0.1, 1.0, 10.0), n_clauses=(1, 2), random_state=0)  # doctest: +SKIP
+    >>> clf = BooleanRuleCV(thetas=(0.1, 1.0, 10.0), n_clauses=(1, 2, 3), random_state=0)  # doctest: +SKIP
     >>> clf.fit(X, y).best_params_                                   # doctest: +SKIP
-    {'form': 'dnf', 'n_clauses': 2, 'theta': 1.0}
+    {'form': 'dnf', 'n_clauses': 2, 'theta': 0.1}
     >>> print(clf.rule_)                                             # doctest: +SKIP
     >>> clf.cv_results_["mean_test_score"]                           # doctest: +SKIP
     """

@@ -216,6 +216,13 @@ def test_form_auto_picks_the_form_with_the_lower_inner_cv_error(kind: str) -> No
     assert np.mean(clf.predict(X) == y) == 1.0
 
 
+def test_form_auto_is_deterministic_for_a_fixed_random_state() -> None:
+    X, y = planted("dnf", n=120, seed=3)
+    first, second = (BooleanRuleClassifier(form="auto", n_clauses=2, cv=3, random_state=7).fit(X, y) for _ in range(2))
+    assert first.form_cv_errors_ == second.form_cv_errors_
+    assert first.form_ == second.form_ and str(first.rule_) == str(second.rule_)
+
+
 def test_complexity_and_printing(pima_small) -> None:
     X, y = pima_small
     clf = BooleanRuleClassifier(algorithm="scs", n_clauses=2, n_thresholds=5)

@@ -246,8 +246,8 @@ def test_fit_does_not_depend_on_earlier_fits(pima, algorithm, params, seed, n, o
 
 
 @pytest.mark.parametrize("algorithm", DETERMINISTIC_ALGORITHMS)
-def test_random_state_is_unused_and_fresh_threads_agree(pima, algorithm) -> None:
-    """``random_state`` does not change the fit (documented as accepted for API compatibility only).
+def test_random_state_does_not_change_a_fixed_form_fit_and_fresh_threads_agree(pima, algorithm) -> None:
+    """``random_state`` does not change a fit of a fixed form (it only shuffles the inner folds of form='auto').
 
     Every value (None, ints, a RandomState) gives the same rule, objective
     and predictions. Each fit starts from an empty model pool, so no fit can
