@@ -279,7 +279,11 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             A = self.binarizer_.transform(frame)
             if A.shape[1] == 0:
                 raise ValueError("every feature is constant: there is nothing to learn a rule from")
-            self.form_ = self._choose_form(frame, labels, weights) if self.form == "auto" else self.form
+            if self.form == "auto":
+                self.form_ = self._choose_form(frame, labels, weights)
+            else:
+                self.form_ = self.form
+                self.__dict__.pop("form_cv_errors_", None)  # from an earlier fit with form="auto"
             problem = CNFProblem.from_binary(A, labels, literals=self.binarizer_.literals_, form=self.form_, sample_weight=weights)
             self._fit_problem(problem, backend, pool)
             clause_values = self.rule_.clause_outputs_binary(A, self.binarizer_.literals_)

@@ -214,6 +214,8 @@ def test_form_auto_picks_the_form_with_the_lower_inner_cv_error(kind: str) -> No
     assert errors[kind] < errors[other]
     assert clf.form_ == kind and clf.rule_.form == kind
     assert np.mean(clf.predict(X) == y) == 1.0
+    clf.set_params(form=other).fit(X, y)
+    assert clf.form_ == other and not hasattr(clf, "form_cv_errors_")
 
 
 def test_form_auto_is_deterministic_for_a_fixed_random_state() -> None:
