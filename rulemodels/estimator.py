@@ -287,7 +287,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             problem = CNFProblem.from_binary(A, labels, literals=self.binarizer_.literals_, form=self.form_, sample_weight=weights)
             self._fit_problem(problem, backend, pool)
             clause_values = self.rule_.clause_outputs_binary(A, self.binarizer_.literals_)
-            self.pattern_rates_ = PatternRates.fit(clause_values, self._reduce(clause_values), labels, weights)
+            self.pattern_rates_ = PatternRates.fit(clause_values, self.rule_.reduce(clause_values), labels, weights)
         self.complexity_ = self.rule_.complexity()
         return self
 
@@ -312,10 +312,6 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         chosen = "cnf" if np.mean(errors["cnf"]) < np.mean(errors["dnf"]) else "dnf"
         logger.info("form='auto' chose %s (mean inner-CV error dnf %.4f, cnf %.4f)", chosen, np.mean(errors["dnf"]), np.mean(errors["cnf"]))
         return chosen
-
-    def _reduce(self, clause_values: np.ndarray) -> np.ndarray:
-        """The rule's value from its clause values: AND (CNF) or OR (DNF) over clauses."""
-        return clause_values.all(axis=1) if self.rule_.form == "cnf" else clause_values.any(axis=1)
 
     def _binary_labels(self, y: Any, n_samples: int) -> np.ndarray:
         if y is None:
@@ -403,7 +399,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X: Any) -> np.ndarray:
         """``classes_[1]`` where the rule is true, ``classes_[0]`` elsewhere."""
-        fired = self._reduce(self._clause_values(X))
+        clause_values = self._clause_values(X)  # checks that the estimator is fitted
+        fired = self.rule_.reduce(clause_values)
         return self.classes_[fired.astype(int)]
 
     def predict_proba(self, X: Any) -> np.ndarray:
@@ -428,7 +425,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             Columns in the order of ``classes_``.
         """
         clause_values = self._clause_values(X)
-        positive = self.pattern_rates_.predict(clause_values, self._reduce(clause_values))
+        positive = self.pattern_rates_.predict(clause_values, self.rule_.reduce(clause_values))
         return np.column_stack([1.0 - positive, positive])
 
     def explain(self, X: Any) -> pd.DataFrame:

@@ -64,7 +64,7 @@ def explain_rule(rule: Rule, X: pd.DataFrame, classes: Sequence[Any] = (0, 1)) -
     members = [[column[lit] for lit in clause.literals] for clause in rule.clauses]
     combine = np.all if rule.form == "dnf" else np.any
     clause_values = np.column_stack([combine(truth[:, positions], axis=1) for positions in members]) if members else np.zeros((len(frame), 0), bool)
-    rule_values = clause_values.all(axis=1) if rule.form == "cnf" else clause_values.any(axis=1)
+    rule_values = rule.reduce(clause_values)
     shown = {feature: frame[feature].to_numpy() for feature in rule.features}
 
     records = []

@@ -547,7 +547,7 @@ class Rule:
         numpy.ndarray of bool, shape (n_samples,)
             :math:`\\hat y_i`.
         """
-        return self._reduce(self.clause_outputs(X))
+        return self.reduce(self.clause_outputs(X))
 
     def evaluate_binary(self, A: Any, literals: Sequence[Literal]) -> np.ndarray:
         """Evaluate the rule on a binarized 0/1 matrix (see :meth:`clause_outputs_binary`).
@@ -556,9 +556,13 @@ class Rule:
         -------
         numpy.ndarray of bool, shape (n_samples,)
         """
-        return self._reduce(self.clause_outputs_binary(A, literals))
+        return self.reduce(self.clause_outputs_binary(A, literals))
 
-    def _reduce(self, clause_values: np.ndarray) -> np.ndarray:
+    def reduce(self, clause_values: np.ndarray) -> np.ndarray:
+        """The rule's value from its clause values ``(n, R)``: AND over clauses (CNF), OR (DNF).
+
+        With no clause, True for a CNF and False for a DNF.
+        """
         if self.form == "cnf":
             return clause_values.all(axis=1)
         return clause_values.any(axis=1)

@@ -14,6 +14,7 @@ from sklearn.exceptions import DataConversionWarning
 from rulemodels import BooleanRuleClassifier, load_dataset
 from rulemodels.cli import main
 from rulemodels.data import FeatureBinarizer
+from rulemodels.io import load_model
 
 
 @pytest.fixture(scope="module")
@@ -27,6 +28,17 @@ def with_text(X: pd.DataFrame, column: str, every: int = 6) -> pd.DataFrame:
     out[column] = out[column].astype(object)
     out.loc[::every, column] = "high"
     return out
+
+
+def fit_rule_file(X: pd.DataFrame, y: np.ndarray, tmp_path, capsys) -> Path:
+    """Fit a one-clause SCS rule on (X, y) through the CLI; the saved rule file."""
+    train = tmp_path / "train.csv"
+    X.assign(outcome=y).to_csv(train, index=False)
+    rule_path = tmp_path / "rule.json"
+    assert main(["fit", str(train), "--target", "outcome", "--algorithm", "scs", "--clauses", "1",
+                 "--theta", "0.001", "--out", str(rule_path)]) == 0
+    capsys.readouterr()
+    return rule_path
 
 
 def test_numbers_mixed_with_text_are_rejected_by_the_classifier(pima_small):
@@ -87,14 +99,7 @@ def test_cli_rejects_duplicate_csv_header_names_that_pandas_would_rename(pima_sm
 
 def test_cli_predict_refuses_missing_values_in_columns_the_rule_uses(pima_small, tmp_path, capsys):
     X, y = pima_small
-    train = tmp_path / "train.csv"
-    X.assign(outcome=y).to_csv(train, index=False)
-    rule_path = tmp_path / "rule.json"
-    assert main(["fit", str(train), "--target", "outcome", "--algorithm", "scs", "--clauses", "1",
-                 "--theta", "0.001", "--out", str(rule_path)]) == 0
-    capsys.readouterr()
-    from rulemodels.io import load_model
-
+    rule_path = fit_rule_file(X, y, tmp_path, capsys)
     used = sorted(load_model(rule_path).rule.features)
     unused = next(column for column in X.columns if column not in used)
     holes = X.copy()
@@ -155,17 +160,6 @@ def test_cli_single_class_target_says_both_classes_are_needed(extra, tmp_path, c
     err = capsys.readouterr().err
     assert "target column 'outcome' has a single value (1)" in err and "rows of both classes" in err
     assert "--positive VALUE" not in err and "OneVsRest" not in err
-
-
-def fit_rule_file(X: pd.DataFrame, y: np.ndarray, tmp_path, capsys) -> Path:
-    """Fit a one-clause SCS rule on (X, y) through the CLI; the saved rule file."""
-    train = tmp_path / "train.csv"
-    X.assign(outcome=y).to_csv(train, index=False)
-    rule_path = tmp_path / "rule.json"
-    assert main(["fit", str(train), "--target", "outcome", "--algorithm", "scs", "--clauses", "1",
-                 "--theta", "0.001", "--out", str(rule_path)]) == 0
-    capsys.readouterr()
-    return rule_path
 
 
 @pytest.mark.parametrize("value, message", [
@@ -253,8 +247,6 @@ def test_cli_predict_matches_columns_by_name_and_names_a_missing_one(pima_small,
     X[X.columns[::-1]].to_csv(data, index=False)
     assert main(["predict", str(rule_path), str(data)]) == 0
     assert capsys.readouterr().out == in_order
-
-    from rulemodels.io import load_model
 
     used = sorted(load_model(rule_path).rule.features)
     X.drop(columns=used[0]).to_csv(data, index=False)
