@@ -10,22 +10,18 @@ from typing import Any, Iterator
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
-from sklearn.exceptions import ConvergenceWarning, DataConversionWarning
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import StratifiedKFold, check_cv
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from rulemodels.algorithms import ALGORITHMS, learn_cnf
-from rulemodels.algorithms.pool import default_pool
+from rulemodels.algorithms import ALGORITHMS
 from rulemodels.data import FeatureBinarizer
-from rulemodels.data.binarizer import check_unique_column_names
-from rulemodels.exact import solve_exact_problem
 from rulemodels.explain import explain_rule
-from rulemodels.models.problem import CNFProblem
+from rulemodels.inputs import as_frame, check_input
 from rulemodels.probability import PatternRates
+from rulemodels.workspace import LearnedRule, TrainingWorkspace
 
 logger = logging.getLogger(__name__)
 
@@ -45,26 +41,6 @@ def _log_level(verbose: bool | int) -> Iterator[None]:
         yield
     finally:
         package_logger.setLevel(previous)
-
-
-def _check_input(X: Any) -> None:
-    """Reject sparse matrices, non-2-D arrays, duplicate column names, NaN and infinity with clear messages."""
-    if sp.issparse(X):
-        raise TypeError("sparse input is not supported by BooleanRuleClassifier: pass a dense array or a DataFrame")
-    if not isinstance(X, pd.DataFrame):
-        array = np.asarray(X)
-        if array.ndim != 2:
-            raise ValueError(f"Expected 2D array, got {array.ndim}D array instead. Reshape your data (X.reshape(-1, 1) for one feature)")
-        frame = pd.DataFrame(array)
-    else:
-        check_unique_column_names(X.columns)
-        frame = X
-    numeric = frame.select_dtypes(include=[np.number, "bool"])
-    values = numeric.to_numpy(dtype=float) if numeric.shape[1] else np.empty((0, 0))
-    if np.isnan(values).any() or frame.select_dtypes(exclude=[np.number, "bool"]).isna().to_numpy().any():
-        raise ValueError("Input X contains NaN: impute missing values, or binarize with FeatureBinarizer(nan='indicator') yourself")
-    if np.isinf(values).any():
-        raise ValueError("Input X contains infinity: replace infinite values before fitting")
 
 
 def _check_columns_as_in_fit(columns: list[str], fitted: list[str]) -> None:
@@ -97,20 +73,8 @@ def _warn_time_limit(rule: Any) -> None:
     warnings.warn(
         f"the time limit was reached{trivial}; rule_ is the best rule found so far "
         "(termination_='time_limit'); raise time_limit for a better rule",
-        ConvergenceWarning, stacklevel=5,  # the caller of fit (through _fit_problem and sklearn's fit wrapper)
+        ConvergenceWarning, stacklevel=6,  # the caller of fit (through _set_learned, _fit_on and sklearn's fit wrapper)
     )
-
-
-def _as_frame(X: Any, columns: list[str] | None = None) -> pd.DataFrame:
-    if isinstance(X, pd.DataFrame):
-        frame = X.copy()
-        frame.columns = [str(c) for c in frame.columns]
-        return frame
-    array = np.asarray(X)
-    if array.ndim != 2:
-        raise ValueError(f"Expected 2D array, got {array.ndim}D array instead: reshape your data")
-    names = columns if columns is not None else [f"x{j}" for j in range(array.shape[1])]
-    return pd.DataFrame(array, columns=names)
 
 
 class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
@@ -178,13 +142,13 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     termination_ : str
         Why the algorithm stopped.
     n_solves_, n_builds_ : int
-        LP/MIP solves and model builds of this fit. Both can be 0 when
-        earlier fits in this process on the same data built the models and
-        solved the same LPs (see ``n_reused_``).
+        LP/MIP solves and model builds of this fit. Both can be 0 when the
+        fit was handed a ``workspace`` on which earlier fits built the
+        models and solved the same LPs (see ``n_reused_``).
     n_reused_ : int
-        Clause-LP solutions this fit re-used instead of solving: repeated
-        LPs within the fit, or LPs an earlier fit on the same data solved
-        (:mod:`rulemodels.algorithms.pool`).
+        Clause-LP solutions (and set-covering clauses) this fit re-used
+        instead of solving: repeated LPs within the fit, or LPs an earlier
+        fit on the same workspace solved (:mod:`rulemodels.workspace`).
     form_ : {"dnf", "cnf"}
         The form learned (the chosen one with ``form="auto"``).
     form_cv_errors_ : dict (only with ``form="auto"``)
@@ -262,132 +226,114 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "BooleanRuleClassifier":
-        """Learn the rule from features ``X`` (raw or binary) and binary labels ``y``."""
-        _check_input(X)
+    def fit(self, X: Any, y: Any, sample_weight: Any = None, *, workspace: TrainingWorkspace | None = None) -> "BooleanRuleClassifier":
+        """Learn the rule from features ``X`` (raw or binary) and binary labels ``y``.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Two-class labels.
+        sample_weight : array-like of shape (n_samples,), optional
+        workspace : TrainingWorkspace, optional
+            The shared work of several fits on this same ``(X, y,
+            sample_weight)`` (binarizer, models, LP solutions), built with
+            this estimator's binarization settings and solver; the result is
+            the same as without it. Without one, the fit builds its own and
+            releases it before returning.
+
+        Returns
+        -------
+        self
+        """
+        binarizer = self._make_binarizer()
+        if workspace is None:
+            with TrainingWorkspace(X, y, sample_weight, binarizer=binarizer, solver=self.solver) as own:
+                return self._fit_on(own, X, y)
+        workspace.check_fit_inputs(X, y, sample_weight, binarizer, self.solver)
+        return self._fit_on(workspace, X, y)
+
+    def _make_binarizer(self) -> FeatureBinarizer:
+        """The (unfitted) binarizer of this estimator's settings: the one place they are read."""
+        return FeatureBinarizer(n_thresholds=self.n_thresholds)
+
+    def _fit_on(self, workspace: TrainingWorkspace, X: Any, y: Any) -> "BooleanRuleClassifier":
         validate_data(self, X, skip_check_array=True)
-        frame = _as_frame(X)
-        if frame.shape[0] == 0:
-            raise ValueError("Found array with 0 sample(s) (shape=(0, %d)) while a minimum of 1 is required." % frame.shape[1])
-        labels = self._binary_labels(y, frame.shape[0])
-        weights = _check_sample_weight(sample_weight, np.empty((frame.shape[0], 0)))
+        self.classes_ = workspace.classes
         self.target_name_ = str(y.name) if isinstance(y, pd.Series) and y.name is not None else None
-        pool = default_pool()
-        backend = pool.backend(self.solver)
         with _log_level(self.verbose):
-            self.binarizer_ = FeatureBinarizer(n_thresholds=self.n_thresholds).fit(frame)
-            A = self.binarizer_.transform(frame)
-            if A.shape[1] == 0:
-                raise ValueError("every feature is constant: there is nothing to learn a rule from")
+            self.binarizer_ = workspace.binarizer
             if self.form == "auto":
-                self.form_ = self._choose_form(frame, labels, weights)
+                self.form_ = self._choose_form(workspace)
             else:
                 self.form_ = self.form
                 self.__dict__.pop("form_cv_errors_", None)  # from an earlier fit with form="auto"
-            problem = CNFProblem.from_binary(A, labels, literals=self.binarizer_.literals_, form=self.form_, sample_weight=weights)
-            self._fit_problem(problem, backend, pool)
-            clause_values = self.rule_.clause_outputs_binary(A, self.binarizer_.literals_)
-            self.pattern_rates_ = PatternRates.fit(clause_values, self.rule_.reduce(clause_values), labels, weights)
+            learned = workspace.learn(
+                form=self.form_, algorithm=self.algorithm, n_clauses=self.n_clauses, theta=self.theta,
+                allow_disable=self.allow_disable, disable_cost=self.disable_cost, max_iter=self.max_iter,
+                time_limit=self.time_limit, solver_options=self.solver_options,
+            )
+            self._set_learned(learned)
+            clause_values = self.rule_.clause_outputs_binary(workspace.A, workspace.literals)
+            self.pattern_rates_ = PatternRates.fit(
+                clause_values, self.rule_.reduce(clause_values), workspace.labels, workspace.sample_weight,
+            )
         self.complexity_ = self.rule_.complexity()
         return self
 
-    def _choose_form(self, frame: pd.DataFrame, labels: np.ndarray, weights: np.ndarray) -> str:
+    def _choose_form(self, workspace: TrainingWorkspace) -> str:
         """``form='auto'``: the form with the lower inner-CV error (weighted misclassification rate); ties go to DNF.
 
+        Each inner fold gets one workspace, shared by the DNF and the CNF fit.
         Fills ``form_cv_errors_ = {"dnf": [...], "cnf": [...]}`` (one error per fold).
         """
+        frame, labels, weights = workspace.frame, workspace.labels, workspace.sample_weight
         splitter = self.cv
         if isinstance(splitter, Integral):
             splitter = StratifiedKFold(n_splits=splitter, shuffle=self.random_state is not None, random_state=self.random_state)
         splitter = check_cv(splitter, labels, classifier=True)
         errors: dict[str, list[float]] = {"dnf": [], "cnf": []}
         for k, (train, test) in enumerate(splitter.split(frame, labels)):
-            for form in errors:
-                inner = clone(self).set_params(form=form, verbose=False)
-                inner.fit(frame.iloc[train], labels[train], sample_weight=weights[train])
-                wrong = inner.predict(frame.iloc[test]) != labels[test]
-                errors[form].append(float(np.average(wrong, weights=weights[test])))
+            X_train = frame.iloc[train]
+            with TrainingWorkspace(
+                X_train, labels[train], weights[train], binarizer=self._make_binarizer(), solver=workspace.backend,
+            ) as inner_workspace:
+                for form in errors:
+                    inner = clone(self).set_params(form=form, verbose=False)
+                    inner.fit(X_train, labels[train], sample_weight=weights[train], workspace=inner_workspace)
+                    wrong = inner.predict(frame.iloc[test]) != labels[test]
+                    errors[form].append(float(np.average(wrong, weights=weights[test])))
             logger.info("form='auto', fold %d: inner-CV error dnf %.4f, cnf %.4f", k + 1, errors["dnf"][-1], errors["cnf"][-1])
         self.form_cv_errors_ = errors
         chosen = "cnf" if np.mean(errors["cnf"]) < np.mean(errors["dnf"]) else "dnf"
         logger.info("form='auto' chose %s (mean inner-CV error dnf %.4f, cnf %.4f)", chosen, np.mean(errors["dnf"]), np.mean(errors["cnf"]))
         return chosen
 
-    def _binary_labels(self, y: Any, n_samples: int) -> np.ndarray:
-        if y is None:
-            raise ValueError("requires y to be passed, but the target y is None")
-        y_array = np.asarray(y)
-        if y_array.ndim == 2 and y_array.shape[1] == 1:
-            warnings.warn(
-                "A column-vector y was passed when a 1d array was expected; it is raveled to shape (n_samples,)",
-                DataConversionWarning, stacklevel=3,
-            )
-            y_array = y_array.ravel()
-        if y_array.ndim != 1:
-            raise ValueError(f"y must be 1-dimensional (one label per sample), got shape {y_array.shape}")
-        if y_array.shape[0] != n_samples:
-            raise ValueError(f"X has {n_samples} samples but y has {y_array.shape[0]} labels")
-        check_classification_targets(y_array)
-        self.classes_ = np.unique(y_array)
-        if self.classes_.shape[0] == 1:
-            raise ValueError(
-                f"y has only 1 class ({self.classes_[0]}): BooleanRuleClassifier learns a rule from "
-                "samples of both classes"
-            )
-        if self.classes_.shape[0] != 2:
-            kind = type_of_target(y_array)
-            count = self.classes_.shape[0]
-            raise ValueError(
-                f"Only binary classification is supported: BooleanRuleClassifier needs exactly two classes in y, "
-                f"got {count} class{'' if count == 1 else 'es'} ({kind}: {self.classes_[:10].tolist()}); "
-                "for more classes wrap it in sklearn.multiclass.OneVsRestClassifier"
-            )
-        return (y_array == self.classes_[1]).astype(np.int8)
-
-    def _fit_problem(self, problem: CNFProblem, backend: Any, pool: Any) -> None:
+    def _set_learned(self, learned: LearnedRule) -> None:
+        self.rule_ = learned.rule
+        self.objective_ = float(learned.objective)
+        self.history_ = list(learned.history)
+        self.n_iter_ = int(learned.n_iter)
+        self.termination_ = learned.termination
+        self.n_solves_ = int(learned.n_solves)
+        self.n_builds_ = int(learned.n_builds)
+        self.n_reused_ = int(learned.n_reused)
         if self.algorithm == "exact":
-            exact = solve_exact_problem(
-                problem, self.n_clauses, self.theta, solver=backend, time_limit=self.time_limit,
-                disable_cost=self.disable_cost if self.allow_disable else None,
-            )
-            self.rule_ = exact.rule
-            self.objective_ = float(exact.objective)
-            self.history_ = [self.objective_]
-            self.n_iter_ = 1
-            self.termination_ = exact.status
-            if self.termination_ == "time_limit":
-                _warn_time_limit(self.rule_)
-            self.n_solves_ = 1
-            self.n_builds_ = 1
-            self.n_reused_ = 0
-            self.exact_bound_ = exact.bound
-            return
-        result, data = learn_cnf(
-            problem, backend, algorithm=self.algorithm, n_clauses=self.n_clauses, theta=self.theta,
-            allow_disable=self.allow_disable, disable_cost=self.disable_cost, max_iter=self.max_iter,
-            time_limit=self.time_limit, solver_options=self.solver_options, pool=pool,
-        )
-        W, w0 = data.split(result.W)
-        self.rule_ = problem.rule_from_weights(W, w0)
-        self.objective_ = float(result.objective)
-        self.history_ = list(result.history)
-        self.n_iter_ = int(result.n_iter)
-        self.termination_ = result.stop_reason
-        self.n_solves_ = int(result.n_solves)
-        self.n_builds_ = int(result.n_builds)
-        self.n_reused_ = int(result.n_cache_hits)
+            self.exact_bound_ = learned.exact_bound
+        else:
+            self.__dict__.pop("exact_bound_", None)
         if self.termination_ == "time_limit":
             _warn_time_limit(self.rule_)
         logger.info("learned %s rule: %s (%s after %d iterations)", self.form_.upper(), self.rule_, self.termination_, self.n_iter_)
 
     def _frame_for_predict(self, X: Any) -> pd.DataFrame:
         check_is_fitted(self)
-        _check_input(X)
+        check_input(X)
         if isinstance(X, pd.DataFrame) and hasattr(self, "feature_names_in_"):
             _check_columns_as_in_fit([str(c) for c in X.columns], list(self.feature_names_in_))
         validate_data(self, X, skip_check_array=True, reset=False)
         names = list(self.feature_names_in_) if hasattr(self, "feature_names_in_") else None
-        frame = _as_frame(X, names)
+        frame = as_frame(X, names)
         if frame.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {frame.shape[1]} features, but {type(self).__name__} is expecting {self.n_features_in_} features as input")
         return frame

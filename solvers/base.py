@@ -10,11 +10,16 @@ from __future__ import annotations
 import enum
 import math
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, runtime_checkable
+from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
+
+import numpy as np
 
 __all__ = [
     "Availability",
     "Backend",
+    "Capabilities",
+    "ModelChanges",
+    "SolverFallbackWarning",
     "SolveError",
     "SolveResult",
     "SolverError",
@@ -168,19 +173,80 @@ class SolveError(SolverError):
         self.result = result
 
 
+@dataclass(frozen=True)
+class Capabilities:
+    """What a backend can do, as data (drivers read these instead of probing for methods).
+
+    Attributes
+    ----------
+    persistent : bool
+        Keeps a solver instance per model between solves; :meth:`Backend.release`
+        frees it.
+    warm_start : bool
+        A re-solve of the same model starts from the previous solution or basis,
+        unless ``solve(..., warm_start=False)``, which every backend honours.
+    mip : bool
+        Solves models with integer or binary variables.
+    time_limit : bool
+        Honours ``solve(..., time_limit=...)``.
+    in_place_updates : bool
+        ``solve(..., changes=ModelChanges(...))`` pushes only the declared numbers
+        to the solver instance instead of reading the whole model again.
+    duals : bool
+        Fills an active import :class:`~pyomo.environ.Suffix` named ``dual`` with
+        the constraint duals of a solved LP.
+    """
+
+    persistent: bool
+    warm_start: bool
+    mip: bool
+    time_limit: bool
+    in_place_updates: bool
+    duals: bool
+
+
+@dataclass(frozen=True)
+class ModelChanges:
+    """Numbers that changed in a model since a backend last solved it, declared by the caller.
+
+    The caller has already written the same values into the model itself (its
+    mutable Params, so the model always shows what was solved); the
+    declaration lets a backend with ``capabilities.in_place_updates`` push
+    them to its solver instance as arrays instead of reading the model again.
+    Other backends ignore it and read the model. Anything not declared is
+    promised unchanged (no new, removed, fixed or (de)activated components).
+
+    Attributes
+    ----------
+    objective : (variables, coefficients), optional
+        New linear objective coefficients of these variables, in the model's
+        own sense (not negated for a maximisation).
+    variable_bounds : (variables, lower, upper), optional
+        New bounds; ``-inf``/``inf`` for none.
+    constraint_bounds : (constraints, lower, upper), optional
+        New lower/upper bounds of linear constraints whose constant terms are
+        unchanged; ``-inf``/``inf`` for none.
+    """
+
+    objective: tuple[Sequence[Any], np.ndarray] | None = None
+    variable_bounds: tuple[Sequence[Any], np.ndarray, np.ndarray] | None = None
+    constraint_bounds: tuple[Sequence[Any], np.ndarray, np.ndarray] | None = None
+
+
+class SolverFallbackWarning(UserWarning):
+    """A backend could not use its fast route for a model and uses a slower one (the message says which and why)."""
+
+
 @runtime_checkable
 class Backend(Protocol):
     """The narrow protocol every solver adapter implements.
 
     A backend solves any Pyomo model; it never looks at what the model means.
-    A *persistent* backend keeps solver state per model instance between calls:
-    after the first solve, changes to mutable Params, variable bounds, fixed
-    variables and (de)activated constraints are pushed incrementally, and the
-    previous basis warm-starts the next solve.
+    ``capabilities`` says what else it can do (:class:`Capabilities`).
     """
 
     name: str
-    is_persistent: bool
+    capabilities: Capabilities
 
     def available(self) -> Availability:
         """Whether the backend can be used, with the reason when it cannot."""
@@ -190,19 +256,30 @@ class Backend(Protocol):
         """The solver's version string, or None when unavailable."""
         ...
 
+    def route(self) -> str:
+        """How models reach the solver, in words (e.g. ``"compiled to highspy"``)."""
+        ...
+
     def solve(
         self,
         model: Any,
+        *,
         time_limit: float | None = None,
         mip_gap: float | None = None,
         options: Mapping[str, Any] | None = None,
-        params_only: bool = False,
+        changes: ModelChanges | None = None,
+        warm_start: bool = True,
     ) -> SolveResult:
         """Solve ``model`` in place (variable values are loaded) and return the result.
 
-        ``params_only=True`` is the caller's promise that, since this backend
-        last solved ``model``, only mutable Param values changed (no new or
-        removed components, bounds, fixings or expressions); a persistent
-        backend may then skip its search for other changes. Others ignore it.
+        ``changes`` declares what changed since this backend last solved
+        ``model`` (see :class:`ModelChanges`); None means "read the whole
+        model", which is always correct. ``warm_start=False`` makes the solve
+        independent of any earlier solve of ``model``: the result is what a
+        freshly built instance would return.
         """
+        ...
+
+    def release(self, model: Any) -> None:
+        """Free whatever the backend keeps for ``model`` (a no-op for non-persistent backends)."""
         ...

@@ -61,8 +61,6 @@ def _probe(name: str) -> tuple[bool, str]:
 class GenericBackend(ShellBackend):
     """Adapter for any solver name registered with Pyomo's ``SolverFactory``."""
 
-    is_persistent = False
-
     def __repr__(self) -> str:
         return f"GenericBackend({self.name!r}, options={self.options!r})"
 
@@ -78,6 +76,9 @@ class GenericBackend(ShellBackend):
         from solvers.shell import _legacy_version
 
         return _legacy_version(self.name)
+
+    def route(self) -> str:
+        return f"Pyomo SolverFactory('{self.name}')" + (", set_instance before every solve" if self.name.endswith("_persistent") else "")
 
     def _make_solver(self) -> Any:
         from pyomo.opt import SolverFactory

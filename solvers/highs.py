@@ -1,28 +1,36 @@
-"""HiGHS through Pyomo's persistent APPSI interface (in process, via ``highspy``).
+"""HiGHS in process: each model compiled once to matrices, then driven through highspy.
 
-This is the default backend. The first ``solve`` of a model builds the HiGHS
-instance; later solves of the *same* model push only what changed (mutable
-Params, bounds, fixed variables, (de)activated constraints) and warm-start
-from the previous basis. Variables are never treated as Params when fixed
-(``treat_fixed_vars_as_params=False``): fixing a variable then only changes
-its bounds instead of rebuilding every constraint that contains it.
+The first ``solve`` of a model compiles it with Pyomo's public
+``LinearStandardFormCompiler`` (``pyomo.repn.plugins.standard_form``), in
+its mixed form (rows keep their ``<=``, ``>=`` or ``==``), and loads the
+matrices into a ``highspy.Highs`` instance kept for that model. Compiling
+evaluates every mutable Param, so a model solved again *without* declared
+changes is compiled again: always correct, never stale.
 
-Small LPs (no integer variable, at most ``SMALL_LP`` rows + columns), such
-as the clause LPs BCD and AM re-solve thousands of times, get two defaults
-(measured in ``benchmarks/bench_resolve.py``): HiGHS presolve off (a cold
-solve of the Pima clause LP takes 4.9 ms instead of 17 ms), and no
-Python-level interrupt callback (highspy otherwise calls back into Python at
-every simplex iteration). User options override the first; the second means
-Ctrl-C waits for the current small LP to finish. Larger LPs (the TLP
-relaxation) default to interior point with crossover (``LARGE_LP_OPTIONS``),
-except "short" ones (few rows, many columns, ``SHORT_LP_ROWS``), which keep
-HiGHS' own defaults.
+A caller that knows what changed declares it (:class:`~solvers.base.ModelChanges`:
+objective coefficients, variable bounds, constraint bounds as numpy
+arrays, after writing the same values into the model's Params); the backend
+then pushes them with highspy's ``changeColsCost``, ``changeColsBounds`` and
+``changeRowsBounds`` and re-solves the instance it kept. That is the fast
+path the clause engine uses for its thousands of re-solves. A declared
+change it cannot apply in place (a variable that had no coefficient when the
+model was compiled, a bound a row does not have) makes it compile the model
+again, with a :class:`~solvers.base.SolverFallbackWarning`.
 
-Objective coefficients and variable bounds that depend on mutable Params are
-re-computed together with numpy and sent in one call
-(:mod:`solvers._param_update`) instead of APPSI's one expression evaluation
-and one HiGHS call each. A model with an import Suffix named ``dual`` gets
-the constraint duals, as with Pyomo's other solver interfaces.
+Only public names of Pyomo and highspy are used.
+
+Small LPs (no integer variable, at most ``SMALL_LP`` rows + columns), such as
+the clause LPs, default to presolve off (``benchmarks/bench_resolve.py``:
+a cold Pima clause LP takes about 5 ms instead of 17 ms) and are run
+directly, so Ctrl-C waits for them (milliseconds). Larger LPs default to
+interior point with crossover (``LARGE_LP_OPTIONS``), except "short" ones
+(few rows, many columns), which keep HiGHS' defaults. Larger LPs and MIPs
+run in highspy's solver thread so that Ctrl-C stops them: the solve is
+cancelled and ``KeyboardInterrupt`` is raised to the caller.
+
+HiGHS writes nothing to stdout: its log is off unless the ``output_flag``
+option is set, and its banner, which highspy prints when an instance is
+created, is sent to the null device.
 """
 
 from __future__ import annotations
@@ -30,18 +38,26 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import math
+import os
+import sys
 import time
-import itertools
-import weakref
-from typing import Any, Iterator, Mapping
+import warnings
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Mapping, Sequence
 
 import numpy as np
 from pyomo.common.dependencies import attempt_import
-from pyomo.core.base.suffix import Suffix
-from pyomo.core.staleflag import StaleFlagManager
 
-from solvers._param_update import install as install_param_update
-from solvers.base import Availability, SolveResult, TerminationCondition
+from solvers.base import (
+    Availability,
+    Capabilities,
+    ModelChanges,
+    SolveResult,
+    SolverError,
+    SolverFallbackWarning,
+    TerminationCondition,
+)
 from solvers.options import translate_options
 
 logger = logging.getLogger(__name__)
@@ -65,233 +81,386 @@ LARGE_LP_OPTIONS = {"solver": "ipm"}
 """Defaults for larger LPs: dual simplex stalled for minutes on TLP relaxations
 (270,000 rows for Sonar at R=5) that interior point with crossover solves in seconds."""
 
+_TERMINATION = {
+    "kOptimal": TerminationCondition.optimal,
+    "kModelEmpty": TerminationCondition.optimal,
+    "kInfeasible": TerminationCondition.infeasible,
+    "kUnbounded": TerminationCondition.unbounded,
+    "kUnboundedOrInfeasible": TerminationCondition.infeasible_or_unbounded,
+    "kTimeLimit": TerminationCondition.time_limit,
+    "kIterationLimit": TerminationCondition.iteration_limit,
+    "kSolutionLimit": TerminationCondition.feasible,
+    "kObjectiveBound": TerminationCondition.feasible,
+    "kObjectiveTarget": TerminationCondition.feasible,
+    "kInterrupt": TerminationCondition.interrupted,
+    "kHighsInterrupt": TerminationCondition.interrupted,
+    "kMemoryLimit": TerminationCondition.error,
+    "kLoadError": TerminationCondition.error,
+    "kModelError": TerminationCondition.error,
+    "kPresolveError": TerminationCondition.error,
+    "kSolveError": TerminationCondition.error,
+    "kPostsolveError": TerminationCondition.error,
+    "kNotset": TerminationCondition.error,
+    "kUnknown": TerminationCondition.unknown,
+}
 
-def _map_appsi_termination(condition: Any) -> TerminationCondition:
-    name = getattr(condition, "name", str(condition))
-    mapping = {
-        "optimal": TerminationCondition.optimal,
-        "maxTimeLimit": TerminationCondition.time_limit,
-        "maxIterations": TerminationCondition.iteration_limit,
-        "objectiveLimit": TerminationCondition.feasible,
-        "minStepLength": TerminationCondition.error,
-        "unbounded": TerminationCondition.unbounded,
-        "infeasible": TerminationCondition.infeasible,
-        "infeasibleOrUnbounded": TerminationCondition.infeasible_or_unbounded,
-        "error": TerminationCondition.error,
-        "interrupted": TerminationCondition.interrupted,
-        "licensingProblems": TerminationCondition.error,
-    }
-    mapped = mapping.get(name)
+
+def _map_status(status: Any) -> TerminationCondition:
+    name = getattr(status, "name", str(status))
+    mapped = _TERMINATION.get(name)
     if mapped is None:
-        logger.warning("highs returned termination condition %r; treating it as 'unknown'", name)
+        logger.warning("highs returned model status %r; treating it as 'unknown'", name)
         return TerminationCondition.unknown
     return mapped
 
 
-_UPDATE_CHECKS = (
-    "check_for_new_or_removed_constraints",
-    "check_for_new_or_removed_vars",
-    "check_for_new_or_removed_params",
-    "check_for_new_objective",
-    "update_constraints",
-    "update_vars",
-    "update_named_expressions",
-    "update_objective",
-)
-
-
 @contextlib.contextmanager
-def _updates(solver: Any, params_only: bool) -> Iterator[None]:
-    """Switch off every APPSI change check except Param values for one solve (when ``params_only``)."""
-    if not params_only:
-        yield
-        return
-    config = solver.update_config
-    saved = {name: getattr(config, name) for name in _UPDATE_CHECKS}
-    for name in _UPDATE_CHECKS:
-        setattr(config, name, False)
+def _stdout_to_null() -> Iterator[None]:
+    """Send file descriptor 1 to the null device for the block (highspy prints its banner there)."""
     try:
+        sys.stdout.flush()
+    except (AttributeError, ValueError):  # a closed or replaced sys.stdout
+        pass
+    saved = os.dup(1)
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 1)
         yield
     finally:
-        for name, value in saved.items():
-            setattr(config, name, value)
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(null)
 
 
-def _lp_kind(solver: Any) -> str | None:
-    """"small", "short" or "large" for an LP (see ``SMALL_LP`` and ``SHORT_LP_ROWS``), None for a MIP."""
-    highs = getattr(solver, "_solver_model", None)
-    if highs is None:
-        return None
-    lp = highs.getLp()
-    if any(kind != highspy.HighsVarType.kContinuous for kind in lp.integrality_):
-        return None
-    if lp.num_col_ + lp.num_row_ <= SMALL_LP:
-        return "small"
-    return "short" if lp.num_row_ <= SHORT_LP_ROWS else "large"
+def _new_highs() -> Any:
+    """A silent ``highspy.Highs`` (no banner, no log)."""
+    with _stdout_to_null():
+        highs = highspy.Highs()
+    _set_option(highs, "output_flag", False)
+    return highs
 
 
-@contextlib.contextmanager
-def _interrupt_callback(solver: Any, enabled: bool) -> Iterator[None]:
-    """Keep highspy's per-iteration Python interrupt callback off for this solve unless ``enabled``.
-
-    APPSI switches it on before every run (``HandleKeyboardInterrupt``); for a
-    small LP the callback costs more than the simplex iterations it watches.
-    """
-    highs = getattr(solver, "_solver_model", None)
-    if enabled or highs is None or not isinstance(highs, highspy.Highs):
-        yield
-        return
-    original = type(highs)
-    highs.__class__ = _uninterruptible_class(original)
+def _set_option(highs: Any, name: str, value: Any) -> None:
+    """Set one HiGHS option; an unknown name or a value of the wrong type is a ValueError naming it."""
     try:
-        yield
-    finally:
-        highs.__class__ = original
+        status = highs.setOptionValue(name, value)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"HiGHS option {name!r} cannot be set to {value!r}: {exc}") from None
+    if status == highspy.HighsStatus.kError:
+        if not _option_exists(highs, name):
+            raise ValueError(
+                f"HiGHS has no option {name!r}: see https://ergo-code.github.io/HiGHS/dev/options/definitions/ "
+                "for the option names (solver_options are passed to HiGHS as they are)"
+            )
+        raise ValueError(f"HiGHS option {name!r} does not accept the value {value!r} (type {type(value).__name__})")
 
 
-@functools.lru_cache(maxsize=None)
-def _uninterruptible_class(base: type) -> type:
-    """``base`` with a ``HandleKeyboardInterrupt`` property that ignores being switched on."""
-    return type(
-        f"Uninterruptible{base.__name__}", (base,),
-        {"HandleKeyboardInterrupt": property(lambda self: False, lambda self, value: None)},
-    )
+def _option_exists(highs: Any, name: str) -> bool:
+    """Whether HiGHS knows the option ``name`` (highspy returns (status, type) or raises, by version)."""
+    try:
+        answer = highs.getOptionType(name)
+    except Exception:  # older highspy raises for an unknown name
+        return False
+    status = answer[0] if isinstance(answer, tuple) else highspy.HighsStatus.kOk
+    return status != highspy.HighsStatus.kError
 
 
-class _ModelSlots:
-    """Values a backend keeps per model, stored on the model itself.
+def _bounds(lower: Any, upper: Any) -> tuple[float, float]:
+    return (-math.inf if lower is None else float(lower), math.inf if upper is None else float(upper))
 
-    A ``WeakKeyDictionary`` keyed by the model cannot hold them: the APPSI
-    solver refers to its model, so the value kept its key alive and every
-    model a backend ever solved stayed in memory. Stored on the model, model
-    -> value -> solver -> model is a cycle that is freed with the model.
+
+@dataclass
+class _Compiled:
+    """One model compiled to standard form and loaded into its own ``highspy.Highs``.
+
+    Attributes
+    ----------
+    highs : highspy.Highs
+    columns : list of VarData
+        The model variable of each HiGHS column (the compiler's ``columns``).
+    column_of : dict
+        ``id(var) -> column``.
+    row_of : dict
+        ``id(constraint) -> [(row, bound_type, offset)]``; ``bound_type`` is
+        1 (``<=``), -1 (``>=``) or 0 (``==``); the row bound is the
+        constraint bound minus ``offset`` (the constant of its body).
+    row_constraints : list
+        The constraint of each row.
+    sense : float
+        1 for a minimisation, -1 for a maximisation (HiGHS always minimises).
+    unreported : list of VarData
+        Unfixed model variables that are not columns (no coefficient
+        anywhere): they get 0 clipped to their bounds, as for shell solvers.
+    kind : {"small", "short", "large"} or None
+        The size class of an LP (None for a MIP).
+    options : dict
+        Option values currently set on ``highs`` (set again only when they change).
     """
 
-    _numbers = itertools.count()
+    highs: Any
+    columns: list[Any]
+    column_of: dict[int, int]
+    row_of: dict[int, list[tuple[int, int, float]]]
+    row_constraints: list[Any]
+    sense: float
+    unreported: list[Any]
+    kind: str | None
+    options: dict[str, Any] = field(default_factory=dict)
+    index_cache: dict[int, tuple[Sequence[Any], np.ndarray]] = field(default_factory=dict)
 
-    def __init__(self, what: str):
-        self._attribute = f"_highs_backend_{what}_{next(self._numbers)}"
-
-    def get(self, model: Any, default: Any = None) -> Any:
-        slot = model.__dict__.get(self._attribute)
-        return slot.value if isinstance(slot, _Slot) and slot.owner() is model else default
-
-    def __getitem__(self, model: Any) -> Any:
-        if model not in self:
-            raise KeyError(model)
-        return self.get(model)
-
-    def __setitem__(self, model: Any, value: Any) -> None:
-        model.__dict__[self._attribute] = _Slot(model, value)
-
-    def __contains__(self, model: Any) -> bool:
-        slot = model.__dict__.get(self._attribute)
-        return isinstance(slot, _Slot) and slot.owner() is model
-
-
-def _nothing() -> None:
-    return None
+    def columns_of(self, variables: Sequence[Any]) -> np.ndarray:
+        """Column of each variable (-1 when it is not a column), cached per list object."""
+        cached = self.index_cache.get(id(variables))
+        if cached is not None and cached[0] is variables:
+            return cached[1]
+        column_of = self.column_of
+        indices = np.fromiter((column_of.get(id(v), -1) for v in variables), dtype=np.int64, count=len(variables))
+        self.index_cache[id(variables)] = (variables, indices)
+        return indices
 
 
-class _Slot:
-    """One model's value; copies and pickles of the model get None (they need their own)."""
-
-    __slots__ = ("owner", "value")
-
-    def __init__(self, model: Any, value: Any):
-        self.owner = weakref.ref(model)
-        self.value = value
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> None:
-        return None
-
-    def __reduce__(self) -> tuple[Any, tuple[()]]:
-        return _nothing, ()
+class _CannotApply(Exception):
+    """A declared change does not fit the compiled instance (the model must be compiled again)."""
 
 
-def _load_plan(solver: Any) -> tuple[list[Any], np.ndarray] | None:
-    """The variables APPSI's ``load_vars`` would load, and their HiGHS columns (None if unknown)."""
-    try:
-        referenced = solver._referenced_variables
-        variables = solver._vars
-        column_of = solver._pyomo_var_to_solver_var_map
-    except AttributeError:
-        return None
-    ids = [v_id for v_id, (cons, sos, obj) in referenced.items() if cons or sos or obj is not None]
-    return [variables[v_id][0] for v_id in ids], np.array([column_of[v_id] for v_id in ids], dtype=np.intp)
+def _column_order(model: Any, objective: Any) -> list[Any]:
+    """Variables in order of first appearance: constraint bodies in model order, then the objective.
+
+    The compiler would order columns by their appearance in the objective
+    first. Degenerate LPs (the clause LPs are) have many optimal vertices and
+    the one HiGHS returns depends on the column order, so this fixes one
+    order that follows the constraints, as Pyomo's persistent interfaces do.
+    """
+    import pyomo.environ as pyo
+    from pyomo.core.expr.visitor import identify_variables
+
+    ordered: dict[int, Any] = {}
+    for constraint in model.component_data_objects(pyo.Constraint, active=True, descend_into=True):
+        for var in identify_variables(constraint.body, include_fixed=False):
+            ordered.setdefault(id(var), var)
+    for var in identify_variables(objective.expr, include_fixed=False):
+        ordered.setdefault(id(var), var)
+    return list(ordered.values())
 
 
-def _import_suffix(model: Any, name: str) -> Any:
-    """The model's active import Suffix called ``name``, or None."""
-    suffix = model.component(name)
-    if isinstance(suffix, Suffix) and suffix.active and suffix.import_enabled():
+def _compile(model: Any) -> _Compiled:
+    """Compile ``model`` and load it into a new silent ``highspy.Highs``."""
+    import pyomo.environ as pyo
+    from pyomo.repn.plugins.standard_form import LinearStandardFormCompiler
+
+    objectives = list(model.component_data_objects(pyo.Objective, active=True, descend_into=True))
+    if len(objectives) != 1:
+        raise ValueError(f"the model must have exactly one active objective, found {len(objectives)}")
+    info = LinearStandardFormCompiler().write(model, mixed_form=True, column_order=_column_order(model, objectives[0]))
+    sense = -1.0 if objectives[0].is_minimizing() is False else 1.0
+    n_cols = len(info.columns)
+    cost = np.asarray(info.c.toarray()).ravel() if info.c.shape[0] else np.zeros(n_cols)
+    if cost.shape[0] != n_cols:
+        cost = np.zeros(n_cols)
+    A = info.A.tocsc()
+    lower = np.empty(n_cols)
+    upper = np.empty(n_cols)
+    integer = np.zeros(n_cols, dtype=bool)
+    for k, var in enumerate(info.columns):
+        lower[k], upper[k] = _bounds(*var.bounds)
+        integer[k] = var.is_integer()
+    rhs = np.asarray(info.rhs, dtype=float).reshape(-1)
+    n_rows = rhs.shape[0]
+    row_lower = np.full(n_rows, -math.inf)
+    row_upper = np.full(n_rows, math.inf)
+    row_of: dict[int, list[tuple[int, int, float]]] = {}
+    row_constraints = []
+    for i, (constraint, bound_type) in enumerate(info.rows):
+        if bound_type >= 0:
+            row_upper[i] = rhs[i]
+        if bound_type <= 0:
+            row_lower[i] = rhs[i]
+        bound = constraint.upper if bound_type >= 0 else constraint.lower
+        offset = float(pyo.value(bound)) - rhs[i]
+        row_of.setdefault(id(constraint), []).append((i, int(bound_type), offset))
+        row_constraints.append(constraint)
+
+    highs = _new_highs()
+    inf = highspy.kHighsInf
+    if n_rows:
+        empty = np.zeros(0, dtype=np.int32)
+        highs.addRows(n_rows, np.clip(row_lower, -inf, inf), np.clip(row_upper, -inf, inf), 0, empty, empty, np.zeros(0))
+    if n_cols:
+        highs.addCols(
+            n_cols, cost, np.clip(lower, -inf, inf), np.clip(upper, -inf, inf), A.nnz,
+            A.indptr[:-1].astype(np.int32), A.indices.astype(np.int32), A.data.astype(float),
+        )
+        if integer.any():
+            columns = np.flatnonzero(integer).astype(np.int32)
+            kinds = np.array([highspy.HighsVarType.kInteger] * columns.shape[0])
+            highs.changeColsIntegrality(columns.shape[0], columns, kinds)
+    offset = float(np.asarray(info.c_offset).ravel()[0]) if np.asarray(info.c_offset).size else 0.0
+    if offset:
+        highs.changeObjectiveOffset(offset)
+
+    column_of = {id(var): k for k, var in enumerate(info.columns)}
+    unreported = [
+        var for var in model.component_data_objects(pyo.Var, descend_into=True)
+        if not var.fixed and id(var) not in column_of
+    ]
+    kind = None
+    if not integer.any():
+        if n_cols + n_rows <= SMALL_LP:
+            kind = "small"
+        else:
+            kind = "short" if n_rows <= SHORT_LP_ROWS else "large"
+    return _Compiled(highs, list(info.columns), column_of, row_of, row_constraints, sense, unreported, kind)
+
+
+def _apply(compiled: _Compiled, changes: ModelChanges) -> None:
+    """Push declared changes to the compiled instance; raise _CannotApply when they do not fit it."""
+    highs = compiled.highs
+    inf = highspy.kHighsInf
+    if changes.objective is not None:
+        variables, values = changes.objective
+        columns = compiled.columns_of(variables)
+        values = np.asarray(values, dtype=float)
+        present = columns >= 0
+        if not present.all():
+            if np.any(values[~present] != 0.0):
+                raise _CannotApply("an objective coefficient of a variable that had none when the model was compiled")
+            columns, values = columns[present], values[present]
+        if columns.shape[0]:
+            highs.changeColsCost(columns.shape[0], columns.astype(np.int32), compiled.sense * values)
+    if changes.variable_bounds is not None:
+        variables, lower, upper = changes.variable_bounds
+        columns = compiled.columns_of(variables)
+        present = columns >= 0
+        lower = np.asarray(lower, dtype=float)[present]
+        upper = np.asarray(upper, dtype=float)[present]
+        columns = columns[present]
+        if columns.shape[0]:
+            highs.changeColsBounds(
+                columns.shape[0], columns.astype(np.int32), np.clip(lower, -inf, inf), np.clip(upper, -inf, inf)
+            )
+    if changes.constraint_bounds is not None:
+        constraints, lower, upper = changes.constraint_bounds
+        rows, row_lower, row_upper = _row_bounds(compiled, constraints, np.asarray(lower, dtype=float), np.asarray(upper, dtype=float))
+        if rows.shape[0]:
+            highs.changeRowsBounds(rows.shape[0], rows, np.clip(row_lower, -inf, inf), np.clip(row_upper, -inf, inf))
+
+
+def _row_bounds(
+    compiled: _Compiled, constraints: Sequence[Any], lower: np.ndarray, upper: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rows, row_lower, row_upper = [], [], []
+    for constraint, lo, up in zip(constraints, lower.tolist(), upper.tolist()):
+        entries = compiled.row_of.get(id(constraint))
+        if entries is None:
+            raise _CannotApply(f"constraint {constraint.name} has no row")
+        types = {bound_type for _, bound_type, _ in entries}
+        wanted = {0} if lo == up else {t for t, bound in ((1, up), (-1, lo)) if math.isfinite(bound)}
+        if types != wanted:
+            raise _CannotApply(f"constraint {constraint.name} changes which bounds it has")
+        for row, bound_type, offset in entries:
+            rows.append(row)
+            row_lower.append(lo - offset if bound_type <= 0 else -math.inf)
+            row_upper.append(up - offset if bound_type >= 0 else math.inf)
+    return np.array(rows, dtype=np.int32), np.array(row_lower), np.array(row_upper)
+
+
+def _load_solution(model: Any, compiled: _Compiled, solution: Any, load_duals: bool) -> None:
+    """Primal values into the model's variables; row duals into its ``dual`` import Suffix (if any)."""
+    from pyomo.core.staleflag import StaleFlagManager
+
+    StaleFlagManager.mark_all_as_stale(delayed=True)
+    values = np.asarray(solution.col_value, dtype=float).tolist()
+    for var, value in zip(compiled.columns, values):
+        var.set_value(value, skip_validation=True)
+    for var in compiled.unreported:
+        value = 0.0
+        if var.lb is not None:
+            value = max(value, var.lb)
+        if var.ub is not None:
+            value = min(value, var.ub)
+        var.set_value(value, skip_validation=True)
+    if load_duals:
+        suffix = _dual_suffix(model)
+        if suffix is not None:
+            suffix.clear()
+            duals = np.asarray(solution.row_dual, dtype=float) * compiled.sense
+            for constraint, value in zip(compiled.row_constraints, duals.tolist()):
+                suffix[constraint] = suffix.get(constraint, 0.0) + value
+
+
+def _dual_suffix(model: Any) -> Any:
+    """The model's active import Suffix called ``dual``, or None."""
+    import pyomo.environ as pyo
+
+    suffix = model.component("dual")
+    if isinstance(suffix, pyo.Suffix) and suffix.active and suffix.import_enabled():
         return suffix
     return None
 
 
-def _load_duals(model: Any, results: Any) -> None:
-    """Fill the model's ``dual`` import Suffix of a solved LP, as Pyomo's other solver interfaces do (HiGHS' signs)."""
-    suffix = _import_suffix(model, "dual")
-    if suffix is None:
-        return
-    suffix.clear()
-    for constraint, value in results.solution_loader.get_duals().items():
-        suffix[constraint] = value
+def _run_interruptible(highs: Any) -> None:
+    """Run HiGHS in highspy's solver thread; on Ctrl-C cancel the solve and raise KeyboardInterrupt."""
+    highs.HandleUserInterrupt = True
+    thread = highs.startSolve()
+    interrupted = False
+    while True:
+        try:
+            done, _ = highs.wait(0.1)
+        except KeyboardInterrupt:
+            interrupted = True
+            highs.cancelSolve()
+            continue
+        if done:
+            break
+    thread.join()
+    if interrupted:
+        raise KeyboardInterrupt
 
 
 @functools.lru_cache(maxsize=1)
 def _highs_version() -> str | None:
     if not highspy_available:
         return None
-    from pyomo.contrib.appsi.solvers import Highs
-
-    return ".".join(str(part) for part in Highs().version())
+    highs = _new_highs()
+    return f"{highs.versionMajor()}.{highs.versionMinor()}.{highs.versionPatch()}"
 
 
 class HighsBackend:
-    """Persistent HiGHS backend.
+    """HiGHS through highspy, one compiled instance per model.
 
     Parameters
     ----------
     options : mapping, optional
         HiGHS options applied to every solve (HiGHS' own names, for example
         ``{"solver": "ipm", "presolve": "off"}``); per-call ``options`` of
-        :meth:`solve` override them.
+        :meth:`solve` override them. An unknown name or a value of the wrong
+        type is a ``ValueError`` at the first solve.
     threads : int, optional
         Number of HiGHS threads.
 
     Notes
     -----
-    One HiGHS instance is kept per model, on the model (it is freed with the
-    model). A backend object is therefore cheap to share between
-    drivers, and pickling it (for parallel workers) drops the instances.
+    The instance of a model is kept until :meth:`release` (or until the
+    backend is dropped); pickling the backend (for parallel workers) drops
+    its instances.
     """
 
     name = "highs"
-    is_persistent = True
+    capabilities = Capabilities(
+        persistent=True, warm_start=True, mip=True, time_limit=True, in_place_updates=True, duals=True,
+    )
 
     def __init__(self, options: Mapping[str, Any] | None = None, threads: int | None = None):
         self.options = dict(options or {})
         self.threads = threads
-        self._new_slots()
         self.n_builds = 0
         self.n_solves = 0
+        self._instances: dict[int, tuple[Any, _Compiled]] = {}
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
-        state["_instances"] = None
-        state["_kinds"] = None
-        state["_load_plans"] = None
+        state["_instances"] = {}
         return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._new_slots()
-
-    def _new_slots(self) -> None:
-        self._instances = _ModelSlots("instance")
-        self._kinds = _ModelSlots("kind")
-        self._load_plans = _ModelSlots("load_plan")
 
     def __repr__(self) -> str:
         return f"HighsBackend(options={self.options!r}, threads={self.threads!r})"
@@ -304,99 +473,110 @@ class HighsBackend:
     def version(self) -> str | None:
         return _highs_version()
 
-    def _instance_for(self, model: Any) -> Any:
-        solver = self._instances.get(model)
-        if solver is None:
-            from pyomo.contrib.appsi.solvers import Highs
+    def route(self) -> str:
+        return "compiled once with Pyomo's LinearStandardFormCompiler, re-solved in place with highspy"
 
-            solver = Highs()
-            solver.config.load_solution = False
-            solver.config.stream_solver = False
-            solver.update_config.treat_fixed_vars_as_params = False
-            solver.set_instance(model)
-            install_param_update(solver)
-            self._instances[model] = solver
-            self._kinds[model] = _lp_kind(solver)
-            self.n_builds += 1
-        return solver
+    def release(self, model: Any) -> None:
+        """Drop the HiGHS instance kept for ``model``."""
+        self._instances.pop(id(model), None)
 
-    def _load_primals(self, model: Any, solver: Any, results: Any, params_only: bool) -> None:
-        """Load the solution into the model's variables: APPSI's ``load_vars``, vectorised.
+    def release_all(self) -> None:
+        """Drop every HiGHS instance this backend keeps."""
+        self._instances.clear()
 
-        The same variables (those used by a constraint or the objective), the
-        same values and stale flags, but the (variable, column) lists are kept
-        between params-only solves instead of building a ComponentMap each
-        time (2 ms instead of 11 ms for Sonar's 1,100 variables).
-        """
-        plan = self._load_plans.get(model) if params_only else None
-        if plan is None:
-            plan = _load_plan(solver)
-            if plan is None:  # APPSI internals changed: use its own loader
-                results.solution_loader.load_vars()
-                return
-            self._load_plans[model] = plan
-        variables, columns = plan
-        values = np.asarray(solver._solver_model.getSolution().col_value)[columns].tolist()
-        for var, value in zip(variables, values):
-            var.set_value(value, skip_validation=True)
-        StaleFlagManager.mark_all_as_stale(delayed=True)
+    def __len__(self) -> int:
+        """Number of models with a kept instance."""
+        return len(self._instances)
 
-    def discard_warm_start(self, model: Any) -> None:
-        """Forget the basis and solution kept for ``model``: its next solve starts cold.
+    def _instance(self, model: Any, changes: ModelChanges | None) -> _Compiled:
+        kept = self._instances.get(id(model))
+        compiled = kept[1] if kept is not None and kept[0] is model else None
+        if compiled is not None and changes is not None:
+            try:
+                _apply(compiled, changes)
+                return compiled
+            except _CannotApply as reason:
+                warnings.warn(
+                    f"highs: a declared change cannot be applied to the compiled model ({reason}); "
+                    "compiling the whole model again, which is slower",
+                    SolverFallbackWarning, stacklevel=4,
+                )
+        compiled = _compile(model)
+        self._instances[id(model)] = (model, compiled)
+        self.n_builds += 1
+        return compiled
 
-        A cold solve of the same LP returns the same solution as a freshly
-        built instance would, whatever was solved before.
-        """
-        solver = self._instances.get(model)
-        highs = getattr(solver, "_solver_model", None) if solver is not None else None
-        if highs is not None:
-            highs.clearSolver()
+    def _native_options(self, compiled: _Compiled, time_limit: float | None, mip_gap: float | None,
+                        options: Mapping[str, Any] | None) -> dict[str, Any]:
+        native: dict[str, Any] = {"time_limit": math.inf if time_limit is None else float(time_limit)}
+        native["mip_rel_gap"] = 1e-4 if mip_gap is None else float(mip_gap)
+        native.update(SMALL_LP_OPTIONS if compiled.kind == "small" else LARGE_LP_OPTIONS if compiled.kind == "large" else {})
+        native.update(translate_options("highs", threads=self.threads))
+        native.update(self.options)
+        native.update(options or {})
+        return native
+
+    def _set_options(self, compiled: _Compiled, native: Mapping[str, Any]) -> None:
+        current = compiled.options
+        for name, value in native.items():
+            if current.get(name, _UNSET) != value:
+                _set_option(compiled.highs, name, value)
+                current[name] = value
 
     def solve(
         self,
         model: Any,
+        *,
         time_limit: float | None = None,
         mip_gap: float | None = None,
         options: Mapping[str, Any] | None = None,
-        params_only: bool = False,
+        changes: ModelChanges | None = None,
+        warm_start: bool = True,
     ) -> SolveResult:
-        """Solve ``model`` (re-using its HiGHS instance if it was solved before).
-
-        With ``params_only=True`` only mutable Params are re-read (see
-        :meth:`solvers.base.Backend.solve`); the search for new, removed or
-        changed components is skipped.
-        """
+        """Solve ``model``, re-using its instance when ``changes`` says what changed (see the module docstring)."""
         start = time.perf_counter()
-        solver = self._instance_for(model)
-        solver.config.time_limit = time_limit
-        solver.config.mip_gap = mip_gap
-        kind = self._kinds.get(model)
-        small_lp = kind == "small"
-        native = dict(SMALL_LP_OPTIONS if small_lp else LARGE_LP_OPTIONS if kind == "large" else {})
-        native.update(translate_options("highs", threads=self.threads))
-        native.update(self.options)
-        native.update(options or {})
-        solver.highs_options = native
+        compiled = self._instance(model, changes)
+        highs = compiled.highs
+        self._set_options(compiled, self._native_options(compiled, time_limit, mip_gap, options))
+        if not warm_start:
+            highs.clearSolver()
         self.n_solves += 1
-        with _updates(solver, params_only), _interrupt_callback(solver, enabled=not small_lp):
-            results = solver.solve(model)
-        termination = _map_appsi_termination(results.termination_condition)
-        objective = results.best_feasible_objective
-        has_solution = objective is not None
+        try:
+            if compiled.kind == "small" or not hasattr(highs, "startSolve"):
+                highs.run()
+            else:
+                _run_interruptible(highs)
+        except KeyboardInterrupt:
+            self.release(model)  # its state after a cancelled solve is not worth keeping
+            raise
+        status = highs.getModelStatus()
+        termination = _map_status(status)
+        info = highs.getInfo()
+        has_solution = info.primal_solution_status == 2  # kSolutionStatusFeasible
+        objective = None
         if has_solution:
-            self._load_primals(model, solver, results, params_only)
-            if kind is not None:  # an LP: MIPs have no duals
-                _load_duals(model, results)
-        bound = results.best_objective_bound
+            solution = highs.getSolution()
+            _load_solution(model, compiled, solution, load_duals=compiled.kind is not None)
+            objective = compiled.sense * float(info.objective_function_value)
+        bound = None
+        if compiled.kind is None:  # a MIP
+            dual_bound = float(info.mip_dual_bound)
+            if math.isfinite(dual_bound):
+                bound = compiled.sense * dual_bound
+        elif termination is TerminationCondition.optimal:
+            bound = objective
         if termination is TerminationCondition.optimal and bound is None:
             bound = objective
         return SolveResult(
             termination=termination,
-            objective=None if objective is None else float(objective),
-            bound=None if bound is None or abs(bound) == float("inf") else float(bound),
+            objective=objective,
+            bound=bound,
             wall_time=time.perf_counter() - start,
             solver_name=self.name,
             solver_version=self.version() or "",
             has_solution=has_solution,
-            message=str(getattr(results.termination_condition, "name", "")),
+            message=highs.modelStatusToString(status),
         )
+
+
+_UNSET = object()

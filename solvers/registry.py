@@ -154,7 +154,7 @@ def describe_backends(extra: tuple[str, ...] = ()) -> list[BackendInfo]:
                 available=bool(status),
                 reason=status.reason,
                 version=backend.version() if status else None,
-                persistent=backend.is_persistent,
+                persistent=backend.capabilities.persistent,
                 install_hint=_hint(name),
             )
         )

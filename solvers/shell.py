@@ -26,7 +26,7 @@ from solvers._common import (
     finite_or_none,
     map_legacy_termination,
 )
-from solvers.base import Availability, SolveResult, TerminationCondition
+from solvers.base import Availability, Capabilities, ModelChanges, SolveResult, TerminationCondition
 from solvers.options import translate_options
 
 logger = logging.getLogger(__name__)
@@ -96,7 +96,9 @@ class ShellBackend:
         Threads, for solvers that support them (CBC).
     """
 
-    is_persistent = False
+    capabilities = Capabilities(
+        persistent=False, warm_start=False, mip=True, time_limit=True, in_place_updates=False, duals=True,
+    )
 
     def __init__(self, name: str, options: Mapping[str, Any] | None = None, threads: int | None = None):
         self.name = name
@@ -123,6 +125,12 @@ class ShellBackend:
             return None
         return _legacy_version(self.name)
 
+    def route(self) -> str:
+        return f"Pyomo SolverFactory('{self.name}'): writes an LP file and runs {self.executable} for every solve"
+
+    def release(self, model: Any) -> None:
+        """Nothing is kept between solves."""
+
     def _make_solver(self) -> Any:
         from pyomo.opt import SolverFactory
 
@@ -142,12 +150,18 @@ class ShellBackend:
     def solve(
         self,
         model: Any,
+        *,
         time_limit: float | None = None,
         mip_gap: float | None = None,
         options: Mapping[str, Any] | None = None,
-        params_only: bool = False,
+        changes: ModelChanges | None = None,
+        warm_start: bool = True,
     ) -> SolveResult:
-        """Write ``model``, run the binary, load the solution; see :class:`solvers.base.Backend`."""
+        """Write ``model``, run the binary, load the solution; see :class:`solvers.base.Backend`.
+
+        Every solve reads the whole model and starts from nothing, so
+        ``changes`` and ``warm_start`` change nothing here.
+        """
         from pyomo.common.errors import ApplicationError
 
         start = time.perf_counter()

@@ -24,21 +24,31 @@ __all__ = ["set_cover"]
 
 
 def set_cover(engine: ClauseEngine, n_clauses: int) -> FitResult:
-    """Learn ``n_clauses`` clauses greedily, removing decided samples after each."""
+    """Learn ``n_clauses`` clauses greedily, removing decided samples after each.
+
+    Clauses the workspace already holds for this θ and binarization (learned
+    by a fit with the same or a larger R) are read instead of learned again.
+    """
     data = engine.data
     W = np.zeros((data.n_features, n_clauses))
     weight = data.weight.copy()
+    chain = engine.workspace.set_cover_chain(engine.chain_key)
     stop = "single_pass"
     for r in range(n_clauses):
-        try:
-            W[:, r] = engine.learn(r, weight)
-        except SolveBudgetExceeded:
-            stop = "time_limit"
-            # Unlearned clauses stay empty; a CNF clause with no feature would
-            # reject everything, so repeat the last learned clause instead.
-            for later in range(r, n_clauses):
-                W[:, later] = W[:, r - 1] if r > 0 else 0.0
-            break
+        if r < len(chain.clauses):
+            W[:, r] = chain.clauses[r]
+            engine.stats.n_shared += 1
+        else:
+            try:
+                W[:, r] = engine.learn(r, weight)
+            except SolveBudgetExceeded:
+                stop = "time_limit"
+                # Unlearned clauses stay empty; a CNF clause with no feature would
+                # reject everything, so repeat the last learned clause instead.
+                for later in range(r, n_clauses):
+                    W[:, later] = W[:, r - 1] if r > 0 else 0.0
+                break
+            chain.clauses.append(W[:, r].copy())
         covered = data.A @ W[:, r] > 0.5
         weight = np.where(covered, weight, 0.0)
         logger.debug("set cover: clause %d uses %d features; %d samples remain", r + 1, int(W[:, r].sum()), int((weight > 0).sum()))

@@ -12,7 +12,6 @@ columns with near-zero error, so the binarization decides the rule.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
 from typing import Any, Mapping
@@ -20,13 +19,13 @@ from typing import Any, Mapping
 import numpy as np
 import scipy.sparse as sp
 
-from rulemodels.algorithms.engine import WorkingData
-from rulemodels.algorithms.pool import PoolEntry, start_cold
+from rulemodels.algorithms.data import WorkingData
 from rulemodels.algorithms.result import FitResult
 from rulemodels.algorithms.rounding import RedundancyAwareBinarizer, simple_binarize
-from rulemodels.models import build_zero_one, set_theta, two_level_weights
+from rulemodels.algorithms.workspace import ProblemWorkspace
+from rulemodels.models import set_theta, sparsity_changes, two_level_weights
 from rulemodels.models.objectives import zero_one_objective
-from solvers import Backend
+from solvers import ModelChanges
 
 logger = logging.getLogger(__name__)
 
@@ -43,8 +42,7 @@ def _tlp_values(A: np.ndarray, y: np.ndarray, omega: np.ndarray, S: np.ndarray, 
 
 
 def two_level_lp(
-    data: WorkingData,
-    backend: Backend,
+    workspace: ProblemWorkspace,
     *,
     theta: float,
     n_clauses: int,
@@ -52,17 +50,22 @@ def two_level_lp(
     threshold: float = 0.2,
     time_limit: float | None = None,
     solver_options: Mapping[str, Any] | None = None,
-    pool: PoolEntry | None = None,
 ) -> FitResult:
     """Solve TLP and binarize its solution clause by clause.
 
-    With a ``pool`` entry, the relaxation built by an earlier fit with the
-    same data, R, weights and costs is re-used: only θ changes, and the solve
-    starts cold (the result is the same as with a fresh build).
+    The relaxation for R clauses is built once per workspace and re-solved
+    for each θ (only θ changes), from scratch (``warm_start=False``), so the
+    result is what a freshly built model gives.
     """
-    model, n_builds = _relaxation(data, theta, n_clauses, backend, pool)
+    data = workspace.data
+    model, built = workspace.relaxation(n_clauses, theta)
+    if not built:
+        set_theta(model, theta)
     start = time.perf_counter()
-    result = backend.solve(model, time_limit=time_limit, options=dict(solver_options or {}), params_only=True)
+    result = workspace.backend.solve(
+        model, time_limit=time_limit, options=dict(solver_options or {}),
+        changes=ModelChanges(**sparsity_changes(model)), warm_start=False,
+    )
     seconds = time.perf_counter() - start
     result.raise_for_status(f"the two-level LP relaxation (TLP, R={n_clauses})")
     W_lp, _ = two_level_weights(model)
@@ -70,34 +73,16 @@ def two_level_lp(
     if binarization == "simple":
         W = simple_binarize(W_lp, threshold)
     else:
-        W = _redundancy_aware(data, W_lp, theta)
+        W = _redundancy_aware(data, workspace.rounder(), W_lp, theta)
     objective = zero_one_objective(data.A, data.y, W, theta, sample_weight=data.weight, feature_cost=data.cost)
     stop = "time_limit" if result.termination.value == "time_limit" else "single_pass"
     return FitResult(
-        W=W, objective=objective, history=[objective], n_iter=1, stop_reason=stop, n_builds=n_builds, n_solves=1,
+        W=W, objective=objective, history=[objective], n_iter=1, stop_reason=stop, n_builds=int(built), n_solves=1,
         solver_seconds=seconds,
     )
 
 
-def _relaxation(data: WorkingData, theta: float, n_clauses: int, backend: Backend, pool: PoolEntry | None) -> tuple[Any, int]:
-    """The TLP model for this fit (from ``pool`` when it has one) and the number of models built (0 or 1)."""
-    digest = hashlib.blake2b(data.weight.tobytes() + data.cost.tobytes(), digest_size=16).digest()
-    key = (n_clauses, digest)
-    model = pool.relaxation(key) if pool is not None else None
-    if model is not None:
-        set_theta(model, theta)
-        start_cold(backend, model)
-        return model, 0
-    model = build_zero_one(
-        sp.csr_matrix(data.A), data.y, n_clauses, theta=theta, relax=True, sample_weight=data.weight, feature_cost=data.cost
-    )
-    if pool is not None:
-        pool.keep_relaxation(key, model)
-    return model, 1
-
-
-def _redundancy_aware(data: WorkingData, W_lp: np.ndarray, theta: float) -> np.ndarray:
-    rounder = RedundancyAwareBinarizer(data.A, data.groups, allow_disable=data.allow_disable)
+def _redundancy_aware(data: WorkingData, rounder: RedundancyAwareBinarizer, W_lp: np.ndarray, theta: float) -> np.ndarray:
     active = data.weight > 0
     A, y, omega = data.A[active], data.y[active], data.weight[active]
     W = W_lp.copy()

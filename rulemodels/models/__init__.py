@@ -6,7 +6,14 @@
 - :func:`build_hamming`: exact Hamming-distance MIP (eq. HammingFormulation)
 """
 
-from rulemodels.models.clause_lp import build_clause_dual_lp, build_clause_lp, set_feature_cost, set_sample_weight, set_theta
+from rulemodels.models.clause_lp import (
+    build_clause_dual_lp,
+    build_clause_lp,
+    parameter_changes,
+    set_feature_cost,
+    set_sample_weight,
+    set_theta,
+)
 from rulemodels.models.extract import (
     clause_weights,
     is_integral,
@@ -17,7 +24,7 @@ from rulemodels.models.extract import (
 from rulemodels.models.hamming import build_hamming
 from rulemodels.models.objectives import clause_sums, hamming_objective, sparsity_cost, zero_one_objective
 from rulemodels.models.problem import CNFProblem
-from rulemodels.models.zero_one import build_zero_one
+from rulemodels.models.zero_one import build_zero_one, sparsity_changes
 
 __all__ = [
     "CNFProblem",
@@ -30,10 +37,12 @@ __all__ = [
     "hamming_objective",
     "is_integral",
     "objective_breakdown",
+    "parameter_changes",
     "rule_from_model",
     "set_feature_cost",
     "set_sample_weight",
     "set_theta",
+    "sparsity_changes",
     "sparsity_cost",
     "two_level_weights",
     "zero_one_objective",

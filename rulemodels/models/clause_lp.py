@@ -34,7 +34,7 @@ import pyomo.environ as pyo
 from rulemodels.models._data import as_feature_costs, as_weights, check_nonnegative, prepare_data
 from rulemodels.models._pyomo import assign_changed, linear_sum
 
-__all__ = ["build_clause_dual_lp", "build_clause_lp", "set_feature_cost", "set_sample_weight", "set_theta"]
+__all__ = ["build_clause_dual_lp", "build_clause_lp", "parameter_changes", "set_feature_cost", "set_sample_weight", "set_theta"]
 
 
 def build_clause_lp(
@@ -111,6 +111,7 @@ def build_clause_lp(
         expr=m.accuracy_cost + m.sparsity_cost, sense=pyo.minimize, doc="eq. OneLevelFormulation"
     )
     m._w_vars = list(m.w.values())  # in the order of J, for clause_weights
+    m._xi_vars = [m.xi[int(p)] for p in data.groups.positives]
     return m
 
 
@@ -184,6 +185,7 @@ def build_clause_dual_lp(
     m.objective = pyo.Objective(expr=gain, sense=pyo.maximize, doc="dual of eq. OneLevelFormulation (same optimum)")
     m.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT, doc="constraint duals; dual(price[j]) = w_j")
     m._w_constraints = list(m.price.values())  # in the order of J, for clause_weights
+    m._u_vars = [m.u[int(p)] for p in positives]
     return m
 
 
@@ -213,13 +215,13 @@ def _add_data(m: pyo.ConcreteModel, data: Any, theta: float, disable_cost: float
         )
     m._groups = groups
     m._pos_groups = positives
-    # The Params' data objects in the order of the numpy shadows below (for assign_changed).
-    m._weight_params = [m.weight[int(p)] for p in positives]
-    m._neg_cost_params = list(m.neg_cost.values())
-    m._cost_params = list(m.c.values())
+    # Numpy shadows of the Params, in the order of these indices (for assign_changed and parameter_changes).
+    m._weight_index = [int(p) for p in positives]
+    m._feature_index = list(range(n_features))
     m._weight_values = group_weight[positives].astype(float)
     m._neg_cost_values = neg_cost
     m._feature_cost = costs.astype(float)
+    m._theta_value = float(theta)
     m._neg_groups = negatives
     m._neg_patterns = neg_patterns
     m._sample_weight = data.sample_weight
@@ -235,11 +237,11 @@ def set_sample_weight(model: pyo.ConcreteModel, sample_weight: Any) -> None:
     weights = as_weights(sample_weight, groups.group_of_sample.shape[0])
     group_weight = groups.group_weights(weights)
     positive_weight = group_weight[model._pos_groups]
-    assign_changed(model._weight_params, model._weight_values, positive_weight)
+    assign_changed(model.weight, model._weight_index, model._weight_values, positive_weight)
     model._weight_values = positive_weight
     neg_weight = group_weight[model._neg_groups]
     neg_cost = np.asarray(model._neg_patterns.T @ neg_weight).ravel()
-    assign_changed(model._neg_cost_params, model._neg_cost_values, neg_cost)
+    assign_changed(model.neg_cost, model._feature_index, model._neg_cost_values, neg_cost)
     model._neg_cost_values = neg_cost
     if hasattr(model, "neg_weight_total"):
         model.neg_weight_total = float(neg_weight.sum())
@@ -250,10 +252,40 @@ def set_theta(model: pyo.ConcreteModel, theta: float) -> None:
     """Change the sparsity weight θ of a built model in place."""
     check_nonnegative("theta", theta)
     model.theta = float(theta)
+    model._theta_value = float(theta)
 
 
 def set_feature_cost(model: pyo.ConcreteModel, feature_cost: Any) -> None:
     """Change the per-feature costs c_j of a built model in place."""
     costs = as_feature_costs(feature_cost, len(model.J))
-    assign_changed(model._cost_params, model._feature_cost, costs)
+    assign_changed(model.c, model._feature_index, model._feature_cost, costs)
     model._feature_cost = costs
+
+
+def parameter_changes(model: pyo.ConcreteModel) -> dict[str, Any]:
+    """The numbers the clause LP's mutable Params currently make, for an in-place re-solve.
+
+    A dict for :class:`solvers.ModelChanges` (the algorithms layer passes it
+    on): for :func:`build_clause_lp`, the objective coefficients
+    ``ω_i`` of ``ξ_i`` and ``neg_cost_j + θ c_j`` of ``w_j`` (and
+    ``Σ_{y=0} ω_i + θ c_0`` of ``w0``); for :func:`build_clause_dual_lp`,
+    the bounds ``0 <= u_i <= ω_i`` and the right-hand sides
+    ``neg_cost_j + θ c_j`` of ``price[j]`` (and of ``price0``). Computed
+    from the numpy copies the ``set_*`` functions keep, with the same float
+    operations as evaluating the model's expressions.
+    """
+    theta = model._theta_value
+    feature_cost = model._neg_cost_values + theta * model._feature_cost
+    extra = []
+    if hasattr(model, "neg_weight_total"):
+        extra = [float(pyo.value(model.neg_weight_total)) + theta * float(pyo.value(model.c0))]
+    if hasattr(model, "price"):
+        constraints = model._w_constraints + ([model.price0] if extra else [])
+        upper = np.concatenate([feature_cost, extra])
+        weights = model._weight_values
+        return {
+            "variable_bounds": (model._u_vars, np.zeros(weights.shape[0]), weights),
+            "constraint_bounds": (constraints, np.full(upper.shape[0], -np.inf), upper),
+        }
+    variables = model._xi_vars + model._w_vars + ([model.w0] if extra else [])
+    return {"objective": (variables, np.concatenate([model._weight_values, feature_cost, extra]))}

@@ -31,7 +31,7 @@ import pyomo.environ as pyo
 from rulemodels.models._data import prepare_data
 from rulemodels.models._pyomo import linear_sum
 
-__all__ = ["build_zero_one"]
+__all__ = ["build_zero_one", "sparsity_changes"]
 
 
 def build_zero_one(
@@ -112,6 +112,7 @@ def build_zero_one(
     m.sparsity_cost = pyo.Expression(expr=_sparsity(m), doc="θ Σ_r Σ_j c_j w_jr")
     m.objective = pyo.Objective(expr=m.accuracy_cost + m.sparsity_cost, doc="eq. GeneralLPFormulation")
     m._groups = groups
+    m._theta_value = float(theta)
     return m
 
 
@@ -149,3 +150,19 @@ def _sparsity(m: pyo.ConcreteModel) -> Any:
     if m.find_component("w0") is not None:
         total = total + m.theta * m.c0 * sum(m.w0[r] for r in m.K)
     return total
+
+
+def sparsity_changes(model: pyo.ConcreteModel) -> dict[str, Any]:
+    """The objective coefficients ``θ c_j`` of every ``w_jr`` (and ``θ c_0`` of ``w0[r]``), for an in-place re-solve.
+
+    A dict for :class:`solvers.ModelChanges` after :func:`~rulemodels.models.set_theta`
+    on a two-level model (θ is the only Param the drivers change there).
+    """
+    theta = model._theta_value
+    variables = [model.w[j, r] for j in model.J for r in model.K]
+    costs = np.array([pyo.value(model.c[j]) for j in model.J], dtype=float)
+    values = np.repeat(theta * costs, len(model.K))
+    if model.find_component("w0") is not None:
+        variables += [model.w0[r] for r in model.K]
+        values = np.concatenate([values, np.full(len(model.K), theta * float(pyo.value(model.c0)))])
+    return {"objective": (variables, values)}

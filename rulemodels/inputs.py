@@ -1,0 +1,113 @@
+"""Checks of the raw inputs a fit receives: features X, labels y, sample weights.
+
+Shared by :class:`~rulemodels.BooleanRuleClassifier` and
+:class:`~rulemodels.workspace.TrainingWorkspace`, so both say the same thing
+about the same bad input.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+from sklearn.exceptions import DataConversionWarning
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+
+from rulemodels.data.binarizer import check_unique_column_names
+
+__all__ = ["as_frame", "binary_labels", "check_input", "check_sample_weight"]
+
+
+def check_input(X: Any) -> None:
+    """Reject sparse matrices, non-2-D arrays, duplicate column names, NaN and infinity with clear messages."""
+    if sp.issparse(X):
+        raise TypeError("sparse input is not supported by BooleanRuleClassifier: pass a dense array or a DataFrame")
+    if not isinstance(X, pd.DataFrame):
+        array = np.asarray(X)
+        if array.ndim != 2:
+            raise ValueError(f"Expected 2D array, got {array.ndim}D array instead. Reshape your data (X.reshape(-1, 1) for one feature)")
+        frame = pd.DataFrame(array)
+    else:
+        check_unique_column_names(X.columns)
+        frame = X
+    numeric = frame.select_dtypes(include=[np.number, "bool"])
+    values = numeric.to_numpy(dtype=float) if numeric.shape[1] else np.empty((0, 0))
+    if np.isnan(values).any() or frame.select_dtypes(exclude=[np.number, "bool"]).isna().to_numpy().any():
+        raise ValueError("Input X contains NaN: impute missing values, or binarize with FeatureBinarizer(nan='indicator') yourself")
+    if np.isinf(values).any():
+        raise ValueError("Input X contains infinity: replace infinite values before fitting")
+
+
+def as_frame(X: Any, columns: list[str] | None = None) -> pd.DataFrame:
+    """``X`` as a DataFrame with string column names (``x0, x1, ...`` for arrays unless ``columns``)."""
+    if isinstance(X, pd.DataFrame):
+        frame = X.copy()
+        frame.columns = [str(c) for c in frame.columns]
+        return frame
+    array = np.asarray(X)
+    if array.ndim != 2:
+        raise ValueError(f"Expected 2D array, got {array.ndim}D array instead: reshape your data")
+    names = columns if columns is not None else [f"x{j}" for j in range(array.shape[1])]
+    return pd.DataFrame(array, columns=names)
+
+
+def binary_labels(y: Any, n_samples: int, *, stacklevel: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    """``(classes, labels)``: the two classes in sorted order and 0/1 labels (1 = ``classes[1]``).
+
+    Raises a ValueError that says what is wrong with ``y`` (missing, wrong
+    shape or length, one class, more than two classes).
+    """
+    if y is None:
+        raise ValueError("requires y to be passed, but the target y is None")
+    y_array = np.asarray(y)
+    if y_array.ndim == 2 and y_array.shape[1] == 1:
+        warnings.warn(
+            "A column-vector y was passed when a 1d array was expected; it is raveled to shape (n_samples,)",
+            DataConversionWarning, stacklevel=stacklevel,
+        )
+        y_array = y_array.ravel()
+    if y_array.ndim != 1:
+        raise ValueError(f"y must be 1-dimensional (one label per sample), got shape {y_array.shape}")
+    if y_array.shape[0] != n_samples:
+        raise ValueError(f"X has {n_samples} samples but y has {y_array.shape[0]} labels")
+    check_classification_targets(y_array)
+    classes = np.unique(y_array)
+    if classes.shape[0] == 1:
+        raise ValueError(
+            f"y has only 1 class ({classes[0]}): BooleanRuleClassifier learns a rule from "
+            "samples of both classes"
+        )
+    if classes.shape[0] != 2:
+        kind = type_of_target(y_array)
+        count = classes.shape[0]
+        raise ValueError(
+            f"Only binary classification is supported: BooleanRuleClassifier needs exactly two classes in y, "
+            f"got {count} class{'' if count == 1 else 'es'} ({kind}: {classes[:10].tolist()}); "
+            "for more classes wrap it in sklearn.multiclass.OneVsRestClassifier"
+        )
+    return classes, (y_array == classes[1]).astype(np.int8)
+
+
+def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray:
+    """Sample weights as a float vector of length ``n_samples`` (ones when None).
+
+    They must be finite and non-negative; a scalar gives every sample that weight.
+    """
+    if sample_weight is None:
+        return np.ones(n_samples)
+    if np.ndim(sample_weight) == 0:
+        weights = np.full(n_samples, float(sample_weight))
+    else:
+        weights = np.asarray(sample_weight, dtype=float)
+        if weights.ndim != 1:
+            raise ValueError(f"sample_weight must be 1-dimensional, got shape {weights.shape}")
+        if weights.shape[0] != n_samples:
+            raise ValueError(f"sample_weight.shape == {weights.shape}, expected ({n_samples},)!")
+    if not np.all(np.isfinite(weights)):
+        raise ValueError("sample_weight must be finite: it contains NaN or infinity")
+    if np.any(weights < 0):
+        raise ValueError("Negative values in data passed to sample_weight: weights must be >= 0")
+    return weights

@@ -1,0 +1,279 @@
+"""One explicit workspace per training set: the work several fits on it share.
+
+Choosing θ, R, the form or the algorithm means fitting the same training
+set many times. Each of those fits would binarize the data, build the same
+clause LPs and solve many of the same LPs again. A :class:`TrainingWorkspace`
+does that once, for one ``(X, y, sample_weight)``, one binarization and one
+solver backend, and every fit handed it re-uses it:
+
+- the fitted :class:`~rulemodels.FeatureBinarizer` and the binary matrix;
+- per form (and clause-disabling setting), a
+  :class:`~rulemodels.algorithms.ProblemWorkspace`: the redundancy-aware
+  binarizer of that data, the persistent clause LPs and TLP relaxation on the
+  backend, the set-covering clauses per θ, and the solutions of every clause
+  LP solved so far, keyed by the LP's content.
+
+Nothing is shared behind the caller's back: a workspace is an object you
+build, pass and close (it is a context manager; closing releases the solver
+instances), and a fit's result is exactly what it would be with a fresh
+workspace, whatever else ran on it before (see
+:mod:`rulemodels.algorithms.workspace`). :class:`~rulemodels.BooleanRuleClassifier`
+builds a private one per ``fit`` unless it is given one
+(``fit(X, y, workspace=ws)``); :class:`~rulemodels.BooleanRuleCV`,
+``form="auto"`` and the experiment runner build one per training fold.
+
+Examples
+--------
+>>> from rulemodels import BooleanRuleClassifier, TrainingWorkspace, load_dataset
+>>> X, y = load_dataset("pima")
+>>> with TrainingWorkspace(X, y) as ws:                                   # doctest: +SKIP
+...     rules = {theta: BooleanRuleClassifier(theta=theta).fit(X, y, workspace=ws).rule_
+...              for theta in (0.01, 0.1, 1.0)}
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import numpy as np
+import pandas as pd
+from sklearn.base import clone
+
+from rulemodels.algorithms import ALGORITHMS, ProblemWorkspace, WorkingData, learn
+from rulemodels.data import FeatureBinarizer
+from rulemodels.exact import solve_exact_problem
+from rulemodels.inputs import as_frame, binary_labels, check_input, check_sample_weight
+from rulemodels.models.problem import CNFProblem
+from rulemodels.rules import Literal, Rule
+from solvers import Backend, get_backend
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["LearnedRule", "TrainingWorkspace"]
+
+
+@dataclass(frozen=True)
+class LearnedRule:
+    """What one fit on a workspace learned.
+
+    Attributes
+    ----------
+    rule : Rule
+        Over the original literals, true for ``classes[1]``.
+    objective : float
+        The algorithm's objective at the rule (Hamming objective for
+        SCS/SCN/BCD/AM, 0-1 objective for TLP and the exact MIP).
+    history : list of float
+        Objective after the initialisation and after each accepted iteration.
+    n_iter : int
+    termination : str
+        Why the algorithm stopped (``"time_limit"`` when the fit's time limit cut it).
+    n_solves, n_builds, n_reused : int
+        LP/MIP solves and model builds of this fit, and LP solutions it took
+        from this fit or from earlier fits on the workspace instead of solving.
+    exact_bound : float or None
+        The exact MIP's best bound (``algorithm="exact"`` only).
+    """
+
+    rule: Rule
+    objective: float
+    history: list[float] = field(default_factory=list)
+    n_iter: int = 1
+    termination: str = "single_pass"
+    n_solves: int = 0
+    n_builds: int = 0
+    n_reused: int = 0
+    exact_bound: float | None = None
+
+
+class TrainingWorkspace:
+    """Everything the fits on one training set share (see the module docstring).
+
+    Parameters
+    ----------
+    X : DataFrame or array-like of shape (n_samples, n_features)
+        Raw (or binary) training features.
+    y : array-like of shape (n_samples,)
+        Two-class labels.
+    sample_weight : array-like of shape (n_samples,), optional
+    binarizer : FeatureBinarizer, optional
+        The binarization settings (an unfitted binarizer; it is cloned and
+        fitted on ``X``); default ``FeatureBinarizer(n_thresholds=9)``.
+    solver : str or Backend, default="highs"
+        The backend every LP of the workspace is solved with.
+
+    Attributes
+    ----------
+    frame : DataFrame
+        ``X`` with string column names.
+    classes : ndarray of shape (2,)
+        The two classes of ``y``, sorted; rules are true for ``classes[1]``.
+    labels : ndarray of int8
+        1 where ``y == classes[1]``.
+    sample_weight : ndarray of float
+    binarizer : FeatureBinarizer
+        Fitted on ``X``.
+    A : ndarray of shape (n_samples, d)
+        The binary matrix; column k is ``literals[k]``.
+    literals : tuple of Literal
+    backend : Backend
+    """
+
+    def __init__(
+        self,
+        X: Any,
+        y: Any,
+        sample_weight: Any = None,
+        *,
+        binarizer: FeatureBinarizer | None = None,
+        solver: str | Backend = "highs",
+    ):
+        check_input(X)
+        self._X = X
+        self.frame = as_frame(X)
+        if self.frame.shape[0] == 0:
+            raise ValueError("Found array with 0 sample(s) (shape=(0, %d)) while a minimum of 1 is required." % self.frame.shape[1])
+        self.classes, self.labels = binary_labels(y, self.frame.shape[0])
+        self.sample_weight = check_sample_weight(sample_weight, self.frame.shape[0])
+        self.binarizer = clone(binarizer) if binarizer is not None else FeatureBinarizer(n_thresholds=9)
+        self.binarizer.fit(self.frame)
+        self.A = self.binarizer.transform(self.frame)
+        if self.A.shape[1] == 0:
+            raise ValueError("every feature is constant: there is nothing to learn a rule from")
+        self.literals: tuple[Literal, ...] = tuple(self.binarizer.literals_)
+        self.backend = get_backend(solver)
+        self._problems: dict[str, CNFProblem] = {}
+        self._workspaces: dict[tuple[str, bool, float], ProblemWorkspace] = {}
+        self.closed = False
+
+    # -- lifetime ---------------------------------------------------------
+    def close(self) -> None:
+        """Release the solver instances of every model and drop the stored work."""
+        for workspace in self._workspaces.values():
+            workspace.close()
+        self._workspaces.clear()
+        self.closed = True
+
+    def __enter__(self) -> "TrainingWorkspace":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else f"{len(self._workspaces)} problem(s)"
+        return (
+            f"TrainingWorkspace({self.frame.shape[0]} samples, {self.frame.shape[1]} columns -> {self.A.shape[1]} literals, "
+            f"solver={self.backend.name!r}, {state})"
+        )
+
+    # -- what it shares ---------------------------------------------------
+    def problem(self, form: str) -> CNFProblem:
+        """The CNF problem of ``form`` (``"dnf"`` negates features and labels)."""
+        problem = self._problems.get(form)
+        if problem is None:
+            problem = CNFProblem.from_binary(self.A, self.labels, literals=self.literals, form=form, sample_weight=self.sample_weight)
+            self._problems[form] = problem
+        return problem
+
+    def problem_workspace(self, form: str, *, allow_disable: bool = False, disable_cost: float = 0.5) -> ProblemWorkspace:
+        """The shared LP work for one form and clause-disabling setting (built on first use)."""
+        if self.closed:
+            raise RuntimeError("this TrainingWorkspace was closed: build a new one for further fits")
+        key = (form, bool(allow_disable), float(disable_cost) if allow_disable else 0.0)
+        workspace = self._workspaces.get(key)
+        if workspace is None:
+            data = WorkingData.from_problem(self.problem(form), allow_disable=allow_disable, disable_cost=disable_cost)
+            workspace = ProblemWorkspace(data, self.backend)
+            self._workspaces[key] = workspace
+        return workspace
+
+    def transform(self, X: Any) -> np.ndarray:
+        """The binary matrix of other rows (a test fold) with this workspace's binarizer."""
+        return self.binarizer.transform(X)
+
+    def learn(
+        self,
+        *,
+        form: str = "dnf",
+        algorithm: str = "am",
+        n_clauses: int = 2,
+        theta: float = 0.01,
+        allow_disable: bool = False,
+        disable_cost: float = 0.5,
+        max_iter: int = 100,
+        time_limit: float | None = None,
+        solver_options: Mapping[str, Any] | None = None,
+    ) -> LearnedRule:
+        """Learn one rule on this training set (the parameters are those of ``BooleanRuleClassifier``)."""
+        if form not in ("dnf", "cnf"):
+            raise ValueError(f"form must be 'dnf' or 'cnf' here, got {form!r}")
+        problem = self.problem(form)
+        if algorithm == "exact":
+            exact = solve_exact_problem(
+                problem, n_clauses, theta, solver=self.backend, time_limit=time_limit,
+                disable_cost=disable_cost if allow_disable else None,
+            )
+            return LearnedRule(
+                rule=exact.rule, objective=float(exact.objective), history=[float(exact.objective)], n_iter=1,
+                termination=exact.status, n_solves=1, n_builds=1, n_reused=0, exact_bound=exact.bound,
+            )
+        if algorithm not in ALGORITHMS:
+            raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)} or 'exact', got {algorithm!r}")
+        workspace = self.problem_workspace(form, allow_disable=allow_disable, disable_cost=disable_cost)
+        result = learn(
+            workspace, algorithm=algorithm, n_clauses=n_clauses, theta=theta, max_iter=max_iter,
+            time_limit=time_limit, solver_options=solver_options,
+        )
+        W, w0 = workspace.data.split(result.W)
+        return LearnedRule(
+            rule=problem.rule_from_weights(W, w0), objective=float(result.objective), history=list(result.history),
+            n_iter=int(result.n_iter), termination=result.stop_reason, n_solves=int(result.n_solves),
+            n_builds=int(result.n_builds), n_reused=int(result.n_cache_hits),
+        )
+
+    # -- checks for fits handed this workspace -------------------------------
+    def check_fit_inputs(self, X: Any, y: Any, sample_weight: Any, binarizer: FeatureBinarizer, solver: Any) -> None:
+        """Raise a ValueError unless a fit on ``(X, y, sample_weight)`` with these settings may use this workspace."""
+        if self.closed:
+            raise RuntimeError("this TrainingWorkspace was closed: build a new one for further fits")
+        wanted = binarizer.get_params()
+        if self.binarizer.get_params() != wanted:
+            raise ValueError(
+                f"the workspace was built with binarizer settings {self.binarizer.get_params()} but this fit asks for "
+                f"{wanted}: build the workspace with binarizer=estimator's binarizer (same n_thresholds)"
+            )
+        name = solver if isinstance(solver, str) else getattr(solver, "name", solver)
+        if isinstance(name, str) and name.strip().lower() != self.backend.name:
+            raise ValueError(
+                f"the workspace solves with {self.backend.name!r} but this fit asks for solver={name!r}: "
+                "build the workspace with the same solver"
+            )
+        if not self._same_data(X, y, sample_weight):
+            raise ValueError(
+                "the workspace was built from other training data than this fit's X, y and sample_weight: "
+                "a workspace serves fits on exactly the data it was built from"
+            )
+
+    def _same_data(self, X: Any, y: Any, sample_weight: Any) -> bool:
+        if X is not self._X:
+            frame = as_frame(X)
+            if frame.shape != self.frame.shape or list(frame.columns) != list(self.frame.columns):
+                return False
+            if not frame.reset_index(drop=True).equals(self.frame.reset_index(drop=True)):
+                return False
+        labels = np.asarray(y).ravel()
+        if labels.shape[0] != self.labels.shape[0] or not np.array_equal(labels == self.classes[1], self.labels.astype(bool)):
+            return False
+        weights = check_sample_weight(sample_weight, self.labels.shape[0])
+        return bool(np.array_equal(weights, self.sample_weight))
+
+    @property
+    def n_samples(self) -> int:
+        return int(self.frame.shape[0])
+
+    def frame_rows(self, rows: np.ndarray) -> pd.DataFrame:
+        """Rows of the training frame (by position)."""
+        return self.frame.iloc[rows]
