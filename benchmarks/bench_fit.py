@@ -1,14 +1,15 @@
 """Where the time of one fit goes: AM and BCD (R=3, θ=0.01) on Pima and Sonar.
 
 For each dataset (first training fold of a 10-fold stratified split,
-``random_state=0``, default quantile binarization) and algorithm, one fit
-with an empty model pool ("fresh": models are built), and the same fit in a
-pool that a fit with θ=0.02 has just used ("in a sweep": as in a
-cross-validation sweep, the models are taken over; the LPs differ in θ, so
-no solution is shared). Reported per fit: wall time, LP solves, solutions
-re-used (within the fit or from the pool), models built, seconds inside
-``backend.solve`` (HiGHS plus the APPSI update), and the rest (Pyomo
-building, numpy, binarization: "Python"), plus the process's peak memory.
+``random_state=0``, default quantile binarization) and algorithm, one fit on
+a workspace of its own ("fresh": models are built), and the same fit on a
+workspace that a fit with θ=0.02 has just used ("in a sweep": as in a
+cross-validation sweep, the model is taken over; the LPs differ in θ, so no
+solution is shared). Reported per fit: wall time, LP solves, solutions
+re-used (within the fit or from the workspace), models built, seconds
+inside ``backend.solve`` (HiGHS plus pushing the changes and loading the
+solution), and the rest (Pyomo building, numpy, binarization: "Python"),
+plus the process's peak memory.
 
 Run from the repository root::
 
@@ -28,16 +29,16 @@ if str(REPO) not in sys.path:
 
 from benchmarks._common import machine, markdown_table, peak_rss_mib, write_json  # noqa: E402
 from benchmarks.bench_resolve import fold_problem  # noqa: E402
-from rulemodels.algorithms import learn_cnf  # noqa: E402
-from rulemodels.algorithms.pool import ModelPool  # noqa: E402
+from rulemodels.algorithms import ProblemWorkspace, WorkingData, learn  # noqa: E402
+from solvers import get_backend  # noqa: E402
 
 THETA = 0.01
 N_CLAUSES = 3
 
 
-def timed_fit(problem, algorithm: str, pool: ModelPool, solver: str) -> dict:
+def timed_fit(workspace: ProblemWorkspace, algorithm: str) -> dict:
     start = time.perf_counter()
-    result, _ = learn_cnf(problem, pool.backend(solver), algorithm=algorithm, n_clauses=N_CLAUSES, theta=THETA, pool=pool)
+    result = learn(workspace, algorithm=algorithm, n_clauses=N_CLAUSES, theta=THETA)
     wall = time.perf_counter() - start
     return {
         "wall s": wall,
@@ -61,11 +62,11 @@ def main(argv: list[str] | None = None) -> int:
         problem = fold_problem(dataset)
         for algorithm in ("am", "bcd"):
             for kind in ("fresh", "in a sweep"):
-                pool = ModelPool()
-                if kind == "in a sweep":
-                    learn_cnf(problem, pool.backend(args.solver), algorithm=algorithm, n_clauses=N_CLAUSES, theta=2 * THETA, pool=pool)
-                row = {"dataset": dataset, "binary features": problem.A.shape[1], "algorithm": algorithm, "fit": kind}
-                row.update(timed_fit(problem, algorithm, pool, args.solver))
+                with ProblemWorkspace(WorkingData.from_problem(problem), get_backend(args.solver)) as workspace:
+                    if kind == "in a sweep":
+                        learn(workspace, algorithm=algorithm, n_clauses=N_CLAUSES, theta=2 * THETA)
+                    row = {"dataset": dataset, "binary features": problem.A.shape[1], "algorithm": algorithm, "fit": kind}
+                    row.update(timed_fit(workspace, algorithm))
                 rows.append(row)
                 print(f"{dataset} {algorithm} {kind}: {row['wall s']:.2f} s", file=sys.stderr, flush=True)
     print(markdown_table(rows, {"wall s": 3, "in solver s": 3, "Python s": 3, "objective": 3}))

@@ -4,18 +4,18 @@ The LP sequence is recorded from real fits: BCD and AM (R=3, θ = 0.001,
 0.01, 0.1) on the
 first training fold of Pima and of Sonar (10-fold stratified split,
 ``random_state=0``, the default quantile binarization). Every LP the
-clause engine solved is recorded as (clause slot, sample weights). The same
+clause engine solved is recorded as (fit, sample weights, θ). The same
 sequence is then replayed, in one run:
 
-* through our persistent model (``set_sample_weight`` +
-  ``backend.solve(params_only=True)``), with every backend available here;
-  for HiGHS both *warm* (the basis of the slot's previous solve is kept) and
-  *cold* (``discard_warm_start`` before each solve, what the clause engine
-  does);
-* directly with ``highspy`` on numpy arrays (one ``Highs`` object per slot,
-  objective costs changed with ``changeColsCost``), warm and cold
-  (``clearSolver``), with the same HiGHS options as our small-LP defaults
-  (presolve off).
+* through our persistent model, one per fit (``set_sample_weight`` +
+  ``backend.solve(model, changes=ModelChanges(**parameter_changes(model)))``,
+  the variable values loaded into the Pyomo model), with every backend
+  available here; for HiGHS both *warm* (the basis of the previous solve is
+  kept) and *cold* (``warm_start=False``, what the clause engine does);
+* directly with ``highspy`` on numpy arrays (one ``Highs`` object per fit,
+  objective costs changed with ``changeColsCost``, the column values read
+  back with ``getSolution``), warm and cold (``clearSolver``), with the same
+  HiGHS options as our small-LP defaults (presolve off).
 
 It reports per-solve medians and means, the ratio to the direct warm
 re-solve, and checks that every route reaches the same LP optima. Results
@@ -31,7 +31,6 @@ Run from the repository root::
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -48,23 +47,22 @@ from benchmarks._common import machine, markdown_table, write_json  # noqa: E402
 from rulemodels.algorithms import learn_cnf  # noqa: E402
 from rulemodels.data import FeatureBinarizer  # noqa: E402
 from rulemodels.datasets import load_dataset  # noqa: E402
-from rulemodels.models import build_clause_lp, set_sample_weight  # noqa: E402
+from rulemodels.models import build_clause_lp, parameter_changes, set_sample_weight  # noqa: E402
 from rulemodels.models.problem import CNFProblem  # noqa: E402
-from solvers import available_backends, get_backend  # noqa: E402
+from solvers import ModelChanges, available_backends, get_backend  # noqa: E402
 
 THETAS = (0.001, 0.01, 0.1)
 N_CLAUSES = 3
 
 
 class Recorder:
-    """A backend wrapper that records (slot model, sample weights) of every solve."""
+    """A backend wrapper that records the sample weights and θ of every solve."""
 
     def __init__(self, backend: Any):
         self.backend = backend
         self.name = backend.name
-        self.is_persistent = backend.is_persistent
-        self.slots: dict[int, int] = {}
-        self.sequence: list[tuple[int, np.ndarray]] = []
+        self.capabilities = backend.capabilities
+        self.sequence: list[tuple[np.ndarray, float]] = []
 
     def available(self):  # noqa: ANN201
         return self.backend.available()
@@ -72,9 +70,14 @@ class Recorder:
     def version(self) -> str | None:
         return self.backend.version()
 
+    def route(self) -> str:
+        return self.backend.route()
+
+    def release(self, model: Any) -> None:
+        self.backend.release(model)
+
     def solve(self, model: Any, **kwargs: Any):  # noqa: ANN201
-        slot = self.slots.setdefault(id(model), len(self.slots))
-        self.sequence.append((slot, model._sample_weight.copy()))
+        self.sequence.append((model._sample_weight.copy(), model._theta_value))
         return self.backend.solve(model, **kwargs)
 
 
@@ -90,31 +93,31 @@ def fold_problem(dataset: str) -> CNFProblem:
 
 
 def record_sequence(problem: CNFProblem) -> list[tuple[int, np.ndarray, float]]:
-    """Every (slot, weights, θ) the BCD and AM fits solve at three θ, in order (no pool)."""
+    """Every (fit, weights, θ) the BCD and AM fits solve at three θ, in order (each fit on its own workspace)."""
     sequence: list[tuple[int, np.ndarray, float]] = []
+    fit = 0
     for theta in THETAS:
         for algorithm in ("bcd", "am"):
             recorder = Recorder(get_backend("highs"))
             learn_cnf(problem, recorder, algorithm=algorithm, n_clauses=N_CLAUSES, theta=theta)
-            offset = max((slot for slot, _, _ in sequence), default=-1) + 1
-            sequence += [(slot + offset, weight, theta) for slot, weight in recorder.sequence]
+            sequence += [(fit, weight, solved_theta) for weight, solved_theta in recorder.sequence]
+            fit += 1
     return sequence
 
 
 def replay_pyomo(problem: CNFProblem, sequence: list, solver: str, cold: bool) -> tuple[list[float], list[float]]:
-    """Seconds and objective of each solve through our persistent models (one per slot)."""
+    """Seconds and objective of each solve through our persistent model (one per fit)."""
     backend = get_backend(solver)
     models: dict[int, Any] = {}
     times, objectives = [], []
-    for slot, weight, theta in sequence:
-        if slot not in models:
-            models[slot] = build_clause_lp(problem.A, problem.y, theta=theta, sample_weight=weight)
-            backend.solve(models[slot])  # the first solve builds the solver instance: not a re-solve
+    for fit, weight, theta in sequence:
+        if fit not in models:
+            models[fit] = build_clause_lp(problem.A, problem.y, theta=theta, sample_weight=weight)
+            backend.solve(models[fit])  # the first solve builds the solver instance: not a re-solve
         start = time.perf_counter()
-        set_sample_weight(models[slot], weight)
-        if cold:
-            backend.discard_warm_start(models[slot])
-        result = backend.solve(models[slot], params_only=True)
+        set_sample_weight(models[fit], weight)
+        changes = ModelChanges(**parameter_changes(models[fit]))
+        result = backend.solve(models[fit], changes=changes, warm_start=not cold)
         times.append(time.perf_counter() - start)
         objectives.append(result.objective)
     return times, objectives
@@ -163,18 +166,19 @@ class DirectClauseLP:
             self.highs.clearSolver()
         self.highs.changeColsCost(cost.shape[0], self.indices, cost)
         self.highs.run()
+        self.w = np.asarray(self.highs.getSolution().col_value)[: self.d]
         return float(self.highs.getInfo().objective_function_value)
 
 
 def replay_direct(problem: CNFProblem, sequence: list, cold: bool) -> tuple[list[float], list[float]]:
     lps: dict[int, DirectClauseLP] = {}
     times, objectives = [], []
-    for slot, weight, theta in sequence:
-        if slot not in lps:
-            lps[slot] = DirectClauseLP(build_clause_lp(problem.A, problem.y, theta=theta, sample_weight=weight), theta)
-            lps[slot].solve(weight, cold=True)
+    for fit, weight, theta in sequence:
+        if fit not in lps:
+            lps[fit] = DirectClauseLP(build_clause_lp(problem.A, problem.y, theta=theta, sample_weight=weight), theta)
+            lps[fit].solve(weight, cold=True)
         start = time.perf_counter()
-        objective = lps[slot].solve(weight, cold)
+        objective = lps[fit].solve(weight, cold)
         times.append(time.perf_counter() - start)
         objectives.append(objective)
     return times, objectives
@@ -196,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
             "highspy direct, cold": replay_direct(problem, sequence, cold=True),
         }
         for solver in solvers:
-            if get_backend(solver).is_persistent:
+            if get_backend(solver).capabilities.warm_start:
                 routes[f"rulemodels + {solver}, warm"] = replay_pyomo(problem, sequence, solver, cold=False)
                 routes[f"rulemodels + {solver}, cold"] = replay_pyomo(problem, sequence, solver, cold=True)
             else:

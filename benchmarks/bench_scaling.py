@@ -78,7 +78,7 @@ def replicated_pima(n: int):  # noqa: ANN201
 
 def measure_one(n: int, data: str = "synthetic") -> dict:
     from rulemodels import BooleanRuleClassifier
-    from rulemodels.algorithms.engine import choose_formulation
+    from rulemodels.algorithms import choose_formulation
     from rulemodels.data import FeatureBinarizer
     from rulemodels.models import build_clause_dual_lp, build_clause_lp
 

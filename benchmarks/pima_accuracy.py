@@ -65,7 +65,7 @@ def main() -> None:
         records = list(pool.map(run_fold, tasks, chunksize=4))
     wall = time.perf_counter() - start
     summary = {}
-    print(f"| algorithm | min mean test error | at theta | mean literals | mean train error |")
+    print("| algorithm | min mean test error | at theta | mean literals | mean train error |")
     print("|---|---|---|---|---|")
     for algorithm in args.algorithms:
         rows = [r for r in records if r["algorithm"] == algorithm]

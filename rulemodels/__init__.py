@@ -1,7 +1,8 @@
 """rulemodels: interpretable two-level Boolean rules (CNF/DNF) learned with Pyomo.
 
 Public names: :class:`BooleanRuleClassifier` (the estimator),
-:class:`BooleanRuleCV` (θ, R and form chosen by cross-validation), the rule values
+:class:`BooleanRuleCV` (θ, R and form chosen by cross-validation),
+:class:`TrainingWorkspace` (the work several fits on one training set share), the rule values
 :class:`Literal`, :class:`Clause`, :class:`Rule`, :class:`FeatureBinarizer`,
 :func:`load_dataset` / :func:`list_datasets`, and :func:`solve_exact`.
 """
@@ -14,6 +15,7 @@ from rulemodels.estimator import BooleanRuleClassifier
 from rulemodels.exact import solve_exact
 from rulemodels.model_selection import BooleanRuleCV
 from rulemodels.rules import Clause, Literal, Rule
+from rulemodels.workspace import TrainingWorkspace
 
 __all__ = [
     "BooleanRuleCV",
@@ -22,6 +24,7 @@ __all__ = [
     "FeatureBinarizer",
     "Literal",
     "Rule",
+    "TrainingWorkspace",
     "__version__",
     "list_datasets",
     "load_dataset",

@@ -27,8 +27,11 @@ from rulemodels.models import (
     CNFProblem,
     build_hamming,
     build_zero_one,
+    hamming_objective,
     objective_breakdown,
     rule_from_model,
+    two_level_weights,
+    zero_one_objective,
 )
 from rulemodels.rules import Rule
 from solvers import Backend, SolveError, SolveResult, get_backend
@@ -182,7 +185,10 @@ def solve_exact_problem(
         "exact %s MIP: %d samples (%d distinct), %d features, R=%d; solving with %s",
         formulation, problem.n_samples, model._groups.n_groups, problem.n_features, n_clauses, backend.name,
     )
-    result = backend.solve(model, time_limit=time_limit, mip_gap=mip_gap)
+    try:
+        result = backend.solve(model, time_limit=time_limit, mip_gap=mip_gap)
+    finally:
+        backend.release(model)  # solved once: nothing to keep on the backend
     try:
         result.raise_for_status(f"the exact {formulation} MIP")
     except SolveError as exc:
@@ -193,12 +199,27 @@ def solve_exact_problem(
     return ExactResult(
         rule=rule,
         status=result.termination.value,
-        objective=result.objective,
+        objective=_objective_of_solution(formulation, problem, model, theta, disable_cost),
         bound=result.bound,
         gap=result.gap if result.gap is not None else (0.0 if result.is_optimal else None),
         breakdown=breakdown,
         solve=result,
         model=model,
+    )
+
+
+def _objective_of_solution(formulation: str, problem: CNFProblem, model: pyo.ConcreteModel, theta: float,
+                           disable_cost: float | None) -> float:
+    """The objective of the rounded solution, evaluated exactly with numpy.
+
+    The solver's own value can be off by its feasibility tolerance (HiGHS
+    reports 2.999999 when a ψ is 0.9999997), so the objective reported for
+    the returned rule is recomputed from its binary W.
+    """
+    W, w0 = two_level_weights(model)
+    objective = zero_one_objective if formulation == "zero_one" else hamming_objective
+    return objective(
+        problem.A, problem.y, W, theta, sample_weight=problem.sample_weight, w0=w0, disable_cost=disable_cost or 0.0,
     )
 
 

@@ -98,10 +98,10 @@ def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray:
     """
     if sample_weight is None:
         return np.ones(n_samples)
-    if np.ndim(sample_weight) == 0:
-        weights = np.full(n_samples, float(sample_weight))
+    weights = np.asarray(sample_weight, dtype=float)
+    if weights.ndim == 0:
+        weights = np.full(n_samples, float(weights))
     else:
-        weights = np.asarray(sample_weight, dtype=float)
         if weights.ndim != 1:
             raise ValueError(f"sample_weight must be 1-dimensional, got shape {weights.shape}")
         if weights.shape[0] != n_samples:
@@ -110,4 +110,6 @@ def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray:
         raise ValueError("sample_weight must be finite: it contains NaN or infinity")
     if np.any(weights < 0):
         raise ValueError("Negative values in data passed to sample_weight: weights must be >= 0")
+    if not np.any(weights > 0):
+        raise ValueError("Sample weights must contain at least one non-zero number: every sample has weight zero")
     return weights

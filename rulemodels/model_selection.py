@@ -12,13 +12,16 @@ import numpy as np
 from scipy.stats import rankdata
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, _fit_context, clone
 from sklearn.metrics import check_scoring, get_scorer_names
-from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from joblib import Parallel, delayed
+from sklearn.model_selection import StratifiedKFold, check_cv
 from sklearn.utils._available_if import available_if
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _num_samples, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from rulemodels.estimator import BooleanRuleClassifier, _log_level
+from rulemodels.inputs import check_input
+from rulemodels.workspace import TrainingWorkspace
 
 logger = logging.getLogger(__name__)
 
@@ -46,40 +49,58 @@ _TIE_DECIMALS = 10
 
 
 def _accepts_sample_weight(scorer: Callable[..., float]) -> bool:
-    """Whether ``scorer`` takes ``sample_weight`` (scikit-learn's own test for scorers and plain callables)."""
-    if hasattr(scorer, "_accept_sample_weight"):
-        return bool(scorer._accept_sample_weight())
+    """Whether calling ``scorer`` takes ``sample_weight`` (its signature has it; every scikit-learn scorer does)."""
     return "sample_weight" in inspect.signature(scorer).parameters
 
 
-class _ScoreAndSize:
-    """A scorer returning ``{"score": scorer(...), "n_literals": size of the fold's rule}``.
+def _score(scorer: Callable[..., float], estimator: Any, X: Any, y: Any, score_params: dict[str, Any]) -> float:
+    """``scorer(estimator, X, y, **score_params)``, saying so when its metric refuses the sample weights."""
+    try:
+        return float(scorer(estimator, X, y, **score_params))
+    except TypeError as exc:
+        if "sample_weight" not in score_params or "sample_weight" not in str(exc):
+            raise
+        raise ValueError(
+            f"the scorer {scorer!r} does not accept sample_weight ({exc}): use a metric that takes sample_weight, "
+            "or fit BooleanRuleCV without sample_weight"
+        ) from exc
 
-    GridSearchCV accepts a callable returning a dict (one entry per metric); it
-    yields ``mean_test_score`` and ``mean_test_n_literals`` from one fit per
-    fold. ``sample_weight`` is forwarded only when the wrapped scorer takes it,
-    and ``_accept_sample_weight`` tells GridSearchCV the same, so it warns as
-    for a plain scorer.
-    """
 
-    def __init__(self, scorer: Callable[..., float]):
-        self.scorer = scorer
+_Outcome = dict  # {"score", "n_literals", "fit_time", "score_time"} of one candidate on one fold
 
-    def _accept_sample_weight(self) -> bool:
-        return _accepts_sample_weight(self.scorer)
 
-    def __call__(self, estimator: BooleanRuleClassifier, X: Any, y: Any, sample_weight: Any = None) -> dict[str, float]:
-        kwargs = {} if sample_weight is None else {"sample_weight": sample_weight}
-        score = float(self.scorer(estimator, X, y, **kwargs))
-        n_literals = estimator.rule_.n_literals
-        logger.debug(
-            "fold θ=%g R=%d form=%s: score %.4f, %d literal(s), rule %s",
-            estimator.theta, estimator.n_clauses, estimator.form, score, n_literals, estimator.rule_,
-        )
-        return {"score": score, "n_literals": float(n_literals)}
+def _rows(data: Any, rows: np.ndarray) -> Any:
+    """Rows of a DataFrame, Series or array by position."""
+    if hasattr(data, "iloc"):
+        return data.iloc[rows]
+    return np.asarray(data)[rows]
 
-    def __repr__(self) -> str:
-        return repr(self.scorer)
+
+def _fit_fold(
+    base: BooleanRuleClassifier, candidates: list[dict[str, Any]], scorer: Callable[..., float],
+    X: Any, y: Any, sample_weight: Any, train: np.ndarray, test: np.ndarray, weigh_scores: bool,
+) -> list[_Outcome]:
+    """Fit every candidate on one training fold, on one shared workspace, and score it on the test fold."""
+    X_train, y_train, X_test, y_test = _rows(X, train), _rows(y, train), _rows(X, test), _rows(y, test)
+    fit_weight = None if sample_weight is None else np.asarray(sample_weight, dtype=float)[train]
+    score_params = {"sample_weight": np.asarray(sample_weight, dtype=float)[test]} if weigh_scores else {}
+    outcomes = []
+    with TrainingWorkspace(X_train, y_train, fit_weight, binarizer=base._make_binarizer(), solver=base.solver) as workspace:
+        for params in candidates:
+            start = time.perf_counter()
+            estimator = clone(base).set_params(**params).fit(X_train, y_train, sample_weight=fit_weight, workspace=workspace)
+            fitted = time.perf_counter()
+            score = _score(scorer, estimator, X_test, y_test, score_params)
+            n_literals = estimator.rule_.n_literals
+            logger.debug(
+                "fold θ=%g R=%d form=%s: score %.4f, %d literal(s), rule %s",
+                params["theta"], params["n_clauses"], params["form"], score, n_literals, estimator.rule_,
+            )
+            outcomes.append({
+                "score": score, "n_literals": float(n_literals),
+                "fit_time": fitted - start, "score_time": time.perf_counter() - fitted,
+            })
+    return outcomes
 
 
 def _grid_values(name: str, values: Any, kind: str) -> list[Any]:
@@ -126,12 +147,15 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     """Boolean rule classifier with θ, R (and optionally the form) chosen by cross-validation.
 
     Like :class:`sklearn.linear_model.LogisticRegressionCV`: ``fit`` runs a
-    grid search over ``thetas`` × ``n_clauses`` × ``forms`` with
-    :class:`sklearn.model_selection.GridSearchCV` on
-    :class:`~rulemodels.BooleanRuleClassifier`, keeps the grid and every fold's
-    score in ``cv_results_``, and refits the chosen parameters on all of
-    ``X, y``. ``predict``, ``score``, ``predict_proba`` and ``explain`` use that
-    refitted rule.
+    grid search over ``thetas`` × ``n_clauses`` × ``forms`` of
+    :class:`~rulemodels.BooleanRuleClassifier` fits, keeps the grid and every
+    fold's score in ``cv_results_`` (in the layout of
+    :class:`sklearn.model_selection.GridSearchCV`), and refits the chosen
+    parameters on all of ``X, y``. ``predict``, ``score``, ``predict_proba``
+    and ``explain`` use that refitted rule. Each training fold is binarized
+    once and gets one :class:`~rulemodels.TrainingWorkspace` that every
+    candidate on it shares, so a grid costs much less than its candidates
+    fitted one by one (with the same rules).
 
     **How the choice is made.** The candidates are ordered from the simplest
     rule to the most complex: fewest clauses first, then largest θ first, then
@@ -155,14 +179,15 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     cv : int, cross-validation generator or iterable of splits, default=5
         An int (or None, meaning 5) uses
         ``StratifiedKFold(n_splits=cv, shuffle=True, random_state=random_state)``;
-        anything else is passed to ``GridSearchCV`` as it is. Every candidate
-        is scored on the same splits.
+        anything else goes through :func:`sklearn.model_selection.check_cv`.
+        Every candidate is scored on the same splits.
     scoring : str, callable or None, default="accuracy"
         A scikit-learn scorer name (``"balanced_accuracy"``, ``"f1"``, ...) or
         a callable ``scorer(estimator, X, y)``; higher is better. None means
         the estimator's ``score`` (accuracy).
     n_jobs : int or None, default=None
-        Fits to run in parallel (joblib; None means 1, -1 all cores).
+        Folds to run in parallel (joblib; None means 1, -1 all cores); each
+        fold's candidates run together on that fold's workspace.
     refit : bool, default=True
         Refit the chosen parameters on all of ``X, y`` (``best_estimator_``).
         With False only the search is run: ``cv_results_``, ``best_index_``,
@@ -229,7 +254,7 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     See Also
     --------
     BooleanRuleClassifier : the estimator with fixed θ, R and form.
-    sklearn.model_selection.GridSearchCV : the search used internally.
+    sklearn.model_selection.GridSearchCV : the layout of ``cv_results_``.
 
     Examples
     --------
@@ -313,6 +338,12 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "BooleanRuleCV":
         """Search the grid by cross-validation, then (``refit=True``) refit the best on all of ``X, y``.
 
+        Each training fold gets one :class:`~rulemodels.TrainingWorkspace`,
+        shared by every candidate (θ, R, form) fitted on it: the fold is
+        binarized once and the candidates share clause LPs, set-covering
+        starts and LP solutions. Each candidate's rule is the one it would
+        learn alone.
+
         Parameters
         ----------
         X : array-like or DataFrame of shape (n_samples, n_features)
@@ -321,9 +352,9 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
             Two-class labels.
         sample_weight : array-like of shape (n_samples,), default=None
             Passed to every fit (each fold fit gets its training rows'
-            weights) and, as in ``GridSearchCV``, to the scorer on the test
-            rows when it takes ``sample_weight`` (every built-in scorer does),
-            so the CV scores are weighted too.
+            weights) and to the scorer on the test rows when it takes
+            ``sample_weight`` (every built-in scorer does), so the CV scores
+            are weighted too.
 
         Returns
         -------
@@ -333,29 +364,26 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         if y is None:
             raise ValueError("requires y to be passed, but the target y is None")
         check_classification_targets(y)  # before the splitter sees y; the fits check the rest
+        check_input(X)
         for name in ("best_estimator_", *_MIRRORED):  # nothing stale from an earlier fit
             self.__dict__.pop(name, None)
         base = self._base_estimator()
         scorer = check_scoring(base, scoring=self.scoring)
-        fit_params = {} if sample_weight is None else {"sample_weight": sample_weight}
-        search = GridSearchCV(
-            base,
-            [{key: [value] for key, value in params.items()} for params in candidates],
-            scoring=_ScoreAndSize(scorer),
-            n_jobs=self.n_jobs,
-            refit=False,
-            cv=self._splitter(),
-            error_score="raise",
-        )
+        splits = list(check_cv(self._splitter(), y, classifier=True).split(X, y))
         with _log_level(self.verbose):
             logger.info(
-                "BooleanRuleCV: searching %d candidate(s): θ in %s, R in %s, forms %s",
+                "BooleanRuleCV: searching %d candidate(s): θ in %s, R in %s, forms %s, on %d folds",
                 len(candidates), sorted({c["theta"] for c in candidates}), sorted({c["n_clauses"] for c in candidates}),
-                list(dict.fromkeys(c["form"] for c in candidates)),
+                list(dict.fromkeys(c["form"] for c in candidates)), len(splits),
             )
-            search.fit(X, y, **fit_params)
-            self.cv_results_ = self._results(search.cv_results_, search.n_splits_)
-            self.n_splits_ = int(search.n_splits_)
+            weigh_scores = sample_weight is not None and _accepts_sample_weight(scorer)
+            jobs = [
+                delayed(_fit_fold)(base, candidates, scorer, X, y, sample_weight, train, test, weigh_scores)
+                for train, test in splits
+            ]
+            folds = Parallel(n_jobs=self.n_jobs)(jobs)
+            self.cv_results_ = self._results(candidates, folds)
+            self.n_splits_ = len(splits)
             self.scorer_ = scorer
             self.best_index_ = int(np.argmin(self.cv_results_["rank_test_score"]))
             self.best_params_ = dict(self.cv_results_["params"][self.best_index_])
@@ -372,25 +400,37 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
                 )
             logger.info("chose θ=%g R=%d form=%s (mean score %.4f)", self.theta_, self.n_clauses_, self.form_, self.best_score_)
             self.refit_time_ = 0.0
+            fit_params = {} if sample_weight is None else {"sample_weight": sample_weight}
             if self.refit:
                 start = time.perf_counter()
                 self.best_estimator_ = clone(base).set_params(**self.best_params_).fit(X, y, **fit_params)
                 self.refit_time_ = time.perf_counter() - start
                 self._mirror(self.best_estimator_)
-                logger.info("refitted on all %d samples in %.2f s: %s", _num_samples(X), self.refit_time_, self.rule_)
+                logger.info("refitted on all %d samples in %.2f s: %s", np.asarray(y).shape[0], self.refit_time_, self.rule_)
             else:
                 validate_data(self, X, skip_check_array=True)
                 self.classes_ = np.unique(np.asarray(y))
         return self
 
     @staticmethod
-    def _results(raw: dict[str, Any], n_splits: int) -> dict[str, Any]:
-        """GridSearchCV's two-metric results as one-metric ``cv_results_`` plus ``*_n_literals``, re-ranked with ties."""
-        results = {key: value for key, value in raw.items() if not key.endswith("_n_literals")}
-        for k in range(n_splits):
-            results[f"split{k}_n_literals"] = np.asarray(raw[f"split{k}_test_n_literals"], dtype=float)
-        results["mean_n_literals"] = np.asarray(raw["mean_test_n_literals"], dtype=float)
-        results["std_n_literals"] = np.asarray(raw["std_test_n_literals"], dtype=float)
+    def _results(candidates: list[dict[str, Any]], folds: list[list[_Outcome]]) -> dict[str, Any]:
+        """``cv_results_`` in GridSearchCV's layout for one metric, plus the rule sizes, ranked with ties."""
+        n_splits = len(folds)
+        results: dict[str, Any] = {}
+        for field_name, key in (("fit_time", "fit_time"), ("score_time", "score_time")):
+            values = np.array([[fold[i][field_name] for fold in folds] for i in range(len(candidates))], dtype=float)
+            results[f"mean_{key}"] = values.mean(axis=1)
+            results[f"std_{key}"] = values.std(axis=1)
+        for name in ("form", "n_clauses", "theta"):
+            results[f"param_{name}"] = np.ma.MaskedArray([c[name] for c in candidates], mask=False, dtype=object)
+        results["params"] = [dict(c) for c in candidates]
+        for field_name, prefix, suffix in (("score", "split", "_test_score"), ("n_literals", "split", "_n_literals")):
+            values = np.array([[fold[i][field_name] for fold in folds] for i in range(len(candidates))], dtype=float)
+            for k in range(n_splits):
+                results[f"{prefix}{k}{suffix}"] = values[:, k]
+            label = "test_score" if field_name == "score" else "n_literals"
+            results[f"mean_{label}"] = values.mean(axis=1)
+            results[f"std_{label}"] = values.std(axis=1)
         means = np.asarray(results["mean_test_score"], dtype=float)
         rounded = np.where(np.isnan(means), -np.inf, np.round(means, _TIE_DECIMALS))
         results["rank_test_score"] = rankdata(-rounded, method="min").astype(np.int32)

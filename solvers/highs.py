@@ -54,7 +54,6 @@ from solvers.base import (
     Capabilities,
     ModelChanges,
     SolveResult,
-    SolverError,
     SolverFallbackWarning,
     TerminationCondition,
 )

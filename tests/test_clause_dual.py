@@ -1,4 +1,4 @@
-"""The dual clause LP: same optimum as the primal, ``w`` read from its duals, vectorised bound updates.
+"""The dual clause LP: same optimum as the primal, ``w`` read from its duals, declared bound updates.
 
 The engine solves the dual for tall data (``choose_formulation``), so these
 tests compare it with the primal on random instances, with every backend,
@@ -11,29 +11,22 @@ import numpy as np
 import pandas as pd
 import pyomo.environ as pyo
 import pytest
-from pyomo.contrib.appsi.solvers import Highs
 
 import solvers.highs as highs_module
-from rulemodels.algorithms import learn_cnf
-from rulemodels.algorithms.engine import (
-    DUAL_MIN_POSITIVES,
-    DUAL_POSITIVES_PER_FEATURE,
-    ClauseEngine,
-    WorkingData,
-    choose_formulation,
-)
+from rulemodels.algorithms import ClauseEngine, ProblemWorkspace, WorkingData, learn_cnf
+from rulemodels.algorithms.workspace import DUAL_MIN_POSITIVES, DUAL_POSITIVES_PER_FEATURE, choose_formulation
 from rulemodels.models import (
     CNFProblem,
     build_clause_dual_lp,
     build_clause_lp,
     clause_weights,
+    parameter_changes,
     set_feature_cost,
     set_sample_weight,
     set_theta,
 )
 from rulemodels.rules import Literal
-from solvers import get_backend
-from solvers._param_update import BoundsProgram
+from solvers import ModelChanges, get_backend
 from tests.conftest import require_backend
 
 
@@ -84,8 +77,8 @@ def test_dual_with_the_disable_feature_matches_the_primal():
         assert value == pytest.approx(primal_result.objective, abs=1e-7)
 
 
-def test_params_only_resolves_of_the_dual_match_fresh_primals():
-    """Weights (the u bounds, vectorised), θ and costs (the price right-hand sides) all reach HiGHS."""
+def test_declared_changes_of_the_dual_match_fresh_primals():
+    """Weights (the u bounds), θ and costs (the price right-hand sides) all reach HiGHS as declared changes."""
     rng = np.random.default_rng(3)
     A, y, weight, cost = random_instance(3, n=60, d=8)
     backend = get_backend("highs")
@@ -98,34 +91,11 @@ def test_params_only_resolves_of_the_dual_match_fresh_primals():
         set_sample_weight(dual, weight)
         set_theta(dual, theta)
         set_feature_cost(dual, cost)
-        backend.discard_warm_start(dual)
-        pushed = backend.solve(dual, params_only=True)
+        pushed = backend.solve(dual, changes=ModelChanges(**parameter_changes(dual)), warm_start=False)
         fresh = get_backend("highs").solve(build_clause_lp(A, y, theta=theta, sample_weight=weight, feature_cost=cost))
         assert pushed.objective == pytest.approx(fresh.objective, abs=1e-7)
         assert primal_cost(A, y, weight, cost, theta, clause_weights(dual)) == pytest.approx(fresh.objective, abs=1e-7)
     assert backend.n_builds == 1
-
-
-def test_vectorised_bounds_equal_appsi_bounds_and_odd_bounds_stay_with_appsi():
-    m = pyo.ConcreteModel()
-    m.p = pyo.Param([0, 1, 2], initialize={0: 1.0, 1: 2.0, 2: 3.0}, mutable=True)
-    m.x = pyo.Var([0, 1, 2], domain=pyo.NonNegativeReals, bounds=lambda m, i: (0, m.p[i]))
-    m.z = pyo.Var(bounds=(m.p[0], 5))
-    m.q = pyo.Var(bounds=(0, 2 * m.p[1]))  # an expression, not a single Param: APPSI keeps it
-    m.obj = pyo.Objective(expr=-m.x[0] - m.x[1] - m.x[2] + m.z - m.q)
-    solver = Highs()
-    solver.set_instance(m)
-    program = BoundsProgram(solver._mutable_bounds, solver._solver_model)
-    assert program.n_bounds == 4 and len(program.other) == 1
-    m.p[0], m.p[1], m.p[2] = 4.0, -1.0, 0.5
-    lower, upper = program.bounds()
-    lp = solver._solver_model.getLp()
-    columns = [solver._pyomo_var_to_solver_var_map[v] for v in program.var_ids]
-    solver.update_params()  # APPSI's own per-variable update
-    lp = solver._solver_model.getLp()
-    assert np.array_equal(lower, np.array(lp.col_lower_)[columns])
-    assert np.array_equal(upper, np.array(lp.col_upper_)[columns])
-    assert not program.compiled_from({}) and program.compiled_from(solver._mutable_bounds)
 
 
 def test_backend_bound_updates_reach_highs_also_for_non_simple_bounds():
@@ -136,8 +106,12 @@ def test_backend_bound_updates_reach_highs_also_for_non_simple_bounds():
     m.obj = pyo.Objective(expr=m.x + m.q, sense=pyo.maximize)
     backend = get_backend("highs")
     assert backend.solve(m).objective == pytest.approx(3.0)
-    m.p = 2.5
-    assert backend.solve(m, params_only=True).objective == pytest.approx(7.5)
+    m.p = 2.5  # not declared: the backend compiles the model again and sees it
+    assert backend.solve(m).objective == pytest.approx(7.5)
+    m.p = 1.5  # declared: the new bounds are pushed to the kept instance
+    changes = ModelChanges(variable_bounds=([m.x, m.q], np.array([0.0, 0.0]), np.array([1.5, 3.0])))
+    assert backend.solve(m, changes=changes).objective == pytest.approx(4.5)
+    assert backend.n_builds == 2
 
 
 def test_choose_formulation_picks_the_dual_only_for_tall_data():
@@ -179,15 +153,21 @@ def test_fits_on_the_dual_recover_the_planted_rule_like_the_primal(algorithm, so
 def test_engine_builds_one_dual_model_for_all_slots():
     problem, _, _ = planted_problem(n=60)
     data = WorkingData.from_problem(problem)
-    engine = ClauseEngine(data, get_backend("highs"), theta=0.01, n_slots=2, formulation="dual")
-    weight = np.ones(data.A.shape[0])
-    first = engine.learn(0, weight)
-    second = engine.learn(1, weight * np.r_[np.zeros(30), np.ones(30)])
-    model = engine._models[0]
-    assert model.name == "clause_dual_lp" and engine._models[1] is None
-    assert engine.stats.n_builds == 1 and engine.stats.n_solves == 2
+    with ProblemWorkspace(data, get_backend("highs")) as workspace:
+        engine = ClauseEngine(workspace, theta=0.01, formulation="dual")
+        weight = np.ones(data.A.shape[0])
+        first = engine.learn(0, weight)
+        second = engine.learn(1, weight * np.r_[np.zeros(30), np.ones(30)])
+        model, built = workspace.clause_model("dual", 0.01, weight)
+        assert model.name == "clause_dual_lp" and not built
+        assert engine.stats.n_builds == 1 and engine.stats.n_solves == 2
     assert first.shape == second.shape == (data.n_features,)
     assert np.isin(first, (0.0, 1.0)).all() and np.isin(second, (0.0, 1.0)).all()
+
+
+def kept_instance(backend, model):
+    """The backend's compiled instance of ``model`` (the test reads the backend's own bookkeeping)."""
+    return backend._instances[id(model)][1]
 
 
 def test_short_wide_lps_keep_highs_defaults(monkeypatch):
@@ -198,14 +178,14 @@ def test_short_wide_lps_keep_highs_defaults(monkeypatch):
     primal = build_clause_lp(A, y, sample_weight=weight)  # ~35 rows
     backend.solve(dual)
     backend.solve(primal)
-    assert backend._kinds[dual] == "short" and backend._kinds[primal] == "short"
+    assert kept_instance(backend, dual).kind == "short" and kept_instance(backend, primal).kind == "short"
     monkeypatch.setattr(highs_module, "SHORT_LP_ROWS", 10)
     other = get_backend("highs")
     primal_again = build_clause_lp(A, y, sample_weight=weight)
     other.solve(primal_again)
-    assert other._kinds[primal_again] == "large"
-    assert other._instances[primal_again]._solver_model.getOptionValue("solver")[1] == "ipm"
-    assert backend._instances[dual]._solver_model.getOptionValue("presolve")[1] == "choose"
+    assert kept_instance(other, primal_again).kind == "large"
+    assert kept_instance(other, primal_again).highs.getOptionValue("solver")[1] == "ipm"
+    assert kept_instance(backend, dual).highs.getOptionValue("presolve")[1] == "choose"
 
 
 def test_auto_counts_distinct_positive_rows_not_samples():
@@ -215,12 +195,12 @@ def test_auto_counts_distinct_positive_rows_not_samples():
     y = rng.integers(0, 2, size=50)
     copies = DUAL_MIN_POSITIVES // int(y.sum()) + 1
     repeated = CNFProblem.from_binary(np.tile(A, (copies, 1)), np.tile(y, copies), form="cnf")
-    engine = ClauseEngine(WorkingData.from_problem(repeated), get_backend("highs"), theta=0.01, n_slots=1)
-    assert int(repeated.y.sum()) >= DUAL_MIN_POSITIVES and engine.formulation == "primal"
+    with ProblemWorkspace(WorkingData.from_problem(repeated), get_backend("highs")) as workspace:
+        assert int(repeated.y.sum()) >= DUAL_MIN_POSITIVES and workspace.formulation("auto") == "primal"
     A_tall = rng.integers(0, 2, size=(2 * DUAL_MIN_POSITIVES, 40))
     tall = CNFProblem.from_binary(A_tall, np.ones(2 * DUAL_MIN_POSITIVES, dtype=int), form="cnf")
-    engine = ClauseEngine(WorkingData.from_problem(tall), get_backend("highs"), theta=0.01, n_slots=1)
-    assert engine.formulation == "dual"
+    with ProblemWorkspace(WorkingData.from_problem(tall), get_backend("highs")) as workspace:
+        assert ClauseEngine(workspace, theta=0.01).formulation == "dual"
 
 
 def test_a_dual_suffix_on_a_mip_is_left_empty_instead_of_failing():

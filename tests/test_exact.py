@@ -14,7 +14,6 @@ from rulemodels.exact import ExactResult, ExactSolveError, prepare_problem, solv
 from rulemodels.models import hamming_objective, two_level_weights, zero_one_objective
 from rulemodels.rules import Literal, Rule
 from solvers import (
-    Availability,
     HighsBackend,
     SolveError,
     SolveResult,
@@ -22,6 +21,7 @@ from solvers import (
     TerminationCondition,
 )
 from tests.conftest import require_backend
+from tests.wrappers import DelegatingBackend
 
 TOL = 1e-6
 OBJECTIVES = {"zero_one": zero_one_objective, "hamming": hamming_objective}
@@ -201,24 +201,20 @@ def test_argument_errors():
     assert "highs" in info.value.alternatives
 
 
-class FakeBackend:
+class FakeBackend(DelegatingBackend):
     """A backend that solves with HiGHS, then reports what ``rewrite`` makes of the result."""
 
-    name = "fake"
-    is_persistent = False
-
     def __init__(self, rewrite):
+        super().__init__(HighsBackend())
+        self.name = "fake"
         self.rewrite = rewrite
-        self.highs = HighsBackend()
+        self.highs = self.inner
         self.calls = []
-
-    def available(self) -> Availability:
-        return Availability(True)
 
     def version(self) -> str:
         return "0"
 
-    def solve(self, model, time_limit=None, mip_gap=None, options=None, params_only=False) -> SolveResult:
+    def solve(self, model, time_limit=None, mip_gap=None, **kwargs) -> SolveResult:
         self.calls.append({"time_limit": time_limit, "mip_gap": mip_gap})
         return self.rewrite(model, self.highs)
 

@@ -21,7 +21,8 @@ import pandas as pd
 import pytest
 from sklearn.model_selection import StratifiedKFold
 
-import rulemodels.experiments as experiments
+from rulemodels.experiments import cells
+from rulemodels.experiments.cells import make_units
 from rulemodels.experiments import (
     PAPER_ALGORITHMS,
     PAPER_DATASETS,
@@ -167,8 +168,8 @@ def test_sequential_run_writes_one_documented_line_per_task(tiny_run: tuple[Path
         rule = Rule.from_json(record["rule"])
         assert rule.n_literals == record["n_literals"] and rule.n_clauses == record["n_clauses_used"]
         assert record["n_clauses_used"] <= record["n_clauses"]
-        # n_solves may be 0: a fit can take every LP solution from the model pool.
-        assert record["wall_time"] > 0 and record["n_solves"] >= 0 and record["n_builds"] <= record["n_clauses"]
+        # n_solves may be 0: a fit can take every LP solution from its fold's workspace.
+        assert record["wall_time"] > 0 and record["n_solves"] >= 0 and record["n_builds"] <= 1
     assert len(frame) == len(grid) and list(frame.columns[: len(RECORD_FIELDS)]) == list(RECORD_FIELDS)
     assert read_results(path)["key"].tolist() == frame["key"].tolist()
     # Better than predicting the majority class (58 % of liver's samples).
@@ -290,36 +291,42 @@ def test_keyboard_interrupt_keeps_written_records_and_resumes(
 ) -> None:
     path = tmp_path / "results.jsonl"
     grid = tiny_grid()
+    units = make_units(grid)
+    assert len(units) == 2  # one per fold
     calls = []
-    original = experiments.run_task
+    original = cells._run_cell
 
-    def interrupted_run_task(task: Task) -> dict:
+    def interrupted_run_cell(task: Task, *args) -> dict:
         calls.append(task.key)
-        if len(calls) == 3:  # Ctrl-C arrives during the third fit
+        if len(calls) == len(units[0]) + 2:  # Ctrl-C arrives during the second fit of the second fold
             raise KeyboardInterrupt
-        return original(task)
+        return original(task, *args)
 
-    monkeypatch.setattr(experiments, "run_task", interrupted_run_task)
+    monkeypatch.setattr(cells, "_run_cell", interrupted_run_cell)
     with pytest.raises(KeyboardInterrupt):
         run_experiments(grid, path, backend="sequential")
     monkeypatch.undo()
     written = path.read_bytes()
     assert written.endswith(b"\n")
-    assert sorted(keys_in(path)) == sorted(calls[:2])
+    # The first fold's records were appended when it finished; the fold in flight is lost.
+    assert sorted(keys_in(path)) == sorted(task.key for task in units[0].tasks)
     frame = run_experiments(grid, path, backend="sequential")
     assert path.read_bytes().startswith(written)
     assert len(keys_in(path)) == len(set(keys_in(path))) == len(grid)
     assert errors_by_key(frame) == errors_by_key(tiny_run[1])
 
 
-def test_joblib_gives_the_sequential_records(tmp_path: Path, tiny_run: tuple[Path, pd.DataFrame]) -> None:
+def outcomes(frame: pd.DataFrame) -> pd.DataFrame:
+    """The records without the fields that say when, where and how fast they were computed."""
+    return frame.drop(columns=["wall_time", "finished_at", "host"]).set_index("key").sort_index()
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_joblib_gives_the_sequential_records(tmp_path: Path, tiny_run: tuple[Path, pd.DataFrame], n_jobs: int) -> None:
     path = tmp_path / "results.jsonl"
-    frame = run_experiments(tiny_grid(), path, backend="joblib", n_jobs=2)
+    frame = run_experiments(tiny_grid(), path, backend="joblib", n_jobs=n_jobs)
     assert len(lines_of(path)) == len(tiny_grid())
-    assert errors_by_key(frame) == errors_by_key(tiny_run[1])
-    sequential = tiny_run[1].set_index("key")
-    parallel = frame.set_index("key").loc[sequential.index]
-    assert parallel["rule"].tolist() == sequential["rule"].tolist()
+    pd.testing.assert_frame_equal(outcomes(frame), outcomes(tiny_run[1]))
 
 
 def test_dask_gives_the_sequential_records(tmp_path: Path, tiny_run: tuple[Path, pd.DataFrame]) -> None:
@@ -332,7 +339,30 @@ def test_dask_gives_the_sequential_records(tmp_path: Path, tiny_run: tuple[Path,
         cluster.close()
     keys = keys_in(path)
     assert len(keys) == len(set(keys)) == len(tiny_grid())
-    assert errors_by_key(frame) == errors_by_key(tiny_run[1])
+    pd.testing.assert_frame_equal(outcomes(frame), outcomes(tiny_run[1]))
+
+
+def test_a_task_alone_gives_the_record_it_has_among_its_fold(tiny_run: tuple[Path, pd.DataFrame]) -> None:
+    """``run_task`` (a unit of one task, its own workspace) equals the record computed on the fold's shared workspace."""
+    together = outcomes(tiny_run[1])
+    for task in tiny_grid()[::3]:
+        alone = outcomes(pd.DataFrame([run_task(task)]))
+        shared = together.loc[[task.key]]
+        columns = [c for c in together.columns if c not in ("n_solves", "n_builds")]  # what sharing saves differs
+        pd.testing.assert_frame_equal(alone[columns], shared[columns], check_dtype=False)
+
+
+def test_units_group_the_tasks_of_one_training_set() -> None:
+    grid = make_grid(["liver", "pima"], ["scs", "am"], [1, 2], [0.1, 1.0], n_folds=3, inner_folds=2)
+    units = make_units(grid)
+    assert sum(len(unit) for unit in units) == len(grid)
+    assert len(units) == 2 * 3 * (1 + 2)  # datasets x folds x (outer + inner folds)
+    for unit in units:
+        sets = {(t.dataset, t.fold, t.inner_fold, t.n_thresholds, t.solver) for t in unit.tasks}
+        assert len(sets) == 1
+        order = [(PAPER_ALGORITHMS.index(t.algorithm), t.n_clauses, t.theta) for t in unit.tasks]
+        assert order == sorted(order)  # by algorithm, R, θ: a TLP relaxation is re-used across θ
+    assert make_units(grid[::-1]) == units  # the grouping does not depend on the input order
 
 
 def test_failing_tasks_are_recorded_and_do_not_stop_the_sweep(tmp_path: Path, tiny_run: tuple[Path, pd.DataFrame]) -> None:

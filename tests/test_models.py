@@ -32,6 +32,7 @@ from rulemodels.models import (
     hamming_objective,
     is_integral,
     objective_breakdown,
+    parameter_changes,
     rule_from_model,
     set_feature_cost,
     set_sample_weight,
@@ -41,7 +42,7 @@ from rulemodels.models import (
     zero_one_objective,
 )
 from rulemodels.rules import Literal
-from solvers import HighsBackend, get_backend
+from solvers import HighsBackend, ModelChanges, get_backend
 from tests.conftest import require_backend
 
 ALL_BACKENDS = ("highs", "glpk", "cbc")
@@ -154,8 +155,8 @@ def build(which: str, case: Case, **options) -> pyo.ConcreteModel:
     return builder(data["A"], data["y"], case.n_clauses, theta=case.theta, **kwargs)
 
 
-def solve(backend, model) -> float:
-    result = backend.solve(model, mip_gap=0.0)
+def solve(backend, model, changes=None) -> float:
+    result = backend.solve(model, mip_gap=0.0, changes=changes)
     assert result.is_optimal, result
     assert result.has_solution
     return result.objective
@@ -362,7 +363,7 @@ def test_persistent_resolve_matches_fresh_model(backend, solver_name, variant):
         set_sample_weight(model, weights)
         set_theta(model, theta)
         set_feature_cost(model, costs)
-        persistent = solve(backend, model)
+        persistent = solve(backend, model, ModelChanges(**parameter_changes(model)))  # only the Params' numbers changed
         fresh_model = build_clause_lp(A, y, theta=theta, sample_weight=weights, feature_cost=costs, **options)
         fresh = solve(fresh_backend, fresh_model)
         assert persistent == pytest.approx(fresh, abs=TOL), (weights, theta, costs)

@@ -5,9 +5,9 @@
   force where it is cheap, and no heuristic (SCS, SCN, TLP, BCD, AM) finds a
   rule with a lower value of either objective.
 * ``BooleanRuleClassifier`` gives the same rule for the same parameters
-  whatever was fitted before in the process (the model pool of
-  :mod:`rulemodels.algorithms.pool` re-uses persistent HiGHS models), and
-  whatever its ``random_state``.
+  whatever was fitted before on the same :class:`~rulemodels.TrainingWorkspace`
+  (which re-uses persistent HiGHS models and LP solutions) or on the same
+  backend object, and whatever its ``random_state``.
 
 Rule evaluation, De Morgan, JSON round trips and binarizer monotonicity have
 their own property tests (``test_rules.py``, ``test_binarizer.py``).
@@ -15,10 +15,8 @@ their own property tests (``test_rules.py``, ``test_binarizer.py``).
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import threading
-from typing import Iterator
 
 import numpy as np
 import pytest
@@ -26,9 +24,9 @@ from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from rulemodels import BooleanRuleClassifier
+from rulemodels import BooleanRuleClassifier, TrainingWorkspace
 from rulemodels.algorithms import ALGORITHMS, learn_cnf
-from rulemodels.algorithms.pool import ModelPool, clear_model_pool, default_pool
+from rulemodels.data import FeatureBinarizer
 from rulemodels.datasets import load_dataset
 from rulemodels.exact import solve_exact_problem
 from rulemodels.models import CNFProblem, hamming_objective, two_level_weights, zero_one_objective
@@ -169,24 +167,18 @@ def pima():
     return X, np.asarray(y)
 
 
-@contextlib.contextmanager
-def empty_model_pool() -> Iterator[ModelPool]:
-    """Run with an empty model pool in this thread, and leave it empty."""
-    clear_model_pool()
-    try:
-        yield default_pool()
-    finally:
-        clear_model_pool()
-
-
 def subsample(data, seed: int, n: int):
     X, y = data
     rows = np.random.default_rng(seed).choice(len(X), size=n, replace=False)
     return X.iloc[rows].reset_index(drop=True), y[rows]
 
 
-def fitted(X, y, **params) -> BooleanRuleClassifier:
-    return BooleanRuleClassifier(n_thresholds=4, **params).fit(X, y)
+def fitted(X, y, workspace=None, **params) -> BooleanRuleClassifier:
+    return BooleanRuleClassifier(n_thresholds=4, **params).fit(X, y, workspace=workspace)
+
+
+def workspace_for(X, y, backend) -> TrainingWorkspace:
+    return TrainingWorkspace(X, y, binarizer=FeatureBinarizer(n_thresholds=4), solver=backend)
 
 
 def assert_same_fit(first: BooleanRuleClassifier, second: BooleanRuleClassifier, X, context: str) -> None:
@@ -216,33 +208,29 @@ fit_parameters = st.fixed_dictionaries({
     other_algorithm=st.sampled_from(DETERMINISTIC_ALGORITHMS),
     other_theta=st.sampled_from([0.005, 0.3, 2.0]),
 )
-def test_fit_does_not_depend_on_earlier_fits(pima, algorithm, params, seed, n, other_algorithm, other_theta) -> None:
-    """A fit gives the same rule, objective and predictions on a fresh pool and after unrelated fits.
+def test_fit_does_not_depend_on_earlier_fits(pima, highs, algorithm, params, seed, n, other_algorithm, other_theta) -> None:
+    """A fit gives the same rule, objective and predictions alone and after unrelated fits on its workspace.
 
-    The estimator re-uses, through the per-thread model pool, the persistent
-    clause LPs and TLP relaxations that earlier fits on the same binary data
-    built, and shares their cold-solve solutions. Degenerate clause LPs have
-    several optimal vertices, and which one the solver returns changes the
-    rule, so a warm start left by an earlier fit must never leak into a later
-    one. The unrelated fits use the same data with another algorithm, θ and
-    R (same pool entry, same models), and other data (another entry).
+    A shared workspace re-uses the persistent clause LPs and TLP relaxations
+    that earlier fits on the same data built, and their LP solutions.
+    Degenerate clause LPs have several optimal vertices, and which one the
+    solver returns changes the rule, so nothing an earlier fit left (a warm
+    start, a stored solution of another LP) may leak into a later one. The
+    unrelated fits use the same data with another algorithm, θ, R and form
+    (same workspace, same models), and other data on the same backend object.
     """
     params = {**params, "algorithm": algorithm}
     X, y = subsample(pima, seed, n)
-    with empty_model_pool() as pool:
-        reference = fitted(X, y, random_state=0, **params)
-        assert len(pool) == 1
-        fitted(X, y, **{**params, "algorithm": other_algorithm, "theta": other_theta})
-        fitted(X, y, **{**params, "n_clauses": params["n_clauses"] % 3 + 1, "form": "cnf" if params["form"] == "dnf" else "dnf"})
-        fitted(*subsample(pima, seed + 1, n), **params)
-        assert len(pool) >= 2
-        again = fitted(X, y, random_state=0, **params)
-    assert_same_fit(reference, again, X, f"after unrelated fits: {params}")
-
-    with empty_model_pool():
-        fitted(X, y, **{**params, "algorithm": other_algorithm, "theta": other_theta})
-        after_other_first = fitted(X, y, random_state=0, **params)
-    assert_same_fit(reference, after_other_first, X, f"after a different first fit on a fresh pool: {params}")
+    reference = fitted(X, y, random_state=0, **params)
+    with workspace_for(X, y, highs) as shared, workspace_for(*subsample(pima, seed + 1, n), highs) as other_data:
+        fitted(X, y, shared, **{**params, "algorithm": other_algorithm, "theta": other_theta})
+        fitted(X, y, shared, **{**params, "n_clauses": params["n_clauses"] % 3 + 1, "form": "cnf" if params["form"] == "dnf" else "dnf"})
+        fitted(*subsample(pima, seed + 1, n), other_data, **params)
+        again = fitted(X, y, shared, random_state=0, **params)
+        assert_same_fit(reference, again, X, f"after unrelated fits on its workspace: {params}")
+        fitted(X, y, shared, **{**params, "algorithm": other_algorithm, "theta": other_theta})
+        once_more = fitted(X, y, shared, random_state=0, **params)
+    assert_same_fit(reference, once_more, X, f"after a repeat on its workspace: {params}")
 
 
 @pytest.mark.parametrize("algorithm", DETERMINISTIC_ALGORITHMS)
@@ -250,24 +238,21 @@ def test_random_state_does_not_change_a_fixed_form_fit_and_fresh_threads_agree(p
     """``random_state`` does not change a fit of a fixed form (it only shuffles the inner folds of form='auto').
 
     Every value (None, ints, a RandomState) gives the same rule, objective
-    and predictions. Each fit starts from an empty model pool, so no fit can
-    re-use another's LP solutions and mask a seed-dependent solve. The same
-    fit in a new thread (its own empty pool and backend instances) agrees too.
+    and predictions. Each fit builds its own workspace, so no fit can re-use
+    another's LP solutions and mask a seed-dependent solve. The same fit in
+    a new thread agrees too.
     """
     X, y = subsample(pima, 7, 100)
     params = {"algorithm": algorithm, "n_clauses": 3, "theta": 0.01}
-    with empty_model_pool():
-        reference = fitted(X, y, random_state=None, **params)
+    reference = fitted(X, y, random_state=None, **params)
     for random_state in (0, 12345, np.random.RandomState(3)):
-        with empty_model_pool():
-            other = fitted(X, y, random_state=random_state, **params)
+        other = fitted(X, y, random_state=random_state, **params)
         assert_same_fit(reference, other, X, f"{algorithm}, random_state={random_state!r}")
 
     in_thread: dict = {}
 
     def fit_in_new_thread() -> None:
         try:
-            in_thread["pool_size_before"] = len(default_pool())
             in_thread["clf"] = fitted(X, y, random_state=99, **params)
         except BaseException as exc:  # re-raised in the test's thread
             in_thread["error"] = exc
@@ -277,5 +262,4 @@ def test_random_state_does_not_change_a_fixed_form_fit_and_fresh_threads_agree(p
     worker.join()
     if "error" in in_thread:
         raise in_thread["error"]
-    assert in_thread["pool_size_before"] == 0
     assert_same_fit(reference, in_thread["clf"], X, f"{algorithm} in a new thread")

@@ -17,7 +17,6 @@ import time
 from typing import Any, Mapping
 
 import numpy as np
-import scipy.sparse as sp
 
 from rulemodels.algorithms.data import WorkingData
 from rulemodels.algorithms.result import FitResult

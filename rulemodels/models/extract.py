@@ -13,7 +13,7 @@ from rulemodels.rules import Rule
 __all__ = ["clause_weights", "is_integral", "objective_breakdown", "rule_from_model", "two_level_weights"]
 
 
-def _value(var: Any) -> float:
+def _solved_value(var: Any) -> float:
     value = var.value
     if value is None:
         raise ValueError(f"variable {var.name} has no value: solve the model first")
@@ -33,7 +33,7 @@ def clause_weights(model: pyo.ConcreteModel) -> np.ndarray:
     variables = getattr(model, "_w_vars", None) or list(model.w.values())  # in the order of J
     values = [var.value for var in variables]
     if None in values:
-        _value(variables[values.index(None)])  # raises, naming the variable
+        _solved_value(variables[values.index(None)])  # raises, naming the variable
     return np.array(values, dtype=float)
 
 
@@ -49,10 +49,10 @@ def _weights_from_duals(model: pyo.ConcreteModel, constraints: list[Any]) -> np.
 
 def two_level_weights(model: pyo.ConcreteModel) -> tuple[np.ndarray, np.ndarray | None]:
     """``(W, w0)`` of a solved two-level model: W is (d, R); w0 is (R,) or None."""
-    W = np.array([[_value(model.w[j, r]) for r in model.K] for j in model.J])
+    W = np.array([[_solved_value(model.w[j, r]) for r in model.K] for j in model.J])
     w0 = None
     if model.find_component("w0") is not None:
-        w0 = np.array([_value(model.w0[r]) for r in model.K])
+        w0 = np.array([_solved_value(model.w0[r]) for r in model.K])
     return W, w0
 
 
@@ -72,7 +72,7 @@ def rule_from_model(model: pyo.ConcreteModel, problem: CNFProblem) -> Rule:
         W = clause_weights(model)[:, None]
         w0 = None
         if model.find_component("w0") is not None:
-            w0 = np.array([_value(model.w0)])
+            w0 = np.array([_solved_value(model.w0)])
         elif model.find_component("price0") is not None:
             w0 = _weights_from_duals(model, [model.price0])
     else:

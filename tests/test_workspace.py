@@ -1,0 +1,156 @@
+"""Explicit workspaces: shared work across fits, results that depend only on a fit's inputs."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rulemodels import BooleanRuleClassifier, TrainingWorkspace
+from rulemodels.algorithms import ProblemWorkspace, WorkingData, learn
+from rulemodels.data import FeatureBinarizer
+from rulemodels.datasets import load_dataset
+from rulemodels.models.problem import CNFProblem
+from solvers import HighsBackend
+
+REPO = Path(__file__).resolve().parents[1]
+
+# Sonar's clause LPs are the most degenerate of the four datasets: many optimal
+# vertices, so any warm start or stored solution that leaked from another fit
+# would change a rule.
+FIT_A = [
+    {"algorithm": "am", "n_clauses": 3, "theta": 0.01, "form": "dnf"},
+    {"algorithm": "bcd", "n_clauses": 2, "theta": 0.05, "form": "cnf"},
+    {"algorithm": "scn", "n_clauses": 3, "theta": 0.002, "form": "dnf"},
+    {"algorithm": "tlp", "n_clauses": 2, "theta": 0.1, "form": "dnf"},
+]
+FIT_B = {"algorithm": "am", "n_clauses": 4, "theta": 0.002, "form": "dnf"}
+
+_FRESH_PROCESS = """
+import json, sys
+from rulemodels import BooleanRuleClassifier, load_dataset
+X, y = load_dataset("sonar")
+fits = []
+for params in json.loads(sys.argv[1]):
+    clf = BooleanRuleClassifier(n_thresholds=4, **params).fit(X, y)
+    fits.append({"rule": clf.rule_.to_json(), "objective": clf.objective_, "history": clf.history_})
+print(json.dumps(fits))
+"""
+
+
+def summary(clf: BooleanRuleClassifier) -> dict:
+    return {"rule": clf.rule_.to_json(), "objective": clf.objective_, "history": clf.history_}
+
+
+def test_fit_a_then_b_then_a_equals_a_alone_in_a_fresh_process() -> None:
+    """Each fit A, run after A and B on one workspace (and after fits on other data), equals A in a new process."""
+    completed = subprocess.run(
+        [sys.executable, "-c", _FRESH_PROCESS, json.dumps(FIT_A)], capture_output=True, text=True, check=False, cwd=REPO,
+    )
+    assert completed.returncode == 0, completed.stderr
+    alone = json.loads(completed.stdout)
+
+    X, y = load_dataset("sonar")
+    backend = HighsBackend()
+    other_X, other_y = load_dataset("liver")
+    binarizer = FeatureBinarizer(n_thresholds=4)
+    with TrainingWorkspace(X, y, binarizer=binarizer, solver=backend) as shared, \
+            TrainingWorkspace(other_X, other_y, binarizer=binarizer, solver=backend) as other:
+        for params, expected in zip(FIT_A, alone):
+            first = BooleanRuleClassifier(n_thresholds=4, **params).fit(X, y, workspace=shared)
+            BooleanRuleClassifier(n_thresholds=4, **FIT_B).fit(X, y, workspace=shared)
+            BooleanRuleClassifier(n_thresholds=4, **params).fit(other_X, other_y, workspace=other)
+            again = BooleanRuleClassifier(n_thresholds=4, **params).fit(X, y, workspace=shared)
+            assert summary(first) == expected, params
+            assert summary(again) == expected, params
+            if params["algorithm"] != "tlp":
+                assert again.n_solves_ == 0 and again.n_reused_ > 0  # everything came from the workspace
+    assert len(backend) == 0  # closing both workspaces released every HiGHS instance
+
+
+def test_workspace_fits_equal_private_fits_and_share_work() -> None:
+    X, y = load_dataset("liver")
+    private = {theta: BooleanRuleClassifier(algorithm="am", n_clauses=2, theta=theta).fit(X, y) for theta in (0.01, 0.1)}
+    with TrainingWorkspace(X, y) as workspace:
+        shared = {theta: BooleanRuleClassifier(algorithm="am", n_clauses=2, theta=theta).fit(X, y, workspace=workspace)
+                  for theta in (0.01, 0.1)}
+        scn = BooleanRuleClassifier(algorithm="scn", n_clauses=2, theta=0.1).fit(X, y, workspace=workspace)
+    for theta in private:
+        assert summary(shared[theta]) == summary(private[theta])
+        np.testing.assert_array_equal(shared[theta].predict(X), private[theta].predict(X))
+    assert shared[0.01].n_builds_ == 1 and shared[0.1].n_builds_ == 0  # one clause LP for the workspace
+    assert scn.n_solves_ == 0  # AM at the same θ already learned SCN's set-covering clauses
+
+
+def test_closing_releases_solver_instances_and_refuses_further_fits() -> None:
+    X, y = load_dataset("parkinsons")
+    backend = HighsBackend()
+    workspace = TrainingWorkspace(X, y, solver=backend)
+    workspace.learn(algorithm="bcd", n_clauses=2, theta=0.01)
+    workspace.learn(algorithm="tlp", n_clauses=2, theta=0.01)
+    assert len(backend) == 2  # the clause LP and the TLP relaxation
+    workspace.close()
+    assert len(backend) == 0
+    with pytest.raises(RuntimeError, match="closed"):
+        workspace.learn(algorithm="am", theta=0.01)
+    with pytest.raises(RuntimeError, match="closed"):
+        BooleanRuleClassifier().fit(X, y, workspace=workspace)
+
+
+def test_a_workspace_serves_only_its_own_data_and_settings() -> None:
+    X, y = load_dataset("liver")
+    with TrainingWorkspace(X, y) as workspace:
+        with pytest.raises(ValueError, match="other training data"):
+            BooleanRuleClassifier().fit(X.iloc[:-1], y.iloc[:-1], workspace=workspace)
+        with pytest.raises(ValueError, match="other training data"):
+            BooleanRuleClassifier().fit(X, 1 - y, workspace=workspace)
+        with pytest.raises(ValueError, match="other training data"):
+            BooleanRuleClassifier().fit(X, y, sample_weight=np.full(len(y), 2.0), workspace=workspace)
+        with pytest.raises(ValueError, match="binarizer settings"):
+            BooleanRuleClassifier(n_thresholds=4).fit(X, y, workspace=workspace)
+        with pytest.raises(ValueError, match="solves with 'highs'"):
+            BooleanRuleClassifier(solver="glpk").fit(X, y, workspace=workspace)
+        # An equal copy of the data is the same data.
+        BooleanRuleClassifier(theta=1.0).fit(X.copy(), y.copy(), workspace=workspace)
+
+
+def test_problem_workspace_results_do_not_depend_on_the_order_of_fits() -> None:
+    X, y = load_dataset("sonar")
+    binarizer = FeatureBinarizer(n_thresholds=4).fit(X)
+    problem = CNFProblem.from_binary(binarizer.transform(X), y, literals=binarizer.literals_, form="dnf")
+    cells = [("am", 2, 0.01), ("bcd", 3, 0.01), ("scn", 3, 0.002), ("am", 3, 0.002), ("scs", 2, 0.01)]
+
+    def run(order: list[int]) -> dict:
+        with ProblemWorkspace(WorkingData.from_problem(problem), HighsBackend()) as workspace:
+            return {cells[i]: learn(workspace, algorithm=cells[i][0], n_clauses=cells[i][1], theta=cells[i][2]).W
+                    for i in order}
+
+    forward, backward = run(list(range(len(cells)))), run(list(range(len(cells)))[::-1])
+    for cell in cells:
+        np.testing.assert_array_equal(forward[cell], backward[cell], err_msg=str(cell))
+
+
+def test_no_hidden_pools_or_thread_local_state_in_the_packages() -> None:
+    pattern = re.compile(r"threading\.local|default_pool|clear_model_pool")
+    offenders = [
+        f"{path.relative_to(REPO)}:{number}"
+        for package in ("rulemodels", "solvers")
+        for path in sorted((REPO / package).rglob("*.py"))
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if pattern.search(line)
+    ]
+    assert offenders == []
+
+
+def test_importing_rulemodels_imports_neither_matplotlib_nor_dask() -> None:
+    code = (
+        "import sys, rulemodels, rulemodels.experiments, rulemodels.cli; "
+        "print(sorted(m for m in ('matplotlib', 'dask', 'distributed') if m in sys.modules))"
+    )
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO)
+    assert completed.stdout.strip() == "[]"
