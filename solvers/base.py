@@ -269,6 +269,7 @@ class Backend(Protocol):
         options: Mapping[str, Any] | None = None,
         changes: ModelChanges | None = None,
         warm_start: bool = True,
+        load: Sequence[Any] | None = None,
     ) -> SolveResult:
         """Solve ``model`` in place (variable values are loaded) and return the result.
 
@@ -276,7 +277,10 @@ class Backend(Protocol):
         ``model`` (see :class:`ModelChanges`); None means "read the whole
         model", which is always correct. ``warm_start=False`` makes the solve
         independent of any earlier solve of ``model``: the result is what a
-        freshly built instance would return.
+        freshly built instance would return. ``load`` names the variables
+        whose values the caller needs (a backend may load more; the others
+        keep their old values); None loads every variable. A ``dual`` import
+        Suffix is filled either way.
         """
         ...
 

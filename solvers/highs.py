@@ -363,15 +363,23 @@ def _row_bounds(
     return np.array(rows, dtype=np.int32), np.array(row_lower), np.array(row_upper)
 
 
-def _load_solution(model: Any, compiled: _Compiled, solution: Any, load_duals: bool) -> None:
-    """Primal values into the model's variables; row duals into its ``dual`` import Suffix (if any)."""
+def _load_solution(model: Any, compiled: _Compiled, solution: Any, load_duals: bool, load: Sequence[Any] | None) -> None:
+    """Primal values into the model's variables (only ``load`` when given); row duals into its ``dual`` import Suffix."""
     from pyomo.core.staleflag import StaleFlagManager
 
     StaleFlagManager.mark_all_as_stale(delayed=True)
-    values = np.asarray(solution.col_value, dtype=float).tolist()
-    for var, value in zip(compiled.columns, values):
-        var.set_value(value, skip_validation=True)
-    for var in compiled.unreported:
+    values = np.asarray(solution.col_value, dtype=float)
+    if load is not None:
+        columns = compiled.columns_of(load)
+        present = columns >= 0
+        for var, value in zip((v for v, keep in zip(load, present.tolist()) if keep), values[columns[present]].tolist()):
+            var.set_value(value, skip_validation=True)
+        unreported = [var for var, keep in zip(load, present.tolist()) if not keep and not var.fixed]
+    else:
+        for var, value in zip(compiled.columns, values.tolist()):
+            var.set_value(value, skip_validation=True)
+        unreported = compiled.unreported
+    for var in unreported:
         value = 0.0
         if var.lb is not None:
             value = max(value, var.lb)
@@ -531,6 +539,7 @@ class HighsBackend:
         options: Mapping[str, Any] | None = None,
         changes: ModelChanges | None = None,
         warm_start: bool = True,
+        load: Sequence[Any] | None = None,
     ) -> SolveResult:
         """Solve ``model``, re-using its instance when ``changes`` says what changed (see the module docstring)."""
         start = time.perf_counter()
@@ -555,7 +564,7 @@ class HighsBackend:
         objective = None
         if has_solution:
             solution = highs.getSolution()
-            _load_solution(model, compiled, solution, load_duals=compiled.kind is not None)
+            _load_solution(model, compiled, solution, load_duals=compiled.kind is not None, load=load)
             objective = compiled.sense * float(info.objective_function_value)
         bound = None
         if compiled.kind is None:  # a MIP

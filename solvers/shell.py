@@ -156,11 +156,13 @@ class ShellBackend:
         options: Mapping[str, Any] | None = None,
         changes: ModelChanges | None = None,
         warm_start: bool = True,
+        load: Any = None,
     ) -> SolveResult:
         """Write ``model``, run the binary, load the solution; see :class:`solvers.base.Backend`.
 
-        Every solve reads the whole model and starts from nothing, so
-        ``changes`` and ``warm_start`` change nothing here.
+        Every solve reads the whole model, starts from nothing and loads
+        every variable, so ``changes``, ``warm_start`` and ``load`` change
+        nothing here.
         """
         from pyomo.common.errors import ApplicationError
 

@@ -179,7 +179,9 @@ def test_redundancy_aware_binarization_avoids_nested_features():
     rounder = RedundancyAwareBinarizer(A, groups)
     w = np.array([0.6, 0.7, 0.4, 0.0, 0.5, 0.3])
 
-    def cost(candidates, columns):  # prefer covering more samples, penalise size
+    def cost(current, columns, options):  # prefer covering more samples, penalise size
+        candidates = np.repeat(current[:, None], options.shape[1], axis=1)
+        candidates[columns, :] = options
         return -(A @ candidates > 0).sum(axis=0) + 50 * candidates.sum(axis=0)
 
     chosen = rounder.binarize(w, cost)
@@ -188,7 +190,7 @@ def test_redundancy_aware_binarization_avoids_nested_features():
         a, b = A[:, j1].astype(bool), A[:, j2].astype(bool)
         assert not (np.all(a <= b) or np.all(b <= a)), (j1, j2)
     binary = np.array([0, 1, 0, 0, 0, 1.0])
-    assert np.array_equal(rounder.binarize(binary, lambda c, cols: np.zeros(c.shape[1])), binary)
+    assert np.array_equal(rounder.binarize(binary, lambda c, cols, options: np.zeros(options.shape[1])), binary)
 
 
 def test_assign_negatives_breaks_ties_by_nearest_cluster_centre():

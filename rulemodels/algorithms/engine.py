@@ -167,6 +167,7 @@ class ClauseEngine:
         result = self.backend.solve(
             model, time_limit=remaining, options=self.solver_options,
             changes=ModelChanges(**parameter_changes(model)), warm_start=False,
+            load=() if self.formulation == "dual" else model._w_vars,  # the dual's w are its constraint duals
         )
         self.stats.solver_seconds += time.perf_counter() - start
         self.stats.n_solves += 1
@@ -183,21 +184,27 @@ class ClauseEngine:
         return self._rounder.binarize(w_lp, self._one_level_cost(weight))
 
     def _one_level_cost(self, weight: np.ndarray):
-        """``cost(W, cols)`` = Σ_{y=1} ω max(0, 1 − S) + Σ_{y=0} ω S + θ c·w for candidate clauses."""
+        """``cost(current, cols, options)``: Σ_{y=1} ω max(0, 1 − S) + Σ_{y=0} ω S + θ c·w per candidate.
+
+        ``S_i = Σ_j a_ij w_j`` is split into the part of the columns that
+        stay (computed once per call, from the nonzero entries only) and the
+        part of the candidate columns.
+        """
         active = weight > 0
-        A = self.data.A[active]
-        omega = weight[active]
-        positive = self.data.y[active] == 1
+        positive = self.data.y == 1
+        A_pos, A_neg = self.data.A[active & positive], self.data.A[active & ~positive]
+        omega_pos, omega_neg = weight[active & positive], weight[active & ~positive]
         cost_vector = self.data.cost
         theta = self.theta
 
-        def cost(candidates: np.ndarray, columns: np.ndarray) -> np.ndarray:
-            others = np.ones(candidates.shape[0], dtype=bool)
-            others[columns] = False
-            fixed = A[:, others] @ candidates[others, 0]
-            sums = fixed[:, None] + A[:, columns] @ candidates[columns, :]
-            hinge = np.maximum(0.0, 1.0 - sums[positive]).T @ omega[positive]
-            linear = sums[~positive].T @ omega[~positive]
-            return hinge + linear + theta * (cost_vector @ candidates)
+        def cost(current: np.ndarray, columns: np.ndarray, options: np.ndarray) -> np.ndarray:
+            support = current != 0
+            support[columns] = False
+            kept = current[support]
+            positive_sums = (A_pos[:, support] @ kept)[:, None] + A_pos[:, columns] @ options
+            negative_sums = (A_neg[:, support] @ kept)[:, None] + A_neg[:, columns] @ options
+            hinge = omega_pos @ np.maximum(0.0, 1.0 - positive_sums)
+            linear = omega_neg @ negative_sums
+            return hinge + linear + theta * (cost_vector[support] @ kept + cost_vector[columns] @ options)
 
         return cost

@@ -46,8 +46,9 @@ logger = logging.getLogger(__name__)
 
 __all__ = ["RedundancyAwareBinarizer", "non_redundant_combinations", "simple_binarize"]
 
-#: cost(W_candidates (d, K)) -> costs (K,); candidates differ only in one group's rows
-CandidateCost = Callable[[np.ndarray, np.ndarray], np.ndarray]
+#: cost(current (d,), columns (g,), options (g, K)) -> costs (K,): the objective of ``current``
+#: with its entries ``columns`` replaced by each column of ``options``
+CandidateCost = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 
 
 def simple_binarize(w: np.ndarray, threshold: float = 0.2) -> np.ndarray:
@@ -137,8 +138,10 @@ class RedundancyAwareBinarizer:
     def binarize(self, w: np.ndarray, cost: CandidateCost) -> np.ndarray:
         """Binarize the fractional clause ``w`` (d,) using ``cost`` to score candidates.
 
-        ``cost(W, columns)`` receives a (d, K) matrix of candidate clauses that
-        differ only in ``columns`` and returns their K objective values.
+        ``cost(current, columns, options)`` receives the clause as it stands
+        (d,), one source column's feature indices and its K candidate
+        combinations (len(columns), K), and returns the objective of
+        ``current`` with those entries replaced by each candidate.
         """
         w_lp = np.clip(np.asarray(w, dtype=float), 0.0, 1.0)
         current = w_lp.copy()
@@ -151,9 +154,7 @@ class RedundancyAwareBinarizer:
             if group.candidates is None:
                 current[cols] = simple_binarize(w_lp[cols], self.fallback_threshold)
                 continue
-            candidates = np.repeat(current[:, None], group.candidates.shape[1], axis=1)
-            candidates[cols, :] = group.candidates
-            values = cost(candidates, cols)
+            values = cost(current, cols, group.candidates)
             distance = np.abs(group.candidates - w_lp[cols][:, None]).sum(axis=0)
             size = group.candidates.sum(axis=0)
             best = np.lexsort((size, distance, np.round(values, 9)))[0]

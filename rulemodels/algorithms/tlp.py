@@ -86,19 +86,23 @@ def _redundancy_aware(data: WorkingData, rounder: RedundancyAwareBinarizer, W_lp
     A, y, omega = data.A[active], data.y[active], data.weight[active]
     W = W_lp.copy()
     for r in range(W.shape[1]):
+        # The other clauses' S and B do not change while clause r is binarized.
+        S_fixed = A @ W  # (n, R)
+        B_fixed = np.max(A[:, :, None] * W[None, :, :], axis=1)  # (n, R)
+        W_rest = np.delete(W, r, axis=1)
 
-        def cost(candidates: np.ndarray, columns: np.ndarray, r: int = r) -> np.ndarray:
+        def cost(current: np.ndarray, columns: np.ndarray, options: np.ndarray, r: int = r,
+                 S_fixed: np.ndarray = S_fixed, B_fixed: np.ndarray = B_fixed, W_rest: np.ndarray = W_rest) -> np.ndarray:
+            K = options.shape[1]
+            candidates = np.repeat(current[:, None], K, axis=1)
+            candidates[columns, :] = options
             others = np.ones(W.shape[0], dtype=bool)
             others[columns] = False
-            S_fixed = A @ W  # (n, R)
-            K = candidates.shape[1]
             S = np.repeat(S_fixed[:, :, None], K, axis=2)
-            S[:, r, :] = (A[:, others] @ candidates[others, 0])[:, None] + A[:, columns] @ candidates[columns, :]
-            B_fixed = np.max(A[:, :, None] * W[None, :, :], axis=1)  # (n, R)
+            S[:, r, :] = (A[:, others] @ current[others])[:, None] + A[:, columns] @ options
             B = np.repeat(B_fixed[:, :, None], K, axis=2)
-            other_max = np.max(A[:, others] * candidates[others, 0][None, :], axis=1) if others.any() else np.zeros(A.shape[0])
-            B[:, r, :] = np.maximum(other_max[:, None], (A[:, columns] @ candidates[columns, :] > 0.5).astype(float))
-            W_rest = np.delete(W, r, axis=1)
+            other_max = np.max(A[:, others] * current[others][None, :], axis=1) if others.any() else np.zeros(A.shape[0])
+            B[:, r, :] = np.maximum(other_max[:, None], (A[:, columns] @ options > 0.5).astype(float))
             sparsity = theta * (data.cost @ W_rest.sum(axis=1) + data.cost @ candidates)
             return _tlp_values(A, y, omega, S, B) + sparsity
 

@@ -111,7 +111,8 @@ def build_clause_lp(
         expr=m.accuracy_cost + m.sparsity_cost, sense=pyo.minimize, doc="eq. OneLevelFormulation"
     )
     m._w_vars = list(m.w.values())  # in the order of J, for clause_weights
-    m._xi_vars = [m.xi[int(p)] for p in data.groups.positives]
+    # One list object for the objective's variables, so a backend can keep its column indices.
+    m._objective_vars = [m.xi[int(p)] for p in data.groups.positives] + m._w_vars + ([m.w0] if disable_cost is not None else [])
     return m
 
 
@@ -185,6 +186,7 @@ def build_clause_dual_lp(
     m.objective = pyo.Objective(expr=gain, sense=pyo.maximize, doc="dual of eq. OneLevelFormulation (same optimum)")
     m.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT, doc="constraint duals; dual(price[j]) = w_j")
     m._w_constraints = list(m.price.values())  # in the order of J, for clause_weights
+    m._price_constraints = m._w_constraints + ([m.price0] if disable_cost is not None else [])
     m._u_vars = [m.u[int(p)] for p in positives]
     return m
 
@@ -223,7 +225,7 @@ def _add_data(m: pyo.ConcreteModel, data: Any, theta: float, disable_cost: float
     m._feature_cost = costs.astype(float)
     m._theta_value = float(theta)
     m._neg_groups = negatives
-    m._neg_patterns = neg_patterns
+    m._neg_patterns_t = neg_patterns.T.tocsr()  # d x negatives: neg_cost = this @ the negatives' weights
     m._sample_weight = data.sample_weight
 
 
@@ -240,7 +242,7 @@ def set_sample_weight(model: pyo.ConcreteModel, sample_weight: Any) -> None:
     assign_changed(model.weight, model._weight_index, model._weight_values, positive_weight)
     model._weight_values = positive_weight
     neg_weight = group_weight[model._neg_groups]
-    neg_cost = np.asarray(model._neg_patterns.T @ neg_weight).ravel()
+    neg_cost = np.asarray(model._neg_patterns_t @ neg_weight).ravel()
     assign_changed(model.neg_cost, model._feature_index, model._neg_cost_values, neg_cost)
     model._neg_cost_values = neg_cost
     if hasattr(model, "neg_weight_total"):
@@ -280,12 +282,11 @@ def parameter_changes(model: pyo.ConcreteModel) -> dict[str, Any]:
     if hasattr(model, "neg_weight_total"):
         extra = [float(pyo.value(model.neg_weight_total)) + theta * float(pyo.value(model.c0))]
     if hasattr(model, "price"):
-        constraints = model._w_constraints + ([model.price0] if extra else [])
+        constraints = model._price_constraints
         upper = np.concatenate([feature_cost, extra])
         weights = model._weight_values
         return {
             "variable_bounds": (model._u_vars, np.zeros(weights.shape[0]), weights),
             "constraint_bounds": (constraints, np.full(upper.shape[0], -np.inf), upper),
         }
-    variables = model._xi_vars + model._w_vars + ([model.w0] if extra else [])
-    return {"objective": (variables, np.concatenate([model._weight_values, feature_cost, extra]))}
+    return {"objective": (model._objective_vars, np.concatenate([model._weight_values, feature_cost, extra]))}
