@@ -38,7 +38,6 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 import numpy as np
-import pandas as pd
 from sklearn.base import clone
 
 from rulemodels.algorithms import ALGORITHMS, ProblemWorkspace, WorkingData, learn
@@ -75,6 +74,9 @@ class LearnedRule:
         from this fit or from earlier fits on the workspace instead of solving.
     exact_bound : float or None
         The exact MIP's best bound (``algorithm="exact"`` only).
+    clause_columns : tuple of ndarray
+        For each clause of ``rule``, the columns of the workspace's binary
+        matrix that are its literals.
     """
 
     rule: Rule
@@ -86,6 +88,20 @@ class LearnedRule:
     n_builds: int = 0
     n_reused: int = 0
     exact_bound: float | None = None
+    clause_columns: tuple[np.ndarray, ...] = ()
+
+    def evaluate_binary(self, A: np.ndarray) -> np.ndarray:
+        """The rule's value on rows binarized by the workspace's binarizer (``rule.evaluate_binary``, by column).
+
+        A clause is the AND (DNF) or OR (CNF) of its columns, the rule the OR
+        (DNF) or AND (CNF) of its clauses (:meth:`~rulemodels.Rule.reduce`).
+        """
+        matrix = np.asarray(A) != 0
+        outputs = np.empty((matrix.shape[0], len(self.clause_columns)), dtype=bool)
+        for r, columns in enumerate(self.clause_columns):
+            block = matrix[:, columns]
+            outputs[:, r] = block.all(axis=1) if self.rule.form == "dnf" else block.any(axis=1)
+        return self.rule.reduce(outputs)
 
 
 class TrainingWorkspace:
@@ -143,6 +159,7 @@ class TrainingWorkspace:
         if self.A.shape[1] == 0:
             raise ValueError("every feature is constant: there is nothing to learn a rule from")
         self.literals: tuple[Literal, ...] = tuple(self.binarizer.literals_)
+        self._column_of = {literal: k for k, literal in enumerate(self.literals)}
         self.backend = get_backend(solver)
         self._problems: dict[str, CNFProblem] = {}
         self._workspaces: dict[tuple[str, bool, float], ProblemWorkspace] = {}
@@ -219,6 +236,7 @@ class TrainingWorkspace:
             return LearnedRule(
                 rule=exact.rule, objective=float(exact.objective), history=[float(exact.objective)], n_iter=1,
                 termination=exact.status, n_solves=1, n_builds=1, n_reused=0, exact_bound=exact.bound,
+                clause_columns=self._clause_columns(exact.rule),
             )
         if algorithm not in ALGORITHMS:
             raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)} or 'exact', got {algorithm!r}")
@@ -228,11 +246,16 @@ class TrainingWorkspace:
             time_limit=time_limit, solver_options=solver_options,
         )
         W, w0 = workspace.data.split(result.W)
+        rule = problem.rule_from_weights(W, w0)
         return LearnedRule(
-            rule=problem.rule_from_weights(W, w0), objective=float(result.objective), history=list(result.history),
+            rule=rule, objective=float(result.objective), history=list(result.history),
             n_iter=int(result.n_iter), termination=result.stop_reason, n_solves=int(result.n_solves),
-            n_builds=int(result.n_builds), n_reused=int(result.n_cache_hits),
+            n_builds=int(result.n_builds), n_reused=int(result.n_cache_hits), clause_columns=self._clause_columns(rule),
         )
+
+    def _clause_columns(self, rule: Rule) -> tuple[np.ndarray, ...]:
+        column_of = self._column_of
+        return tuple(np.array([column_of[literal] for literal in clause.literals], dtype=np.intp) for clause in rule.clauses)
 
     # -- checks for fits handed this workspace -------------------------------
     def check_fit_inputs(self, X: Any, y: Any, sample_weight: Any, binarizer: FeatureBinarizer, solver: Any) -> None:
@@ -273,7 +296,3 @@ class TrainingWorkspace:
     @property
     def n_samples(self) -> int:
         return int(self.frame.shape[0])
-
-    def frame_rows(self, rows: np.ndarray) -> pd.DataFrame:
-        """Rows of the training frame (by position)."""
-        return self.frame.iloc[rows]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import math
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
@@ -98,9 +98,13 @@ class SolveResult:
     solver_name, solver_version : str
         Which backend produced the result.
     has_solution : bool
-        Whether variable values were loaded into the model.
+        Whether the solve found a solution (loaded into the model for the
+        variables the caller asked for, see ``Backend.solve(load=...)``).
     message : str
         The solver's own status text, for diagnostics.
+    value_reader : callable, optional
+        Reads solution values straight from the solver's result (set by
+        backends that can); :meth:`values` uses it.
     """
 
     termination: TerminationCondition
@@ -112,6 +116,17 @@ class SolveResult:
     has_solution: bool
     message: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
+    value_reader: Callable[[Sequence[Any]], np.ndarray] | None = field(default=None, repr=False, compare=False)
+
+    def values(self, variables: Sequence[Any]) -> np.ndarray:
+        """The solution values of ``variables``, as floats.
+
+        Read from the solver's result when the backend kept it (so the
+        variables need not have been loaded), else from the model.
+        """
+        if self.value_reader is not None:
+            return self.value_reader(variables)
+        return np.array([var.value for var in variables], dtype=float)
 
     @property
     def gap(self) -> float | None:

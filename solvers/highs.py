@@ -395,6 +395,25 @@ def _load_solution(model: Any, compiled: _Compiled, solution: Any, load_duals: b
                 suffix[constraint] = suffix.get(constraint, 0.0) + value
 
 
+def _value_reader(compiled: _Compiled, col_value: np.ndarray) -> Any:
+    """Values of given variables from this solve's column values (a variable that is not a column: 0 within its bounds)."""
+
+    def read(variables: Sequence[Any]) -> np.ndarray:
+        columns = compiled.columns_of(variables)
+        values = col_value[np.maximum(columns, 0)] if col_value.shape[0] else np.zeros(len(variables))
+        for k in np.flatnonzero(columns < 0).tolist():
+            var = variables[k]
+            value = var.value if var.fixed else 0.0
+            if not var.fixed and var.lb is not None:
+                value = max(value, var.lb)
+            if not var.fixed and var.ub is not None:
+                value = min(value, var.ub)
+            values[k] = value
+        return values
+
+    return read
+
+
 def _dual_suffix(model: Any) -> Any:
     """The model's active import Suffix called ``dual``, or None."""
     import pyomo.environ as pyo
@@ -562,10 +581,12 @@ class HighsBackend:
         info = highs.getInfo()
         has_solution = info.primal_solution_status == 2  # kSolutionStatusFeasible
         objective = None
+        reader = None
         if has_solution:
             solution = highs.getSolution()
             _load_solution(model, compiled, solution, load_duals=compiled.kind is not None, load=load)
             objective = compiled.sense * float(info.objective_function_value)
+            reader = _value_reader(compiled, np.array(solution.col_value, dtype=float))
         bound = None
         if compiled.kind is None:  # a MIP
             dual_bound = float(info.mip_dual_bound)
@@ -584,6 +605,7 @@ class HighsBackend:
             solver_version=self.version() or "",
             has_solution=has_solution,
             message=highs.modelStatusToString(status),
+            value_reader=reader,
         )
 
 

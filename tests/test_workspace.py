@@ -154,3 +154,24 @@ def test_importing_rulemodels_imports_neither_matplotlib_nor_dask() -> None:
     )
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO)
     assert completed.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("algorithm", ["scs", "am", "tlp", "exact"])
+@pytest.mark.parametrize("form", ["dnf", "cnf"])
+def test_learned_rule_evaluates_like_the_rule(algorithm, form) -> None:
+    """``LearnedRule.evaluate_binary`` (by column, used by the sweep) equals ``Rule.evaluate_binary`` (by literal)."""
+    X, y = load_dataset("parkinsons")
+    X = X.iloc[:, :2] if algorithm == "exact" else X.iloc[:, :4]  # the exact MIP is for small problems
+    train, test = np.arange(0, 195, 2), np.arange(1, 195, 2)
+    with TrainingWorkspace(X.iloc[train], y.iloc[train], binarizer=FeatureBinarizer(n_thresholds=3)) as workspace:
+        test_matrix = workspace.transform(X.iloc[test])
+        for theta, n_clauses, allow_disable in [(0.0, 2, False), (0.05, 3, True), (50.0, 2, False)]:
+            learned = workspace.learn(
+                form=form, algorithm=algorithm, n_clauses=n_clauses, theta=theta, allow_disable=allow_disable,
+                time_limit=30 if algorithm == "exact" else None,
+            )
+            for matrix in (workspace.A, test_matrix):
+                np.testing.assert_array_equal(
+                    learned.evaluate_binary(matrix), learned.rule.evaluate_binary(matrix, workspace.literals),
+                    err_msg=f"{algorithm} {form} θ={theta}: {learned.rule}",
+                )

@@ -167,7 +167,7 @@ class ClauseEngine:
         result = self.backend.solve(
             model, time_limit=remaining, options=self.solver_options,
             changes=ModelChanges(**parameter_changes(model)), warm_start=False,
-            load=() if self.formulation == "dual" else model._w_vars,  # the dual's w are its constraint duals
+            load=(),  # w is read from the result (primal) or the dual Suffix (dual), not from loaded variables
         )
         self.stats.solver_seconds += time.perf_counter() - start
         self.stats.n_solves += 1
@@ -175,7 +175,9 @@ class ClauseEngine:
         if result.termination is TerminationCondition.time_limit:
             raise SolveBudgetExceeded("time limit reached inside a clause LP")
         result.raise_for_status(f"the clause LP (clause {slot + 1})")
-        return clause_weights(model)
+        if self.formulation == "dual":
+            return clause_weights(model)
+        return result.values(model._w_vars)
 
     def binarize(self, w_lp: np.ndarray, weight: np.ndarray) -> np.ndarray:
         """Binarize an LP clause with the chosen method (scored by the one-level objective)."""

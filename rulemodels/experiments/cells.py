@@ -161,8 +161,8 @@ def _run_cell(
         wall_time = time.perf_counter() - start
         rule = learned.rule
         classes = workspace.classes
-        train_predicted = classes[rule.evaluate_binary(workspace.A, workspace.literals).astype(int)]
-        test_predicted = classes[rule.evaluate_binary(test_matrix, workspace.literals).astype(int)]
+        train_predicted = classes[learned.evaluate_binary(workspace.A).astype(int)]
+        test_predicted = classes[learned.evaluate_binary(test_matrix).astype(int)]
     except Exception as exc:  # a failing fit is a result of the sweep, not its end
         logger.debug("task %s failed", task.key, exc_info=True)
         return error_record(task, exc, version)
