@@ -543,9 +543,9 @@ def test_bundled_datasets(name: str, n_thresholds: int) -> None:
         else:
             expected = np.unique(np.quantile(values, levels))
             expected = expected[expected < values.max()]
-        # quantile thresholds are stored exactly (never rounded)
+        # quantiles up to float noise (12-digit text when that stays between the same two values)
         assert binarizer.thresholds_[column].shape == expected.shape, column
-        np.testing.assert_array_equal(binarizer.thresholds_[column], expected, err_msg=column)
+        np.testing.assert_allclose(binarizer.thresholds_[column], expected, rtol=1e-11, err_msg=column)
         expected_total += 2 * len(expected)
     assert len(binarizer.literals_) == expected_total
     assert binarizer.n_features_in_ == X.shape[1]

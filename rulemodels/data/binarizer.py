@@ -12,8 +12,10 @@ redundancy-aware binarization (Section "Redundancy Aware Binarization").
 from __future__ import annotations
 
 import logging
+import math
 import warnings
 from collections import Counter
+from fractions import Fraction
 from dataclasses import dataclass
 from numbers import Integral
 from typing import Any
@@ -97,6 +99,40 @@ class _ColumnPlan:
             if self.negations:
                 body.append(Literal(name, "not_nan"))
         return body
+
+
+def _linear_quantiles(values: np.ndarray, n_thresholds: int) -> np.ndarray:
+    """Quantiles of sorted ``values`` at levels ``k / (K + 1)``, ``k = 1..K``, by linear interpolation.
+
+    The definition of ``numpy.quantile(values, levels)`` (method 'linear':
+    position ``h = (n - 1) q`` between the sorted values), with two guarantees
+    that plain floating point and plain rounding lack:
+
+    - the position is computed exactly (fractions), so a level that falls on a
+      data value gives exactly that value;
+    - a threshold between consecutive values ``a < b`` stays in ``[a, b)``: it
+      is the quantile rounded to 12 significant digits when that rounding stays
+      in ``[a, b)`` (``20.2``, not ``20.200000000000003``; the thresholds of
+      earlier releases), and the exact quantile otherwise (close values such as
+      timestamps ``123456789012.249`` / ``.250`` are never merged).
+    """
+    n = len(values)
+    out = np.empty(n_thresholds)
+    for k in range(1, n_thresholds + 1):
+        position = Fraction((n - 1) * k, n_thresholds + 1)
+        low = math.floor(position)
+        share = position - low
+        a = float(values[low])
+        if share == 0 or a == float(values[low + 1]):
+            out[k - 1] = a
+            continue
+        b = float(values[low + 1])
+        # numpy's lerp: interpolate from the nearer end
+        t = a + (b - a) * float(share) if share < Fraction(1, 2) else b - (b - a) * float(1 - share)
+        t = min(max(t, a), float(np.nextafter(b, -np.inf)))
+        short = float(f"{t:.12g}")
+        out[k - 1] = short if a <= short < b else t
+    return out
 
 
 def _missing_message(name: str, count: int) -> str:
@@ -521,10 +557,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         if distinct.size <= n_thresholds + 1:
             candidates = distinct[:-1]
         elif finite.size:
-            levels = np.arange(1, n_thresholds + 1) / (n_thresholds + 1)
-            # Exact quantiles: rounding them (even to 12 digits) can move a threshold
-            # onto or past a data value (timestamps, IDs) and merge distinct values.
-            candidates = np.unique(np.quantile(finite, levels))
+            candidates = np.unique(_linear_quantiles(np.sort(finite), n_thresholds))
         else:
             candidates = np.empty(0)
         keep = np.isfinite(candidates) & (candidates < distinct[-1])
