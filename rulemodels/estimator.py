@@ -148,7 +148,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         ``"auto"`` fits both on the folds of ``cv`` and keeps the one with the
         lower mean inner-CV error (ties: DNF), then refits it on all of X.
     n_clauses : int, default=2
-        R, the number of clauses (terms of a DNF).
+        R, the number of clauses (terms of a DNF); TLP and AM return fewer when
+        a clause would duplicate another or be constant on the training data.
     theta : float, default=0.005
         Sparsity weight θ >= 0, the cost of one literal. With
         ``theta_unit='fraction'`` it is a share of the training set: a literal

@@ -23,7 +23,7 @@ import scipy.sparse as sp
 from rulemodels.algorithms.engine import WorkingData
 from rulemodels.algorithms.pool import PoolEntry, start_cold
 from rulemodels.algorithms.result import FitResult
-from rulemodels.algorithms.rounding import RedundancyAwareBinarizer, simple_binarize
+from rulemodels.algorithms.rounding import RedundancyAwareBinarizer, redundant_clauses, simple_binarize
 from rulemodels.models import build_zero_one, set_theta, two_level_weights
 from rulemodels.models.objectives import zero_one_objective
 from solvers import Backend
@@ -71,6 +71,9 @@ def two_level_lp(
         W = simple_binarize(W_lp, threshold)
     else:
         W = _redundancy_aware(data, W_lp, theta)
+    # Issue 20: the relaxation has no cheaper way to switch an unneeded clause off than a
+    # duplicate or a one-column tautology; drop those (same predictions, fewer literals).
+    W = np.delete(W, redundant_clauses(data.A, W, data.groups, allow_disable=data.allow_disable), axis=1)
     objective = zero_one_objective(data.A, data.y, W, theta, sample_weight=data.weight, feature_cost=data.cost)
     stop = "time_limit" if result.termination.value == "time_limit" else "single_pass"
     return FitResult(
