@@ -270,10 +270,12 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
       :math:`k / (K_{\\max} + 1)`, :math:`k = 1, \\dots, K_{\\max}`
       (``n_thresholds``; ``numpy.quantile`` with its default ``'linear'``
       method), deduplicated, and with any threshold at or above the column
-      maximum dropped (its ``<=`` literal would be constant). Thresholds are
-      stored exactly as computed (never rounded, so two distinct data
-      values are never merged); only their printed text is shortened
-      (:func:`rulemodels.rules.format_threshold`). A column with at
+      maximum dropped (its ``<=`` literal would be constant). A threshold
+      never merges two distinct training values: it stays between the same
+      two consecutive values as the exact quantile (see
+      :func:`_linear_quantiles`: the 12-significant-digit value is stored only
+      when it stays there, else the exact one), and it is compared exactly;
+      only its printed text is shortened (:func:`rulemodels.rules.format_threshold`). A column with at
       most ``n_thresholds + 1`` distinct values uses its finite distinct values
       except the maximum. Literals: ``x <= t_k`` for ascending ``k``, then
       (with ``negations``) ``x > t_k`` for ascending ``k``.
