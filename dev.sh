@@ -77,7 +77,7 @@ case "$task" in
         setup
         "$VENV/bin/rulemodels" solvers
         echo
-        "$VENV/bin/rulemodels" fit "${@:-pima}" --algorithm am --clauses 2 --theta 0.01
+        "$VENV/bin/rulemodels" fit "${@:-pima}" --algorithm am --clauses 2
         ;;
     test)
         setup

@@ -343,11 +343,12 @@ W_simple = simple_binarize(W_lp, threshold=0.2)
 rounder = RedundancyAwareBinarizer(A, [lit.feature for lit in problem.literals])
 W_aware = W_lp.copy()
 for r in range(R):
-    def cost(candidates, columns, r=r):
+    def cost(current, columns, options, r=r):  # the objective with `columns` of clause r set to each option
         scores = []
-        for candidate in candidates.T:
+        for option in options.T:
             W = W_aware.copy()
-            W[:, r] = candidate
+            W[:, r] = current
+            W[columns, r] = option
             scores.append(tlp_objective(W))
         return np.array(scores)
     W_aware[:, r] = rounder.binarize(W_aware[:, r], cost)

@@ -21,6 +21,10 @@ import pandas as pd
 
 __all__ = ["main", "build_parser"]
 
+#: The estimator's default θ (rulemodels.estimator.DEFAULT_THETA), repeated so the
+#: CLI parser is built without importing the estimator (a test checks they agree).
+DEFAULT_THETA = 0.005
+
 logger = logging.getLogger(__name__)
 
 EXIT_OK = 0
@@ -54,17 +58,51 @@ def _cmd_solvers(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _add_data_arguments(parser: argparse.ArgumentParser) -> None:
+def _add_csv_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--no-header", action="store_true", help="the CSV file has no header row: columns are named x0, x1, ...")
+    parser.add_argument("--sep", default=",", help="the CSV field separator (default: ,)")
+    parser.add_argument(
+        "--na-values", default="?", metavar="LIST",
+        help="comma-separated cell texts read as missing, besides empty, NA, NaN, null, n/a (default: ?)",
+    )
+
+
+def _csv_options(args: argparse.Namespace) -> Any:
+    from rulemodels.io import CSVOptions
+
+    na_values = tuple(v for v in args.na_values.split(",") if v != "")
+    return CSVOptions(header=not args.no_header, sep=args.sep, na_values=na_values)
+
+
+def _add_data_arguments(parser: argparse.ArgumentParser, *, estimator: bool = True) -> None:
     parser.add_argument("data", metavar="DATA", help="a CSV file, or a bundled dataset name (sonar, liver, pima, parkinsons)")
-    parser.add_argument("--target", help="name of the label column (required for a CSV file)")
+    parser.add_argument(
+        "--target",
+        help="the label column (required for a CSV file): its name, or its 0-based index (-1: the last column)",
+    )
     parser.add_argument("--positive", help="the label value of the positive class (required if the target has more than two values)")
+    _add_csv_arguments(parser)
+    if estimator:
+        parser.add_argument(
+            "--nan", choices=("indicator", "error"), default="indicator",
+            help="missing values: 'indicator' (default) makes a column's literals false where it is missing and adds "
+                 "'x is missing' literals; 'error' refuses them",
+        )
+        parser.add_argument(
+            "--keep-id-columns", action="store_true",
+            help="keep text columns with one distinct value per row (IDs, dates as text) as categories; "
+                 "by default they are left out with a warning",
+        )
 
 
 def _add_rule_arguments(parser: argparse.ArgumentParser, *, solver: str, forms: tuple[str, ...] = ("dnf", "cnf")) -> None:
     from solvers import registered_backends
 
     parser.add_argument("--clauses", type=_positive_int, default=2, help="R, the number of clauses (default: 2)")
-    parser.add_argument("--theta", type=_nonnegative_float, default=0.01, help="sparsity weight θ per literal (default: 0.01)")
+    parser.add_argument(
+        "--theta", type=_nonnegative_float, default=DEFAULT_THETA,
+        help=f"sparsity weight θ: the share of the training rows a literal must fix to be kept (default: {DEFAULT_THETA:g})",
+    )
     auto = " ('auto': the one with the lower 5-fold inner-CV error)" if "auto" in forms else ""
     parser.add_argument("--form", choices=forms, default="dnf", help=f"rule form{auto} (default: dnf)")
     parser.add_argument(
@@ -79,11 +117,12 @@ def _fit_estimator(args: argparse.Namespace, algorithm: str):
     from rulemodels import BooleanRuleClassifier
     from rulemodels.io import load_data
 
-    data = load_data(args.data, args.target, args.positive)
+    data = load_data(args.data, args.target, args.positive, _csv_options(args))
     clf = BooleanRuleClassifier(
         form=args.form, n_clauses=args.clauses, theta=args.theta, algorithm=algorithm, n_thresholds=args.thresholds,
         allow_disable=args.allow_disable, max_iter=args.max_iter,
         solver=args.solver, time_limit=args.time_limit, verbose=args.verbose,
+        nan=args.nan, high_cardinality="keep" if args.keep_id_columns else "drop",
     )
     start = time.perf_counter()
     clf.fit(data.X, data.y)
@@ -99,10 +138,13 @@ def _print_rule_summary(data, clf, seconds: float) -> None:
         print(f"form: {clf.form_} (--form auto; mean inner-CV error dnf {errors['dnf']:.4f}, cnf {errors['cnf']:.4f})")
     print(f"rule ({data.target} = {data.classes[1]} when true):")
     print(f"  {clf.rule_}")
-    print(f"training error: {error:.4f}  (accuracy {1 - error:.4f})")
+    if clf.simplification_.changed:
+        print(f"simplified: {clf.simplification_}")
+    majority = data.classes[clf.baseline_class_]
+    print(f"training error: {error:.4f}  (accuracy {1 - error:.4f}); baseline: {clf.baseline_error_:.4f} (always {majority})")
     print(
-        f"complexity: {complexity['n_clauses']} clauses, {complexity['n_literals']} literals, "
-        f"{complexity['n_features']} distinct features"
+        f"complexity: {complexity['n_clauses']} clauses, {complexity['n_conditions']} conditions as printed, "
+        f"{clf.raw_rule_.n_literals} literals as learned, {complexity['n_features']} distinct features"
     )
     print(
         f"solve: {clf.algorithm} with {clf.solver}, {clf.n_iter_} iterations ({clf.termination_}), "
@@ -130,7 +172,7 @@ def _cmd_predict(args: argparse.Namespace) -> int:
     from rulemodels.io import load_model, read_features
 
     model = load_model(args.rule)
-    frame = read_features(args.data)
+    frame = read_features(args.data, _csv_options(args))
     if args.explain:
         predictions = model.explain(frame)[["prediction", "reason"]]
     else:
@@ -148,18 +190,21 @@ def _cmd_exact(args: argparse.Namespace) -> int:
     from rulemodels.exact import solve_exact
     from rulemodels.io import load_data
 
-    data = load_data(args.data, args.target, args.positive)
+    data = load_data(args.data, args.target, args.positive, _csv_options(args))
     X, y = data.X, data.y
     if args.sample is not None and args.sample < len(X):
         rows = np.random.default_rng(args.seed).choice(len(X), size=args.sample, replace=False)
         X, y = X.iloc[np.sort(rows)], y[np.sort(rows)]
-    result = solve_exact(
-        X, y, n_clauses=args.clauses, theta=args.theta, formulation=args.formulation, form=args.form,
+    result = solve_exact(  # solve_exact takes the paper's θ: --theta is a share of the rows, as in fit
+        X, y, n_clauses=args.clauses, theta=args.theta * len(X), formulation=args.formulation, form=args.form,
         solver=args.solver, time_limit=args.time_limit, mip_gap=args.mip_gap, n_thresholds=args.thresholds,
     )
     gap = "-" if result.gap is None else f"{100 * result.gap:.3f} %"
     bound = "-" if result.bound is None else f"{result.bound:.6g}"
-    print(f"data: {data.source} ({len(X)} samples), {args.formulation} MIP, R={args.clauses}, theta={args.theta:g}")
+    print(
+        f"data: {data.source} ({len(X)} samples), {args.formulation} MIP, R={args.clauses}, theta={args.theta:g} "
+        f"(the paper's θ: {args.theta * len(X):g})"
+    )
     print(f"status: {result.status}")
     print(f"objective: {result.objective:.6g}  (accuracy {result.breakdown['accuracy']:.6g}, sparsity {result.breakdown['sparsity']:.6g})")
     print(f"bound: {bound}  gap: {gap}")
@@ -246,10 +291,10 @@ def _check_inner_folds(inner_folds: int) -> None:
 
 def _cmd_cv(args: argparse.Namespace) -> int:
     """Cross-validate a grid of algorithms x R x theta on one dataset."""
-    from rulemodels.experiments import CSVData, make_grid, nested_cv_selection, table1
+    from rulemodels.experiments import make_grid, nested_cv_selection, table1
     from rulemodels.io import is_bundled_dataset
 
-    dataset = args.data if is_bundled_dataset(args.data) else CSVData(args.data, args.target, args.positive)
+    dataset = args.data if is_bundled_dataset(args.data) else _cv_csv(args)
     _check_inner_folds(args.inner_folds)
     tasks = make_grid(
         [dataset], args.algorithms, args.clauses, _parse_thetas(args.thetas), n_folds=args.folds,
@@ -268,12 +313,54 @@ def _cmd_cv(args: argparse.Namespace) -> int:
             f"| {row.algorithm} | {row.n_clauses} | {100 * row.test_error:.1f} % | {row.theta:g} | "
             f"{row.n_literals:.1f} | {honest} |"
         )
+    baseline = _cv_baseline(args, args.folds)
+    print(f"baseline: {100 * baseline:.1f} % mean test error of always predicting the majority class of each training fold")
     if not args.inner_folds:
         print("(the minimum over θ picks θ on the test folds; add --inner-folds 3 to choose θ by nested CV)")
     failed = int(results["error"].notna().sum()) if "error" in results else 0
     if failed:
         print(f"{failed} tasks failed; see the 'error' field in {args.results}", file=sys.stderr)
     return EXIT_OK
+
+
+def _cv_csv(args: argparse.Namespace) -> Any:
+    """The CSV of ``cv`` as the experiment runner reads it (header row, ',' separator, the target by name).
+
+    When --no-header, --sep, --na-values or a target index ask for another
+    reading, the data is read here and written once, as the runner reads it,
+    to RESULTS.data.csv beside the results file (a new file: the user's CSV is
+    never written).
+    """
+    from rulemodels.experiments import CSVData
+    from rulemodels.io import CSVOptions, load_data, read_features
+
+    options = _csv_options(args)
+    target = args.target
+    columns = [str(c) for c in read_features(args.data, options).columns] if target is not None else []
+    if options == CSVOptions() and (target is None or target in columns):
+        return CSVData(args.data, target, args.positive)
+    data = load_data(args.data, target, args.positive, options)
+    frame = read_features(args.data, options)
+    copy = Path(f"{args.results}.data.csv")
+    if not copy.exists():
+        frame.to_csv(copy, index=False)
+        print(f"read {args.data} as {copy} (header row, ',' separator) for the runner", file=sys.stderr)
+    return CSVData(str(copy), data.target, args.positive, name=Path(args.data).stem)
+
+
+def _cv_baseline(args: argparse.Namespace, n_folds: int) -> float:
+    """Mean test-fold error of the majority class of each training fold (the folds of the runner)."""
+    from sklearn.model_selection import StratifiedKFold
+
+    from rulemodels.baseline import majority_baseline
+    from rulemodels.io import load_data
+
+    data = load_data(args.data, args.target, args.positive, _csv_options(args))
+    errors = []
+    for train, test in StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=0).split(data.X, data.y):
+        label = majority_baseline(data.y[train], np.ones(len(train))).label
+        errors.append(float(np.mean(data.y[test] != label)))
+    return float(np.mean(errors))
 
 
 def _unpack_results(out: Path) -> None:
@@ -380,6 +467,7 @@ def build_parser() -> argparse.ArgumentParser:
     predict = commands.add_parser("predict", help="apply a saved rule to a CSV file", description="Apply a saved rule to a CSV file.")
     predict.add_argument("rule", metavar="RULE.json", help="a file written by 'rulemodels fit --out'")
     predict.add_argument("data", metavar="DATA.csv", help="CSV file with the rule's feature columns")
+    _add_csv_arguments(predict)
     predict.add_argument("--out", help="write the predictions CSV here (default: stdout)")
     predict.add_argument(
         "--explain", action="store_true",
@@ -391,7 +479,7 @@ def build_parser() -> argparse.ArgumentParser:
         "exact", help="solve the exact MIP (ground truth for small data)",
         description="Solve the exact two-level MIP; prints status, objective, bound and gap.",
     )
-    _add_data_arguments(exact)
+    _add_data_arguments(exact, estimator=False)
     _add_rule_arguments(exact, solver="cbc")
     exact.add_argument("--formulation", choices=("zero_one", "hamming"), default="zero_one", help="MIP formulation (default: zero_one)")
     exact.add_argument("--mip-gap", type=float, default=None, help="relative gap at which to stop")
@@ -400,7 +488,7 @@ def build_parser() -> argparse.ArgumentParser:
     exact.set_defaults(handler=_cmd_exact)
 
     cv = commands.add_parser("cv", help="cross-validate a grid of algorithms, R and θ", description="Cross-validate a grid on one dataset (resumable).")
-    _add_data_arguments(cv)
+    _add_data_arguments(cv, estimator=False)
     cv.add_argument("--algorithms", nargs="+", choices=("am", "bcd", "tlp", "scs", "scn"), default=["am", "bcd"])
     cv.add_argument("--clauses", type=_parse_clauses, default=[1, 2, 3], help="R values, e.g. 2, 1-5 or 1,3 (default: 1-3)")
     cv.add_argument("--thetas", nargs="+", default=["paper"], help="'paper' (the 18 θ of the paper) or numbers")

@@ -17,15 +17,27 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from rulemodels.algorithms import ALGORITHMS
+from rulemodels.baseline import majority_baseline, warn_if_trivial
 from rulemodels.data import FeatureBinarizer
 from rulemodels.explain import explain_rule
 from rulemodels.inputs import as_frame, check_input
 from rulemodels.probability import PatternRates
+from rulemodels.simplify import SimplifyReport, simplify_rule
+from rulemodels.theta import THETA_UNITS, paper_theta
 from rulemodels.workspace import LearnedRule, TrainingWorkspace
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["BooleanRuleClassifier"]
+__all__ = ["BooleanRuleClassifier", "DEFAULT_THETA", "PAPER_SETTINGS"]
+
+#: Default θ (``theta_unit='fraction'``): a literal must fix DEFAULT_THETA of the
+#: training weight to be kept. Measured in docs/theta.md.
+DEFAULT_THETA = 0.005
+
+#: The estimator settings that reproduce the paper's protocol: θ in the paper's
+#: units (misclassified samples) and the rule exactly as learned (no simplification),
+#: so ``rule_.n_literals`` is the paper's literal count.
+PAPER_SETTINGS: dict[str, Any] = {"theta_unit": "sample", "simplify": False}
 
 
 @contextlib.contextmanager
@@ -93,15 +105,42 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         ``"auto"`` fits both on the folds of ``cv`` and keeps the one with the
         lower mean inner-CV error (ties: DNF), then refits it on all of X.
     n_clauses : int, default=2
-        R, the number of clauses (terms of a DNF).
-    theta : float, default=0.01
-        Sparsity weight θ >= 0 (per literal, relative to one misclassified sample).
+        R, the number of clauses (terms of a DNF); TLP and AM return fewer when
+        a clause would duplicate another or be constant on the training data.
+    theta : float, default=0.005
+        Sparsity weight θ >= 0, the cost of one literal. With
+        ``theta_unit='fraction'`` it is a share of the training set: a literal
+        is kept only if it lowers the (weighted) training error rate by more
+        than θ, so θ = 0.005 means "fix at least 0.5 % of the rows" whatever n.
+        The learner's (paper's) θ is ``θ × Σ sample_weight`` (``paper_theta_``);
+        see :mod:`rulemodels.theta` and ``docs/theta.md``.
+    theta_unit : {"fraction", "sample"}, default="fraction"
+        ``"sample"``: ``theta`` is the paper's θ, the cost of one literal in
+        misclassified samples (its effect then depends on n); used to
+        reproduce the paper (:data:`PAPER_SETTINGS`).
     algorithm : {"am", "bcd", "tlp", "scs", "scn", "exact"}, default="am"
         Alternating minimization, block coordinate descent, two-level LP
         relaxation, set covering with simple / redundancy-aware binarization,
         or the exact 0-1 error MIP (small data only).
     n_thresholds : int, default=9
         Quantile thresholds per numeric column (9 = deciles).
+    nan : {"indicator", "error"}, default="indicator"
+        Missing values (NaN, None) in X. ``"indicator"``: a missing value
+        makes every other literal on its column false (``x <= t``, ``x > t``,
+        ``x == v``, ``x != v``, ...), and columns with missing values in
+        training get ``x is missing`` / ``x is not missing`` literals; the same
+        holds in ``predict``, in :meth:`Rule.evaluate` and in saved rules.
+        ``"error"``: refuse missing values.
+    high_cardinality : {"drop", "keep"}, default="drop"
+        Text columns with (nearly) one distinct value per row (IDs, dates as
+        text) are left out with an ``IDLikeColumnWarning``; ``"keep"`` makes
+        them categories (see :class:`~rulemodels.data.FeatureBinarizer`).
+    simplify : bool, default=True
+        Simplify the learned rule without changing any prediction
+        (:func:`rulemodels.simplify.simplify_rule`): implied literals dropped,
+        thresholds merged into intervals, category literals merged into sets,
+        dead, always-true, duplicate and implied clauses dropped. ``rule_`` is
+        the simplified rule, ``raw_rule_`` the learned one.
     allow_disable : bool, default=False
         Let the learner disable clauses (always-true feature, paper section 3).
     disable_cost : float, default=0.5
@@ -128,7 +167,24 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     Attributes
     ----------
     rule_ : Rule
-        The learned rule over the original column names (true = ``classes_[1]``).
+        The rule over the original column names (true = ``classes_[1]``),
+        simplified when ``simplify=True``.
+    raw_rule_ : Rule
+        The rule as the learner produced it; ``raw_rule_.n_literals`` is the
+        paper's literal count. Predicts exactly as ``rule_``.
+    simplification_ : rulemodels.simplify.SimplifyReport
+        What the simplification removed (``str`` of it is one line).
+    baseline_error_ : float
+        Weighted training error of always predicting the majority class
+        (``classes_[baseline_class_]``); a ``TrivialRuleWarning`` says when
+        ``training_error_`` is no lower, or the rule predicts one class for
+        every training row.
+    baseline_class_ : int
+        Index into ``classes_`` of the majority class.
+    training_error_ : float
+        Weighted training error of ``rule_``.
+    paper_theta_ : float
+        The θ the learner used, in the paper's units (see ``theta``).
     classes_ : ndarray of shape (2,)
     binarizer_ : FeatureBinarizer
     n_features_in_ : int
@@ -154,8 +210,10 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     form_cv_errors_ : dict (only with ``form="auto"``)
         ``{"dnf": [...], "cnf": [...]}``, the inner-CV error of each fold.
     complexity_ : dict
-        ``{"n_clauses": ..., "n_literals": ..., "n_features": ...}``: clauses,
-        literals and distinct source features of ``rule_``.
+        ``{"n_clauses": ..., "n_literals": ..., "n_conditions": ..., "n_features": ...}``
+        of ``rule_``: clauses, literals (a set literal counts once), conditions
+        as printed (an interval ``3 < x <= 7`` counts once) and distinct source
+        features. The paper's count is ``raw_rule_.n_literals``.
     pattern_rates_ : rulemodels.probability.PatternRates
         The training positive rate per pattern of clause outputs, behind
         :meth:`predict_proba` (``pattern_rates_.to_frame()`` shows it).
@@ -179,8 +237,12 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         "form": [StrOptions({"dnf", "cnf", "auto"})],
         "n_clauses": [Interval(Integral, 1, None, closed="left")],
         "theta": [Interval(Real, 0, None, closed="left")],
+        "theta_unit": [StrOptions(set(THETA_UNITS))],
         "algorithm": [StrOptions({*ALGORITHMS, "exact"})],
         "n_thresholds": [Interval(Integral, 1, None, closed="left")],
+        "nan": [StrOptions({"indicator", "error"})],
+        "high_cardinality": [StrOptions({"drop", "keep"})],
+        "simplify": ["boolean"],
         "allow_disable": ["boolean"],
         "disable_cost": [Interval(Real, 0, None, closed="left")],
         "max_iter": [Interval(Integral, 0, None, closed="left")],
@@ -197,9 +259,13 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         *,
         form: str = "dnf",
         n_clauses: int = 2,
-        theta: float = 0.01,
+        theta: float = DEFAULT_THETA,
+        theta_unit: str = "fraction",
         algorithm: str = "am",
         n_thresholds: int = 9,
+        nan: str = "indicator",
+        high_cardinality: str = "drop",
+        simplify: bool = True,
         allow_disable: bool = False,
         disable_cost: float = 0.5,
         max_iter: int = 100,
@@ -213,8 +279,12 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.form = form
         self.n_clauses = n_clauses
         self.theta = theta
+        self.theta_unit = theta_unit
         self.algorithm = algorithm
         self.n_thresholds = n_thresholds
+        self.nan = nan
+        self.high_cardinality = high_cardinality
+        self.simplify = simplify
         self.allow_disable = allow_disable
         self.disable_cost = disable_cost
         self.max_iter = max_iter
@@ -255,7 +325,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
 
     def _make_binarizer(self) -> FeatureBinarizer:
         """The (unfitted) binarizer of this estimator's settings: the one place they are read."""
-        return FeatureBinarizer(n_thresholds=self.n_thresholds)
+        return FeatureBinarizer(n_thresholds=self.n_thresholds, nan=self.nan, high_cardinality=self.high_cardinality)
 
     def _fit_on(self, workspace: TrainingWorkspace, X: Any, y: Any) -> "BooleanRuleClassifier":
         validate_data(self, X, skip_check_array=True)
@@ -268,18 +338,33 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             else:
                 self.form_ = self.form
                 self.__dict__.pop("form_cv_errors_", None)  # from an earlier fit with form="auto"
+            labels, weights = workspace.labels, workspace.sample_weight
+            self.paper_theta_ = paper_theta(self.theta, weights, self.theta_unit)
             learned = workspace.learn(
-                form=self.form_, algorithm=self.algorithm, n_clauses=self.n_clauses, theta=self.theta,
+                form=self.form_, algorithm=self.algorithm, n_clauses=self.n_clauses, theta=self.paper_theta_,
                 allow_disable=self.allow_disable, disable_cost=self.disable_cost, max_iter=self.max_iter,
                 time_limit=self.time_limit, solver_options=self.solver_options,
             )
             self._set_learned(learned)
+            self._finish_rule(labels, weights)  # simplification and baseline
             clause_values = self.rule_.clause_outputs_binary(workspace.A, workspace.literals)
-            self.pattern_rates_ = PatternRates.fit(
-                clause_values, self.rule_.reduce(clause_values), workspace.labels, workspace.sample_weight,
+            self.pattern_rates_ = PatternRates.fit(clause_values, self.rule_.reduce(clause_values), labels, weights)
+            self.training_error_ = warn_if_trivial(
+                self.rule_.reduce(clause_values), labels, weights, self._baseline, self.classes_, stacklevel=4,
             )
         self.complexity_ = self.rule_.complexity()
         return self
+
+    def _finish_rule(self, labels: np.ndarray, weights: np.ndarray) -> None:
+        """Keep the learned rule as ``raw_rule_``, simplify it into ``rule_``, and compute the baseline."""
+        self.raw_rule_ = self.rule_
+        if self.simplify:
+            self.rule_, self.simplification_ = simplify_rule(self.raw_rule_)
+        else:
+            self.simplification_ = SimplifyReport(self.raw_rule_.n_literals, self.raw_rule_.n_literals)
+        self._baseline = majority_baseline(labels, weights)
+        self.baseline_error_ = self._baseline.error
+        self.baseline_class_ = self._baseline.label
 
     def _choose_form(self, workspace: TrainingWorkspace) -> str:
         """``form='auto'``: the form with the lower inner-CV error (weighted misclassification rate); ties go to DNF.
@@ -410,7 +495,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
 
     def __sklearn_tags__(self):  # noqa: ANN204
         tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = False
+        tags.input_tags.allow_nan = self.nan == "indicator"
         tags.input_tags.categorical = True
         tags.input_tags.string = True
         tags.classifier_tags.multi_class = False

@@ -96,7 +96,7 @@ def prepare_problem(
 
             literals = [Literal(str(name), "is_true") for name in X.columns]
             return CNFProblem.from_binary(values.astype(np.int8), labels, literals=literals, form=form, sample_weight=sample_weight), None
-        binarizer = FeatureBinarizer(n_thresholds=n_thresholds).fit(X)
+        binarizer = FeatureBinarizer(n_thresholds=n_thresholds, nan="indicator").fit(X)
         A = binarizer.transform(X)
         return CNFProblem.from_binary(A, labels, literals=binarizer.literals_, form=form, sample_weight=sample_weight), binarizer
     return CNFProblem.from_binary(X, labels, form=form, sample_weight=sample_weight), None

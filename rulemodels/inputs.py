@@ -18,27 +18,34 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 
 from rulemodels.data.binarizer import check_unique_column_names
 
-__all__ = ["as_frame", "binary_labels", "check_input", "check_sample_weight"]
+__all__ = ["as_frame", "binary_labels", "check_input", "check_no_missing_labels", "check_sample_weight"]
 
 
 def check_input(X: Any) -> None:
-    """Reject sparse matrices, non-2-D arrays, duplicate column names, NaN and infinity with clear messages."""
+    """Reject sparse matrices, non-2-D arrays and duplicate column names with clear messages.
+
+    Missing values are handled by the binarizer (``nan``); infinite values are
+    ordinary numbers (``x <= t`` is False for +inf and True for -inf).
+    """
     if sp.issparse(X):
         raise TypeError("sparse input is not supported by BooleanRuleClassifier: pass a dense array or a DataFrame")
     if not isinstance(X, pd.DataFrame):
         array = np.asarray(X)
         if array.ndim != 2:
             raise ValueError(f"Expected 2D array, got {array.ndim}D array instead. Reshape your data (X.reshape(-1, 1) for one feature)")
-        frame = pd.DataFrame(array)
     else:
         check_unique_column_names(X.columns)
-        frame = X
-    numeric = frame.select_dtypes(include=[np.number, "bool"])
-    values = numeric.to_numpy(dtype=float) if numeric.shape[1] else np.empty((0, 0))
-    if np.isnan(values).any() or frame.select_dtypes(exclude=[np.number, "bool"]).isna().to_numpy().any():
-        raise ValueError("Input X contains NaN: impute missing values, or binarize with FeatureBinarizer(nan='indicator') yourself")
-    if np.isinf(values).any():
-        raise ValueError("Input X contains infinity: replace infinite values before fitting")
+
+
+def check_no_missing_labels(y: np.ndarray) -> None:
+    """Raise when labels are missing (None, NaN): a rule is learned from labelled rows only."""
+    missing = np.flatnonzero(np.asarray(pd.isna(y), dtype=bool))
+    if missing.size:
+        shown = ", ".join(map(str, missing[:5])) + (", ..." if missing.size > 5 else "")
+        raise ValueError(
+            f"y has {missing.size} missing label(s) (None or NaN) at row(s) {shown}: drop those rows "
+            "first, e.g. keep = y.notna(); X, y = X[keep], y[keep]"
+        )
 
 
 def as_frame(X: Any, columns: list[str] | None = None) -> pd.DataFrame:
@@ -73,6 +80,7 @@ def binary_labels(y: Any, n_samples: int, *, stacklevel: int = 3) -> tuple[np.nd
         raise ValueError(f"y must be 1-dimensional (one label per sample), got shape {y_array.shape}")
     if y_array.shape[0] != n_samples:
         raise ValueError(f"X has {n_samples} samples but y has {y_array.shape[0]} labels")
+    check_no_missing_labels(y_array)
     check_classification_targets(y_array)
     classes = np.unique(y_array)
     if classes.shape[0] == 1:

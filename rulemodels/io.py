@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import csv
 import json
-from dataclasses import dataclass
+import warnings
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +17,44 @@ from rulemodels.datasets import DATASET_INFO, list_datasets, load_dataset
 from rulemodels.explain import explain_rule
 from rulemodels.rules import Rule, RuleFormatError
 
-__all__ = ["LabeledData", "SavedModel", "is_bundled_dataset", "load_data", "load_model", "read_features", "save_model"]
+__all__ = [
+    "CSVOptions", "HeaderLooksLikeDataWarning", "LabeledData", "SavedModel", "is_bundled_dataset", "load_data",
+    "load_model", "read_features", "resolve_target", "save_model",
+]
 
 MODEL_FORMAT = "rulemodels.model"
+
+#: Cell texts read as missing besides pandas' own (empty, NA, NaN, null, n/a, ...).
+DEFAULT_NA_VALUES: tuple[str, ...] = ("?",)
+
+
+class HeaderLooksLikeDataWarning(UserWarning):
+    """Every name in the CSV's header row is a number: the file probably has no header.
+
+    Its first data row would become the column names; read it with
+    ``header=False`` (CLI: ``--no-header``), which names the columns ``x0, x1, ...``.
+    """
+
+
+@dataclass(frozen=True)
+class CSVOptions:
+    """How to read a CSV file.
+
+    Attributes
+    ----------
+    header : bool
+        The first row holds the column names; False names them ``x0, x1, ...``.
+    sep : str
+        The field separator.
+    na_values : tuple of str
+        Cell texts read as missing, besides pandas' defaults (empty, ``NA``,
+        ``NaN``, ``null``, ``n/a``, ...). Spaces after a separator are skipped,
+        so ``, ?`` is missing too.
+    """
+
+    header: bool = True
+    sep: str = ","
+    na_values: tuple[str, ...] = field(default=DEFAULT_NA_VALUES)
 
 
 @dataclass(frozen=True)
@@ -37,28 +73,73 @@ def _plain(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
-def read_features(path: str | Path) -> pd.DataFrame:
-    """A CSV file as a DataFrame, with clear errors for a missing or empty file."""
+def read_features(path: str | Path, options: CSVOptions | None = None) -> pd.DataFrame:
+    """A CSV file as a DataFrame, with clear errors for a missing or empty file.
+
+    Warns (:class:`HeaderLooksLikeDataWarning`) when every header name is a number.
+    """
+    options = options or CSVOptions()
     file = Path(path)
     if not file.exists():
         raise FileNotFoundError(f"data file '{path}' not found (give a CSV path or a bundled dataset: {', '.join(list_datasets())})")
     try:
-        frame = pd.read_csv(file)
+        frame = pd.read_csv(
+            file, sep=options.sep, header=0 if options.header else None, na_values=list(options.na_values),
+            skipinitialspace=True,
+        )
     except pd.errors.EmptyDataError:
         raise ValueError(f"data file '{path}' is empty") from None
+    if not options.header:
+        frame.columns = [f"x{k}" for k in range(frame.shape[1])]
     if frame.shape[0] == 0:
         raise ValueError(f"data file '{path}' has a header but no rows")
-    duplicated = _duplicate_header_names(file)
-    if duplicated:  # pandas would silently rename the second one to 'name.1'
-        raise ValueError(f"data file '{path}' has duplicate column names {duplicated}: rename them so each is unique")
+    if options.header:
+        header = _header_names(file, options.sep)
+        duplicated = duplicated_names(header)
+        if duplicated:  # pandas would silently rename the second one to 'name.1'
+            raise ValueError(f"data file '{path}' has duplicate column names {duplicated}: rename them so each is unique")
+        if header and all(_is_number(name) for name in header):
+            warnings.warn(
+                f"every column name in the first row of '{path}' is a number ({', '.join(header[:4])}"
+                f"{', ...' if len(header) > 4 else ''}): the file seems to have no header row, and its first "
+                "row of data was read as column names; pass --no-header (columns x0, x1, ...)",
+                HeaderLooksLikeDataWarning, stacklevel=2,
+            )
     return frame
 
 
-def _duplicate_header_names(file: Path) -> list[str]:
-    """Names that appear more than once in the CSV file's header row."""
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _header_names(file: Path, sep: str) -> list[str]:
+    """The names in the CSV file's header row, as written."""
     with file.open(newline="") as handle:
-        header = next(csv.reader(handle), [])
-    return duplicated_names(header)
+        header = next(csv.reader(handle, delimiter=sep, skipinitialspace=True), [])
+    return [name.strip() for name in header]
+
+
+def resolve_target(target: str, columns: list[str]) -> str:
+    """The target column's name from a name or a 0-based index (negative counts from the end).
+
+    A name that is a column wins over the same text read as an index.
+    """
+    if target in columns:
+        return target
+    try:
+        index = int(target)
+    except ValueError:
+        raise ValueError(f"target column '{target}' is not a column; columns are {', '.join(map(str, columns))}") from None
+    if not -len(columns) <= index < len(columns):
+        raise ValueError(
+            f"--target {index} is out of range: the file has {len(columns)} columns "
+            f"(0 to {len(columns) - 1}, or -1 for the last)"
+        )
+    return str(columns[index])
 
 
 def is_bundled_dataset(source: str) -> bool:
@@ -66,11 +147,14 @@ def is_bundled_dataset(source: str) -> bool:
     return source in list_datasets() and not Path(source).exists()
 
 
-def load_data(source: str, target: str | None = None, positive: str | None = None) -> LabeledData:
+def load_data(source: str, target: str | None = None, positive: str | None = None,
+              options: CSVOptions | None = None) -> LabeledData:
     """Load a bundled dataset by name, or a CSV file with a ``target`` column.
 
-    The target must have exactly two values, or ``positive`` must name the
-    value that counts as the positive class (label 1; every other value is 0).
+    ``target`` is a column name or a 0-based column index (``-1``: the last
+    column). The target must have exactly two values, or ``positive`` must
+    name the value that counts as the positive class (label 1; every other
+    value is 0). ``options`` says how to read the CSV file.
     """
     if is_bundled_dataset(source):
         X, y = load_dataset(source)
@@ -78,11 +162,13 @@ def load_data(source: str, target: str | None = None, positive: str | None = Non
         if target is not None and target != info["target"]:
             raise ValueError(f"bundled dataset '{source}' has target '{info['target']}', not '{target}'")
         return LabeledData(X, y.to_numpy().astype(int), info["target"], (0, 1), source)
-    frame = read_features(source)
+    frame = read_features(source, options)
     if target is None:
-        raise ValueError(f"--target is required for a CSV file; columns are {', '.join(map(str, frame.columns))}")
-    if target not in frame.columns:
-        raise ValueError(f"target column '{target}' is not in '{source}'; columns are {', '.join(map(str, frame.columns))}")
+        raise ValueError(
+            f"--target is required for a CSV file (a column name, or an index: -1 is the last column); "
+            f"columns are {', '.join(map(str, frame.columns))}"
+        )
+    target = resolve_target(str(target), [str(c) for c in frame.columns])
     column = frame[target]
     if column.isna().any():
         raise ValueError(f"target column '{target}' has {int(column.isna().sum())} missing values; drop those rows first")
@@ -134,18 +220,10 @@ class SavedModel:
         return explain_rule(self.rule, X, self.classes)
 
     def _check_columns(self, X: pd.DataFrame) -> None:
-        """Every column the rule uses is present and has no missing value."""
+        """Every column the rule uses is present (missing values follow :meth:`Literal.evaluate`)."""
         missing = [name for name in self.rule.features if name not in X.columns]
         if missing:
             raise ValueError(f"the data has no column {', '.join(repr(m) for m in missing)}, which the rule uses")
-        for name in self.rule.features:
-            rows = np.flatnonzero(pd.isna(X[name]).to_numpy())
-            if rows.size:
-                shown = ", ".join(map(str, rows[:5])) + (", ..." if rows.size > 5 else "")
-                raise ValueError(
-                    f"column {name!r} has {rows.size} missing value(s) (rows {shown}), which the rule uses: "
-                    "it cannot decide those rows; impute or drop them first"
-                )
 
 
 def save_model(path: str | Path, rule: Rule, classes: tuple[Any, Any], target: str, features: list[str], **metadata: Any) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import logging
 import time
+import warnings
 from numbers import Integral, Real
 from typing import Any, Callable
 
@@ -19,6 +20,7 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from rulemodels.baseline import TrivialRuleWarning
 from rulemodels.estimator import BooleanRuleClassifier, _log_level
 from rulemodels.inputs import check_input
 from rulemodels.workspace import TrainingWorkspace
@@ -27,20 +29,23 @@ logger = logging.getLogger(__name__)
 
 __all__ = ["BooleanRuleCV"]
 
-#: Default θ grid: one value per decade. θ is the cost of one literal in
-#: misclassified samples, so on a few hundred samples θ <= 0.1 rarely changes
-#: the rule and θ = 10 keeps only literals that fix 10 or more samples.
-DEFAULT_THETAS: tuple[float, ...] = (0.001, 0.01, 0.1, 1.0, 10.0)
+#: Default θ grid (θ as a share of the training set, ``theta_unit='fraction'``):
+#: from "a literal must fix 0.1 % of the rows" (long rules) to 5 % (one or two
+#: literals, often none); the range where the learned rules change on the
+#: bundled datasets (docs/theta.md).
+DEFAULT_THETAS: tuple[float, ...] = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05)
 
 #: The BooleanRuleClassifier parameters BooleanRuleCV passes through unchanged.
 _BASE_PARAMS: tuple[str, ...] = (
     "algorithm", "n_thresholds", "allow_disable", "disable_cost", "max_iter",
     "solver", "solver_options", "time_limit", "random_state",
+    "theta_unit", "nan", "high_cardinality", "simplify",
 )
 
 #: Fitted attributes of best_estimator_ that BooleanRuleCV copies (those it has).
 _MIRRORED: tuple[str, ...] = (
     "rule_", "binarizer_", "classes_", "n_features_in_", "feature_names_in_", "complexity_", "target_name_", "n_iter_",
+    "raw_rule_", "simplification_", "baseline_error_", "baseline_class_", "training_error_",
 )
 
 #: Mean scores are rounded to this many decimals before ranking, so that means
@@ -88,7 +93,9 @@ def _fit_fold(
     with TrainingWorkspace(X_train, y_train, fit_weight, binarizer=base._make_binarizer(), solver=base.solver) as workspace:
         for params in candidates:
             start = time.perf_counter()
-            estimator = clone(base).set_params(**params).fit(X_train, y_train, sample_weight=fit_weight, workspace=workspace)
+            with warnings.catch_warnings():  # trivial fold rules are expected at large θ; the refit warns
+                warnings.simplefilter("ignore", TrivialRuleWarning)
+                estimator = clone(base).set_params(**params).fit(X_train, y_train, sample_weight=fit_weight, workspace=workspace)
             fitted = time.perf_counter()
             score = _score(scorer, estimator, X_test, y_test, score_params)
             n_literals = estimator.rule_.n_literals
@@ -116,7 +123,7 @@ def _grid_values(name: str, values: Any, kind: str) -> list[Any]:
     for item in items:
         if kind == "theta":
             ok = isinstance(item, Real) and not isinstance(item, (bool, np.bool_)) and np.isfinite(item) and item >= 0
-            what = "finite numbers >= 0 (θ, the cost of one literal in misclassified samples)"
+            what = "finite numbers >= 0 (θ, the share of the training rows a literal must fix)"
         elif kind == "n_clauses":
             ok = isinstance(item, Integral) and not isinstance(item, (bool, np.bool_)) and item >= 1
             what = "integers >= 1 (R, the number of clauses)"
@@ -169,9 +176,11 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
 
     Parameters
     ----------
-    thetas : float or sequence of float, default=(0.001, 0.01, 0.1, 1.0, 10.0)
-        θ values to try (each >= 0): the cost of one literal relative to one
-        misclassified sample, so larger θ gives sparser rules.
+    thetas : float or sequence of float, default=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05)
+        θ values to try (each >= 0): with ``theta_unit="fraction"`` the share
+        of the training rows a literal must fix to be kept (see
+        :class:`~rulemodels.BooleanRuleClassifier`), so larger θ gives
+        sparser rules; the default spans the range where rules change.
     n_clauses : int or sequence of int, default=(1, 2, 3)
         Numbers of clauses R to try (each >= 1).
     forms : {"dnf", "cnf"} or sequence of them, default=("dnf",)
@@ -204,7 +213,8 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         ``logging.basicConfig(level=logging.INFO)``) to see the messages.
         With ``n_jobs`` > 1 the per-fold messages are emitted in the worker
         processes.
-    algorithm, n_thresholds, allow_disable, disable_cost, max_iter, solver, solver_options, time_limit
+    algorithm, n_thresholds, allow_disable, disable_cost, max_iter, solver, solver_options, time_limit, \
+theta_unit, nan, high_cardinality, simplify
         Passed to every :class:`~rulemodels.BooleanRuleClassifier` (see it for
         their meaning); ``time_limit`` applies to each fit.
 
@@ -232,7 +242,9 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     form_ : str
         The chosen θ, R and form.
     rule_ : Rule
-        ``best_estimator_.rule_`` (only with ``refit=True``).
+        ``best_estimator_.rule_`` (only with ``refit=True``); likewise
+        ``raw_rule_``, ``simplification_``, ``baseline_error_``,
+        ``baseline_class_`` and ``training_error_``.
     binarizer_ : FeatureBinarizer
         ``best_estimator_.binarizer_`` (only with ``refit=True``).
     complexity_ : dict
@@ -299,6 +311,10 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         solver: Any = "highs",
         solver_options: dict | None = None,
         time_limit: float | None = None,
+        theta_unit: str = "fraction",
+        nan: str = "indicator",
+        high_cardinality: str = "drop",
+        simplify: bool = True,
     ):
         self.thetas = thetas
         self.n_clauses = n_clauses
@@ -317,6 +333,10 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         self.solver = solver
         self.solver_options = solver_options
         self.time_limit = time_limit
+        self.theta_unit = theta_unit
+        self.nan = nan
+        self.high_cardinality = high_cardinality
+        self.simplify = simplify
 
     def _candidates(self) -> list[dict[str, Any]]:
         """The grid as a list of parameter dicts, simplest first (fewest clauses, largest θ, forms in order)."""
@@ -468,7 +488,7 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
 
     def __sklearn_tags__(self):  # noqa: ANN204
         tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = False
+        tags.input_tags.allow_nan = self.nan == "indicator"
         tags.input_tags.categorical = True
         tags.input_tags.string = True
         tags.classifier_tags.multi_class = False

@@ -43,7 +43,8 @@ THRESHOLD_OPS: tuple[str, ...] = ("<=", ">")
 CATEGORY_OPS: tuple[str, ...] = ("==", "!=")
 FLAG_OPS: tuple[str, ...] = ("is_true", "is_false")
 NAN_OPS: tuple[str, ...] = ("is_nan", "not_nan")
-VALID_OPS: tuple[str, ...] = THRESHOLD_OPS + CATEGORY_OPS + FLAG_OPS + NAN_OPS
+SET_OPS: tuple[str, ...] = ("in", "not_in")
+VALID_OPS: tuple[str, ...] = THRESHOLD_OPS + CATEGORY_OPS + FLAG_OPS + NAN_OPS + SET_OPS
 
 _NEGATED_OP: dict[str, str] = {
     "<=": ">",
@@ -54,10 +55,15 @@ _NEGATED_OP: dict[str, str] = {
     "is_false": "is_true",
     "is_nan": "not_nan",
     "not_nan": "is_nan",
+    "in": "not_in",
+    "not_in": "in",
 }
 _FORMS: tuple[str, ...] = ("cnf", "dnf")
 _FORMAT_NAME = "rulemodels.rule"
-_FORMAT_VERSION = 1
+#: Version 2 added the set literals (ops ``in``/``not_in``); a rule without
+#: them is still written as version 1, so older releases read it.
+_FORMAT_VERSION = 2
+_READABLE_VERSIONS = (1, 2)
 _VALID_OPS_TEXT = ", ".join(repr(op) for op in VALID_OPS)
 
 
@@ -85,6 +91,8 @@ def _normalize_value(op: str, value: object) -> object:
         if value is not None:
             raise ValueError(f"op {op!r} takes no value; got {value!r}")
         return None
+    if op in SET_OPS:
+        return _normalize_set(op, value)
     if value is None:
         raise ValueError(f"op {op!r} needs a value; got None")
     if isinstance(value, np.generic):
@@ -110,6 +118,40 @@ def _normalize_value(op: str, value: object) -> object:
         f"literal values must be str, int, float or bool; got {type(value).__name__} "
         f"{value!r}. Convert the column to one of these types first."
     )
+
+
+def _category_sort_key(value: object) -> tuple[str, str]:
+    return (str(value), type(value).__name__)
+
+
+def _normalize_set(op: str, value: object) -> tuple[object, ...]:
+    """The categories of a set literal as a sorted tuple of distinct category values.
+
+    Duplicates follow Python equality (``1``, ``1.0`` and ``True`` are one
+    category, as in matching); the order is by ``str``, so equal sets give
+    equal literals.
+    """
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        raise TypeError(
+            f"op {op!r} needs a collection of categories (e.g. ['A41', 'A49']); got "
+            f"{type(value).__name__} {value!r}"
+        )
+    members = [_normalize_value("==", v) for v in value]
+    if not members:
+        raise ValueError(f"op {op!r} needs at least one category; got an empty collection")
+    return tuple(sorted(dict.fromkeys(members), key=_category_sort_key))
+
+
+def format_threshold(value: float) -> str:
+    """A threshold as printed: 15 significant digits, so interpolation noise
+    (``20.200000000000003``) is hidden while thresholds that differ in the
+    first 15 digits (timestamps, IDs) stay distinct. The stored value is exact.
+    """
+    return repr(float(f"{value:.15g}"))
+
+
+def _format_category(value: object) -> str:
+    return value if isinstance(value, str) else repr(value)
 
 
 def _column(X: pd.DataFrame, feature: str) -> pd.Series:
@@ -179,10 +221,12 @@ class Literal:
         Column name of the raw feature.
     op : str
         One of ``'<='``, ``'>'`` (numeric threshold), ``'=='``, ``'!='``
-        (category value), ``'is_true'``, ``'is_false'`` (a 0/1 or bool
-        column) and ``'is_nan'``, ``'not_nan'`` (missing-value indicator).
-    value : str, int, float, bool or None, default=None
-        Threshold or category value; ``None`` for flag and missing-value ops.
+        (category value), ``'in'``, ``'not_in'`` (a set of category values),
+        ``'is_true'``, ``'is_false'`` (a 0/1 or bool column) and ``'is_nan'``,
+        ``'not_nan'`` (missing-value indicator).
+    value : str, int, float, bool, collection of those, or None, default=None
+        Threshold or category value (a collection for ``in``/``not_in``,
+        stored as a sorted tuple); ``None`` for flag and missing-value ops.
         Thresholds are stored as finite Python floats and numpy scalars are
         unwrapped, so equal literals compare and hash equal.
 
@@ -217,22 +261,29 @@ class Literal:
 
     def __str__(self) -> str:
         name, op, value = self.feature, self.op, self.value
-        if op in THRESHOLD_OPS or op in CATEGORY_OPS:
-            shown = value if isinstance(value, str) else repr(value)
-            return f"{name} {op} {shown}"
+        if op in THRESHOLD_OPS:
+            return f"{name} {op} {format_threshold(value)}"  # type: ignore[arg-type]
+        if op in CATEGORY_OPS:
+            return f"{name} {op} {_format_category(value)}"
+        if op in SET_OPS:
+            shown = ", ".join(_format_category(v) for v in value)  # type: ignore[union-attr]
+            return f"{name} {'in' if op == 'in' else 'not in'} {{{shown}}}"
         return {
             "is_true": name,
             "is_false": f"not {name}",
-            "is_nan": f"{name} is NaN",
-            "not_nan": f"{name} is not NaN",
+            "is_nan": f"{name} is missing",
+            "not_nan": f"{name} is not missing",
         }[op]
 
     def evaluate(self, X: pd.DataFrame) -> np.ndarray:
         """Evaluate the literal on raw data.
 
         Missing values make every literal False except ``is_nan``: ``x <= t``,
-        ``x > t``, ``x == v``, ``x != v``, ``is_true`` and ``is_false`` are all
-        False where ``x`` is missing. This is exactly the column that
+        ``x > t``, ``x == v``, ``x != v``, ``x in S``, ``x not in S``,
+        ``is_true`` and ``is_false`` are all False where ``x`` is missing. A
+        present value that is not among the literal's categories (a category
+        unseen in training) makes ``x == v`` and ``x in S`` False and
+        ``x != v`` and ``x not in S`` True. This is exactly the column that
         :class:`~rulemodels.data.binarizer.FeatureBinarizer` produces for the
         literal, so raw and binarized evaluation always agree. The price is
         that a literal and its :meth:`negate` are complements only where
@@ -253,11 +304,12 @@ class Literal:
             return np.asarray(pd.isna(column), dtype=bool)
         if op == "not_nan":
             return ~np.asarray(pd.isna(column), dtype=bool)
-        if op in CATEGORY_OPS:
-            codes = _category_codes(column, [self.value])
-            if op == "==":
-                return codes == 0
-            return (codes != 0) & ~np.asarray(pd.isna(column), dtype=bool)
+        if op in CATEGORY_OPS or op in SET_OPS:
+            members = list(self.value) if op in SET_OPS else [self.value]  # type: ignore[call-overload]
+            inside = _category_codes(column, members) >= 0
+            if op in ("==", "in"):
+                return inside
+            return ~inside & ~np.asarray(pd.isna(column), dtype=bool)
         x = _numeric_values(column, self.feature)
         with np.errstate(invalid="ignore"):
             if op == "<=":
@@ -269,8 +321,9 @@ class Literal:
             return x == 0
 
     def to_dict(self) -> dict[str, object]:
-        """Return ``{"feature": ..., "op": ..., "value": ...}``."""
-        return {"feature": self.feature, "op": self.op, "value": self.value}
+        """Return ``{"feature": ..., "op": ..., "value": ...}`` (a list of categories for ``in``/``not_in``)."""
+        value = list(self.value) if self.op in SET_OPS else self.value  # type: ignore[call-overload]
+        return {"feature": self.feature, "op": self.op, "value": value}
 
 
 # ---------------------------------------------------------------------------
@@ -324,12 +377,45 @@ class Clause:
         """Return the clause of the negated literals (one De Morgan step)."""
         return Clause(lit.negate() for lit in self.literals)
 
+    def display_items(self, form: str) -> list[str]:
+        """The conditions as printed: in an AND-term (``form='dnf'``) a column's
+        ``x > a`` and ``x <= b`` print as one interval ``a < x <= b``, in place of
+        the first of the two; every other literal prints as itself."""
+        if form != "dnf":
+            return [str(lit) for lit in self.literals]
+        pairs = _interval_pairs(self.literals)
+        items: list[str] = []
+        for lit in self.literals:
+            pair = pairs.get(lit.feature)
+            if pair is None or lit not in pair:
+                items.append(str(lit))
+            elif lit is pair[0] or lit == pair[0]:
+                low, high = sorted(pair, key=lambda p: p.op != ">")
+                items.append(f"{format_threshold(low.value)} < {lit.feature} <= {format_threshold(high.value)}")  # type: ignore[arg-type]
+        return items
+
     def to_str(self, form: str) -> str:
-        """Render as ``(a AND b)`` (``form='dnf'``) or ``(a OR b)`` (``form='cnf'``)."""
+        """Render as ``(a AND b)`` (``form='dnf'``) or ``(a OR b)`` (``form='cnf'``); see :meth:`display_items`."""
         if not self.literals:
             return "(True)" if form == "dnf" else "(False)"
         joiner = " AND " if form == "dnf" else " OR "
-        return "(" + joiner.join(str(lit) for lit in self.literals) + ")"
+        return "(" + joiner.join(self.display_items(form)) + ")"
+
+
+def _interval_pairs(literals: Sequence[Literal]) -> dict[str, tuple[Literal, Literal]]:
+    """Columns with exactly one ``>`` and one ``<=`` literal, lower bound below upper: ``{feature: (first, second)}``."""
+    by_feature: dict[str, list[Literal]] = {}
+    for lit in literals:
+        if lit.op in THRESHOLD_OPS:
+            by_feature.setdefault(lit.feature, []).append(lit)
+    pairs = {}
+    for feature, lits in by_feature.items():
+        if len(lits) == 2 and {lit.op for lit in lits} == set(THRESHOLD_OPS):
+            low = lits[0] if lits[0].op == ">" else lits[1]
+            high = lits[1] if low is lits[0] else lits[0]
+            if low.value < high.value:  # type: ignore[operator]
+                pairs[feature] = (lits[0], lits[1])
+    return pairs
 
 
 # ---------------------------------------------------------------------------
@@ -350,6 +436,21 @@ def _column_of(
         f"literal '{lit}' is not a column of the binary matrix, and neither is its "
         f"negation '{negation}'; binarize the data with the features the rule uses"
     )
+
+
+def _binary_literal(lit: Literal, A: Any, index: Mapping[Literal, int]) -> np.ndarray:
+    """The truth of ``lit`` on every row of the binary matrix ``A``.
+
+    A set literal is served by its members' columns: ``x in S`` is the OR of
+    the ``x == v`` columns, ``x not in S`` the AND of the ``x != v`` columns.
+    """
+    if lit.op in SET_OPS:
+        member_op = "==" if lit.op == "in" else "!="
+        members = [_binary_literal(Literal(lit.feature, member_op, v), A, index) for v in lit.value]  # type: ignore[union-attr]
+        stacked = np.column_stack(members)
+        return stacked.any(axis=1) if lit.op == "in" else stacked.all(axis=1)
+    column, flip = _column_of(lit, index)
+    return _binary_columns(A, [column])[:, 0] ^ flip
 
 
 def _binary_columns(A: Any, columns: list[int]) -> np.ndarray:
@@ -435,15 +536,24 @@ class Rule:
         return sum(len(c) for c in self.clauses)
 
     @property
+    def n_conditions(self) -> int:
+        """Number of conditions as printed (:meth:`Clause.display_items`): a set
+        literal ``x in {a, b}`` and an interval ``3 < x <= 7`` count once each.
+        This is the size a reader sees; :attr:`n_literals` is the paper's count."""
+        inner = "dnf" if self.form == "dnf" else "cnf"
+        return sum(len(c.display_items(inner)) for c in self.clauses)
+
+    @property
     def n_features(self) -> int:
         """Number of distinct raw features used."""
         return len(self.features)
 
     def complexity(self) -> dict[str, int]:
-        """Return ``{'n_clauses': ..., 'n_literals': ..., 'n_features': ...}``."""
+        """Return ``{'n_clauses': ..., 'n_literals': ..., 'n_conditions': ..., 'n_features': ...}``."""
         return {
             "n_clauses": self.n_clauses,
             "n_literals": self.n_literals,
+            "n_conditions": self.n_conditions,
             "n_features": self.n_features,
         }
 
@@ -526,11 +636,9 @@ class Rule:
             )
         index = {lit: k for k, lit in enumerate(literals)}
         used = self.literals
-        located = [_column_of(lit, index) for lit in used]
-        columns = [col for col, _ in located]
-        flip = np.array([neg for _, neg in located], dtype=bool)
-        values = _binary_columns(A, columns) if columns else np.zeros((A.shape[0], 0), bool)
-        values = values ^ flip[None, :]
+        values = np.zeros((A.shape[0], len(used)), dtype=bool)
+        for k, lit in enumerate(used):
+            values[:, k] = _binary_literal(lit, A, index)
         return self._combine(values, used, A.shape[0])
 
     def evaluate(self, X: pd.DataFrame) -> np.ndarray:
@@ -583,10 +691,14 @@ class Rule:
 
         The format is ``{"format": "rulemodels.rule", "version": 1, "form":
         "dnf", "clauses": [[{"feature": ..., "op": ..., "value": ...}, ...], ...]}``.
+        A rule with set literals (``"op": "in"`` or ``"not_in"``, ``"value"`` a
+        list of categories) is written as version 2; version 1 files (no set
+        literals) are still read.
         """
+        has_sets = any(lit.op in SET_OPS for lit in self.literals)
         return {
             "format": _FORMAT_NAME,
-            "version": _FORMAT_VERSION,
+            "version": _FORMAT_VERSION if has_sets else 1,
             "form": self.form,
             "clauses": [[lit.to_dict() for lit in c.literals] for c in self.clauses],
         }
@@ -608,10 +720,10 @@ class Rule:
         if d["format"] != _FORMAT_NAME:
             raise RuleFormatError(f"format: expected {_FORMAT_NAME!r}, got {d['format']!r}")
         version = d["version"]
-        if isinstance(version, bool) or version != _FORMAT_VERSION:
+        if isinstance(version, bool) or version not in _READABLE_VERSIONS:
             raise RuleFormatError(
-                f"version: unsupported version {version!r}; this release reads version "
-                f"{_FORMAT_VERSION}"
+                f"version: unsupported version {version!r}; this release reads versions "
+                f"{', '.join(map(str, _READABLE_VERSIONS))}"
             )
         if d["form"] not in _FORMS:
             raise RuleFormatError(f"form: unknown form {d['form']!r}; expected 'cnf' or 'dnf'")
@@ -678,7 +790,10 @@ def _literal_from_data(data: object, path: str) -> Literal:
         raise RuleFormatError(f"{path}.feature: expected a string, got {type(feature).__name__}")
     if not isinstance(op, str) or op not in VALID_OPS:
         raise RuleFormatError(f"{path}.op: unknown op {op!r}; expected one of {_VALID_OPS_TEXT}")
-    if value is not None and not isinstance(value, str | int | float | bool):
+    if op in SET_OPS:
+        if not isinstance(value, list) or not all(isinstance(v, str | int | float | bool) for v in value):
+            raise RuleFormatError(f"{path}.value: op {op!r} needs a list of categories (JSON scalars)")
+    elif value is not None and not isinstance(value, str | int | float | bool):
         raise RuleFormatError(
             f"{path}.value: expected a JSON scalar (string, number, boolean or null), "
             f"got {type(value).__name__}"

@@ -50,7 +50,12 @@ from solvers import Backend, get_backend
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["LearnedRule", "TrainingWorkspace"]
+__all__ = ["LearnedRule", "TrainingWorkspace", "default_binarizer"]
+
+
+def default_binarizer(n_thresholds: int = 9) -> FeatureBinarizer:
+    """The binarization of :class:`~rulemodels.BooleanRuleClassifier`'s defaults (missing values as their own literal)."""
+    return FeatureBinarizer(n_thresholds=n_thresholds, nan="indicator", high_cardinality="drop")
 
 
 @dataclass(frozen=True)
@@ -116,7 +121,8 @@ class TrainingWorkspace:
     sample_weight : array-like of shape (n_samples,), optional
     binarizer : FeatureBinarizer, optional
         The binarization settings (an unfitted binarizer; it is cloned and
-        fitted on ``X``); default ``FeatureBinarizer(n_thresholds=9)``.
+        fitted on ``X``); default :func:`default_binarizer`, the estimator's
+        defaults. A fit handed the workspace must use the same settings.
     solver : str or Backend, default="highs"
         The backend every LP of the workspace is solved with.
 
@@ -153,7 +159,7 @@ class TrainingWorkspace:
             raise ValueError("Found array with 0 sample(s) (shape=(0, %d)) while a minimum of 1 is required." % self.frame.shape[1])
         self.classes, self.labels = binary_labels(y, self.frame.shape[0])
         self.sample_weight = check_sample_weight(sample_weight, self.frame.shape[0])
-        self.binarizer = clone(binarizer) if binarizer is not None else FeatureBinarizer(n_thresholds=9)
+        self.binarizer = clone(binarizer) if binarizer is not None else default_binarizer()
         self.binarizer.fit(self.frame)
         self.A = self.binarizer.transform(self.frame)
         if self.A.shape[1] == 0:
@@ -266,7 +272,8 @@ class TrainingWorkspace:
         if self.binarizer.get_params() != wanted:
             raise ValueError(
                 f"the workspace was built with binarizer settings {self.binarizer.get_params()} but this fit asks for "
-                f"{wanted}: build the workspace with binarizer=estimator's binarizer (same n_thresholds)"
+                f"{wanted}: build the workspace with binarizer=FeatureBinarizer(...) of the estimator's settings "
+                "(n_thresholds, nan, high_cardinality)"
             )
         name = solver if isinstance(solver, str) else getattr(solver, "name", solver)
         if isinstance(name, str) and name.strip().lower() != self.backend.name:

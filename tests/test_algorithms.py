@@ -80,8 +80,9 @@ def test_objective_trace_never_increases(algorithm, seed):
 def test_no_heuristic_beats_the_exact_mip(seed, record_property):
     problem = random_problem(seed, n=12, d=4)
     theta = 0.3
-    hamming_opt = solve_exact_problem(problem, 2, theta, formulation="hamming", solver="highs").objective
-    zero_one_opt = solve_exact_problem(problem, 2, theta, formulation="zero_one", solver="highs").objective
+    # at most 2 clauses: TLP and AM drop clauses that change no prediction (issue 20)
+    hamming_opt = min(solve_exact_problem(problem, r, theta, formulation="hamming", solver="highs").objective for r in (1, 2))
+    zero_one_opt = min(solve_exact_problem(problem, r, theta, formulation="zero_one", solver="highs").objective for r in (1, 2))
     for algorithm in ALGORITHMS:
         result, data = learn_cnf(problem, get_backend("highs"), algorithm=algorithm, n_clauses=2, theta=theta)
         if algorithm == "tlp":
@@ -208,3 +209,32 @@ def test_assign_negatives_breaks_ties_by_nearest_cluster_centre():
     for i in (0, 1, 3):
         distances = np.abs(A[i] - centres).sum(axis=1)
         assert distances[assignment[i]] == distances.min()
+
+
+def test_redundant_clauses_are_duplicates_and_one_column_tautologies():
+    from rulemodels.algorithms.rounding import redundant_clauses
+
+    A = np.array([[1, 0, 1, 0], [0, 1, 1, 0], [1, 0, 0, 1], [0, 1, 0, 1]])  # columns: f, not f, g, not g
+    groups = ["f", "f", "g", "g"]
+    W = np.array([[1, 1, 1, 0], [0, 0, 1, 0], [0, 0, 0, 1], [1, 1, 0, 0]], dtype=float)  # (f OR not g) twice, (f OR not f), (g)
+    assert redundant_clauses(A, W, groups) == [1, 2]
+    assert redundant_clauses(A, W[:, [2]], groups) == []  # the only clause stays
+
+
+@pytest.mark.parametrize("algorithm", ["am", "tlp"])
+def test_am_and_tlp_emit_no_duplicate_or_dead_clauses(algorithm):
+    """A one-term DNF learned with R = 3: the extra terms used to come out as copies or as f AND not f."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 2, size=(80, 4)), columns=[f"f{j}" for j in range(4)])
+    y = (X.f0 | (rng.random(80) < 0.1)).astype(int).to_numpy()
+    A = np.hstack([X.to_numpy(), 1 - X.to_numpy()])
+    literals = [Literal(c, "is_true") for c in X.columns] + [Literal(c, "is_false") for c in X.columns]
+    problem = CNFProblem.from_binary(A, y, literals=literals, form="dnf")
+    result, data = learn_cnf(problem, get_backend("highs"), algorithm=algorithm, n_clauses=3, theta=0.5)
+    rule = problem.rule_from_weights(*data.split(result.W))
+    from rulemodels.simplify import simplify_rule
+
+    assert not simplify_rule(rule)[1].removed_clauses, str(rule)
+    assert len(set(rule.clauses)) == rule.n_clauses
+    assert result.objective == pytest.approx(
+        zero_one_objective(data.A, data.y, result.W, 0.5) if algorithm == "tlp" else hamming_objective(data.A, data.y, result.W, 0.5))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -316,7 +318,7 @@ def test_non_numeric_column_not_listed_as_categorical_raises() -> None:
     with pytest.raises(ValueError, match=r"column 'c' has non-numeric values.*categorical="):
         FeatureBinarizer(categorical=["x"]).fit(objects)
     dates = pd.DataFrame({"d": pd.to_datetime(["2020-01-01", "2021-01-01"])})
-    with pytest.raises(ValueError, match=r"column 'd' has dtype datetime64.*categorical="):
+    with pytest.raises(ValueError, match=r"column 'd' holds dates or durations \(datetime64.*convert it to numbers first, e.g. X\['d'\].dt.year"):
         FeatureBinarizer().fit(dates)
 
 
@@ -341,8 +343,8 @@ def test_nullable_dtypes_and_infinite_values() -> None:
 
 def test_nan_error_at_fit_and_transform() -> None:
     X = pd.DataFrame({"bmi": [1.0, np.nan, np.nan, np.nan, 2.0], "age": [1, 2, 3, 4, 5]})
-    message = (r"column 'bmi' has 3 missing values; pass nan='indicator' to FeatureBinarizer "
-               r"or impute them")
+    message = (r"column 'bmi' has 3 missing values and nan='error' was asked for; use nan='indicator' "
+               r".* or impute them")
     with pytest.raises(ValueError, match=message):
         FeatureBinarizer().fit(X)
     binarizer = FeatureBinarizer().fit(X.fillna(0.0))
@@ -471,7 +473,7 @@ def test_clone_and_params() -> None:
     binarizer = FeatureBinarizer(n_thresholds=4, negations=False, nan="indicator",
                                  categorical=["a"])
     assert binarizer.get_params() == {"n_thresholds": 4, "negations": False, "nan": "indicator",
-                                      "categorical": ["a"]}
+                                      "high_cardinality": "drop", "categorical": ["a"]}
     copy = clone(binarizer)
     assert copy is not binarizer and copy.get_params() == binarizer.get_params()
     assert copy.set_params(n_thresholds=2).n_thresholds == 2
@@ -541,7 +543,7 @@ def test_bundled_datasets(name: str, n_thresholds: int) -> None:
         else:
             expected = np.unique(np.quantile(values, levels))
             expected = expected[expected < values.max()]
-        # quantile thresholds are rounded to 12 significant digits (no interpolation noise)
+        # quantiles up to float noise (12-digit text when that stays between the same two values)
         assert binarizer.thresholds_[column].shape == expected.shape, column
         np.testing.assert_allclose(binarizer.thresholds_[column], expected, rtol=1e-11, err_msg=column)
         expected_total += 2 * len(expected)
@@ -559,3 +561,43 @@ def test_bundled_datasets(name: str, n_thresholds: int) -> None:
     A = binarizer.transform(X)
     for chain in binarizer.chains_:
         assert np.all(np.diff(A[:, list(chain)].astype(int), axis=1) >= 0)
+
+
+def test_id_like_text_columns_are_dropped_with_a_warning_unless_kept() -> None:
+    from rulemodels.data.binarizer import IDLikeColumnWarning
+
+    days = pd.date_range("2020-01-01", periods=60).strftime("%Y-%m-%d")
+    X = pd.DataFrame({"when": days, "group": ["a", "b", "c"] * 20, "x": np.arange(60.0)})
+    with pytest.warns(IDLikeColumnWarning, match=r"column 'when' has 60 distinct values in 60 rows.*pd.to_datetime"):
+        binarizer = FeatureBinarizer().fit(X)
+    assert binarizer.dropped_columns_ == ["when"]
+    assert {lit.feature for lit in binarizer.literals_} == {"group", "x"}
+    assert binarizer.transform(X).shape == (60, len(binarizer.literals_))
+    kept = FeatureBinarizer(high_cardinality="keep").fit(X)
+    assert kept.dropped_columns_ == [] and len(kept.categories_["when"]) == 60
+    # a categorical column with few values per row is not ID-like
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", IDLikeColumnWarning)
+        FeatureBinarizer().fit(X[["group", "x"]])
+
+
+def test_list_valued_cells_are_refused_with_a_clear_message() -> None:
+    X = pd.DataFrame({"tags": [[1, 2], [3], [4]], "x": [1.0, 2.0, 3.0]})
+    with pytest.raises(ValueError, match=r"column 'tags' holds lists \(e.g. \[1, 2\]\).*expand them into separate columns"):
+        FeatureBinarizer().fit(X)
+
+
+@pytest.mark.parametrize("step", [0.001, 1e-13])
+def test_thresholds_never_merge_distinct_values(step: float) -> None:
+    base = 123456789012.0 if step == 0.001 else 1.0
+    a = base + np.arange(200) * step
+    X = pd.DataFrame({"a": a})
+    binarizer = FeatureBinarizer().fit(X)
+    A = binarizer.transform(X)
+    for k, t in enumerate(binarizer.thresholds_["a"]):
+        assert a.min() <= t < a.max()
+        # each threshold splits the sorted values in two, as the exact quantile does
+        np.testing.assert_array_equal(A[:, k], a <= t)
+        assert 0 < A[:, k].sum() < len(a)
+    # the nine thresholds split the data into ten distinct blocks
+    assert len(np.unique(A[:, :9], axis=0)) == 10

@@ -70,7 +70,7 @@ def test_user_errors_exit_nonzero_without_traceback(args, message, capsys, tmp_p
     assert main(args) == 1
     err = capsys.readouterr().err
     assert err.startswith("rulemodels: error: ") and "Traceback" not in err
-    assert (message or "target column 'nope' is not in") in err
+    assert (message or "target column 'nope' is not a column") in err
 
 
 def test_non_binary_target_needs_positive(tmp_path, capsys):

@@ -231,7 +231,8 @@ def test_complexity_and_printing(pima_small) -> None:
     assert str(clf) == repr(clf) == "BooleanRuleClassifier(algorithm='scs', n_thresholds=5)"
     clf.fit(X, y)
     rule = clf.rule_
-    assert clf.complexity_ == {"n_clauses": rule.n_clauses, "n_literals": rule.n_literals, "n_features": len(rule.features)}
+    assert clf.complexity_ == {"n_clauses": rule.n_clauses, "n_literals": rule.n_literals, "n_conditions": rule.n_conditions,
+                               "n_features": len(rule.features)}
     assert str(clf) == f"diabetes = 1 when {rule}"
     assert repr(clf) == f"BooleanRuleClassifier(algorithm='scs', n_thresholds=5)  # diabetes = 1 when {rule}"
     unnamed = BooleanRuleClassifier(algorithm="scs", n_clauses=2, n_thresholds=5).fit(X.to_numpy(), y.to_numpy())

@@ -14,12 +14,17 @@ from sklearn.model_selection import StratifiedKFold, cross_val_score, cross_vali
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from rulemodels import BooleanRuleClassifier, BooleanRuleCV, load_dataset
+from tests.test_estimator import EXPECTED_FAILED_CHECKS
 
-FAST = {"algorithm": "am", "max_iter": 5, "n_thresholds": 3}
+# θ in the paper's units (misclassified samples): these tests were written on that scale
+FAST = {"algorithm": "am", "max_iter": 5, "n_thresholds": 3, "theta_unit": "sample"}
 
 
 @parametrize_with_checks(
-    [BooleanRuleCV(thetas=1.0, n_clauses=1, cv=2, algorithm="scs", n_thresholds=3)],
+    [BooleanRuleCV(thetas=1.0, n_clauses=1, cv=2, algorithm="scs", n_thresholds=3, theta_unit="sample")],
+    # the same reason as BooleanRuleClassifier's (tests/test_estimator.py); on this check's data it
+    # passed by chance before issue 20 (missing-value and threshold handling changed the fits)
+    expected_failed_checks=lambda estimator: EXPECTED_FAILED_CHECKS,
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)

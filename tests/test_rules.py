@@ -38,6 +38,8 @@ def any_literal(draw: st.DrawFn) -> Literal:
         value = draw(st.floats(allow_nan=False, allow_infinity=False))
     elif op in ("==", "!="):
         value = draw(_json_scalars)
+    elif op in ("in", "not_in"):
+        value = draw(st.lists(_json_scalars, min_size=1, max_size=4))
     else:
         value = None
     return Literal(feature, op, value)
@@ -115,8 +117,8 @@ FLAG_COLUMNS = [Literal(f, "is_true") for f in FLAGS]
         (Literal("color", "!=", "red"), "color != red"),
         (Literal("smoker", "is_true"), "smoker"),
         (Literal("smoker", "is_false"), "not smoker"),
-        (Literal("bmi", "is_nan"), "bmi is NaN"),
-        (Literal("bmi", "not_nan"), "bmi is not NaN"),
+        (Literal("bmi", "is_nan"), "bmi is missing"),
+        (Literal("bmi", "not_nan"), "bmi is not missing"),
     ],
 )
 def test_literal_str(literal: Literal, text: str) -> None:
@@ -253,7 +255,7 @@ def test_rule_str() -> None:
     )
     assert str(rule) == "(glucose > 142.0 AND bmi > 29.5) OR (age > 54.0)"
     assert str(rule.negate()) == "(glucose <= 142.0 OR bmi <= 29.5) AND (age <= 54.0)"
-    assert str(Rule.cnf([[A_, C_], [Literal("d", "is_nan")]])) == "(a OR c == red) AND (d is NaN)"
+    assert str(Rule.cnf([[A_, C_], [Literal("d", "is_nan")]])) == "(a OR c == red) AND (d is missing)"
 
 
 @pytest.mark.parametrize(
@@ -282,8 +284,10 @@ def test_complexity() -> None:
     assert rule.n_features == 2
     assert rule.features == ("a", "b")
     assert rule.literals == (A_, B_, Literal("b", ">", 5.0))
-    assert rule.complexity() == {"n_clauses": 3, "n_literals": 4, "n_features": 2}
-    assert Rule("cnf", ()).complexity() == {"n_clauses": 0, "n_literals": 0, "n_features": 0}
+    assert rule.complexity() == {"n_clauses": 3, "n_literals": 4, "n_conditions": 4, "n_features": 2}
+    assert Rule("cnf", ()).complexity() == {"n_clauses": 0, "n_literals": 0, "n_conditions": 0, "n_features": 0}
+    interval = Rule.dnf([[Literal("b", ">", 1.0), Literal("b", "<=", 5.0)]])
+    assert (interval.n_literals, interval.n_conditions, str(interval)) == (2, 1, "(1.0 < b <= 5.0)")
 
 
 # ---------------------------------------------------------------------------
@@ -422,7 +426,7 @@ def _lit(**fields: object) -> list:
          r"^rule: missing key 'form'"),
         (_doc(extra=1), r"^rule: unexpected key\(s\) 'extra'"),
         (_doc(format="other"), r"^format: expected 'rulemodels.rule', got 'other'"),
-        (_doc(version=2), r"^version: unsupported version 2; this release reads version 1"),
+        (_doc(version=3), r"^version: unsupported version 3; this release reads versions 1, 2"),
         (_doc(version=True), r"^version: unsupported version True"),
         (_doc(form="xnf"), r"^form: unknown form 'xnf'; expected 'cnf' or 'dnf'"),
         (_doc(clauses={"a": 1}), r"^clauses: expected a list of clauses, got dict"),

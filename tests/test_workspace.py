@@ -15,6 +15,7 @@ from rulemodels import BooleanRuleClassifier, TrainingWorkspace
 from rulemodels.algorithms import ProblemWorkspace, WorkingData, learn
 from rulemodels.data import FeatureBinarizer
 from rulemodels.datasets import load_dataset
+from rulemodels.workspace import default_binarizer
 from rulemodels.models.problem import CNFProblem
 from solvers import HighsBackend
 
@@ -58,7 +59,7 @@ def test_fit_a_then_b_then_a_equals_a_alone_in_a_fresh_process() -> None:
     X, y = load_dataset("sonar")
     backend = HighsBackend()
     other_X, other_y = load_dataset("liver")
-    binarizer = FeatureBinarizer(n_thresholds=4)
+    binarizer = default_binarizer(4)
     with TrainingWorkspace(X, y, binarizer=binarizer, solver=backend) as shared, \
             TrainingWorkspace(other_X, other_y, binarizer=binarizer, solver=backend) as other:
         for params, expected in zip(FIT_A, alone):
@@ -163,7 +164,7 @@ def test_learned_rule_evaluates_like_the_rule(algorithm, form) -> None:
     X, y = load_dataset("parkinsons")
     X = X.iloc[:, :2] if algorithm == "exact" else X.iloc[:, :4]  # the exact MIP is for small problems
     train, test = np.arange(0, 195, 2), np.arange(1, 195, 2)
-    with TrainingWorkspace(X.iloc[train], y.iloc[train], binarizer=FeatureBinarizer(n_thresholds=3)) as workspace:
+    with TrainingWorkspace(X.iloc[train], y.iloc[train], binarizer=default_binarizer(3)) as workspace:
         test_matrix = workspace.transform(X.iloc[test])
         for theta, n_clauses, allow_disable in [(0.0, 2, False), (0.05, 3, True), (50.0, 2, False)]:
             learned = workspace.learn(

@@ -15,7 +15,7 @@ from rulemodels import BooleanRuleClassifier, load_dataset
 
 def main() -> None:
     X, y = load_dataset("pima")
-    clf = BooleanRuleClassifier(n_clauses=2, theta=0.01).fit(X, y)
+    clf = BooleanRuleClassifier(n_clauses=2, theta=0.01, theta_unit="sample").fit(X, y)
     print(clf)
     print(clf.complexity_)
     patients = X.iloc[[0, 1, 2]]
@@ -27,7 +27,7 @@ def main() -> None:
     folds = StratifiedKFold(n_splits=10, shuffle=True, random_state=0)
     accuracy, auc_proba, auc_rule = [], [], []
     for train, test in folds.split(X, y):
-        fold = BooleanRuleClassifier(n_clauses=2, theta=0.01).fit(X.iloc[train], y.iloc[train])
+        fold = BooleanRuleClassifier(n_clauses=2, theta=0.01, theta_unit="sample").fit(X.iloc[train], y.iloc[train])
         accuracy.append(fold.score(X.iloc[test], y.iloc[test]))
         auc_proba.append(roc_auc_score(y.iloc[test], fold.predict_proba(X.iloc[test])[:, 1]))
         auc_rule.append(roc_auc_score(y.iloc[test], fold.predict(X.iloc[test])))

@@ -24,6 +24,7 @@ import numpy as np
 
 from rulemodels.algorithms.engine import ClauseEngine, SolveBudgetExceeded
 from rulemodels.algorithms.result import FitResult
+from rulemodels.algorithms.rounding import redundant_clauses
 from rulemodels.models.objectives import hamming_objective
 
 logger = logging.getLogger(__name__)
@@ -92,4 +93,24 @@ def alternating_minimization(
         W, current = candidate, value
         history.append(current)
         logger.info("AM iteration %3d  objective %.6g", iteration, current)
+    W, current = _drop_redundant(data, W, current, objective, tol)
+    if current < history[-1]:
+        history.append(current)
     return FitResult(W=W, objective=current, history=history, n_iter=iteration, stop_reason=stop)
+
+
+def _drop_redundant(data, W: np.ndarray, current: float, objective, tol: float) -> tuple[np.ndarray, float]:  # noqa: ANN001
+    """Issue 20: drop clauses that duplicate another or are true on every row through one column.
+
+    A clause slot that no negative is assigned to learns such a clause (it
+    only has to accept the positives), and AM's fixed point keeps it. Each is
+    dropped when that does not raise the Hamming objective (dropping a
+    duplicate never does; a tautology can be the minimum of a negative's
+    clause sums).
+    """
+    for r in reversed(redundant_clauses(data.A, W, data.groups, allow_disable=data.allow_disable)):
+        candidate = np.delete(W, r, axis=1)
+        value = objective(candidate)
+        if value <= current + tol:
+            W, current = candidate, value
+    return W, current

@@ -44,7 +44,7 @@ import scipy.sparse as sp
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["RedundancyAwareBinarizer", "non_redundant_combinations", "simple_binarize"]
+__all__ = ["RedundancyAwareBinarizer", "non_redundant_combinations", "redundant_clauses", "simple_binarize"]
 
 #: cost(current (d,), columns (g,), options (g, K)) -> costs (K,): the objective of ``current``
 #: with its entries ``columns`` replaced by each column of ``options``
@@ -54,6 +54,34 @@ CandidateCost = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 def simple_binarize(w: np.ndarray, threshold: float = 0.2) -> np.ndarray:
     """``1[w_j > threshold]`` (the paper's simple binarization, threshold 0.2 in SCS)."""
     return (np.asarray(w, dtype=float) > threshold).astype(float)
+
+
+def redundant_clauses(A: np.ndarray, W: np.ndarray, groups: Sequence[object], *, allow_disable: bool = False) -> list[int]:
+    """Indices of the CNF clauses of binary ``W`` (d, R) that change no prediction on the rows of ``A``.
+
+    Clause r is redundant when it equals an earlier clause that is not
+    redundant itself, or when the literals of one source column (``groups``)
+    in it are true together on every row of ``A`` (``x > 3 OR x <= 5``,
+    ``f OR not f``, ``x == a OR x != a``: in a DNF, a term such as
+    ``x <= 3 AND x > 5`` that no row satisfies). Dropping such a clause keeps
+    every training prediction and lowers the sparsity cost. When every clause
+    is redundant the first one is not reported, so at least one clause remains.
+    With ``allow_disable`` the last row of ``W`` is the always-true feature:
+    clauses that select it are disabled already and are left alone.
+    """
+    selected = np.asarray(W) > 0.5
+    disabled = selected[-1] if allow_disable else np.zeros(selected.shape[1], dtype=bool)
+    labels = np.asarray([str(g) for g in groups], dtype=object)
+    dense = np.asarray(A) > 0.5
+    kept: list[int] = []
+    for r in range(selected.shape[1]):
+        column = selected[:, r]
+        duplicate = any(np.array_equal(column, selected[:, k]) for k in kept)
+        covering = any(dense[:, column & (labels == label)].any(axis=1).all() for label in set(labels[column]))
+        if disabled[r] or not (duplicate or covering):
+            kept.append(r)
+    kept = kept or [0]
+    return [r for r in range(selected.shape[1]) if r not in kept]
 
 
 def non_redundant_combinations(

@@ -20,7 +20,7 @@ import numpy as np
 
 from rulemodels.algorithms.data import WorkingData
 from rulemodels.algorithms.result import FitResult
-from rulemodels.algorithms.rounding import RedundancyAwareBinarizer, simple_binarize
+from rulemodels.algorithms.rounding import RedundancyAwareBinarizer, redundant_clauses, simple_binarize
 from rulemodels.algorithms.workspace import ProblemWorkspace
 from rulemodels.models import set_theta, sparsity_changes, two_level_weights
 from rulemodels.models.objectives import zero_one_objective
@@ -73,6 +73,9 @@ def two_level_lp(
         W = simple_binarize(W_lp, threshold)
     else:
         W = _redundancy_aware(data, workspace.rounder(), W_lp, theta)
+    # The relaxation has no cheaper way to switch an unneeded clause off than a duplicate or a
+    # one-column tautology; drop those (same training predictions, fewer literals).
+    W = np.delete(W, redundant_clauses(data.A, W, data.groups, allow_disable=data.allow_disable), axis=1)
     objective = zero_one_objective(data.A, data.y, W, theta, sample_weight=data.weight, feature_cost=data.cost)
     stop = "time_limit" if result.termination.value == "time_limit" else "single_pass"
     return FitResult(

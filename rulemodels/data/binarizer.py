@@ -12,7 +12,10 @@ redundancy-aware binarization (Section "Redundancy Aware Binarization").
 from __future__ import annotations
 
 import logging
+import math
+import warnings
 from collections import Counter
+from fractions import Fraction
 from dataclasses import dataclass
 from numbers import Integral
 from typing import Any
@@ -26,7 +29,24 @@ from sklearn.utils.validation import check_is_fitted
 
 from rulemodels.rules import Literal, _category_codes, _numeric_values
 
-__all__ = ["FeatureBinarizer"]
+__all__ = ["FeatureBinarizer", "IDLikeColumnWarning"]
+
+
+class IDLikeColumnWarning(UserWarning):
+    """A text column has (nearly) one distinct value per row and was left out.
+
+    Such a column (an ID, a timestamp or date kept as text, free text) would
+    become one ``x == v`` literal per row, and a rule over it only memorises
+    the training rows. :class:`FeatureBinarizer` drops it unless
+    ``high_cardinality='keep'``.
+    """
+
+
+#: A categorical column is ID-like when it has at least this many distinct
+#: present values ...
+ID_LIKE_MIN_DISTINCT = 20
+#: ... and they are at least this share of its present values.
+ID_LIKE_SHARE = 0.9
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +56,7 @@ class _ColumnPlan:
     """How one source column maps to a block of output columns."""
 
     name: str
-    kind: str  # "threshold", "flag" or "category"
+    kind: str  # "threshold", "flag", "category" or "dropped" (an ID-like column: no literals)
     values: tuple[Any, ...]  # thresholds (floats) or categories
     indicator: bool
     negations: bool
@@ -48,6 +68,8 @@ class _ColumnPlan:
 
     @property
     def width(self) -> int:
+        if self.kind == "dropped":
+            return 0
         per_value = 2 if self.negations else 1
         if self.kind == "flag":
             body = per_value
@@ -58,6 +80,8 @@ class _ColumnPlan:
     def literals(self) -> list[Literal]:
         """Output literals of this column, in output order."""
         name = self.name
+        if self.kind == "dropped":
+            return []
         if self.kind == "threshold":
             body = [Literal(name, "<=", t) for t in self.values]
             if self.negations:
@@ -77,15 +101,69 @@ class _ColumnPlan:
         return body
 
 
-def _round_significant(values: np.ndarray, digits: int) -> np.ndarray:
-    """``values`` rounded to ``digits`` significant digits."""
-    return np.array([float(f"{value:.{digits}g}") for value in values], dtype=float)
+def _linear_quantiles(values: np.ndarray, n_thresholds: int) -> np.ndarray:
+    """Quantiles of sorted ``values`` at levels ``k / (K + 1)``, ``k = 1..K``, by linear interpolation.
+
+    The definition of ``numpy.quantile(values, levels)`` (method 'linear':
+    position ``h = (n - 1) q`` between the sorted values), with two guarantees
+    that plain floating point and plain rounding lack:
+
+    - the position is computed exactly (fractions), so a level that falls on a
+      data value gives exactly that value;
+    - a threshold between consecutive values ``a < b`` stays in ``[a, b)``: it
+      is the quantile rounded to 12 significant digits when that rounding stays
+      in ``[a, b)`` (``20.2``, not ``20.200000000000003``; the thresholds of
+      earlier releases), and the exact quantile otherwise (close values such as
+      timestamps ``123456789012.249`` / ``.250`` are never merged).
+    """
+    n = len(values)
+    out = np.empty(n_thresholds)
+    for k in range(1, n_thresholds + 1):
+        position = Fraction((n - 1) * k, n_thresholds + 1)
+        low = math.floor(position)
+        share = position - low
+        a = float(values[low])
+        if share == 0 or a == float(values[low + 1]):
+            out[k - 1] = a
+            continue
+        b = float(values[low + 1])
+        # numpy's lerp: interpolate from the nearer end
+        t = a + (b - a) * float(share) if share < Fraction(1, 2) else b - (b - a) * float(1 - share)
+        t = min(max(t, a), float(np.nextafter(b, -np.inf)))
+        short = float(f"{t:.12g}")
+        out[k - 1] = short if a <= short < b else t
+    return out
 
 
 def _missing_message(name: str, count: int) -> str:
     return (
-        f"column {name!r} has {count} missing values; pass nan='indicator' to "
-        "FeatureBinarizer or impute them"
+        f"column {name!r} has {count} missing values and nan='error' was asked for; use "
+        "nan='indicator' (the default of BooleanRuleClassifier and the CLI: a missing value "
+        "makes the column's other literals false and gets its own 'is missing' literal) or impute them"
+    )
+
+
+def _check_scalar_cells(frame: pd.DataFrame) -> None:
+    """Raise if an object column holds lists, dicts, sets, tuples or arrays (one value per cell is needed)."""
+    for name in frame.columns:
+        if not pd.api.types.is_object_dtype(frame[name].dtype):
+            continue
+        for value in frame[name].to_numpy(dtype=object):
+            if isinstance(value, list | tuple | dict | set | frozenset | np.ndarray | pd.Series):
+                raise ValueError(
+                    f"column {name!r} holds {type(value).__name__}s (e.g. {value!r}) where one number or "
+                    "category per cell is needed: expand them into separate columns "
+                    f"(e.g. pd.DataFrame(X[{name!r}].tolist())) or drop the column"
+                )
+
+
+def _id_like_message(name: str, distinct: int, present: int) -> str:
+    return (
+        f"column {name!r} has {distinct} distinct values in {present} rows (an ID, a date or "
+        "free text): it is left out, since one literal per value would only memorise rows. "
+        f"If it holds dates, convert it to numbers first, e.g. X[{name!r}] = "
+        f"pd.to_datetime(X[{name!r}]).dt.year (or days since a reference date); "
+        "high_cardinality='keep' (CLI: --keep-id-columns) keeps it as categories"
     )
 
 
@@ -192,7 +270,12 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
       :math:`k / (K_{\\max} + 1)`, :math:`k = 1, \\dots, K_{\\max}`
       (``n_thresholds``; ``numpy.quantile`` with its default ``'linear'``
       method), deduplicated, and with any threshold at or above the column
-      maximum dropped (its ``<=`` literal would be constant). A column with at
+      maximum dropped (its ``<=`` literal would be constant). A threshold
+      never merges two distinct training values: it stays between the same
+      two consecutive values as the exact quantile (see
+      :func:`_linear_quantiles`: the 12-significant-digit value is stored only
+      when it stays there, else the exact one), and it is compared exactly;
+      only its printed text is shortened (:func:`rulemodels.rules.format_threshold`). A column with at
       most ``n_thresholds + 1`` distinct values uses its finite distinct values
       except the maximum. Literals: ``x <= t_k`` for ascending ``k``, then
       (with ``negations``) ``x > t_k`` for ascending ``k``.
@@ -221,6 +304,11 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         every other literal of a column is 0 on rows where it is missing,
         including at transform time for columns that had no missing values
         at fit time.
+    high_cardinality : {'drop', 'keep'}, default='drop'
+        What to do with a categorical column whose present values are
+        (nearly) all distinct (at least 20 distinct values, and at least 90 %
+        of its present values): ``'drop'`` leaves it out (no literals) with an
+        :class:`IDLikeColumnWarning`; ``'keep'`` makes one category per value.
     categorical : 'auto' or list of str, default='auto'
         Columns to treat as categorical. ``'auto'``: columns of object,
         string or category dtype. A list names the columns (as ``str``; for
@@ -244,6 +332,8 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
     categories_ : dict of str to list
         Training categories of each categorical column, in output order;
         empty for a column with a single category.
+    dropped_columns_ : list of str
+        ID-like columns left out (see ``high_cardinality``).
     chains_ : list of tuple of int
         Nested chains of output columns: ``A[:, c[k]] <= A[:, c[k + 1]]``
         elementwise on any data. For each thresholded column, one chain of the
@@ -318,6 +408,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         "n_thresholds": [Interval(Integral, 1, None, closed="left")],
         "negations": ["boolean"],
         "nan": [StrOptions({"error", "indicator"})],
+        "high_cardinality": [StrOptions({"drop", "keep"})],
         "categorical": [StrOptions({"auto"}), list, tuple],
     }
 
@@ -327,11 +418,13 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         n_thresholds: int = 9,
         negations: bool = True,
         nan: str = "error",
+        high_cardinality: str = "drop",
         categorical: str | list[str] = "auto",
     ) -> None:
         self.n_thresholds = n_thresholds
         self.negations = negations
         self.nan = nan
+        self.high_cardinality = high_cardinality
         self.categorical = categorical
 
     # -- fit ---------------------------------------------------------------
@@ -352,6 +445,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         self : FeatureBinarizer
         """
         frame, had_names = _to_frame(X)
+        _check_scalar_cells(frame)
         self.n_features_in_ = frame.shape[1]
         if had_names:
             self.feature_names_in_ = np.asarray(frame.columns, dtype=object)
@@ -405,12 +499,24 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             raise ValueError(_missing_message(name, n_missing))
         indicator = 0 < n_missing < len(column)
         if is_categorical:
+            if self._is_id_like(column[~missing], name):
+                return _ColumnPlan(name, "dropped", (), False, bool(self.negations), start)
             kind, values = self._fit_categories(column[~missing], name)
         else:
             kind, values = self._fit_numeric(column, name, missing)
         if kind != "flag" and not values:
             logger.debug("column %r is constant; it yields no value literals", name)
         return _ColumnPlan(name, kind, values, indicator, bool(self.negations), start)
+
+    def _is_id_like(self, present: pd.Series, name: str) -> bool:
+        """Whether to drop ``name`` as ID-like (warns when it does; see ``high_cardinality``)."""
+        if self.high_cardinality == "keep":
+            return False
+        distinct = int(present.nunique(dropna=True))
+        if distinct < ID_LIKE_MIN_DISTINCT or distinct < ID_LIKE_SHARE * len(present):
+            return False
+        warnings.warn(_id_like_message(name, distinct, len(present)), IDLikeColumnWarning, stacklevel=2)
+        return True
 
     def _fit_categories(self, present: pd.Series, name: str) -> tuple[str, tuple[Any, ...]]:
         unique = pd.unique(present.to_numpy(dtype=object))
@@ -425,6 +531,11 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         self, column: pd.Series, name: str, missing: np.ndarray
     ) -> tuple[str, tuple[float, ...]]:
         dtype = column.dtype
+        if pd.api.types.is_datetime64_any_dtype(dtype) or pd.api.types.is_timedelta64_dtype(dtype):
+            raise ValueError(
+                f"column {name!r} holds dates or durations ({dtype}); convert it to numbers first, e.g. "
+                f"X[{name!r}].dt.year, or (X[{name!r}] - X[{name!r}].min()).dt.days for days since its first date"
+            )
         if not (pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_object_dtype(dtype)):
             raise ValueError(
                 f"column {name!r} has dtype {dtype}, which is neither numeric nor bool; "
@@ -448,10 +559,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         if distinct.size <= n_thresholds + 1:
             candidates = distinct[:-1]
         elif finite.size:
-            levels = np.arange(1, n_thresholds + 1) / (n_thresholds + 1)
-            # 12 significant digits: interpolation noise (20.200000000000003) would
-            # otherwise show in every printed rule; no data value lies that close.
-            candidates = np.unique(_round_significant(np.quantile(finite, levels), 12))
+            candidates = np.unique(_linear_quantiles(np.sort(finite), n_thresholds))
         else:
             candidates = np.empty(0)
         keep = np.isfinite(candidates) & (candidates < distinct[-1])
@@ -476,6 +584,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
                 self.thresholds_[plan.name] = np.asarray(plan.values, dtype=float)
             if plan.kind == "category":
                 self.categories_[plan.name] = list(plan.values)
+        self.dropped_columns_ = [plan.name for plan in plans if plan.kind == "dropped"]
         self.literals_ = literals
         self.groups_ = np.asarray(groups, dtype=np.int64)
         self.chains_ = chains
@@ -552,6 +661,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self, "literals_")
         frame = self._transform_frame(X)
+        _check_scalar_cells(frame)
         out = np.zeros((len(frame), len(self.literals_)), dtype=np.uint8)
         for plan, name in zip(self._plans, frame.columns):
             if plan.width == 0:

@@ -120,8 +120,7 @@ def run_unit(unit: Unit | Sequence[Task]) -> list[dict[str, Any]]:
     failing fit never stops a sweep. ``KeyboardInterrupt`` and
     ``SystemExit`` propagate.
     """
-    from rulemodels.data import FeatureBinarizer
-    from rulemodels.workspace import TrainingWorkspace
+    from rulemodels.workspace import TrainingWorkspace, default_binarizer
     from solvers import get_backend
 
     tasks = unit.tasks if isinstance(unit, Unit) else tuple(unit)
@@ -134,7 +133,7 @@ def run_unit(unit: Unit | Sequence[Task]) -> list[dict[str, Any]]:
         X, y = _load_task_data(first)
         train, test = split_indices(first, y)
         version = get_backend(first.solver).version()
-        binarizer = FeatureBinarizer(n_thresholds=first.n_thresholds)
+        binarizer = default_binarizer(first.n_thresholds)
         with TrainingWorkspace(X.iloc[train], y[train], binarizer=binarizer, solver=first.solver) as workspace:
             test_matrix = workspace.transform(X.iloc[test])
             for task in tasks:

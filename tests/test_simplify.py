@@ -1,0 +1,176 @@
+"""Rule simplification (issue 20, item 3) and set literals (item 2)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulemodels.rules import Literal as L
+from rulemodels.rules import Rule, RuleFormatError
+from rulemodels.simplify import simplify_rule
+
+# -- examples ------------------------------------------------------------------
+
+
+def test_implied_thresholds_merge_into_an_interval() -> None:
+    rule = Rule.dnf([[L("x", ">", 5), L("x", ">", 3), L("x", "<=", 7), L("x", "<=", 9)]])
+    simplified, report = simplify_rule(rule)
+    assert simplified.clauses[0].literals == (L("x", ">", 5), L("x", "<=", 7))
+    assert str(simplified) == "(5.0 < x <= 7.0)"
+    assert (report.n_literals_before, report.n_literals_after) == (4, 2)
+    assert "became" in report.rewritten_clauses[0]
+
+
+def test_contradictory_terms_are_dropped_from_a_dnf() -> None:
+    dead_threshold = [L("bmi", "<=", 23.6), L("bmi", ">", 41.5)]
+    dead_category = [L("purpose", "==", "A41"), L("purpose", "==", "A49")]
+    dead_flag = [L("f2", "is_true"), L("f2", "is_false")]
+    dead_nan = [L("bmi", "is_nan"), L("bmi", ">", 20.0)]
+    rule = Rule.dnf([dead_threshold, dead_threshold, [L("f0", "is_true")], dead_category, dead_flag, dead_nan])
+    simplified, report = simplify_rule(rule)
+    assert str(simplified) == "(f0)"
+    assert sum("never true" in line for line in report.removed_clauses) == 5
+
+
+def test_always_true_clauses_are_dropped_from_a_cnf() -> None:
+    tautology = [L("x", "<=", 3), L("x", ">", 2), L("x", "is_nan")]
+    category = [L("c", "==", "a"), L("c", "!=", "a"), L("c", "is_nan")]
+    rule = Rule.cnf([tautology, [L("y", ">", 1)], category])
+    simplified, _ = simplify_rule(rule)
+    assert simplified == Rule.cnf([[L("y", ">", 1)]])
+    # without the missing-value literal the clause is false on missing x: kept, as 'x is not missing'
+    kept, _ = simplify_rule(Rule.cnf([[L("x", "<=", 3), L("x", ">", 2)]]))
+    assert kept == Rule.cnf([[L("x", "not_nan")]])
+
+
+def test_duplicate_and_subsumed_clauses_are_dropped() -> None:
+    a, b = L("m", "==", "hi"), L("age", ">", 30)
+    dnf, report = simplify_rule(Rule.dnf([[a], [a], [a, b], [b]]))
+    assert dnf == Rule.dnf([[a], [b]])
+    assert any("the same as term 1" in line for line in report.removed_clauses)
+    assert any("covered by" in line for line in report.removed_clauses)
+    # a later, more general term removes an earlier, more specific one
+    assert simplify_rule(Rule.dnf([[a, b], [a]]))[0] == Rule.dnf([[a]])
+    # CNF: (a OR b) is implied by (a)
+    assert simplify_rule(Rule.cnf([[a, b], [a]]))[0] == Rule.cnf([[a]])
+
+
+def test_category_literals_become_set_literals() -> None:
+    rule = Rule.dnf([[L("purpose", "!=", "A40"), L("purpose", "!=", "A41"), L("purpose", "!=", "A43")]])
+    simplified, _ = simplify_rule(rule)
+    assert str(simplified) == "(purpose not in {A40, A41, A43})"
+    assert simplified.n_literals == 1 and rule.n_literals == 3
+    cnf, _ = simplify_rule(Rule.cnf([[L("purpose", "==", "A49"), L("purpose", "==", "A41")]]))
+    assert str(cnf) == "(purpose in {A41, A49})"
+    implied, _ = simplify_rule(Rule.dnf([[L("purpose", "==", "A41"), L("purpose", "!=", "A40")]]))
+    assert str(implied) == "(purpose == A41)"
+
+
+def test_nothing_to_simplify_keeps_the_rule() -> None:
+    rule = Rule.dnf([[L("glucose", ">", 142.0), L("bmi", ">", 29.5)], [L("age", ">", 54.0)]])
+    simplified, report = simplify_rule(rule)
+    assert simplified == rule and not report.changed and str(report) == "nothing to simplify"
+
+
+def test_a_column_that_mixes_kinds_is_kept_as_it_is() -> None:
+    rule = Rule.dnf([[L("f", "is_true"), L("f", "<=", 0.5)], [L("f", "is_true"), L("f", "<=", 0.5), L("g", "is_true")]])
+    simplified, _ = simplify_rule(rule)
+    assert simplified == Rule.dnf([[L("f", "is_true"), L("f", "<=", 0.5)]])
+
+
+# -- set literals ----------------------------------------------------------------
+
+
+def test_set_literals_evaluate_with_missing_and_unseen_values() -> None:
+    X = pd.DataFrame({"p": ["A41", "A49", "A40", None, "new"]})
+    assert L("p", "in", ["A49", "A41"]).evaluate(X).tolist() == [True, True, False, False, False]
+    assert L("p", "not_in", ["A49", "A41"]).evaluate(X).tolist() == [False, False, True, False, True]
+    assert L("p", "in", ["A41", "A49"]).negate() == L("p", "not_in", ("A49", "A41"))
+
+
+def test_set_literals_round_trip_through_json_as_version_2() -> None:
+    rule = Rule.dnf([[L("p", "in", ["A41", "A49"]), L("x", ">", 1.5)]])
+    data = rule.to_dict()
+    assert data["version"] == 2 and data["clauses"][0][0]["value"] == ["A41", "A49"]
+    assert Rule.from_json(rule.to_json()) == rule
+    assert Rule.dnf([[L("x", ">", 1.5)]]).to_dict()["version"] == 1  # no set literal: readable by older releases
+    with pytest.raises(RuleFormatError, match=r"clauses\[0\]\[0\].value: op 'in' needs a list"):
+        Rule.from_dict({"format": "rulemodels.rule", "version": 2, "form": "dnf",
+                        "clauses": [[{"feature": "p", "op": "in", "value": "A41"}]]})
+
+
+def test_set_literals_are_rejected_when_empty_or_not_a_collection() -> None:
+    with pytest.raises(ValueError, match="at least one category"):
+        L("p", "in", [])
+    with pytest.raises(TypeError, match="collection of categories"):
+        L("p", "in", "A41")
+
+
+def test_set_literals_evaluate_on_binarized_data() -> None:
+    from rulemodels.data import FeatureBinarizer
+
+    X = pd.DataFrame({"p": ["a", "b", "c", None, "a"], "x": [1.0, 2.0, 3.0, 4.0, np.nan]})
+    binarizer = FeatureBinarizer(nan="indicator").fit(X)
+    X_new = pd.DataFrame({"p": ["a", "b", "zzz", None, "c"], "x": [1.0, np.nan, 3.0, 4.0, 2.0]})
+    rule = Rule.cnf([[L("p", "in", ["a", "c"]), L("x", ">", 3.0)], [L("p", "not_in", ["b"])]])
+    raw = rule.evaluate(X_new)
+    binary = rule.evaluate_binary(binarizer.transform(X_new), binarizer.literals_)
+    assert raw.tolist() == binary.tolist()
+
+
+def test_threshold_text_is_short_but_the_value_exact() -> None:
+    noisy = 20.200000000000003
+    assert str(L("x", "<=", noisy)) == "x <= 20.2"
+    assert L("x", "<=", noisy).value == noisy
+    big = 123456789012.0 + 0.2495
+    assert str(L("t", ">", big)) == "t > 123456789012.249"  # 15 significant digits
+    assert str(L("t", ">", big)) != str(L("t", ">", big + 0.001))
+
+
+# -- the property: simplification never changes a prediction --------------------
+
+THRESHOLDS = (-1.0, 0.0, 0.5, 2.0, 3.0)
+CATEGORIES = ("a", "b", "c", 1)
+
+
+def _literals() -> st.SearchStrategy[L]:
+    threshold = st.builds(L, st.just("x"), st.sampled_from(("<=", ">")), st.sampled_from(THRESHOLDS))
+    category = st.builds(L, st.just("c"), st.sampled_from(("==", "!=")), st.sampled_from(CATEGORIES))
+    category_set = st.builds(L, st.just("c"), st.sampled_from(("in", "not_in")),
+                             st.lists(st.sampled_from(CATEGORIES), min_size=1, max_size=3))
+    flag = st.builds(L, st.just("f"), st.sampled_from(("is_true", "is_false")))
+    mixed = st.builds(L, st.just("f"), st.sampled_from(("<=", ">")), st.sampled_from((0.0, 0.5)))  # f: flag and threshold
+    missing = st.builds(L, st.sampled_from(("x", "c", "f")), st.sampled_from(("is_nan", "not_nan")))
+    return st.one_of(threshold, category, category_set, flag, mixed, missing)
+
+
+def _rules() -> st.SearchStrategy[Rule]:
+    clauses = st.lists(st.lists(_literals(), min_size=0, max_size=5), min_size=0, max_size=5)
+    return st.builds(Rule, st.sampled_from(("cnf", "dnf")), clauses)
+
+
+def _frames() -> st.SearchStrategy[pd.DataFrame]:
+    x = st.sampled_from((-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0, 2.5, 3.0, 4.0, math.inf, -math.inf, math.nan))
+    c = st.sampled_from(("a", "b", "c", "unseen", 1, None))
+    f = st.sampled_from((0.0, 1.0, 0.5, 2.0, math.nan))
+    row = st.tuples(x, c, f)
+    return st.lists(row, min_size=1, max_size=25).map(
+        lambda rows: pd.DataFrame({"x": [r[0] for r in rows], "c": pd.Series([r[1] for r in rows], dtype=object),
+                                   "f": [r[2] for r in rows]})
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(rule=_rules(), X=_frames())
+def test_simplified_rule_predicts_exactly_as_the_raw_rule(rule: Rule, X: pd.DataFrame) -> None:
+    simplified, report = simplify_rule(rule)
+    assert simplified.evaluate(X).tolist() == rule.evaluate(X).tolist()
+    assert simplified.n_clauses <= rule.n_clauses
+    assert simplified.n_conditions <= rule.n_conditions
+    assert Rule.from_json(simplified.to_json()) == simplified
+    assert simplify_rule(simplified)[0] == simplified  # a fixed point
