@@ -18,6 +18,7 @@ import json
 import logging
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -33,10 +34,8 @@ from pyomo.common import Executable
 
 import rulemodels.algorithms.engine as engine_module
 import rulemodels.experiments as experiments
-import solvers.shell
 from rulemodels import BooleanRuleClassifier
 from rulemodels.algorithms import learn_cnf
-from rulemodels.algorithms.pool import clear_model_pool
 from rulemodels.cli import main
 from rulemodels.data import FeatureBinarizer
 from rulemodels.datasets import load_dataset
@@ -79,9 +78,8 @@ def liver_problem() -> CNFProblem:
 
 
 def rehash_solvers() -> None:
-    """Forget where Pyomo and the shell backend found solver binaries (PATH changed)."""
+    """Forget where Pyomo found solver binaries (PATH changed); the backends look them up at each solve."""
     Executable.rehash()
-    solvers.shell._legacy_version.cache_clear()
 
 
 def cli(argv: list[str], capsys: pytest.CaptureFixture) -> tuple[int, str]:
@@ -110,10 +108,8 @@ def no_solver_binaries(tmp_path: Path):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("PATH", str(empty))
         rehash_solvers()
-        clear_model_pool()  # the estimator's pool must not hand out a backend made earlier
         yield empty
     rehash_solvers()
-    clear_model_pool()
 
 
 MISSING = [
@@ -127,7 +123,7 @@ def test_missing_binary_names_the_package_and_the_alternatives(no_solver_binarie
     with pytest.raises(SolverNotFoundError) as info:
         get_backend(name)
     message = str(info.value)
-    assert f"solver '{name}' not found (executable '{executable}' not found on PATH)" in message
+    assert f"solver '{name}' not available (executable '{executable}' not found on PATH)" in message
     assert apt in message and conda in message
     assert message.endswith("available instead: highs")
     assert info.value.alternatives == ("highs",) and info.value.name == name
@@ -155,8 +151,14 @@ FAKES = {
 }
 
 FAKE_SCRIPT = """#!/bin/sh
-# A fake {executable}: answers Pyomo's version probe, then fails each solve as FAKE_SOLVER_MODE says.
-if [ "$*" = "{probe}" ]; then printf '{banner}'; exit 0; fi
+# A fake {executable}: answers the version probe as FAKE_PROBE_MODE says, then each solve as FAKE_SOLVER_MODE says.
+if [ "$*" = "{probe}" ]; then
+    case "$FAKE_PROBE_MODE" in
+        fail) echo "cannot start: libfoo.so missing"; exit 1 ;;
+        garbage) echo "garbage, not a version"; exit 0 ;;
+    esac
+    printf '{banner}'; exit 0
+fi
 solution=""
 previous=""
 for argument in "$@"; do
@@ -169,6 +171,7 @@ case "$FAKE_SOLVER_MODE" in
     exit0) exit 0 ;;
     garbage) echo "garbage, not a solution" > "$solution"; exit 0 ;;
     infeasible) echo "Infeasible - objective value 0.00000000" > "$solution"; echo "Problem is infeasible"; exit 0 ;;
+    sleep) echo "solving slowly"; echo $$ > "$FAKE_SOLVER_PIDFILE"; exec sleep 600 ;;
 esac
 echo "unknown FAKE_SOLVER_MODE" >&2
 exit 2
@@ -177,7 +180,11 @@ exit 2
 
 @pytest.fixture
 def fake_solvers(tmp_path: Path):
-    """Fake ``cbc`` and ``glpsol`` first on PATH; yields a function that sets the fault mode."""
+    """Fake ``cbc`` and ``glpsol`` first on PATH; yields a function that sets the fault modes.
+
+    ``set_modes(solve_mode, probe="ok")``; the probe mode must be set before the
+    first use of a backend (a binary's version probe is cached per file).
+    """
     directory = tmp_path / "fake-bin"
     directory.mkdir()
     for executable, (probe, banner, solution_flag) in FAKES.items():
@@ -188,9 +195,20 @@ def fake_solvers(tmp_path: Path):
         script.chmod(0o755)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("PATH", f"{directory}{os.pathsep}{os.environ['PATH']}")
+        patch.setenv("FAKE_SOLVER_PIDFILE", str(tmp_path / "solver.pid"))
         rehash_solvers()
-        yield lambda mode: patch.setenv("FAKE_SOLVER_MODE", mode)
+
+        def set_modes(mode: str, probe: str = "ok") -> None:
+            patch.setenv("FAKE_SOLVER_MODE", mode)
+            patch.setenv("FAKE_PROBE_MODE", probe)
+
+        yield set_modes
     rehash_solvers()
+
+
+def fake_path(name: str) -> str:
+    """Where the fake executable of solver ``name`` is (first on PATH)."""
+    return shutil.which({"glpk": "glpsol", "cbc": "cbc"}[name])
 
 
 KILLED = {"cbc": "the cbc process was killed by SIGKILL (signal 9) before it finished",
@@ -225,7 +243,7 @@ def test_solver_failing_with_an_exit_code_says_so_with_its_last_output(fake_solv
 
 
 @pytest.mark.parametrize(("name", "mode", "says"), [
-    ("cbc", "exit0", "cbc exited with return code 0 without reporting a solution"),
+    ("cbc", "exit0", "cbc finished (status 'unknown') without reporting a solution"),
     ("cbc", "garbage", "cbc exited with return code 0 but its solution could not be read (RuntimeError"),
     ("glpk", "exit0", "glpsol exited with return code 0 but its solution could not be read (ValueError"),
     ("glpk", "garbage", "glpsol exited with return code 0 but its solution could not be read (ValueError"),
@@ -283,7 +301,7 @@ def test_missing_and_killed_solvers_through_the_cli_in_a_subprocess(fake_solvers
     assert missing.returncode == 1 and missing_out == ""
     assert_clean_error(
         missing_err,
-        "solver 'glpk' not found (executable 'glpsol' not found on PATH)",
+        "solver 'glpk' not available (executable 'glpsol' not found on PATH)",
         "install glpk-utils (apt) or glpk (conda-forge)",
         "available instead: highs",
     )
@@ -297,14 +315,14 @@ def test_missing_and_killed_solvers_through_the_cli_in_a_subprocess(fake_solvers
 class FaultAfter:
     """Delegates to HiGHS for the first ``k`` solves, then answers every solve with ``fault``.
 
-    It keeps HiGHS' cold starts (``discard_warm_start``), so up to the fault a
-    fit takes the same path as with plain HiGHS.
+    It passes the driver's declared changes and cold starts on, so up to the
+    fault a fit takes the same path as with plain HiGHS.
     """
 
     def __init__(self, k: int, fault: TerminationCondition, on_solve=None):
         self.inner = get_backend("highs")
         self.name = self.inner.name
-        self.is_persistent = self.inner.is_persistent
+        self.capabilities = self.inner.capabilities
         self.k = k
         self.fault = fault
         self.on_solve = on_solve
@@ -317,15 +335,21 @@ class FaultAfter:
     def version(self):
         return self.inner.version()
 
-    def discard_warm_start(self, model):
-        self.inner.discard_warm_start(model)
+    def route(self):
+        return "HiGHS, then a fault"
 
-    def solve(self, model, time_limit=None, mip_gap=None, options=None, params_only=False):
+    def release(self, model):
+        self.inner.release(model)
+
+    def solve(self, model, *, time_limit=None, mip_gap=None, options=None, changes=None, warm_start=True):
         self.n_solves += 1
         self.time_limits.append(time_limit)
         if self.n_solves > self.k:
+            self.inner.release(model)  # the declared changes were not pushed: the next solve must read the model
             return SolveResult(self.fault, None, None, 0.0, self.name, "fake", False, f"fake {self.fault.value}")
-        result = self.inner.solve(model, time_limit=time_limit, mip_gap=mip_gap, options=options, params_only=params_only)
+        result = self.inner.solve(
+            model, time_limit=time_limit, mip_gap=mip_gap, options=options, changes=changes, warm_start=warm_start,
+        )
         if self.on_solve is not None:
             self.on_solve(self.n_solves)
         return result

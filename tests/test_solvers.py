@@ -11,9 +11,11 @@ import pytest
 from solvers import (
     Availability,
     Backend,
+    Capabilities,
     GenericBackend,
     HighsBackend,
     SolveError,
+    ShellBackend,
     SolverNotFoundError,
     TerminationCondition,
     available_backends,
@@ -78,6 +80,10 @@ def test_every_registered_backend_satisfies_the_protocol():
         assert isinstance(backend, Backend)
         assert backend.name == name
         assert isinstance(backend.available(), Availability)
+        assert isinstance(backend.capabilities, Capabilities) and backend.route()
+    generic = GenericBackend("gurobi_persistent")
+    assert isinstance(generic, Backend) and generic.capabilities == ShellBackend.capabilities
+    assert not generic.capabilities.persistent and not generic.capabilities.in_place_updates
 
 
 def test_lp_optimum_on_each_backend(backend):
@@ -161,7 +167,7 @@ def test_unreferenced_variable_gets_a_value_in_bounds(backend):
     model.unused = pyo.Var(bounds=(1, 5))
     model.unused.value = 4.0  # a stale value a shell solver would leave behind
     backend.solve(model)
-    assert model.unused.value == pytest.approx(1.0) or backend.is_persistent
+    assert model.unused.value == pytest.approx(1.0) or backend.capabilities.persistent
 
 
 def test_highs_is_persistent_and_builds_once():
@@ -205,7 +211,7 @@ def test_unknown_solver_name_lists_choices():
 def test_missing_solver_names_install_route_and_alternatives(monkeypatch):
     class Missing:
         name = "cbc"
-        is_persistent = False
+        capabilities = ShellBackend.capabilities
 
         def available(self):
             return Availability(False, "executable 'cbc' not found on PATH")
@@ -213,11 +219,17 @@ def test_missing_solver_names_install_route_and_alternatives(monkeypatch):
         def version(self):
             return None
 
-        def solve(self, model, time_limit=None, mip_gap=None, options=None, params_only=False):
+        def route(self):
+            return "nowhere"
+
+        def release(self, model):
+            pass
+
+        def solve(self, model, *, time_limit=None, mip_gap=None, options=None, changes=None, warm_start=True):
             raise AssertionError("never called")
 
     monkeypatch.setitem(registry._REGISTRY, "cbc", lambda **kwargs: Missing())
-    with pytest.raises(SolverNotFoundError, match=r"solver 'cbc' not found .*coinor-cbc \(apt\) or coincbc \(conda-forge\); available instead: .*highs") as info:
+    with pytest.raises(SolverNotFoundError, match=r"solver 'cbc' not available .*coinor-cbc \(apt\) or coincbc \(conda-forge\); available instead: .*highs") as info:
         get_backend("cbc")
     assert "cbc" not in info.value.alternatives
 
@@ -225,7 +237,7 @@ def test_missing_solver_names_install_route_and_alternatives(monkeypatch):
 def test_pyomo_solver_without_installation_is_a_clear_error():
     if GenericBackend("gurobi").available():
         pytest.skip("gurobi is installed here")
-    with pytest.raises(SolverNotFoundError, match=r"solver 'gurobi' not found .*gurobipy"):
+    with pytest.raises(SolverNotFoundError, match=r"solver 'gurobi' not available .*gurobipy"):
         get_backend("gurobi")
 
 
@@ -265,3 +277,44 @@ def test_time_limit_returns_a_typed_result(backend):
     result = backend.solve(knapsack(5), time_limit=30, mip_gap=0.0)
     assert result.termination is TerminationCondition.optimal
     assert result.gap == pytest.approx(0.0, abs=1e-6)
+
+
+#: the import order of the solver layer: a module imports only from modules of lower layers
+SOLVER_LAYERS = [
+    {"base"},
+    {"options"},
+    {"_common"},
+    {"_process"},
+    {"_classic"},
+    {"shell", "generic", "highs"},
+    {"registry"},
+    {"__init__"},
+]
+
+
+def solver_module_imports() -> dict[str, set[str]]:
+    """Module of ``solvers/`` -> the ``solvers`` modules it imports (anywhere in it, functions too)."""
+    import ast
+    from pathlib import Path
+
+    found = {}
+    for path in sorted((Path(__file__).resolve().parents[1] / "solvers").glob("*.py")):
+        imported = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "solvers":
+                imported.add(node.module.split(".")[1] if "." in node.module else "__init__")
+            elif isinstance(node, ast.Import):
+                imported |= {alias.name.split(".")[1] for alias in node.names if alias.name.startswith("solvers.")}
+        found[path.stem] = imported
+    return found
+
+
+def test_imports_in_the_solver_layer_flow_one_way():
+    layer_of = {module: rank for rank, modules in enumerate(SOLVER_LAYERS) for module in modules}
+    imports = solver_module_imports()
+    assert set(imports) == set(layer_of), "place every module of solvers/ in SOLVER_LAYERS"
+    upward = [(module, target) for module, targets in imports.items() for target in targets
+              if layer_of[target] >= layer_of[module]]
+    assert upward == []
+    assert "shell" not in imports["generic"] and "registry" not in imports["shell"]  # the old cycle
+    assert not issubclass(GenericBackend, ShellBackend)

@@ -1,0 +1,112 @@
+"""What the backends on Pyomo's classic ``SolverFactory`` share (:mod:`solvers.shell`, :mod:`solvers.generic`).
+
+:class:`ClassicBackend` holds their settings and runs one ``solve`` call
+under supervision (:func:`solvers._process.supervised`), turning every
+failure of the solver process into an ``error`` result that says what
+happened. It is a base class of both adapters; neither derives from the other.
+"""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+from typing import Any, Callable, Mapping
+
+from solvers._common import classic_result, error_result
+from solvers._process import DEFAULT_TIME_LIMIT, process_failure, supervised, watchdog_message
+from solvers.base import Capabilities, SolveResult, TerminationCondition
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["ClassicBackend"]
+
+
+class ClassicBackend:
+    """Settings and supervised solves of an adapter on Pyomo's classic ``SolverFactory``.
+
+    Parameters
+    ----------
+    name : str
+        The Pyomo solver name.
+    options : mapping, optional
+        Native options applied to every solve.
+    threads : int, optional
+        Threads, translated to the solver's option where known.
+    default_time_limit : float, default=DEFAULT_TIME_LIMIT
+        The time limit, and the watchdog's, when ``solve`` gets none.
+    tee : bool, default=False
+        Show the solver's output on stdout.
+    """
+
+    capabilities = Capabilities(
+        persistent=False, warm_start=False, mip=True, time_limit=True, in_place_updates=False, duals=True,
+    )
+
+    def __init__(
+        self,
+        name: str,
+        options: Mapping[str, Any] | None = None,
+        threads: int | None = None,
+        *,
+        default_time_limit: float = DEFAULT_TIME_LIMIT,
+        tee: bool = False,
+    ):
+        if not default_time_limit > 0:
+            raise ValueError(f"default_time_limit must be a positive number of seconds, got {default_time_limit!r}")
+        self.name = name
+        self.options = dict(options or {})
+        self.threads = threads
+        self.default_time_limit = float(default_time_limit)
+        self.tee = tee
+        self.n_solves = 0
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r}, options={self.options!r})"
+
+    def release(self, model: Any) -> None:
+        """Nothing is kept between solves."""
+
+    def _run(
+        self, call: Callable[[], Any], *, executable: str, path: str, version: str | None, start: float,
+        time_limit: float | None, limit: float,
+    ) -> tuple[Any, SolveResult | None]:
+        """``(results, None)`` from ``call()`` (Pyomo's solve), or ``(None, error result)`` when its process failed.
+
+        An exception raised before the solver process was started (writing the
+        model) is not a solver fault and propagates.
+        """
+        from pyomo.common.errors import ApplicationError
+
+        self.n_solves += 1
+        with supervised(tee=self.tee) as observed:
+            try:
+                return call(), None
+            except subprocess.TimeoutExpired as exc:
+                message = watchdog_message(executable, path, self.name, exc, time_limit, limit)
+                logger.warning("%s", message)
+            except ApplicationError as exc:
+                message = process_failure(executable, observed, exc)
+            except Exception as exc:
+                if not observed.started:
+                    raise
+                message = (
+                    f"{executable} exited with return code 0 but its solution could not be read "
+                    f"({type(exc).__name__}: {exc}); check that '{path}' is a working {self.name}"
+                )
+        return None, error_result(self.name, version, start, message)
+
+    def _result(
+        self, results: Any, model: Any, termination: TerminationCondition, *, cleared: list[Any], executable: str,
+        path: str, version: str | None, start: float,
+    ) -> SolveResult:
+        """The typed result of Pyomo's ``results``, loaded into ``model`` (an error when no values came back)."""
+        result = classic_result(results, model, termination, cleared=cleared, name=self.name, version=version, start=start)
+        if result is not None:
+            return result
+        # e.g. the process exited 0 without writing its solution file: Pyomo then
+        # reports an empty solution, which must not be loaded as all zeros.
+        return error_result(self.name, version, start, (
+            f"{executable} finished (status '{termination.value}') without reporting a solution; "
+            f"check that '{path}' is a working {self.name}"
+        ))
+
