@@ -33,17 +33,19 @@ class CommandError(Exception):
 
 
 def _cmd_solvers(args: argparse.Namespace) -> int:
-    """Print every registered backend, its availability (and why not), version and persistence."""
+    """Print every registered backend: availability (and why not), versions, persistence and route."""
     from solvers import describe_backends
 
     rows = describe_backends(tuple(args.extra))
-    header = ("solver", "available", "version", "persistent", "note")
+    header = ("solver", "available", "version", "persistent", "packages", "route", "note")
     table = [
         (
             row.name,
             "yes" if row.available else "no",
             row.version or "-",
             "yes" if row.persistent else "no",
+            ", ".join(f"{package} {version}" for package, version in row.packages.items()) or "-",
+            row.route or "-",
             "" if row.available else f"{row.reason}; {row.install_hint}",
         )
         for row in rows

@@ -347,6 +347,6 @@ def watchdog_message(executable: str, path: str, solver: str, exc: subprocess.Ti
         why = f"its time limit was {limit:g} s"
         advice = "or raise the time limit"
     return (
-        f"{executable} was still running {exc.timeout:g} s after it started ({why}) and was killed; "
+        f"{executable} was still running {round(exc.timeout, 1):g} s after it started ({why}) and was killed; "
         f"it may be hung: check that '{path}' is a working {solver}, {advice}, or choose another solver"
     )

@@ -22,6 +22,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 import types
 from pathlib import Path
@@ -307,6 +308,185 @@ def test_missing_and_killed_solvers_through_the_cli_in_a_subprocess(fake_solvers
     )
     assert killed.returncode == 1
     assert_clean_error(killed_err, "solving the clause LP (clause 1) with cbc failed", KILLED["cbc"])
+
+
+# -- 2b. a hung solver, a broken binary, bad options, output, Ctrl-C -----------------
+
+EXECUTABLE = {"glpk": "glpsol", "cbc": "cbc"}
+
+
+def process_gone(pid_file: Path) -> bool:
+    """Whether the fake solver whose pid is in ``pid_file`` stops running (gone, or a zombie) within 30 s.
+
+    A SIGKILL takes effect asynchronously, hence the wait.
+    """
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return True
+        if state == "Z":
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+
+
+@pytest.mark.parametrize("name", ["glpk", "cbc"])
+def test_hung_solver_is_killed_by_the_watchdog_and_is_a_typed_error(fake_solvers, tmp_path, name):
+    fake_solvers("sleep")
+    result = get_backend(name).solve(toy_lp(), time_limit=1)
+    assert result.termination is TerminationCondition.error and not result.has_solution
+    assert result.message == (
+        f"{EXECUTABLE[name]} was still running 2 s after it started (its time limit was 1 s) and was killed; "
+        f"it may be hung: check that '{fake_path(name)}' is a working {name}, or raise the time limit, "
+        "or choose another solver"
+    )
+    assert process_gone(tmp_path / "solver.pid")
+
+    # Without a time limit the backend's default applies (3600 s unless set).
+    result = get_backend(name, default_time_limit=1).solve(toy_lp())
+    assert result.termination is TerminationCondition.error
+    assert "(no time limit was given, so the default of 1 s applied (the backend's default_time_limit))" in result.message
+
+
+def test_fit_with_a_hung_glpsol_ends_with_a_clean_error(fake_solvers, capsys):
+    """``fit --solver glpk --time-limit 1`` with a glpsol that sleeps used to run forever."""
+    fake_solvers("sleep")
+    status, stderr = cli(["fit", "liver", "--solver", "glpk", "--thresholds", "3", "--time-limit", "1"], capsys)
+    assert status == 1
+    assert_clean_error(stderr, "solving the clause LP (clause 1) with glpk failed: the solver stopped with an error",
+                       "glpsol was still running", "and was killed")
+
+
+BROKEN = {  # probe mode -> what the message says about the fake's version probe
+    "fail": "exited with return code 1 (its last output line: 'cannot start: libfoo.so missing')",
+    "garbage": "did not print a {marker} version (its last output line: 'garbage, not a version')",
+}
+
+
+@pytest.mark.parametrize("name", ["glpk", "cbc"])
+@pytest.mark.parametrize("probe", sorted(BROKEN))
+def test_broken_binary_is_unavailable_and_says_what_is_wrong_with_which_executable(fake_solvers, capsys, name, probe):
+    fake_solvers("fail", probe=probe)
+    command = {"glpk": "glpsol --version", "cbc": "cbc -stop"}[name]
+    said = BROKEN[probe].format(marker=name.upper())
+    reason = f"'{fake_path(name)}' is not a working {name}: '{command}' {said}"
+    backend = get_backend(name, check_available=False)
+    assert backend.available().reason == reason and backend.version() is None
+    with pytest.raises(SolverNotFoundError) as info:
+        get_backend(name)
+    assert str(info.value).startswith(f"solver '{name}' not available ({reason}): install ")
+    result = backend.solve(toy_lp())  # a backend made before: an error result, not 'NoneType' is not iterable
+    assert result.termination is TerminationCondition.error and result.message.startswith(reason)
+
+    assert main(["solvers"]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith(name + " "))
+    assert row.split()[1] == "no" and reason in row
+
+
+@pytest.mark.parametrize(("name", "options", "says"), [
+    ("glpk", {"foo": 1}, "glpk option 'foo'=1 is not accepted by {path}: Invalid option '--foo'; try {path} --help; "
+                         "'glpsol --help' lists the options (a flag takes the value None or '')"),
+    ("glpk", {"mipgap": "abc"}, "glpk option 'mipgap'='abc' is not accepted by {path}: "
+                                "Invalid relative mip gap tolerance 'abc'"),
+    ("glpk", {"presol": True}, "glpk option 'presol'=True is not accepted by {path}: Reading problem data from 'True'"),
+    ("glpk", {"tmlim": 5}, "glpk option 'tmlim' is set by rulemodels from the time limit: pass time_limit"),
+    ("cbc", {"foo": 1}, "cbc option 'foo'=1 is not accepted by {path}: No match for foo - ? for list of commands; "
+                        "No match for 1 - ? for list of commands; 'cbc -?' lists the options"),
+    ("cbc", {"ratioGap": "abc"}, "cbc option 'ratioGap'='abc' is not accepted by {path}: "
+                                 "String of abc is illegal for double parameter ratioGap"),
+    ("cbc", {"presolve": "maybe"}, "cbc option 'presolve'='maybe' is not accepted by {path}: "
+                                   "Possible options for presolve are: on off more file;"),
+    ("cbc", {"seconds": 5}, "cbc option 'seconds' is set by rulemodels from the time limit: pass time_limit"),
+])
+def test_unknown_or_ill_typed_solver_options_are_a_value_error(name, options, says):
+    from tests.conftest import require_backend
+
+    backend = require_backend(name)
+    with pytest.raises(ValueError) as info:
+        backend.solve(toy_lp(), options=options)
+    assert str(info.value).startswith(says.format(path=shutil.which(EXECUTABLE[name])))
+    X, y = liver()
+    with pytest.raises(ValueError, match=re.escape(f"{name} option '{next(iter(options))}'")):
+        BooleanRuleClassifier(solver=name, solver_options=options, n_thresholds=3).fit(X, y)
+
+
+@pytest.mark.parametrize(("name", "options"), [("glpk", {"nopresol": "", "dual": None}), ("cbc", {"presolve": "off", "primalS": ""})])
+def test_valid_solver_options_are_used(name, options):
+    from tests.conftest import require_backend
+
+    result = require_backend(name).solve(toy_lp(), options=options)
+    assert result.is_optimal and result.objective == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("name", ["glpk", "cbc"])
+def test_no_solver_output_reaches_stdout_unless_asked(name, capfd):
+    from tests.conftest import require_backend
+
+    require_backend(name)
+    banner = {"glpk": "GLPSOL", "cbc": "Welcome to the CBC"}[name]
+    assert get_backend(name).solve(toy_lp()).is_optimal
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""
+    assert get_backend(name, tee=True).solve(toy_lp()).is_optimal
+    assert banner in capfd.readouterr().out
+
+
+@pytest.mark.parametrize("name", ["glpk", "cbc"])
+def test_failing_solver_output_is_in_the_message_not_on_the_terminal(fake_solvers, capfd, name):
+    fake_solvers("fail")
+    result = get_backend(name).solve(toy_lp())
+    assert result.message.endswith("its last output line: 'something went wrong'")
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""  # Pyomo's own "returned non-zero return code" lines are not repeated
+
+
+def send_sigint_when_started(pid_file: Path) -> threading.Thread:
+    """A thread that sends this process SIGINT (a Ctrl-C) once the fake solver has started."""
+    def interrupt() -> None:
+        deadline = time.monotonic() + 60
+        while not pid_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    thread = threading.Thread(target=interrupt, daemon=True)
+    thread.start()
+    return thread
+
+
+@pytest.mark.parametrize("name", ["glpk", "cbc"])
+def test_ctrl_c_during_a_shell_solve_reaches_the_caller_as_keyboard_interrupt(fake_solvers, tmp_path, name):
+    fake_solvers("sleep")
+    thread = send_sigint_when_started(tmp_path / "solver.pid")
+    with pytest.raises(KeyboardInterrupt):
+        get_backend(name).solve(toy_lp())
+    thread.join()
+    assert process_gone(tmp_path / "solver.pid")
+
+
+def test_interrupt_guard_keeps_a_ctrl_c_that_the_code_inside_turned_into_another_error():
+    """Pyomo's output capture has been seen turning KeyboardInterrupt into RuntimeError."""
+    from solvers._process import interrupt_guard
+
+    with pytest.raises(KeyboardInterrupt) as info:
+        with interrupt_guard():
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(5)  # the signal arrives here
+            except KeyboardInterrupt as exc:
+                raise RuntimeError("TeeStream: deadlock observed joining reader threads") from exc
+    assert isinstance(info.value.__cause__, RuntimeError)
+    with pytest.raises(KeyboardInterrupt):
+        with interrupt_guard():
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(5)
+            except KeyboardInterrupt:
+                pass  # swallowed inside: still reaches the caller
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 # -- wrappers that fail on purpose -------------------------------------------------

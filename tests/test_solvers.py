@@ -318,3 +318,65 @@ def test_imports_in_the_solver_layer_flow_one_way():
     assert upward == []
     assert "shell" not in imports["generic"] and "registry" not in imports["shell"]  # the old cycle
     assert not issubclass(GenericBackend, ShellBackend)
+
+
+class FakePersistent:
+    """Stands in for a Pyomo persistent interface (``gurobi_persistent`` needs a license): GLPK on the instance set."""
+
+    instances_set = 0
+
+    def __init__(self, **kwds):
+        self.model = None
+
+    def available(self, exception_flag=True):
+        return True
+
+    def version(self):
+        return (0, 1)
+
+    def set_instance(self, model):
+        FakePersistent.instances_set += 1
+        self.model = model
+
+    def solve(self, **kwds):
+        from pyomo.opt import SolverFactory
+
+        return SolverFactory("glpk").solve(self.model, **kwds)
+
+
+@pytest.fixture
+def fake_persistent(monkeypatch):
+    """A persistent solver registered in Pyomo's SolverFactory, and a process that has not warned yet."""
+    from pyomo.opt import SolverFactory
+    import solvers.generic
+
+    from tests.conftest import require_backend
+
+    require_backend("glpk")
+    name = "rulemodels_fake_persistent"
+    SolverFactory.register(name, doc="test double")(FakePersistent)
+    monkeypatch.setattr(solvers.generic, "_warned_persistent", set())
+    FakePersistent.instances_set = 0
+    yield name
+    SolverFactory.unregister(name)
+
+
+def test_persistent_interface_falls_back_to_set_instance_loudly_once_per_process(fake_persistent):
+    import warnings
+
+    from solvers import SolverFallbackWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        backend = get_backend(fake_persistent)
+        assert isinstance(backend, GenericBackend) and backend.route().startswith("Pyomo persistent")
+        model = knapsack(3)
+        for capacity in [3, 5, 9]:
+            model.capacity = capacity  # re-sent whole by set_instance: no stale capacity
+            assert backend.solve(model).objective == pytest.approx(knapsack_brute_force(capacity))
+        assert get_backend(fake_persistent).solve(knapsack(6)).objective == pytest.approx(knapsack_brute_force(6))
+    fallbacks = [w for w in caught if issubclass(w.category, SolverFallbackWarning)]
+    assert len(fallbacks) == 1 and FakePersistent.instances_set == 4
+    message = str(fallbacks[0].message)
+    assert message.startswith(f"{fake_persistent}: Pyomo's persistent interface is used through set_instance before every solve")
+    assert "(route: Pyomo persistent, whole model re-sent)" in message and "no tested in-place update route" in message
