@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import pickle
 
+import numpy as np
 import pyomo.environ as pyo
 import pytest
 
@@ -380,3 +381,53 @@ def test_persistent_interface_falls_back_to_set_instance_loudly_once_per_process
     message = str(fallbacks[0].message)
     assert message.startswith(f"{fake_persistent}: Pyomo's persistent interface is used through set_instance before every solve")
     assert "(route: Pyomo persistent, whole model re-sent)" in message and "no tested in-place update route" in message
+
+
+def lp_with_bounds() -> pyo.ConcreteModel:
+    """min c·x  s.t.  x0 + x1 <= b0,  x1 + x2 >= b1,  lo <= x <= hi (mutable Params everywhere)."""
+    m = pyo.ConcreteModel()
+    m.I = pyo.RangeSet(0, 2)
+    m.c = pyo.Param(m.I, initialize={0: -1.0, 1: -2.0, 2: 1.0}, mutable=True)
+    m.hi = pyo.Param(m.I, initialize=3.0, mutable=True)
+    m.b0 = pyo.Param(initialize=4.0, mutable=True)
+    m.b1 = pyo.Param(initialize=1.0, mutable=True)
+    m.x = pyo.Var(m.I, bounds=lambda m, i: (0, m.hi[i]))
+    m.cap = pyo.Constraint(expr=m.x[0] + m.x[1] <= m.b0)
+    m.need = pyo.Constraint(expr=m.x[1] + m.x[2] >= m.b1)
+    m.obj = pyo.Objective(expr=sum(m.c[i] * m.x[i] for i in m.I))
+    return m
+
+
+def test_declared_changes_on_highs_match_fresh_solves():
+    """Objective, variable-bound and constraint-bound changes pushed in place (every highspy call of the fast path)."""
+    from solvers import ModelChanges
+
+    backend = require_highs()
+    model = lp_with_bounds()
+    backend.solve(model)
+    steps = [({0: -3.0, 1: -1.0, 2: 2.0}, {0: 2.0, 1: 1.0, 2: 5.0}, 2.5, 3.0),
+             ({0: 1.0, 1: -1.0, 2: -1.0}, {0: 1.0, 1: 4.0, 2: 0.5}, 6.0, 0.5)]
+    for costs, upper, b0, b1 in steps:
+        for i in model.I:
+            model.c[i], model.hi[i] = costs[i], upper[i]
+        model.b0, model.b1 = b0, b1
+        variables = [model.x[i] for i in model.I]
+        changes = ModelChanges(
+            objective=(variables, np.array([costs[i] for i in model.I])),
+            variable_bounds=(variables, np.zeros(3), np.array([upper[i] for i in model.I])),
+            constraint_bounds=([model.cap, model.need], np.array([-np.inf, b1]), np.array([b0, np.inf])),
+        )
+        pushed = backend.solve(model, changes=changes, warm_start=False)
+        fresh = HighsBackend().solve(lp_with_bounds_like(model))
+        assert pushed.is_optimal and pushed.objective == pytest.approx(fresh.objective, abs=1e-9)
+        assert pushed.objective == pytest.approx(pyo.value(model.obj), abs=1e-9)  # the loaded values
+    assert backend.n_builds == 1
+
+
+def lp_with_bounds_like(model: pyo.ConcreteModel) -> pyo.ConcreteModel:
+    """A fresh :func:`lp_with_bounds` with the Param values of ``model``."""
+    fresh = lp_with_bounds()
+    for i in fresh.I:
+        fresh.c[i], fresh.hi[i] = pyo.value(model.c[i]), pyo.value(model.hi[i])
+    fresh.b0, fresh.b1 = pyo.value(model.b0), pyo.value(model.b1)
+    return fresh
