@@ -195,7 +195,7 @@ def _option_problem(key: tuple[str, int, int], syntax: OptionSyntax, name: str, 
         said = [line for line in lines if not line.startswith(("GLPSOL", "Parameter(s) specified", "-"))]
         return "; ".join(said) or f"it exited with return code {rc}"
     rejected = syntax.rejected.findall(output) if syntax.rejected is not None else []
-    return "; ".join(line.strip().lstrip("<") for line in rejected)
+    return "; ".join(line.strip().lstrip("<").rstrip(";") for line in rejected)
 
 
 # -- supervising a classic Pyomo solve -------------------------------------------
