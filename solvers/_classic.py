@@ -9,11 +9,19 @@ happened. It is a base class of both adapters; neither derives from the other.
 from __future__ import annotations
 
 import logging
+import math
 import subprocess
 from typing import Any, Callable, Mapping
 
 from solvers._common import classic_result, error_result
-from solvers._process import DEFAULT_TIME_LIMIT, process_failure, supervised, watchdog_message
+from solvers._process import (
+    DEFAULT_TIME_LIMIT,
+    WatchdogExpired,
+    process_failure,
+    supervised,
+    watchdog_deadline,
+    watchdog_message,
+)
 from solvers.base import Capabilities, SolveResult, TerminationCondition
 
 logger = logging.getLogger(__name__)
@@ -33,7 +41,10 @@ class ClassicBackend:
     threads : int, optional
         Threads, translated to the solver's option where known.
     default_time_limit : float, default=DEFAULT_TIME_LIMIT
-        The time limit, and the watchdog's, when ``solve`` gets none.
+        The watchdog's limit when ``solve`` gets no time limit.
+    grace : float, optional
+        Seconds a solver process may run past its limit before the watchdog
+        kills it; default max(``WATCHDOG_GRACE``, 10 % of the limit).
     tee : bool, default=False
         Show the solver's output on stdout.
     """
@@ -49,14 +60,17 @@ class ClassicBackend:
         threads: int | None = None,
         *,
         default_time_limit: float = DEFAULT_TIME_LIMIT,
+        grace: float | None = None,
         tee: bool = False,
     ):
-        if not default_time_limit > 0:
-            raise ValueError(f"default_time_limit must be a positive number of seconds, got {default_time_limit!r}")
+        for setting, value in (("default_time_limit", default_time_limit), ("grace", grace)):
+            if value is not None and not value > 0:
+                raise ValueError(f"{setting} must be a positive number of seconds, got {value!r}")
         self.name = name
         self.options = dict(options or {})
         self.threads = threads
         self.default_time_limit = float(default_time_limit)
+        self.grace = grace
         self.tee = tee
         self.n_solves = 0
 
@@ -66,23 +80,39 @@ class ClassicBackend:
     def release(self, model: Any) -> None:
         """Nothing is kept between solves."""
 
-    def _run(
-        self, call: Callable[[], Any], *, executable: str, path: str, version: str | None, start: float,
-        time_limit: float | None, limit: float,
-    ) -> tuple[Any, SolveResult | None]:
-        """``(results, None)`` from ``call()`` (Pyomo's solve), or ``(None, error result)`` when its process failed.
+    def _limit(self, time_limit: float | None) -> float:
+        """The watchdog's limit: the time limit, or ``default_time_limit`` without one."""
+        return self.default_time_limit if time_limit is None else float(time_limit)
 
+    def _run(
+        self, call: Callable[..., Any], *, executable: str, path: str, version: str | None, start: float,
+        time_limit: float | None,
+    ) -> tuple[Any, SolveResult | None]:
+        """``(results, None)`` from Pyomo's solve, or ``(None, error result)`` when its process failed.
+
+        ``call(**keywords)`` runs Pyomo's solve with the extra keywords given:
+        ``timelimit`` (whole seconds) when the watchdog cannot use a timer here,
+        so that Pyomo's own subprocess timeout watches the process instead.
         An exception raised before the solver process was started (writing the
         model) is not a solver fault and propagates.
         """
         from pyomo.common.errors import ApplicationError
 
         self.n_solves += 1
-        with supervised(tee=self.tee) as observed:
+        limit = self._limit(time_limit)
+        deadline = watchdog_deadline(limit, self.grace)
+        with supervised(tee=self.tee, deadline=deadline) as observed:
+            keywords = {} if observed.watchdog is not None else {"timelimit": max(1, math.ceil(limit))}
             try:
-                return call(), None
+                results = call(**keywords)
+                if observed.watchdog is not None:
+                    observed.watchdog.disarm()
+                return results, None
+            except WatchdogExpired:
+                message = watchdog_message(executable, path, self.name, deadline, time_limit, limit)
+                logger.warning("%s", message)
             except subprocess.TimeoutExpired as exc:
-                message = watchdog_message(executable, path, self.name, exc, time_limit, limit)
+                message = watchdog_message(executable, path, self.name, exc.timeout, time_limit, limit)
                 logger.warning("%s", message)
             except ApplicationError as exc:
                 message = process_failure(executable, observed, exc)

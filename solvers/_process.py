@@ -15,14 +15,21 @@ Supervising one ``solve`` call (:func:`supervised`):
   process was started, and its return code and output when it failed. Those
   records are not passed on (the backend reports them in its result message);
   every other record is, at the level the logger had.
+* A wall-clock watchdog (:class:`Watchdog`): when Pyomo starts the solver
+  process, a one-shot ``SIGALRM`` timer is set for the deadline (the time
+  limit plus a grace period); if it fires, :class:`WatchdogExpired` is raised
+  in the main thread, where ``subprocess.run`` is waiting for the process, and
+  ``subprocess.run`` kills the process and re-raises it. Waiting stays a
+  blocking wait, so the watchdog costs nothing per solve. Where no timer can
+  be used (not the main thread, no ``SIGALRM`` on this platform, or a timer
+  already set by someone else) the caller falls back to Pyomo's ``timelimit``
+  keyword: Pyomo then kills the process max(1 s, 1 %) after that limit and
+  raises :class:`subprocess.TimeoutExpired` (its wait polls, which costs some
+  milliseconds per solve).
 * Python-level writes to stdout are captured (and logged at DEBUG) unless
   the caller asked to see the solver's output.
 * A Ctrl-C reaches the caller as ``KeyboardInterrupt``, whatever the code
   inside turned it into.
-
-The wall-clock watchdog itself is Pyomo's: a shell solver solved with the
-``timelimit`` keyword is killed when it is still running max(1 s, 1 %) after
-that limit, and ``solve`` raises :class:`subprocess.TimeoutExpired`.
 """
 
 from __future__ import annotations
@@ -44,6 +51,11 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_TIME_LIMIT = 3600.0
 """Seconds a shell solve may take when no time limit is given (the watchdog needs one)."""
+
+WATCHDOG_GRACE = 5.0
+"""Seconds a solver may run past its time limit before the watchdog kills it (at least;
+10 % of the limit when that is more): time to stop, write its solution, or read a
+large model file, which solvers do not count in their time limit."""
 
 PROBE_TIMEOUT = 10.0
 """Seconds a version or option probe of a solver binary may take."""
@@ -213,6 +225,9 @@ class Observation:
     """The solver's output, when Pyomo logged it after a failure."""
     printed: str = ""
     """What was written to Python's stdout during the solve (captured unless ``tee``)."""
+    watchdog: "Watchdog | None" = None
+    """The timer armed when the process starts; None when no timer can be used here
+    (the caller must then pass Pyomo's ``timelimit``)."""
 
 
 _RETURN_CODE = re.compile(r"returned non-zero return code \((-?\d+)\)")
@@ -230,6 +245,8 @@ class _PyomoLogObserver(logging.Filter):
         message = record.getMessage()
         if record.levelno <= logging.DEBUG and message.startswith("Running "):
             self.observation.started = True
+            if self.observation.watchdog is not None:
+                self.observation.watchdog.arm()
         match = _RETURN_CODE.search(message)
         if match:
             self.observation.started = True
@@ -306,11 +323,81 @@ def interrupt_guard() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+class WatchdogExpired(BaseException):
+    """Raised in the main thread when a solver process overran its deadline (a BaseException,
+    so that no ``except Exception`` on the way swallows it)."""
+
+
+class Watchdog:
+    """A one-shot ``SIGALRM`` timer that raises :class:`WatchdogExpired` after ``seconds``.
+
+    :meth:`claim` installs it when it can be used here; :meth:`arm` starts the
+    clock (when the solver process starts); :meth:`release` stops it and puts
+    back the previous handler.
+    """
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.expired = False
+        self._previous: Any = None
+
+    @staticmethod
+    def usable() -> bool:
+        """Main thread, a platform with ``setitimer``, and no timer or handler of someone else."""
+        return (
+            threading.current_thread() is threading.main_thread()
+            and hasattr(signal, "setitimer")
+            and signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, None)
+            and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+        )
+
+    def claim(self) -> None:
+        self._previous = signal.signal(signal.SIGALRM, self._expire)
+
+    def arm(self) -> None:
+        signal.setitimer(signal.ITIMER_REAL, self.seconds)
+
+    def disarm(self) -> None:
+        signal.setitimer(signal.ITIMER_REAL, 0.0)
+
+    def release(self) -> None:
+        self.disarm()
+        signal.signal(signal.SIGALRM, self._previous if self._previous is not None else signal.SIG_DFL)
+
+    def _expire(self, signum: int, frame: Any) -> None:
+        self.expired = True
+        raise WatchdogExpired(f"no answer within {self.seconds:g} s")
+
+
 @contextlib.contextmanager
-def supervised(*, tee: bool = False) -> Iterator[Observation]:
-    """Supervise one classic Pyomo ``solve`` (see the module docstring); yields what was observed."""
+def _watch(observation: Observation, deadline: float | None) -> Iterator[None]:
+    if deadline is None or not Watchdog.usable():
+        yield
+        return
+    watchdog = Watchdog(deadline)
+    watchdog.claim()
+    observation.watchdog = watchdog
+    try:
+        yield
+    finally:
+        watchdog.release()
+
+
+def watchdog_deadline(limit: float, grace: float | None = None) -> float:
+    """Seconds from the start of a solver process to the watchdog's kill: the limit plus the grace."""
+    return limit + (max(WATCHDOG_GRACE, 0.1 * limit) if grace is None else grace)
+
+
+@contextlib.contextmanager
+def supervised(*, tee: bool = False, deadline: float | None = None) -> Iterator[Observation]:
+    """Supervise one classic Pyomo ``solve`` (see the module docstring); yields what was observed.
+
+    ``deadline``: seconds the solver process may run (None: no watchdog here);
+    ``observation.watchdog`` is None when no timer can be used and the caller
+    must pass Pyomo's ``timelimit`` instead.
+    """
     observation = Observation()
-    with interrupt_guard(), _observe_pyomo(observation), _capture_stdout(observation, tee):
+    with interrupt_guard(), _watch(observation, deadline), _observe_pyomo(observation), _capture_stdout(observation, tee):
         yield observation
 
 
@@ -336,7 +423,7 @@ def process_failure(executable: str, observation: Observation, exc: Exception) -
     return f"{executable} exited with return code {rc}{output}"
 
 
-def watchdog_message(executable: str, path: str, solver: str, exc: subprocess.TimeoutExpired,
+def watchdog_message(executable: str, path: str, solver: str, seconds: float,
                      time_limit: float | None, limit: float) -> str:
     """The message of a solve whose process the watchdog killed."""
     if time_limit is None:
@@ -347,6 +434,6 @@ def watchdog_message(executable: str, path: str, solver: str, exc: subprocess.Ti
         why = f"its time limit was {limit:g} s"
         advice = "or raise the time limit"
     return (
-        f"{executable} was still running {round(exc.timeout, 1):g} s after it started ({why}) and was killed; "
+        f"{executable} was still running {round(seconds, 1):g} s after it started ({why}) and was killed; "
         f"it may be hung: check that '{path}' is a working {solver}, {advice}, or choose another solver"
     )

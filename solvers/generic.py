@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
-import math
 import time
 import warnings
 from typing import Any, Iterator, Mapping
@@ -109,7 +108,9 @@ class GenericBackend(ClassicBackend):
     threads : int, optional
         Threads, translated to the solver's option where known.
     default_time_limit : float, default=DEFAULT_TIME_LIMIT
-        The time limit, and for shell solvers the watchdog's, when ``solve`` gets none.
+        The watchdog's limit for shell solvers when ``solve`` gets no time limit.
+    grace : float, optional
+        Seconds a shell solver may run past its limit before the watchdog kills it.
     tee : bool, default=False
         Show the solver's output on stdout.
     """
@@ -161,29 +162,27 @@ class GenericBackend(ClassicBackend):
         if not status:
             return error_result(self.name, None, start, status.reason)
         version = self.version()
-        limit = self.default_time_limit if time_limit is None else float(time_limit)
-        native = translate_options(self.name, time_limit=limit, mip_gap=mip_gap, threads=self.threads)
+        native = translate_options(self.name, time_limit=time_limit, mip_gap=mip_gap, threads=self.threads)
         native.update(self.options)
         native.update(options or {})
         solver = _make_solver(self.name)
-        keywords: dict[str, Any] = {"load_solutions": False, "options": native, "tee": self.tee}
-        path = self.name
-        if _is_shell(solver):
-            keywords["timelimit"] = max(1, math.ceil(limit))  # whole seconds: glpsol takes no others
-            path = str(solver.executable())
+        shell = _is_shell(solver)
+        path = str(solver.executable()) if shell else self.name
         persistent = hasattr(solver, "set_instance")
         if persistent:
             self._warn_persistent()
 
-        def call() -> Any:
+        def call(**keywords: Any) -> Any:
+            if not shell:  # in process: no solver process to watch
+                keywords.pop("timelimit", None)
             if persistent:
                 solver.set_instance(model)
-                return solver.solve(**keywords)
-            return solver.solve(model, **keywords)
+                return solver.solve(load_solutions=False, options=native, tee=self.tee, **keywords)
+            return solver.solve(model, load_solutions=False, options=native, tee=self.tee, **keywords)
 
         cleared = clear_unfixed_values(model)
         results, failed = self._run(
-            call, executable=self.name, path=path, version=version, start=start, time_limit=time_limit, limit=limit,
+            call, executable=self.name, path=path, version=version, start=start, time_limit=time_limit,
         )
         if failed is not None:
             return failed

@@ -9,10 +9,11 @@ A broken or hung solver cannot break or hang a fit:
 * the binary is checked before it is used: ``glpsol --version`` /
   ``cbc -stop`` must answer with a GLPK / CBC version, else the backend is
   not available and says what is wrong with which executable;
-* every solve runs under Pyomo's wall-clock watchdog: the solver gets the time
-  limit (or ``default_time_limit``, :data:`DEFAULT_TIME_LIMIT` seconds, when
-  none is given) and is killed when it is still running max(1 s, 1 %) later;
-  the result is then an ``error`` saying so;
+* every solve runs under a wall-clock watchdog (:mod:`solvers._process`): the
+  solver process is killed when it is still running a grace period
+  (max(``WATCHDOG_GRACE``, 10 %)) after its time limit, or after
+  ``default_time_limit`` (:data:`DEFAULT_TIME_LIMIT` seconds) when none is
+  given; the result is then an ``error`` saying so;
 * a process that fails (killed by a signal, non-zero exit, unreadable or
   missing solution) gives a ``SolveResult`` with ``TerminationCondition.error``
   and a message saying what happened; Pyomo's exceptions never leave
@@ -26,7 +27,6 @@ A broken or hung solver cannot break or hang a fit:
 from __future__ import annotations
 
 import logging
-import math
 import shutil
 import time
 from typing import Any, Mapping
@@ -63,7 +63,9 @@ class ShellBackend(ClassicBackend):
     threads : int, optional
         Threads, for solvers that support them (CBC).
     default_time_limit : float, default=DEFAULT_TIME_LIMIT
-        The solver's time limit, and the watchdog's, when ``solve`` gets none.
+        The watchdog's limit when ``solve`` gets no time limit.
+    grace : float, optional
+        Seconds the process may run past its limit before the watchdog kills it.
     tee : bool, default=False
         Show the solver's output on stdout.
     """
@@ -101,11 +103,6 @@ class ShellBackend(ClassicBackend):
     def route(self) -> str:
         return f"Pyomo SolverFactory('{self.name}') shell: writes an LP file and runs {self.executable} for every solve"
 
-    def _time_limit(self, time_limit: float | None) -> float:
-        """The limit the solver and the watchdog get (glpsol takes whole seconds)."""
-        limit = self.default_time_limit if time_limit is None else float(time_limit)
-        return max(1, math.ceil(limit)) if self.name == "glpk" else limit
-
     def _termination(self, results: Any) -> TerminationCondition:
         raw = results.solver.termination_condition
         if self.name == "glpk" and getattr(raw, "name", "") == "other" and len(results.solution) == 0:
@@ -140,17 +137,16 @@ class ShellBackend(ClassicBackend):
         path, reason = self._path()
         if path is None:  # e.g. uninstalled since the backend was made: Pyomo would only log a warning
             return error_result(self.name, None, start, f"{reason}; {install_hint(self.name)}")
-        native = translate_options(self.name, mip_gap=mip_gap, threads=self.threads)
-        native.update(self.options)
-        native.update(options or {})
-        check_options(self.name, path, _OPTION_SYNTAX[self.name], native)
+        chosen = {**self.options, **(options or {})}
+        check_options(self.name, path, _OPTION_SYNTAX[self.name], chosen)
+        native = translate_options(self.name, time_limit=time_limit, mip_gap=mip_gap, threads=self.threads)
+        native.update(chosen)
         version = self.version()
-        limit = self._time_limit(time_limit)
         solver = SolverFactory(self.name, executable=path)
         cleared = clear_unfixed_values(model)
         results, failed = self._run(
-            lambda: solver.solve(model, load_solutions=False, options=native, timelimit=limit, tee=self.tee),
-            executable=self.executable, path=path, version=version, start=start, time_limit=time_limit, limit=limit,
+            lambda **keywords: solver.solve(model, load_solutions=False, options=native, tee=self.tee, **keywords),
+            executable=self.executable, path=path, version=version, start=start, time_limit=time_limit,
         )
         if failed is not None:
             return failed

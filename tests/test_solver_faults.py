@@ -334,22 +334,43 @@ def process_gone(pid_file: Path) -> bool:
         time.sleep(0.01)
 
 
+def hung_message(name: str, why: str) -> str:
+    return (
+        f"{EXECUTABLE[name]} was still running 2 s after it started ({why}) and was killed; "
+        f"it may be hung: check that '{fake_path(name)}' is a working {name}, or "
+    )
+
+
 @pytest.mark.parametrize("name", ["glpk", "cbc"])
 def test_hung_solver_is_killed_by_the_watchdog_and_is_a_typed_error(fake_solvers, tmp_path, name):
     fake_solvers("sleep")
-    result = get_backend(name).solve(toy_lp(), time_limit=1)
+    result = get_backend(name, grace=1).solve(toy_lp(), time_limit=1)
     assert result.termination is TerminationCondition.error and not result.has_solution
-    assert result.message == (
-        f"{EXECUTABLE[name]} was still running 2 s after it started (its time limit was 1 s) and was killed; "
-        f"it may be hung: check that '{fake_path(name)}' is a working {name}, or raise the time limit, "
-        "or choose another solver"
-    )
+    assert result.message.startswith(hung_message(name, "its time limit was 1 s"))
+    assert result.message.endswith("or raise the time limit, or choose another solver")
     assert process_gone(tmp_path / "solver.pid")
 
     # Without a time limit the backend's default applies (3600 s unless set).
-    result = get_backend(name, default_time_limit=1).solve(toy_lp())
+    (tmp_path / "solver.pid").unlink()
+    result = get_backend(name, default_time_limit=1, grace=1).solve(toy_lp())
     assert result.termination is TerminationCondition.error
-    assert "(no time limit was given, so the default of 1 s applied (the backend's default_time_limit))" in result.message
+    why = "no time limit was given, so the default of 1 s applied (the backend's default_time_limit)"
+    assert result.message.startswith(hung_message(name, why)) and "or give a time limit" in result.message
+    assert process_gone(tmp_path / "solver.pid")
+
+
+@pytest.mark.parametrize("name", ["glpk", "cbc"])
+def test_hung_solver_outside_the_main_thread_is_killed_by_pyomos_timeout(fake_solvers, tmp_path, name):
+    """No SIGALRM timer off the main thread: Pyomo's timelimit (its grace: max(1 s, 1 %)) watches instead."""
+    fake_solvers("sleep")
+    results = []
+    worker = threading.Thread(target=lambda: results.append(get_backend(name).solve(toy_lp(), time_limit=1)))
+    worker.start()
+    worker.join()
+    (result,) = results
+    assert result.termination is TerminationCondition.error
+    assert result.message.startswith(hung_message(name, "its time limit was 1 s"))
+    assert process_gone(tmp_path / "solver.pid")
 
 
 def test_fit_with_a_hung_glpsol_ends_with_a_clean_error(fake_solvers, capsys):
