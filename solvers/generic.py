@@ -2,10 +2,11 @@
 
 The generic adapter solves every model through ``SolverFactory(name)``, the
 one stable route Pyomo keeps for all its solvers. Shell solvers among them
-run under the same supervision as :mod:`solvers.shell` (Pyomo's wall-clock
+run under the same supervision as :mod:`solvers.shell` (the wall-clock
 watchdog, process failures as ``error`` results, Ctrl-C as
-``KeyboardInterrupt``, no output on stdout unless ``tee=True``); their native
-options are passed as they are (only glpk and cbc have theirs checked).
+``KeyboardInterrupt``, no output on stdout unless ``tee=True``); native
+options of any solver are passed as they are (only the glpk and cbc backends
+check theirs).
 
 Pyomo's persistent interfaces (``gurobi_persistent``, ``cplex_persistent``
 ...) are used through ``set_instance`` before every solve: the whole model
