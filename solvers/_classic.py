@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import math
 import subprocess
+import warnings
 from typing import Any, Callable, Mapping
 
 from solvers._common import classic_result, error_result
@@ -22,11 +23,27 @@ from solvers._process import (
     watchdog_deadline,
     watchdog_message,
 )
-from solvers.base import Capabilities, SolveResult, TerminationCondition
+from solvers.base import Capabilities, SolveResult, SolverFallbackWarning, TerminationCondition
 
 logger = logging.getLogger(__name__)
 
 __all__ = ["ClassicBackend"]
+
+_warned: set[tuple[str, str]] = set()
+
+
+def _warn_no_timer(name: str, reason: str) -> None:
+    """Say once per process and reason that Pyomo's timeout watches the solver process instead of the timer."""
+    if (name, reason) in _warned:
+        return
+    _warned.add((name, reason))
+    warnings.warn(
+        f"{name}: the watchdog cannot use its SIGALRM timer because {reason}; Pyomo's timelimit watches the "
+        "solver process instead (route: Pyomo SolverFactory shell with timelimit): the solver gets the time "
+        "limit (or default_time_limit) as its own, is killed max(1 s, 1 %) after it, and each solve waits "
+        "by polling, a few milliseconds slower",
+        SolverFallbackWarning, stacklevel=4,
+    )
 
 
 class ClassicBackend:
@@ -86,14 +103,16 @@ class ClassicBackend:
 
     def _run(
         self, call: Callable[..., Any], *, executable: str, path: str, version: str | None, start: float,
-        time_limit: float | None,
+        time_limit: float | None, shell: bool = True,
     ) -> tuple[Any, SolveResult | None]:
         """``(results, None)`` from Pyomo's solve, or ``(None, error result)`` when its process failed.
 
         ``call(**keywords)`` runs Pyomo's solve with the extra keywords given:
         ``timelimit`` (whole seconds) when the watchdog cannot use a timer here,
         so that Pyomo's own subprocess timeout watches the process instead.
-        An exception raised before the solver process was started (writing the
+        Without the timer (``shell``: a solver process is run) that fallback is
+        said once per process with a :class:`SolverFallbackWarning`. An
+        exception raised before the solver process was started (writing the
         model) is not a solver fault and propagates.
         """
         from pyomo.common.errors import ApplicationError
@@ -102,7 +121,11 @@ class ClassicBackend:
         limit = self._limit(time_limit)
         deadline = watchdog_deadline(limit, self.grace)
         with supervised(tee=self.tee, deadline=deadline) as observed:
-            keywords = {} if observed.watchdog is not None else {"timelimit": max(1, math.ceil(limit))}
+            keywords = {}
+            if observed.watchdog is None:
+                keywords["timelimit"] = max(1, math.ceil(limit))
+                if observed.no_timer and shell:
+                    _warn_no_timer(self.name, observed.no_timer)
             try:
                 results = call(**keywords)
                 if observed.watchdog is not None:

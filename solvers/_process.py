@@ -228,6 +228,8 @@ class Observation:
     watchdog: "Watchdog | None" = None
     """The timer armed when the process starts; None when no timer can be used here
     (the caller must then pass Pyomo's ``timelimit``)."""
+    no_timer: str = ""
+    """Why no timer could be used ('' when one was, or none was asked for)."""
 
 
 _RETURN_CODE = re.compile(r"returned non-zero return code \((-?\d+)\)")
@@ -342,14 +344,16 @@ class Watchdog:
         self._previous: Any = None
 
     @staticmethod
-    def usable() -> bool:
-        """Main thread, a platform with ``setitimer``, and no timer or handler of someone else."""
-        return (
-            threading.current_thread() is threading.main_thread()
-            and hasattr(signal, "setitimer")
-            and signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, None)
-            and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
-        )
+    def unusable_reason() -> str:
+        """Why no timer can be used here ('' when one can): it needs the main thread, a platform
+        with ``setitimer``, and no ``SIGALRM`` handler or timer of someone else."""
+        if not hasattr(signal, "setitimer"):
+            return "this platform has no SIGALRM timer"
+        if threading.current_thread() is not threading.main_thread():
+            return "the solve does not run in the main thread"
+        if signal.getsignal(signal.SIGALRM) not in (signal.SIG_DFL, None) or signal.getitimer(signal.ITIMER_REAL) != (0.0, 0.0):
+            return "SIGALRM is already used by other code"
+        return ""
 
     def claim(self) -> None:
         self._previous = signal.signal(signal.SIGALRM, self._expire)
@@ -371,7 +375,11 @@ class Watchdog:
 
 @contextlib.contextmanager
 def _watch(observation: Observation, deadline: float | None) -> Iterator[None]:
-    if deadline is None or not Watchdog.usable():
+    if deadline is None:
+        yield
+        return
+    observation.no_timer = Watchdog.unusable_reason()
+    if observation.no_timer:
         yield
         return
     watchdog = Watchdog(deadline)

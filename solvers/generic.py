@@ -183,7 +183,7 @@ class GenericBackend(ClassicBackend):
 
         cleared = clear_unfixed_values(model)
         results, failed = self._run(
-            call, executable=self.name, path=path, version=version, start=start, time_limit=time_limit,
+            call, executable=self.name, path=path, version=version, start=start, time_limit=time_limit, shell=shell,
         )
         if failed is not None:
             return failed

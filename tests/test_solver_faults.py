@@ -25,6 +25,7 @@ import sys
 import threading
 import time
 import types
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -46,6 +47,7 @@ from solvers import (
     SolveError,
     SolveResult,
     SolverError,
+    SolverFallbackWarning,
     SolverNotFoundError,
     TerminationCondition,
     get_backend,
@@ -360,17 +362,35 @@ def test_hung_solver_is_killed_by_the_watchdog_and_is_a_typed_error(fake_solvers
 
 
 @pytest.mark.parametrize("name", ["glpk", "cbc"])
-def test_hung_solver_outside_the_main_thread_is_killed_by_pyomos_timeout(fake_solvers, tmp_path, name):
-    """No SIGALRM timer off the main thread: Pyomo's timelimit (its grace: max(1 s, 1 %)) watches instead."""
+def test_hung_solver_outside_the_main_thread_is_killed_by_pyomos_timeout(fake_solvers, tmp_path, monkeypatch, name):
+    """No SIGALRM timer off the main thread: Pyomo's timelimit (its grace: max(1 s, 1 %)) watches instead, loudly."""
+    import solvers._classic
+
     fake_solvers("sleep")
+    monkeypatch.setattr(solvers._classic, "_warned", set())  # as in a fresh process
     results = []
-    worker = threading.Thread(target=lambda: results.append(get_backend(name).solve(toy_lp(), time_limit=1)))
+
+    def solve_twice() -> None:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            results.append(get_backend(name).solve(toy_lp(), time_limit=1))
+            fake_solvers("fail")
+            results.append(get_backend(name).solve(toy_lp(), time_limit=1))
+        results.append([w for w in caught if issubclass(w.category, SolverFallbackWarning)])
+
+    worker = threading.Thread(target=solve_twice)
     worker.start()
     worker.join()
-    (result,) = results
-    assert result.termination is TerminationCondition.error
-    assert result.message.startswith(hung_message(name, "its time limit was 1 s"))
+    hung, failed, fallbacks = results
+    assert hung.termination is TerminationCondition.error
+    assert hung.message.startswith(hung_message(name, "its time limit was 1 s"))
     assert process_gone(tmp_path / "solver.pid")
+    assert failed.message.endswith("its last output line: 'something went wrong'")
+    assert len(fallbacks) == 1  # once per process
+    assert str(fallbacks[0].message).startswith(
+        f"{name}: the watchdog cannot use its SIGALRM timer because the solve does not run in the main thread; "
+        "Pyomo's timelimit watches the solver process instead (route: Pyomo SolverFactory shell with timelimit)"
+    )
 
 
 def test_fit_with_a_hung_glpsol_ends_with_a_clean_error(fake_solvers, capsys):
