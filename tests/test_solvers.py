@@ -171,16 +171,21 @@ def test_unreferenced_variable_gets_a_value_in_bounds(backend):
     assert model.unused.value == pytest.approx(1.0) or backend.capabilities.persistent
 
 
-def test_highs_is_persistent_and_builds_once():
+def test_highs_is_persistent_and_builds_once_with_declared_changes():
+    from solvers import ModelChanges
+
     backend = require_highs()
+    assert backend.capabilities.persistent and backend.capabilities.in_place_updates
     model = small_lp()
     for cost in [1.0, 2.0, 3.0]:
         model.cost_x = cost
-        backend.solve(model)
-    assert backend.is_persistent
+        changes = ModelChanges(objective=([model.x, model.y], np.array([cost, 3.0])))
+        assert backend.solve(model, changes=changes).objective == pytest.approx(lp_optimum(cost))
     assert backend.n_builds == 1 and backend.n_solves == 3
+    model.cost_x = 0.5
+    assert backend.solve(model).objective == pytest.approx(lp_optimum(0.5))  # undeclared: compiled again
     backend.solve(small_lp())
-    assert backend.n_builds == 2
+    assert backend.n_builds == 3 and len(backend) == 2
 
 
 def require_highs() -> HighsBackend:
