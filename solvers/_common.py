@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
-from typing import Any
+from typing import Any, Iterator
 
 import pyomo.environ as pyo
 
@@ -137,6 +138,23 @@ _NO_LOAD = (TerminationCondition.infeasible, TerminationCondition.unbounded, Ter
 _NEEDS_VALUES = (TerminationCondition.optimal, TerminationCondition.feasible, TerminationCondition.unknown)
 
 
+class _StatusWarningFilter(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Loading a SolverResults object with")
+
+
+@contextlib.contextmanager
+def _without_status_warning() -> Iterator[None]:
+    """Drop Pyomo's warning about loading a solution of a stopped solve: the result's termination says it."""
+    core = logging.getLogger("pyomo.core")
+    quiet = _StatusWarningFilter()
+    core.addFilter(quiet)
+    try:
+        yield
+    finally:
+        core.removeFilter(quiet)
+
+
 def classic_result(
     results: Any,
     model: pyo.Block,
@@ -160,7 +178,8 @@ def classic_result(
     has_solution = reported and termination not in _NO_LOAD
     objective = None
     if has_solution:
-        model.solutions.load_from(results)
+        with _without_status_warning():
+            model.solutions.load_from(results)
         fill_unreported_values(cleared)
         objective = float(objective_component())
     problem = results.problem

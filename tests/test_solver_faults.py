@@ -826,3 +826,17 @@ def test_cli_time_limit_is_one_warning_line_and_the_summary_says_so(capsys):
     assert captured.err.startswith("rulemodels: warning: the time limit was reached")
     assert "ConvergenceWarning" not in captured.err and "Traceback" not in captured.err
     assert "(time_limit)" in captured.out
+
+
+def test_a_time_limited_cbc_solve_logs_no_pyomo_status_warning(caplog):
+    """Pyomo's 'Loading a SolverResults object with an aborted status' warning is not repeated (the result says it)."""
+    from rulemodels.models import build_zero_one
+    from tests.conftest import require_backend
+
+    X, y = liver()
+    binarizer = FeatureBinarizer(n_thresholds=5).fit(X.iloc[:60])
+    model = build_zero_one(binarizer.transform(X.iloc[:60]), y[:60], n_clauses=2, theta=0.01)
+    with caplog.at_level(logging.WARNING):
+        result = require_backend("cbc").solve(model, time_limit=1)
+    assert result.termination is TerminationCondition.time_limit and result.has_solution  # gap far from closed in 1 s
+    assert [record.getMessage() for record in caplog.records if record.name.startswith("pyomo")] == []
