@@ -340,7 +340,6 @@ class Watchdog:
 
     def __init__(self, seconds: float):
         self.seconds = seconds
-        self.expired = False
         self._previous: Any = None
 
     @staticmethod
@@ -369,7 +368,6 @@ class Watchdog:
         signal.signal(signal.SIGALRM, self._previous if self._previous is not None else signal.SIG_DFL)
 
     def _expire(self, signum: int, frame: Any) -> None:
-        self.expired = True
         raise WatchdogExpired(f"no answer within {self.seconds:g} s")
 
 
