@@ -3,18 +3,30 @@
 #
 #   bash dev.sh demo    set up, then learn a rule on a bundled dataset and print it
 #                       (bash dev.sh demo sonar: another bundled dataset)
-#   bash dev.sh test    set up, then run the whole test suite
+#   bash dev.sh test    set up, then run the whole test suite, then the solver and
+#                       model tests with the oldest supported versions (.venv-oldest);
+#                       with arguments (bash dev.sh test tests/test_cli.py -x) only
+#                       pytest with those arguments in .venv
+#   bash dev.sh test-oldest [ARGS]
+#                       the oldest-versions lane alone (ARGS: other pytest arguments)
 #   bash dev.sh setup   set up only
 #
 # Setup = the GLPK and CBC solver binaries (Debian packages glpk-utils and
 # coinor-cbc, installed with apt-get when glpsol/cbc are not on PATH) and a
 # virtual environment (.venv, or $VENV) with rulemodels installed editable
-# with its dev extras. Re-running is cheap: each step is skipped when done.
+# with its dev extras. The oldest-versions lane has its own environment
+# (.venv-oldest, or $VENV_OLDEST) installed with constraints/oldest.txt.
+# Re-running is cheap: each step is skipped when done.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
 PYTHON=${PYTHON:-python3}
 VENV=${VENV:-.venv}
+VENV_OLDEST=${VENV_OLDEST:-.venv-oldest}
+
+# The oldest-versions lane: the solver layer and the Pyomo models.
+OLDEST_TESTS=(tests/test_versions.py tests/test_solvers.py tests/test_models.py tests/test_solver_faults.py
+              tests/test_cli_solvers.py tests/test_highs.py tests/test_clause_dual.py)
 
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -43,30 +55,43 @@ Use the conda route instead:  conda env create -f environment.yml && conda activ
 or install GLPK (glpsol) and CBC (cbc) yourself and re-run."
 }
 
-ensure_venv() {
-    if [ ! -x "$VENV/bin/python" ]; then
-        log "creating virtual environment $VENV"
-        if ! "$PYTHON" -m venv "$VENV" 2>/dev/null; then
-            rm -rf "$VENV"
+ensure_venv() {  # ensure_venv DIR STAMP_INPUT PIP_INSTALL_ARGS...
+    local venv=$1 want=$2
+    shift 2
+    if [ ! -x "$venv/bin/python" ]; then
+        log "creating virtual environment $venv"
+        if ! "$PYTHON" -m venv "$venv" 2>/dev/null; then
+            rm -rf "$venv"
             local version
             version=$("$PYTHON" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')
             apt_install "python${version}-venv" || apt_install python3-venv || die "'$PYTHON -m venv' failed; install the venv module (apt-get install python3-venv)"
-            "$PYTHON" -m venv "$VENV"
+            "$PYTHON" -m venv "$venv"
         fi
     fi
-    local stamp="$VENV/.rulemodels-installed" want
-    want=$(cat pyproject.toml | cksum)
+    local stamp="$venv/.rulemodels-installed"
     if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-        log "installing rulemodels (editable, with dev extras) into $VENV"
-        "$VENV/bin/python" -m pip install --quiet --upgrade pip
-        "$VENV/bin/python" -m pip install --quiet -e '.[dev]'
+        log "installing rulemodels ($*) into $venv"
+        "$venv/bin/python" -m pip install --quiet --upgrade pip
+        "$venv/bin/python" -m pip install --quiet "$@"
         echo "$want" > "$stamp"
     fi
 }
 
 setup() {
     ensure_solver_binaries
-    ensure_venv
+    ensure_venv "$VENV" "$(cksum < pyproject.toml)" -e '.[dev]'
+}
+
+setup_oldest() {
+    ensure_solver_binaries
+    ensure_venv "$VENV_OLDEST" "$(cat pyproject.toml constraints/oldest.txt | cksum)" \
+        -c constraints/oldest.txt -e . 'pytest>=7'
+}
+
+test_oldest() {
+    setup_oldest
+    log "solver and model tests with the oldest supported versions ($VENV_OLDEST)"
+    RULEMODELS_OLDEST_LANE=1 "$VENV_OLDEST/bin/python" -m pytest "${OLDEST_TESTS[@]}" "$@"
 }
 
 task=${1:-demo}
@@ -81,7 +106,17 @@ case "$task" in
         ;;
     test)
         setup
-        "$VENV/bin/python" -m pytest "$@"
+        if [ $# -gt 0 ]; then
+            "$VENV/bin/python" -m pytest "$@"
+        else
+            status=0
+            "$VENV/bin/python" -m pytest || status=$?
+            test_oldest || status=$?
+            exit "$status"
+        fi
         ;;
-    *) die "unknown task '$task': use demo, test or setup" ;;
+    test-oldest)
+        test_oldest "$@"
+        ;;
+    *) die "unknown task '$task': use demo, test, test-oldest or setup" ;;
 esac

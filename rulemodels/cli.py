@@ -8,6 +8,7 @@ and prints.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import logging
 import math
 import sys
@@ -37,17 +38,19 @@ class CommandError(Exception):
 
 
 def _cmd_solvers(args: argparse.Namespace) -> int:
-    """Print every registered backend, its availability (and why not), version and persistence."""
+    """Print every registered backend: availability (and why not), versions, persistence and route."""
     from solvers import describe_backends
 
     rows = describe_backends(tuple(args.extra))
-    header = ("solver", "available", "version", "persistent", "note")
+    header = ("solver", "available", "version", "persistent", "packages", "route", "note")
     table = [
         (
             row.name,
             "yes" if row.available else "no",
             row.version or "-",
             "yes" if row.persistent else "no",
+            ", ".join(f"{package} {version}" for package, version in row.packages.items()) or "-",
+            row.route or "-",
             "" if row.available else f"{row.reason}; {row.install_hint}",
         )
         for row in rows
@@ -416,12 +419,16 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     summary = summarize(ok)
     summary.to_csv(out / "summary.csv", index=False)
     summary = summary[summary["complete"]]
-    for dataset in sorted(set(summary["dataset"])):
-        for algorithm in ("am", "bcd"):
-            if algorithm in set(summary[summary["dataset"] == dataset]["algorithm"]):
-                plot_pareto(summary, dataset, "n_clauses", out / f"pareto_{dataset}_{algorithm}_by_R.png", algorithm=algorithm)
-        largest_r = int(summary[summary["dataset"] == dataset]["n_clauses"].max())
-        plot_pareto(summary, dataset, "algorithm", out / f"pareto_{dataset}_by_algorithm.png", n_clauses=largest_r)
+    if importlib.util.find_spec("matplotlib") is None:
+        print("rulemodels: warning: the Pareto figures were not written: they need matplotlib "
+              "(pip install 'rulemodels[plot]')", file=sys.stderr)
+    else:
+        for dataset in sorted(set(summary["dataset"])):
+            for algorithm in ("am", "bcd"):
+                if algorithm in set(summary[summary["dataset"] == dataset]["algorithm"]):
+                    plot_pareto(summary, dataset, "n_clauses", out / f"pareto_{dataset}_{algorithm}_by_R.png", algorithm=algorithm)
+            largest_r = int(summary[summary["dataset"] == dataset]["n_clauses"].max())
+            plot_pareto(summary, dataset, "algorithm", out / f"pareto_{dataset}_by_algorithm.png", n_clauses=largest_r)
     print("Minimal mean test error over θ, % (the paper's Table 1 in brackets):\n")
     print(table1_markdown(table))
     if len(nested):

@@ -1,15 +1,34 @@
-"""Helpers shared by the adapters: status mapping and solution hygiene."""
+"""Helpers shared by the adapters: install hints, status mapping and solution hygiene."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from typing import Any
+import time
+from typing import Any, Iterator
 
 import pyomo.environ as pyo
 
-from solvers.base import TerminationCondition
+from solvers.base import SolveResult, TerminationCondition
+from solvers.options import solver_family
 
 logger = logging.getLogger(__name__)
+
+#: how to install each solver we can name (apt, conda, pip)
+INSTALL_HINTS: dict[str, str] = {
+    "highs": "pip install highspy (or conda install -c conda-forge highspy)",
+    "glpk": "install glpk-utils (apt) or glpk (conda-forge)",
+    "cbc": "install coinor-cbc (apt) or coincbc (conda-forge)",
+    "gurobi": "pip install gurobipy, and a Gurobi license",
+    "cplex": "pip install cplex, and a CPLEX license for large models",
+    "scip": "install scip (conda-forge), or pip install pyscipopt for scip_direct",
+    "xpress": "pip install xpress, and a FICO license for large models",
+}
+
+
+def install_hint(name: str) -> str:
+    """How to install the solver behind the Pyomo name ``name``."""
+    return INSTALL_HINTS.get(solver_family(name), f"install a solver Pyomo knows as '{name}'")
 
 _LEGACY_STATUS = {
     "optimal": TerminationCondition.optimal,
@@ -91,3 +110,83 @@ def fill_unreported_values(variables: list[Any]) -> None:
             if var.ub is not None:
                 value = min(value, var.ub)
             var.set_value(value, skip_validation=True)
+
+
+def error_result(name: str, version: str | None, start: float, message: str) -> SolveResult:
+    """A ``SolveResult`` for a solve that failed before a solution could be read."""
+    return SolveResult(
+        termination=TerminationCondition.error, objective=None, bound=None,
+        wall_time=time.perf_counter() - start, solver_name=name, solver_version=version or "",
+        has_solution=False, message=message,
+    )
+
+
+def status_text(results: Any) -> str:
+    """The solver's status message of Pyomo results, or the termination condition's name."""
+    message = results.solver.message
+    if message is None or str(message) in ("", "<undefined>"):
+        return str(getattr(results.solver.termination_condition, "name", ""))
+    return str(message)
+
+
+def reports_values(results: Any) -> bool:
+    """Whether Pyomo results carry variable values."""
+    return len(results.solution) > 0 and len(results.solution(0).variable) > 0
+
+
+_NO_LOAD = (TerminationCondition.infeasible, TerminationCondition.unbounded, TerminationCondition.infeasible_or_unbounded)
+_NEEDS_VALUES = (TerminationCondition.optimal, TerminationCondition.feasible, TerminationCondition.unknown)
+
+
+class _StatusWarningFilter(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Loading a SolverResults object with")
+
+
+@contextlib.contextmanager
+def _without_status_warning() -> Iterator[None]:
+    """Drop Pyomo's warning about loading a solution of a stopped solve: the result's termination says it."""
+    core = logging.getLogger("pyomo.core")
+    quiet = _StatusWarningFilter()
+    core.addFilter(quiet)
+    try:
+        yield
+    finally:
+        core.removeFilter(quiet)
+
+
+def classic_result(
+    results: Any,
+    model: pyo.Block,
+    termination: TerminationCondition,
+    *,
+    cleared: list[Any],
+    name: str,
+    version: str | None,
+    start: float,
+) -> SolveResult | None:
+    """Load Pyomo's classic ``results`` into ``model`` and type them.
+
+    Returns None when the status promises a solution but no variable values
+    were reported (the caller says why, in an error result): such an empty
+    solution must not be loaded as all zeros.
+    """
+    reported = reports_values(results)
+    if not reported and termination in _NEEDS_VALUES:
+        return None
+    objective_component = active_objective(model)
+    has_solution = reported and termination not in _NO_LOAD
+    objective = None
+    if has_solution:
+        with _without_status_warning():
+            model.solutions.load_from(results)
+        fill_unreported_values(cleared)
+        objective = float(objective_component())
+    problem = results.problem
+    bound = finite_or_none(problem.lower_bound if objective_component.is_minimizing() else problem.upper_bound)
+    if termination is TerminationCondition.optimal and bound is None:
+        bound = objective
+    return SolveResult(
+        termination=termination, objective=objective, bound=bound, wall_time=time.perf_counter() - start,
+        solver_name=name, solver_version=version or "", has_solution=has_solution, message=status_text(results),
+    )

@@ -1,10 +1,20 @@
-"""Any other solver Pyomo's ``SolverFactory`` knows (gurobi, cplex, scip, xpress, ...).
+"""Any other solver Pyomo's classic ``SolverFactory`` knows (gurobi, cplex, scip, xpress, ``*_persistent`` ...).
 
-The generic adapter drives the solver through Pyomo's legacy interface. For
-Pyomo's ``*_persistent`` solvers it calls ``set_instance`` before every solve:
-correct whatever the driver changed, but not incremental, so it reports
-``is_persistent = False``. Write a dedicated adapter (see
-:mod:`solvers.highs`) to get incremental re-solves from another solver.
+The generic adapter solves every model through ``SolverFactory(name)``, the
+one stable route Pyomo keeps for all its solvers. Shell solvers among them
+run under the same supervision as :mod:`solvers.shell` (the wall-clock
+watchdog, process failures as ``error`` results, Ctrl-C as
+``KeyboardInterrupt``, no output on stdout unless ``tee=True``); native
+options of any solver are passed as they are (only the glpk and cbc backends
+check theirs).
+
+Pyomo's persistent interfaces (``gurobi_persistent``, ``cplex_persistent``
+...) are used through ``set_instance`` before every solve: the whole model
+is sent again, so the result is always right but a re-solve is not
+incremental. No in-place route is offered for them because none can be
+tested here (they need licensed solvers); the first such solve in a process
+says so with a :class:`~solvers.base.SolverFallbackWarning`. HiGHS
+(:mod:`solvers.highs`) is the backend for fast re-solves.
 """
 
 from __future__ import annotations
@@ -12,14 +22,21 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import time
+import warnings
 from typing import Any, Iterator, Mapping
 
-from solvers.base import Availability
-from solvers.shell import ShellBackend
+from solvers._classic import ClassicBackend
+from solvers._common import clear_unfixed_values, error_result, map_legacy_termination
+from solvers._process import DEFAULT_TIME_LIMIT
+from solvers.base import Availability, ModelChanges, SolveResult, SolverFallbackWarning
+from solvers.options import translate_options
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["GenericBackend", "pyomo_knows"]
+__all__ = ["DEFAULT_TIME_LIMIT", "GenericBackend", "pyomo_knows"]
+
+_warned_persistent: set[str] = set()
 
 
 @contextlib.contextmanager
@@ -35,7 +52,7 @@ def _quiet_pyomo() -> Iterator[None]:
 
 
 def pyomo_knows(name: str) -> bool:
-    """Whether ``name`` is registered in Pyomo's legacy ``SolverFactory``."""
+    """Whether ``name`` is registered in Pyomo's classic ``SolverFactory``."""
     import pyomo.environ  # noqa: F401  (registers the solver plugins)
     from pyomo.opt import SolverFactory
 
@@ -45,24 +62,59 @@ def pyomo_knows(name: str) -> bool:
         return False
 
 
-@functools.lru_cache(maxsize=None)
-def _probe(name: str) -> tuple[bool, str]:
+def _make_solver(name: str) -> Any:
     from pyomo.opt import SolverFactory
 
     with _quiet_pyomo():
-        try:
-            solver = SolverFactory(name)
-            ok = bool(solver.available(exception_flag=False))
-        except Exception as exc:  # any failure to start means "not available here"
-            return False, f"Pyomo could not start '{name}': {exc}"
+        return SolverFactory(name)
+
+
+@functools.lru_cache(maxsize=None)
+def _probe(name: str) -> tuple[bool, str]:
+    try:
+        with _quiet_pyomo():
+            ok = bool(_make_solver(name).available(exception_flag=False))
+    except Exception as exc:  # any failure to start means "not available here"
+        return False, f"Pyomo could not start '{name}': {exc}"
     return ok, "" if ok else f"Pyomo reports solver '{name}' is not available (not installed or not licensed)"
 
 
-class GenericBackend(ShellBackend):
-    """Adapter for any solver name registered with Pyomo's ``SolverFactory``."""
+@functools.lru_cache(maxsize=None)
+def _version(name: str) -> str | None:
+    try:
+        version = _make_solver(name).version()
+    except Exception:  # a broken solver must not break listing the solvers
+        logger.debug("could not read the version of %s", name, exc_info=True)
+        return None
+    if version is None:
+        return None
+    return ".".join(str(part) for part in version)
 
-    def __repr__(self) -> str:
-        return f"GenericBackend({self.name!r}, options={self.options!r})"
+
+def _is_shell(solver: Any) -> bool:
+    from pyomo.opt.solver.shellcmd import SystemCallSolver
+
+    return isinstance(solver, SystemCallSolver)
+
+
+class GenericBackend(ClassicBackend):
+    """Adapter for any solver name registered with Pyomo's classic ``SolverFactory``.
+
+    Parameters
+    ----------
+    name : str
+        The Pyomo solver name (``gurobi``, ``gurobi_persistent``, ``scip`` ...).
+    options : mapping, optional
+        Native options applied to every solve.
+    threads : int, optional
+        Threads, translated to the solver's option where known.
+    default_time_limit : float, default=DEFAULT_TIME_LIMIT
+        The watchdog's limit for shell solvers when ``solve`` gets no time limit.
+    grace : float, optional
+        Seconds a shell solver may run past its limit before the watchdog kills it.
+    tee : bool, default=False
+        Show the solver's output on stdout.
+    """
 
     def available(self) -> Availability:
         if not pyomo_knows(self.name):
@@ -73,21 +125,70 @@ class GenericBackend(ShellBackend):
     def version(self) -> str | None:
         if not self.available():
             return None
-        from solvers.shell import _legacy_version
-
-        return _legacy_version(self.name)
+        return _version(self.name)
 
     def route(self) -> str:
-        return f"Pyomo SolverFactory('{self.name}')" + (", set_instance before every solve" if self.name.endswith("_persistent") else "")
+        if self.name.endswith("_persistent"):
+            return f"Pyomo persistent SolverFactory('{self.name}'): set_instance (the whole model) before every solve"
+        return f"Pyomo SolverFactory('{self.name}')"
 
-    def _make_solver(self) -> Any:
-        from pyomo.opt import SolverFactory
+    def _warn_persistent(self) -> None:
+        if self.name in _warned_persistent:
+            return
+        _warned_persistent.add(self.name)
+        warnings.warn(
+            f"{self.name}: Pyomo's persistent interface is used through set_instance before every solve "
+            "(route: Pyomo persistent, whole model re-sent), because rulemodels has no tested in-place update "
+            "route for it; results are the same, re-solves are slower. Use solver='highs' for fast re-solves.",
+            SolverFallbackWarning, stacklevel=3,
+        )
 
-        with _quiet_pyomo():
-            return SolverFactory(self.name)
+    def solve(
+        self,
+        model: Any,
+        *,
+        time_limit: float | None = None,
+        mip_gap: float | None = None,
+        options: Mapping[str, Any] | None = None,
+        changes: ModelChanges | None = None,
+        warm_start: bool = True,
+        load: Any = None,
+    ) -> SolveResult:
+        """Solve ``model`` through ``SolverFactory(name)``; see :class:`solvers.base.Backend`.
 
-    def _run(self, solver: Any, model: Any, native: Mapping[str, Any]) -> Any:
-        if hasattr(solver, "set_instance"):
-            solver.set_instance(model)
-            return solver.solve(load_solutions=False, options=dict(native))
-        return solver.solve(model, load_solutions=False, options=dict(native))
+        The whole model is read and every variable loaded at every solve,
+        so ``changes``, ``warm_start`` and ``load`` change nothing here.
+        """
+        start = time.perf_counter()
+        status = self.available()
+        if not status:
+            return error_result(self.name, None, start, status.reason)
+        version = self.version()
+        native = translate_options(self.name, time_limit=time_limit, mip_gap=mip_gap, threads=self.threads)
+        native.update(self.options)
+        native.update(options or {})
+        solver = _make_solver(self.name)
+        shell = _is_shell(solver)
+        path = str(solver.executable()) if shell else self.name
+        persistent = hasattr(solver, "set_instance")
+        if persistent:
+            self._warn_persistent()
+
+        def call(**keywords: Any) -> Any:
+            if not shell:  # in process: no solver process to watch
+                keywords.pop("timelimit", None)
+            if persistent:
+                solver.set_instance(model)
+                return solver.solve(load_solutions=False, options=native, tee=self.tee, **keywords)
+            return solver.solve(model, load_solutions=False, options=native, tee=self.tee, **keywords)
+
+        cleared = clear_unfixed_values(model)
+        results, failed = self._run(
+            call, executable=self.name, path=path, version=version, start=start, time_limit=time_limit, shell=shell,
+        )
+        if failed is not None:
+            return failed
+        termination = map_legacy_termination(results.solver.termination_condition, self.name)
+        return self._result(
+            results, model, termination, cleared=cleared, executable=self.name, path=path, version=version, start=start,
+        )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping
 
-__all__ = ["COMMON_OPTION_NAMES", "translate_options"]
+__all__ = ["COMMON_OPTION_NAMES", "solver_family", "translate_options"]
 
 #: common option -> solver name -> native option name (None: not supported)
 COMMON_OPTION_NAMES: dict[str, dict[str, str | None]] = {
@@ -45,13 +45,9 @@ COMMON_OPTION_NAMES: dict[str, dict[str, str | None]] = {
 }
 
 
-def _family(solver: str) -> str:
-    """``gurobi_persistent`` and ``appsi_gurobi`` share the options of ``gurobi``."""
-    name = solver.lower()
-    for prefix in ("appsi_",):
-        if name.startswith(prefix):
-            name = name[len(prefix):]
-    return name.split("_")[0]
+def solver_family(solver: str) -> str:
+    """The solver a Pyomo name drives: ``gurobi_persistent`` and ``gurobi_direct`` are ``gurobi``."""
+    return solver.lower().split("_")[0]
 
 
 def translate_options(
@@ -74,7 +70,7 @@ def translate_options(
     >>> translate_options("cbc", time_limit=10)
     {'sec': 10}
     """
-    family = _family(solver)
+    family = solver_family(solver)
     requested: Mapping[str, Any] = {
         "time_limit": time_limit,
         "mip_gap": mip_gap,

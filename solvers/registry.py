@@ -13,9 +13,11 @@ Add an adapter with :func:`register_backend`.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from importlib import metadata
 from typing import Any, Callable
 
+from solvers._common import INSTALL_HINTS, install_hint
 from solvers.base import Backend, SolverNotFoundError
 from solvers.generic import GenericBackend, pyomo_knows
 from solvers.highs import HighsBackend
@@ -43,17 +45,6 @@ _REGISTRY: dict[str, BackendFactory] = {
     "cbc": lambda **kwargs: ShellBackend("cbc", **kwargs),
 }
 
-#: how to install each solver we can name (apt, conda, pip)
-INSTALL_HINTS: dict[str, str] = {
-    "highs": "pip install highspy (or conda install -c conda-forge highspy)",
-    "glpk": "install glpk-utils (apt) or glpk (conda-forge)",
-    "cbc": "install coinor-cbc (apt) or coincbc (conda-forge)",
-    "gurobi": "pip install gurobipy, and a Gurobi license",
-    "cplex": "pip install cplex, and a CPLEX license for large models",
-    "scip": "install scip (conda-forge), or pip install pyscipopt for scip_direct",
-    "xpress": "pip install xpress, and a FICO license for large models",
-}
-
 
 def register_backend(name: str, factory: BackendFactory, *, replace: bool = False) -> None:
     """Register ``factory`` (called with keyword options) under ``name``."""
@@ -71,11 +62,6 @@ def registered_backends() -> list[str]:
 def available_backends() -> list[str]:
     """Registered names whose backend is usable on this machine."""
     return [name for name in registered_backends() if _REGISTRY[name]().available()]
-
-
-def _hint(name: str) -> str:
-    family = name.lower().removeprefix("appsi_").split("_")[0]
-    return INSTALL_HINTS.get(family, f"install a solver Pyomo knows as '{name}'")
 
 
 def get_backend(solver: str | Backend = DEFAULT_SOLVER, *, check_available: bool = True, **options: Any) -> Backend:
@@ -118,7 +104,7 @@ def get_backend(solver: str | Backend = DEFAULT_SOLVER, *, check_available: bool
         if not status:
             alternatives = tuple(other for other in available_backends() if other != name)
             raise SolverNotFoundError(
-                f"solver '{name}' not found ({status.reason}): {_hint(name)}; "
+                f"solver '{name}' not available ({status.reason}): {install_hint(name)}; "
                 f"available instead: {', '.join(alternatives) or 'none'}",
                 name=name,
                 alternatives=alternatives,
@@ -126,9 +112,36 @@ def get_backend(solver: str | Backend = DEFAULT_SOLVER, *, check_available: bool
     return backend
 
 
+#: backend name -> the Python packages its route runs on (others: Pyomo only)
+_PACKAGES: dict[str, tuple[str, ...]] = {"highs": ("highspy", "pyomo")}
+
+
+def _package_version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
 @dataclass(frozen=True)
 class BackendInfo:
-    """One row of ``rulemodels solvers``."""
+    """One row of ``rulemodels solvers``.
+
+    Attributes
+    ----------
+    name : str
+    available : bool
+    reason : str
+        Why it is not available ('' when it is).
+    version : str or None
+        The solver's own version.
+    persistent : bool
+    install_hint : str
+    route : str
+        How models reach the solver (the backend's ``route()``).
+    packages : dict
+        Version of each Python package the route runs on (``{"pyomo": "6.9.2"}``).
+    """
 
     name: str
     available: bool
@@ -136,16 +149,18 @@ class BackendInfo:
     version: str | None
     persistent: bool
     install_hint: str
+    route: str = ""
+    packages: dict[str, str] = field(default_factory=dict)
 
 
 def describe_backends(extra: tuple[str, ...] = ()) -> list[BackendInfo]:
-    """Availability, version and persistence of every registered backend (and ``extra`` names)."""
+    """Availability, version, route and persistence of every registered backend (and ``extra`` names)."""
     rows = []
     for name in [*registered_backends(), *extra]:
         try:
             backend = get_backend(name, check_available=False)
         except SolverNotFoundError:
-            rows.append(BackendInfo(name, False, "Pyomo has no solver by this name", None, False, _hint(name)))
+            rows.append(BackendInfo(name, False, "Pyomo has no solver by this name", None, False, install_hint(name)))
             continue
         status = backend.available()
         rows.append(
@@ -155,7 +170,9 @@ def describe_backends(extra: tuple[str, ...] = ()) -> list[BackendInfo]:
                 reason=status.reason,
                 version=backend.version() if status else None,
                 persistent=backend.capabilities.persistent,
-                install_hint=_hint(name),
+                install_hint=install_hint(name),
+                route=backend.route(),
+                packages={package: _package_version(package) for package in _PACKAGES.get(name, ("pyomo",))},
             )
         )
     return rows

@@ -18,11 +18,14 @@ import json
 import logging
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 import types
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -32,11 +35,9 @@ from sklearn.exceptions import ConvergenceWarning
 from pyomo.common import Executable
 
 import rulemodels.algorithms.engine as engine_module
-import rulemodels.experiments as experiments
-import solvers.shell
+from rulemodels.experiments import cells
 from rulemodels import BooleanRuleClassifier
 from rulemodels.algorithms import learn_cnf
-from rulemodels.algorithms.pool import clear_model_pool
 from rulemodels.cli import main
 from rulemodels.data import FeatureBinarizer
 from rulemodels.datasets import load_dataset
@@ -46,10 +47,12 @@ from solvers import (
     SolveError,
     SolveResult,
     SolverError,
+    SolverFallbackWarning,
     SolverNotFoundError,
     TerminationCondition,
     get_backend,
 )
+from tests.wrappers import DelegatingBackend
 
 REPO = Path(__file__).resolve().parents[1]
 CHILD_ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
@@ -79,9 +82,8 @@ def liver_problem() -> CNFProblem:
 
 
 def rehash_solvers() -> None:
-    """Forget where Pyomo and the shell backend found solver binaries (PATH changed)."""
+    """Forget where Pyomo found solver binaries (PATH changed); the backends look them up at each solve."""
     Executable.rehash()
-    solvers.shell._legacy_version.cache_clear()
 
 
 def cli(argv: list[str], capsys: pytest.CaptureFixture) -> tuple[int, str]:
@@ -110,10 +112,8 @@ def no_solver_binaries(tmp_path: Path):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("PATH", str(empty))
         rehash_solvers()
-        clear_model_pool()  # the estimator's pool must not hand out a backend made earlier
         yield empty
     rehash_solvers()
-    clear_model_pool()
 
 
 MISSING = [
@@ -127,7 +127,7 @@ def test_missing_binary_names_the_package_and_the_alternatives(no_solver_binarie
     with pytest.raises(SolverNotFoundError) as info:
         get_backend(name)
     message = str(info.value)
-    assert f"solver '{name}' not found (executable '{executable}' not found on PATH)" in message
+    assert f"solver '{name}' not available (executable '{executable}' not found on PATH)" in message
     assert apt in message and conda in message
     assert message.endswith("available instead: highs")
     assert info.value.alternatives == ("highs",) and info.value.name == name
@@ -155,8 +155,14 @@ FAKES = {
 }
 
 FAKE_SCRIPT = """#!/bin/sh
-# A fake {executable}: answers Pyomo's version probe, then fails each solve as FAKE_SOLVER_MODE says.
-if [ "$*" = "{probe}" ]; then printf '{banner}'; exit 0; fi
+# A fake {executable}: answers the version probe as FAKE_PROBE_MODE says, then each solve as FAKE_SOLVER_MODE says.
+if [ "$*" = "{probe}" ]; then
+    case "$FAKE_PROBE_MODE" in
+        fail) echo "cannot start: libfoo.so missing"; exit 1 ;;
+        garbage) echo "garbage, not a version"; exit 0 ;;
+    esac
+    printf '{banner}'; exit 0
+fi
 solution=""
 previous=""
 for argument in "$@"; do
@@ -169,6 +175,7 @@ case "$FAKE_SOLVER_MODE" in
     exit0) exit 0 ;;
     garbage) echo "garbage, not a solution" > "$solution"; exit 0 ;;
     infeasible) echo "Infeasible - objective value 0.00000000" > "$solution"; echo "Problem is infeasible"; exit 0 ;;
+    sleep) echo "solving slowly"; echo $$ > "$FAKE_SOLVER_PIDFILE"; exec sleep 600 ;;
 esac
 echo "unknown FAKE_SOLVER_MODE" >&2
 exit 2
@@ -177,7 +184,11 @@ exit 2
 
 @pytest.fixture
 def fake_solvers(tmp_path: Path):
-    """Fake ``cbc`` and ``glpsol`` first on PATH; yields a function that sets the fault mode."""
+    """Fake ``cbc`` and ``glpsol`` first on PATH; yields a function that sets the fault modes.
+
+    ``set_modes(solve_mode, probe="ok")``; the probe mode must be set before the
+    first use of a backend (a binary's version probe is cached per file).
+    """
     directory = tmp_path / "fake-bin"
     directory.mkdir()
     for executable, (probe, banner, solution_flag) in FAKES.items():
@@ -188,9 +199,20 @@ def fake_solvers(tmp_path: Path):
         script.chmod(0o755)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("PATH", f"{directory}{os.pathsep}{os.environ['PATH']}")
+        patch.setenv("FAKE_SOLVER_PIDFILE", str(tmp_path / "solver.pid"))
         rehash_solvers()
-        yield lambda mode: patch.setenv("FAKE_SOLVER_MODE", mode)
+
+        def set_modes(mode: str, probe: str = "ok") -> None:
+            patch.setenv("FAKE_SOLVER_MODE", mode)
+            patch.setenv("FAKE_PROBE_MODE", probe)
+
+        yield set_modes
     rehash_solvers()
+
+
+def fake_path(name: str) -> str:
+    """Where the fake executable of solver ``name`` is (first on PATH)."""
+    return shutil.which({"glpk": "glpsol", "cbc": "cbc"}[name])
 
 
 KILLED = {"cbc": "the cbc process was killed by SIGKILL (signal 9) before it finished",
@@ -225,7 +247,7 @@ def test_solver_failing_with_an_exit_code_says_so_with_its_last_output(fake_solv
 
 
 @pytest.mark.parametrize(("name", "mode", "says"), [
-    ("cbc", "exit0", "cbc exited with return code 0 without reporting a solution"),
+    ("cbc", "exit0", "cbc finished (status 'unknown') without reporting a solution"),
     ("cbc", "garbage", "cbc exited with return code 0 but its solution could not be read (RuntimeError"),
     ("glpk", "exit0", "glpsol exited with return code 0 but its solution could not be read (ValueError"),
     ("glpk", "garbage", "glpsol exited with return code 0 but its solution could not be read (ValueError"),
@@ -283,7 +305,7 @@ def test_missing_and_killed_solvers_through_the_cli_in_a_subprocess(fake_solvers
     assert missing.returncode == 1 and missing_out == ""
     assert_clean_error(
         missing_err,
-        "solver 'glpk' not found (executable 'glpsol' not found on PATH)",
+        "solver 'glpk' not available (executable 'glpsol' not found on PATH)",
         "install glpk-utils (apt) or glpk (conda-forge)",
         "available instead: highs",
     )
@@ -291,41 +313,252 @@ def test_missing_and_killed_solvers_through_the_cli_in_a_subprocess(fake_solvers
     assert_clean_error(killed_err, "solving the clause LP (clause 1) with cbc failed", KILLED["cbc"])
 
 
+# -- 2b. a hung solver, a broken binary, bad options, output, Ctrl-C -----------------
+
+EXECUTABLE = {"glpk": "glpsol", "cbc": "cbc"}
+
+
+def process_gone(pid_file: Path) -> bool:
+    """Whether the fake solver whose pid is in ``pid_file`` stops running (gone, or a zombie) within 30 s.
+
+    A SIGKILL takes effect asynchronously, hence the wait.
+    """
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return True
+        if state == "Z":
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+
+
+def hung_message(name: str, why: str) -> str:
+    return (
+        f"{EXECUTABLE[name]} was still running 2 s after it started ({why}) and was killed; "
+        f"it may be hung: check that '{fake_path(name)}' is a working {name}, or "
+    )
+
+
+@pytest.mark.parametrize("name", ["glpk", "cbc"])
+def test_hung_solver_is_killed_by_the_watchdog_and_is_a_typed_error(fake_solvers, tmp_path, name):
+    fake_solvers("sleep")
+    result = get_backend(name, grace=1).solve(toy_lp(), time_limit=1)
+    assert result.termination is TerminationCondition.error and not result.has_solution
+    assert result.message.startswith(hung_message(name, "its time limit was 1 s"))
+    assert result.message.endswith("or raise the time limit, or choose another solver")
+    assert process_gone(tmp_path / "solver.pid")
+
+    # Without a time limit the backend's default applies (3600 s unless set).
+    (tmp_path / "solver.pid").unlink()
+    result = get_backend(name, default_time_limit=1, grace=1).solve(toy_lp())
+    assert result.termination is TerminationCondition.error
+    why = "no time limit was given, so the default of 1 s applied (the backend's default_time_limit)"
+    assert result.message.startswith(hung_message(name, why)) and "or give a time limit" in result.message
+    assert process_gone(tmp_path / "solver.pid")
+
+
+@pytest.mark.parametrize("name", ["glpk", "cbc"])
+def test_hung_solver_outside_the_main_thread_is_killed_by_pyomos_timeout(fake_solvers, tmp_path, monkeypatch, name):
+    """No SIGALRM timer off the main thread: Pyomo's timelimit (its grace: max(1 s, 1 %)) watches instead, loudly."""
+    import solvers._classic
+
+    fake_solvers("sleep")
+    monkeypatch.setattr(solvers._classic, "_warned", set())  # as in a fresh process
+    results = []
+
+    def solve_twice() -> None:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            results.append(get_backend(name).solve(toy_lp(), time_limit=1))
+            fake_solvers("fail")
+            results.append(get_backend(name).solve(toy_lp(), time_limit=1))
+        results.append([w for w in caught if issubclass(w.category, SolverFallbackWarning)])
+
+    worker = threading.Thread(target=solve_twice)
+    worker.start()
+    worker.join()
+    hung, failed, fallbacks = results
+    assert hung.termination is TerminationCondition.error
+    assert hung.message.startswith(hung_message(name, "its time limit was 1 s"))
+    assert process_gone(tmp_path / "solver.pid")
+    assert failed.message.endswith("its last output line: 'something went wrong'")
+    assert len(fallbacks) == 1  # once per process
+    assert str(fallbacks[0].message).startswith(
+        f"{name}: the watchdog cannot use its SIGALRM timer because the solve does not run in the main thread; "
+        "Pyomo's timelimit watches the solver process instead (route: Pyomo SolverFactory shell with timelimit)"
+    )
+
+
+def test_fit_with_a_hung_glpsol_ends_with_a_clean_error(fake_solvers, capsys):
+    """``fit --solver glpk --time-limit 1`` with a glpsol that sleeps used to run forever."""
+    fake_solvers("sleep")
+    status, stderr = cli(["fit", "liver", "--solver", "glpk", "--thresholds", "3", "--time-limit", "1"], capsys)
+    assert status == 1
+    assert_clean_error(stderr, "solving the clause LP (clause 1) with glpk failed: the solver stopped with an error",
+                       "glpsol was still running", "and was killed")
+
+
+BROKEN = {  # probe mode -> what the message says about the fake's version probe
+    "fail": "exited with return code 1 (its last output line: 'cannot start: libfoo.so missing')",
+    "garbage": "did not print a {marker} version (its last output line: 'garbage, not a version')",
+}
+
+
+@pytest.mark.parametrize("name", ["glpk", "cbc"])
+@pytest.mark.parametrize("probe", sorted(BROKEN))
+def test_broken_binary_is_unavailable_and_says_what_is_wrong_with_which_executable(fake_solvers, capsys, name, probe):
+    fake_solvers("fail", probe=probe)
+    command = {"glpk": "glpsol --version", "cbc": "cbc -stop"}[name]
+    said = BROKEN[probe].format(marker=name.upper())
+    reason = f"'{fake_path(name)}' is not a working {name}: '{command}' {said}"
+    backend = get_backend(name, check_available=False)
+    assert backend.available().reason == reason and backend.version() is None
+    with pytest.raises(SolverNotFoundError) as info:
+        get_backend(name)
+    assert str(info.value).startswith(f"solver '{name}' not available ({reason}): install ")
+    result = backend.solve(toy_lp())  # a backend made before: an error result, not 'NoneType' is not iterable
+    assert result.termination is TerminationCondition.error and result.message.startswith(reason)
+
+    assert main(["solvers"]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith(name + " "))
+    assert row.split()[1] == "no" and reason in row
+
+
+@pytest.mark.parametrize(("name", "options", "says"), [
+    ("glpk", {"foo": 1}, "glpk option 'foo'=1 is not accepted by {path}: Invalid option '--foo'; try {path} --help; "
+                         "'glpsol --help' lists the options (a flag takes the value None or '')"),
+    ("glpk", {"mipgap": "abc"}, "glpk option 'mipgap'='abc' is not accepted by {path}: "
+                                "Invalid relative mip gap tolerance 'abc'"),
+    ("glpk", {"presol": True}, "glpk option 'presol'=True is not accepted by {path}: Reading problem data from 'True'"),
+    ("glpk", {"tmlim": 5}, "glpk option 'tmlim' is set by rulemodels from the time limit: pass time_limit"),
+    ("cbc", {"foo": 1}, "cbc option 'foo'=1 is not accepted by {path}: No match for foo - ? for list of commands; "
+                        "No match for 1 - ? for list of commands; 'cbc -?' lists the options"),
+    ("cbc", {"ratioGap": "abc"}, "cbc option 'ratioGap'='abc' is not accepted by {path}: "
+                                 "String of abc is illegal for double parameter ratioGap"),
+    ("cbc", {"presolve": "maybe"}, "cbc option 'presolve'='maybe' is not accepted by {path}: "
+                                   "Possible options for presolve are: on off more file;"),
+    ("cbc", {"seconds": 5}, "cbc option 'seconds' is set by rulemodels from the time limit: pass time_limit"),
+])
+def test_unknown_or_ill_typed_solver_options_are_a_value_error(name, options, says):
+    from tests.conftest import require_backend
+
+    backend = require_backend(name)
+    with pytest.raises(ValueError) as info:
+        backend.solve(toy_lp(), options=options)
+    assert str(info.value).startswith(says.format(path=shutil.which(EXECUTABLE[name])))
+    X, y = liver()
+    with pytest.raises(ValueError, match=re.escape(f"{name} option '{next(iter(options))}'")):
+        BooleanRuleClassifier(solver=name, solver_options=options, n_thresholds=3).fit(X, y)
+
+
+@pytest.mark.parametrize(("name", "options"), [("glpk", {"nopresol": "", "dual": None}), ("cbc", {"presolve": "off", "primalS": ""})])
+def test_valid_solver_options_are_used(name, options):
+    from tests.conftest import require_backend
+
+    result = require_backend(name).solve(toy_lp(), options=options)
+    assert result.is_optimal and result.objective == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("name", ["glpk", "cbc"])
+def test_no_solver_output_reaches_stdout_unless_asked(name, capfd):
+    from tests.conftest import require_backend
+
+    require_backend(name)
+    banner = {"glpk": "GLPSOL", "cbc": "Welcome to the CBC"}[name]
+    assert get_backend(name).solve(toy_lp()).is_optimal
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""
+    assert get_backend(name, tee=True).solve(toy_lp()).is_optimal
+    assert banner in capfd.readouterr().out
+
+
+@pytest.mark.parametrize("name", ["glpk", "cbc"])
+def test_failing_solver_output_is_in_the_message_not_on_the_terminal(fake_solvers, capfd, name):
+    fake_solvers("fail")
+    result = get_backend(name).solve(toy_lp())
+    assert result.message.endswith("its last output line: 'something went wrong'")
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""  # Pyomo's own "returned non-zero return code" lines are not repeated
+
+
+def send_sigint_when_started(pid_file: Path) -> threading.Thread:
+    """A thread that sends this process SIGINT (a Ctrl-C) once the fake solver has started."""
+    def interrupt() -> None:
+        deadline = time.monotonic() + 60
+        while not pid_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    thread = threading.Thread(target=interrupt, daemon=True)
+    thread.start()
+    return thread
+
+
+@pytest.mark.parametrize("name", ["glpk", "cbc"])
+def test_ctrl_c_during_a_shell_solve_reaches_the_caller_as_keyboard_interrupt(fake_solvers, tmp_path, name):
+    fake_solvers("sleep")
+    thread = send_sigint_when_started(tmp_path / "solver.pid")
+    with pytest.raises(KeyboardInterrupt):
+        get_backend(name).solve(toy_lp())
+    thread.join()
+    assert process_gone(tmp_path / "solver.pid")
+
+
+def test_interrupt_guard_keeps_a_ctrl_c_that_the_code_inside_turned_into_another_error():
+    """Pyomo's output capture has been seen turning KeyboardInterrupt into RuntimeError."""
+    from solvers._process import interrupt_guard
+
+    with pytest.raises(KeyboardInterrupt) as info:
+        with interrupt_guard():
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(5)  # the signal arrives here
+            except KeyboardInterrupt as exc:
+                raise RuntimeError("TeeStream: deadlock observed joining reader threads") from exc
+    assert isinstance(info.value.__cause__, RuntimeError)
+    with pytest.raises(KeyboardInterrupt):
+        with interrupt_guard():
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(5)
+            except KeyboardInterrupt:
+                pass  # swallowed inside: still reaches the caller
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
 # -- wrappers that fail on purpose -------------------------------------------------
 
 
-class FaultAfter:
+class FaultAfter(DelegatingBackend):
     """Delegates to HiGHS for the first ``k`` solves, then answers every solve with ``fault``.
 
-    It keeps HiGHS' cold starts (``discard_warm_start``), so up to the fault a
-    fit takes the same path as with plain HiGHS.
+    It passes the driver's declared changes and cold starts on, so up to the
+    fault a fit takes the same path as with plain HiGHS.
     """
 
     def __init__(self, k: int, fault: TerminationCondition, on_solve=None):
-        self.inner = get_backend("highs")
-        self.name = self.inner.name
-        self.is_persistent = self.inner.is_persistent
+        super().__init__(get_backend("highs"))
         self.k = k
         self.fault = fault
         self.on_solve = on_solve
         self.n_solves = 0
         self.time_limits: list[float | None] = []
 
-    def available(self):
-        return self.inner.available()
+    def route(self):
+        return "HiGHS, then a fault"
 
-    def version(self):
-        return self.inner.version()
-
-    def discard_warm_start(self, model):
-        self.inner.discard_warm_start(model)
-
-    def solve(self, model, time_limit=None, mip_gap=None, options=None, params_only=False):
+    def solve(self, model, **kwargs):
         self.n_solves += 1
-        self.time_limits.append(time_limit)
+        self.time_limits.append(kwargs.get("time_limit"))
         if self.n_solves > self.k:
+            self.inner.release(model)  # the declared changes were not pushed: the next solve must read the model
             return SolveResult(self.fault, None, None, 0.0, self.name, "fake", False, f"fake {self.fault.value}")
-        result = self.inner.solve(model, time_limit=time_limit, mip_gap=mip_gap, options=options, params_only=params_only)
+        result = self.inner.solve(model, **kwargs)
         if self.on_solve is not None:
             self.on_solve(self.n_solves)
         return result
@@ -549,7 +782,7 @@ def test_sigint_mid_sweep_stops_cleanly_and_resumes_exactly_once(tmp_path, monke
     # joblib's workers (and its resource trackers) leave Ctrl-C to the sweep, which ends them.
     assert len(ignoring["joblib"]) >= 2 and all(ignoring["joblib"].values()), ignoring
     grid = {task.key: task for task in sweep_grid()}
-    original = experiments.run_task
+    original = cells._run_cell
     for backend, (child, results) in children.items():
         assert_nothing_left_running(child.pid)
         stderr = outcomes[backend][1].decode()
@@ -565,7 +798,7 @@ def test_sigint_mid_sweep_stops_cleanly_and_resumes_exactly_once(tmp_path, monke
         assert all(record["error"] is None for record in records)  # the interrupted fit is not a failed task
 
         ran: list[str] = []
-        monkeypatch.setattr(experiments, "run_task", lambda task: ran.append(task.key) or original(task))
+        monkeypatch.setattr(cells, "_run_cell", lambda task, *args: ran.append(task.key) or original(task, *args))
         frame = run_experiments(list(grid.values()), results, backend="sequential")
         assert sorted(ran) == sorted(set(grid) - set(keys))  # only the unfinished tasks run again
         final = results.read_bytes()
@@ -581,3 +814,17 @@ def test_cli_time_limit_is_one_warning_line_and_the_summary_says_so(capsys):
     assert captured.err.startswith("rulemodels: warning: the time limit was reached")
     assert "ConvergenceWarning" not in captured.err and "Traceback" not in captured.err
     assert "(time_limit)" in captured.out
+
+
+def test_a_time_limited_cbc_solve_logs_no_pyomo_status_warning(caplog):
+    """Pyomo's 'Loading a SolverResults object with an aborted status' warning is not repeated (the result says it)."""
+    from rulemodels.models import build_zero_one
+    from tests.conftest import require_backend
+
+    X, y = liver()
+    binarizer = FeatureBinarizer(n_thresholds=5).fit(X.iloc[:60])
+    model = build_zero_one(binarizer.transform(X.iloc[:60]), y[:60], n_clauses=2, theta=0.01)
+    with caplog.at_level(logging.WARNING):
+        result = require_backend("cbc").solve(model, time_limit=1)
+    assert result.termination is TerminationCondition.time_limit and result.has_solution  # gap far from closed in 1 s
+    assert [record.getMessage() for record in caplog.records if record.name.startswith("pyomo")] == []

@@ -5,15 +5,18 @@ from __future__ import annotations
 import itertools
 import pickle
 
+import numpy as np
 import pyomo.environ as pyo
 import pytest
 
 from solvers import (
     Availability,
     Backend,
+    Capabilities,
     GenericBackend,
     HighsBackend,
     SolveError,
+    ShellBackend,
     SolverNotFoundError,
     TerminationCondition,
     available_backends,
@@ -78,6 +81,10 @@ def test_every_registered_backend_satisfies_the_protocol():
         assert isinstance(backend, Backend)
         assert backend.name == name
         assert isinstance(backend.available(), Availability)
+        assert isinstance(backend.capabilities, Capabilities) and backend.route()
+    generic = GenericBackend("gurobi_persistent")
+    assert isinstance(generic, Backend) and generic.capabilities == ShellBackend.capabilities
+    assert not generic.capabilities.persistent and not generic.capabilities.in_place_updates
 
 
 def test_lp_optimum_on_each_backend(backend):
@@ -161,19 +168,24 @@ def test_unreferenced_variable_gets_a_value_in_bounds(backend):
     model.unused = pyo.Var(bounds=(1, 5))
     model.unused.value = 4.0  # a stale value a shell solver would leave behind
     backend.solve(model)
-    assert model.unused.value == pytest.approx(1.0) or backend.is_persistent
+    assert model.unused.value == pytest.approx(1.0) or backend.capabilities.persistent
 
 
-def test_highs_is_persistent_and_builds_once():
+def test_highs_is_persistent_and_builds_once_with_declared_changes():
+    from solvers import ModelChanges
+
     backend = require_highs()
+    assert backend.capabilities.persistent and backend.capabilities.in_place_updates
     model = small_lp()
     for cost in [1.0, 2.0, 3.0]:
         model.cost_x = cost
-        backend.solve(model)
-    assert backend.is_persistent
+        changes = ModelChanges(objective=([model.x, model.y], np.array([cost, 3.0])))
+        assert backend.solve(model, changes=changes).objective == pytest.approx(lp_optimum(cost))
     assert backend.n_builds == 1 and backend.n_solves == 3
+    model.cost_x = 0.5
+    assert backend.solve(model).objective == pytest.approx(lp_optimum(0.5))  # undeclared: compiled again
     backend.solve(small_lp())
-    assert backend.n_builds == 2
+    assert backend.n_builds == 3 and len(backend) == 2
 
 
 def require_highs() -> HighsBackend:
@@ -205,7 +217,7 @@ def test_unknown_solver_name_lists_choices():
 def test_missing_solver_names_install_route_and_alternatives(monkeypatch):
     class Missing:
         name = "cbc"
-        is_persistent = False
+        capabilities = ShellBackend.capabilities
 
         def available(self):
             return Availability(False, "executable 'cbc' not found on PATH")
@@ -213,11 +225,17 @@ def test_missing_solver_names_install_route_and_alternatives(monkeypatch):
         def version(self):
             return None
 
-        def solve(self, model, time_limit=None, mip_gap=None, options=None, params_only=False):
+        def route(self):
+            return "nowhere"
+
+        def release(self, model):
+            pass
+
+        def solve(self, model, *, time_limit=None, mip_gap=None, options=None, changes=None, warm_start=True):
             raise AssertionError("never called")
 
     monkeypatch.setitem(registry._REGISTRY, "cbc", lambda **kwargs: Missing())
-    with pytest.raises(SolverNotFoundError, match=r"solver 'cbc' not found .*coinor-cbc \(apt\) or coincbc \(conda-forge\); available instead: .*highs") as info:
+    with pytest.raises(SolverNotFoundError, match=r"solver 'cbc' not available .*coinor-cbc \(apt\) or coincbc \(conda-forge\); available instead: .*highs") as info:
         get_backend("cbc")
     assert "cbc" not in info.value.alternatives
 
@@ -225,7 +243,7 @@ def test_missing_solver_names_install_route_and_alternatives(monkeypatch):
 def test_pyomo_solver_without_installation_is_a_clear_error():
     if GenericBackend("gurobi").available():
         pytest.skip("gurobi is installed here")
-    with pytest.raises(SolverNotFoundError, match=r"solver 'gurobi' not found .*gurobipy"):
+    with pytest.raises(SolverNotFoundError, match=r"solver 'gurobi' not available .*gurobipy"):
         get_backend("gurobi")
 
 
@@ -265,3 +283,156 @@ def test_time_limit_returns_a_typed_result(backend):
     result = backend.solve(knapsack(5), time_limit=30, mip_gap=0.0)
     assert result.termination is TerminationCondition.optimal
     assert result.gap == pytest.approx(0.0, abs=1e-6)
+
+
+#: the import order of the solver layer: a module imports only from modules of lower layers
+SOLVER_LAYERS = [
+    {"base"},
+    {"options"},
+    {"_common"},
+    {"_process"},
+    {"_classic"},
+    {"shell", "generic", "highs"},
+    {"registry"},
+    {"__init__"},
+]
+
+
+def solver_module_imports() -> dict[str, set[str]]:
+    """Module of ``solvers/`` -> the ``solvers`` modules it imports (anywhere in it, functions too)."""
+    import ast
+    from pathlib import Path
+
+    found = {}
+    for path in sorted((Path(__file__).resolve().parents[1] / "solvers").glob("*.py")):
+        imported = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "solvers":
+                imported.add(node.module.split(".")[1] if "." in node.module else "__init__")
+            elif isinstance(node, ast.Import):
+                imported |= {alias.name.split(".")[1] for alias in node.names if alias.name.startswith("solvers.")}
+        found[path.stem] = imported
+    return found
+
+
+def test_imports_in_the_solver_layer_flow_one_way():
+    layer_of = {module: rank for rank, modules in enumerate(SOLVER_LAYERS) for module in modules}
+    imports = solver_module_imports()
+    assert set(imports) == set(layer_of), "place every module of solvers/ in SOLVER_LAYERS"
+    upward = [(module, target) for module, targets in imports.items() for target in targets
+              if layer_of[target] >= layer_of[module]]
+    assert upward == []
+    assert "shell" not in imports["generic"] and "registry" not in imports["shell"]  # the old cycle
+    assert not issubclass(GenericBackend, ShellBackend)
+
+
+class FakePersistent:
+    """Stands in for a Pyomo persistent interface (``gurobi_persistent`` needs a license): GLPK on the instance set."""
+
+    instances_set = 0
+
+    def __init__(self, **kwds):
+        self.model = None
+
+    def available(self, exception_flag=True):
+        return True
+
+    def version(self):
+        return (0, 1)
+
+    def set_instance(self, model):
+        FakePersistent.instances_set += 1
+        self.model = model
+
+    def solve(self, **kwds):
+        from pyomo.opt import SolverFactory
+
+        return SolverFactory("glpk").solve(self.model, **kwds)
+
+
+@pytest.fixture
+def fake_persistent(monkeypatch):
+    """A persistent solver registered in Pyomo's SolverFactory, and a process that has not warned yet."""
+    from pyomo.opt import SolverFactory
+    import solvers.generic
+
+    from tests.conftest import require_backend
+
+    require_backend("glpk")
+    name = "rulemodels_fake_persistent"
+    SolverFactory.register(name, doc="test double")(FakePersistent)
+    monkeypatch.setattr(solvers.generic, "_warned_persistent", set())
+    FakePersistent.instances_set = 0
+    yield name
+    SolverFactory.unregister(name)
+
+
+def test_persistent_interface_falls_back_to_set_instance_loudly_once_per_process(fake_persistent):
+    import warnings
+
+    from solvers import SolverFallbackWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        backend = get_backend(fake_persistent)
+        assert isinstance(backend, GenericBackend) and backend.route().startswith("Pyomo persistent")
+        model = knapsack(3)
+        for capacity in [3, 5, 9]:
+            model.capacity = capacity  # re-sent whole by set_instance: no stale capacity
+            assert backend.solve(model).objective == pytest.approx(knapsack_brute_force(capacity))
+        assert get_backend(fake_persistent).solve(knapsack(6)).objective == pytest.approx(knapsack_brute_force(6))
+    fallbacks = [w for w in caught if issubclass(w.category, SolverFallbackWarning)]
+    assert len(fallbacks) == 1 and FakePersistent.instances_set == 4
+    message = str(fallbacks[0].message)
+    assert message.startswith(f"{fake_persistent}: Pyomo's persistent interface is used through set_instance before every solve")
+    assert "(route: Pyomo persistent, whole model re-sent)" in message and "no tested in-place update route" in message
+
+
+def lp_with_bounds() -> pyo.ConcreteModel:
+    """min c·x  s.t.  x0 + x1 <= b0,  x1 + x2 >= b1,  lo <= x <= hi (mutable Params everywhere)."""
+    m = pyo.ConcreteModel()
+    m.I = pyo.RangeSet(0, 2)
+    m.c = pyo.Param(m.I, initialize={0: -1.0, 1: -2.0, 2: 1.0}, mutable=True)
+    m.hi = pyo.Param(m.I, initialize=3.0, mutable=True)
+    m.b0 = pyo.Param(initialize=4.0, mutable=True)
+    m.b1 = pyo.Param(initialize=1.0, mutable=True)
+    m.x = pyo.Var(m.I, bounds=lambda m, i: (0, m.hi[i]))
+    m.cap = pyo.Constraint(expr=m.x[0] + m.x[1] <= m.b0)
+    m.need = pyo.Constraint(expr=m.x[1] + m.x[2] >= m.b1)
+    m.obj = pyo.Objective(expr=sum(m.c[i] * m.x[i] for i in m.I))
+    return m
+
+
+def test_declared_changes_on_highs_match_fresh_solves():
+    """Objective, variable-bound and constraint-bound changes pushed in place (every highspy call of the fast path)."""
+    from solvers import ModelChanges
+
+    backend = require_highs()
+    model = lp_with_bounds()
+    backend.solve(model)
+    steps = [({0: -3.0, 1: -1.0, 2: 2.0}, {0: 2.0, 1: 1.0, 2: 5.0}, 2.5, 3.0),
+             ({0: 1.0, 1: -1.0, 2: -1.0}, {0: 1.0, 1: 4.0, 2: 0.5}, 6.0, 0.5)]
+    for costs, upper, b0, b1 in steps:
+        for i in model.I:
+            model.c[i], model.hi[i] = costs[i], upper[i]
+        model.b0, model.b1 = b0, b1
+        variables = [model.x[i] for i in model.I]
+        changes = ModelChanges(
+            objective=(variables, np.array([costs[i] for i in model.I])),
+            variable_bounds=(variables, np.zeros(3), np.array([upper[i] for i in model.I])),
+            constraint_bounds=([model.cap, model.need], np.array([-np.inf, b1]), np.array([b0, np.inf])),
+        )
+        pushed = backend.solve(model, changes=changes, warm_start=False)
+        fresh = HighsBackend().solve(lp_with_bounds_like(model))
+        assert pushed.is_optimal and pushed.objective == pytest.approx(fresh.objective, abs=1e-9)
+        assert pushed.objective == pytest.approx(pyo.value(model.obj), abs=1e-9)  # the loaded values
+    assert backend.n_builds == 1
+
+
+def lp_with_bounds_like(model: pyo.ConcreteModel) -> pyo.ConcreteModel:
+    """A fresh :func:`lp_with_bounds` with the Param values of ``model``."""
+    fresh = lp_with_bounds()
+    for i in fresh.I:
+        fresh.c[i], fresh.hi[i] = pyo.value(model.c[i]), pyo.value(model.hi[i])
+    fresh.b0, fresh.b1 = pyo.value(model.b0), pyo.value(model.b1)
+    return fresh
