@@ -10,10 +10,9 @@ from typing import Any, Iterator
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import StratifiedKFold, check_cv
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from rulemodels.algorithms import ALGORITHMS
@@ -21,6 +20,7 @@ from rulemodels.baseline import majority_baseline, warn_if_trivial
 from rulemodels.data import FeatureBinarizer
 from rulemodels.explain import explain_rule
 from rulemodels.inputs import as_frame, check_input
+from rulemodels.params import Interval, Options, validate_params
 from rulemodels.probability import PatternRates
 from rulemodels.simplify import SimplifyReport, simplify_rule
 from rulemodels.theta import THETA_UNITS, paper_theta
@@ -234,14 +234,14 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     """
 
     _parameter_constraints: dict = {
-        "form": [StrOptions({"dnf", "cnf", "auto"})],
+        "form": [Options({"dnf", "cnf", "auto"})],
         "n_clauses": [Interval(Integral, 1, None, closed="left")],
         "theta": [Interval(Real, 0, None, closed="left")],
-        "theta_unit": [StrOptions(set(THETA_UNITS))],
-        "algorithm": [StrOptions({*ALGORITHMS, "exact"})],
+        "theta_unit": [Options(set(THETA_UNITS))],
+        "algorithm": [Options({*ALGORITHMS, "exact"})],
         "n_thresholds": [Interval(Integral, 1, None, closed="left")],
-        "nan": [StrOptions({"indicator", "error"})],
-        "high_cardinality": [StrOptions({"drop", "keep"})],
+        "nan": [Options({"indicator", "error"})],
+        "high_cardinality": [Options({"drop", "keep"})],
         "simplify": ["boolean"],
         "allow_disable": ["boolean"],
         "disable_cost": [Interval(Real, 0, None, closed="left")],
@@ -295,7 +295,6 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
 
-    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: Any, y: Any, sample_weight: Any = None, *, workspace: TrainingWorkspace | None = None) -> "BooleanRuleClassifier":
         """Learn the rule from features ``X`` (raw or binary) and binary labels ``y``.
 
@@ -316,6 +315,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        validate_params(self)
         binarizer = self._make_binarizer()
         if workspace is None:
             with TrainingWorkspace(X, y, sample_weight, binarizer=binarizer, solver=self.solver) as own:

@@ -11,18 +11,18 @@ from typing import Any, Callable
 
 import numpy as np
 from scipy.stats import rankdata
-from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, _fit_context, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.metrics import check_scoring, get_scorer_names
 from joblib import Parallel, delayed
 from sklearn.model_selection import StratifiedKFold, check_cv
-from sklearn.utils._available_if import available_if
-from sklearn.utils._param_validation import StrOptions
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from rulemodels.baseline import TrivialRuleWarning
 from rulemodels.estimator import BooleanRuleClassifier, _log_level
 from rulemodels.inputs import check_input
+from rulemodels.params import Options, validate_params
 from rulemodels.workspace import TrainingWorkspace
 
 logger = logging.getLogger(__name__)
@@ -282,9 +282,9 @@ theta_unit, nan, high_cardinality, simplify
     _parameter_constraints: dict = {
         "thetas": ["array-like", Real],
         "n_clauses": ["array-like", Integral],
-        "forms": ["array-like", StrOptions({"dnf", "cnf"})],
+        "forms": ["array-like", Options({"dnf", "cnf"})],
         "cv": ["cv_object"],
-        "scoring": [StrOptions(set(get_scorer_names())), callable, None],
+        "scoring": [Options(set(get_scorer_names())), callable, None],
         "n_jobs": [Integral, None],
         "refit": ["boolean"],
         "verbose": ["verbose"],
@@ -354,7 +354,6 @@ theta_unit, nan, high_cardinality, simplify
             return StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=self.random_state)
         return self.cv
 
-    @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "BooleanRuleCV":
         """Search the grid by cross-validation, then (``refit=True``) refit the best on all of ``X, y``.
 
@@ -380,6 +379,7 @@ theta_unit, nan, high_cardinality, simplify
         -------
         self : BooleanRuleCV
         """
+        validate_params(self)
         candidates = self._candidates()
         if y is None:
             raise ValueError("requires y to be passed, but the target y is None")

@@ -22,11 +22,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils import Tags
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from rulemodels.params import Interval, Options, validate_params
 from rulemodels.rules import Literal, _category_codes, _numeric_values
 
 __all__ = ["FeatureBinarizer", "IDLikeColumnWarning"]
@@ -407,9 +407,9 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
     _parameter_constraints: dict = {
         "n_thresholds": [Interval(Integral, 1, None, closed="left")],
         "negations": ["boolean"],
-        "nan": [StrOptions({"error", "indicator"})],
-        "high_cardinality": [StrOptions({"drop", "keep"})],
-        "categorical": [StrOptions({"auto"}), list, tuple],
+        "nan": [Options({"error", "indicator"})],
+        "high_cardinality": [Options({"drop", "keep"})],
+        "categorical": [Options({"auto"}), list, tuple],
     }
 
     def __init__(
@@ -429,7 +429,6 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
 
     # -- fit ---------------------------------------------------------------
 
-    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: Any, y: Any = None) -> FeatureBinarizer:
         """Learn thresholds and categories of each column.
 
@@ -444,6 +443,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         -------
         self : FeatureBinarizer
         """
+        validate_params(self)
         frame, had_names = _to_frame(X)
         _check_scalar_cells(frame)
         self.n_features_in_ = frame.shape[1]
