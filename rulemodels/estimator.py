@@ -478,6 +478,38 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         frame = self._frame_for_predict(X)
         return explain_rule(self.rule_, frame, self.classes_)
 
+    def to_sql(self) -> str:
+        """The fitted rule as a NULL-aware SQL expression, true for ``classes_[1]`` (:meth:`Rule.to_sql`)."""
+        check_is_fitted(self)
+        return self.rule_.to_sql()
+
+    def to_query(self) -> str:
+        """The fitted rule as a ``DataFrame.query`` expression, true for ``classes_[1]`` (:meth:`Rule.to_query`)."""
+        check_is_fitted(self)
+        return self.rule_.to_query()
+
+    def to_python(self) -> str:
+        """A dependency-free module whose ``predict_row`` is 1 for ``classes_[1]`` (:meth:`Rule.to_python`)."""
+        check_is_fitted(self)
+        return self.rule_.to_python()
+
+    def _repr_html_(self) -> str:
+        """For notebooks: the fitted rule as a table of clauses, with complexity, training error and baseline."""
+        import html
+
+        from rulemodels.display import rule_html
+
+        if not hasattr(self, "rule_"):
+            return f"<pre>{html.escape(repr(self))}</pre>"
+        majority = self.classes_[self.baseline_class_]
+        facts = {
+            "training error": f"{self.training_error_:.4f}",
+            "baseline": f"{self.baseline_error_:.4f} (always {majority})",
+            "algorithm": f"{self.algorithm}, {self.n_iter_} iterations ({self.termination_})",
+        }
+        target = f"{self.target_name_} = {self.classes_[1]}" if self.target_name_ else f"class {self.classes_[1]}"
+        return rule_html(self.rule_, title=f"{target} when true ({self.form_.upper()})", facts=facts)
+
     def __str__(self) -> str:
         """The rule, for the positive class: ``outcome = 1 when (glucose > 142.0 AND ...) OR (...)``.
 

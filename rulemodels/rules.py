@@ -684,6 +684,32 @@ class Rule:
         inner = "dnf" if self.form == "dnf" else "cnf"
         return joiner.join(c.to_str(inner) for c in self.clauses)
 
+    # -- exports (rulemodels.export) ----------------------------------------
+
+    def to_sql(self) -> str:
+        """The rule as a NULL-aware boolean SQL expression (SQLite, DuckDB, PostgreSQL); see :func:`rulemodels.export.to_sql`."""
+        from rulemodels.export import to_sql
+
+        return to_sql(self)
+
+    def to_query(self) -> str:
+        """The rule as a ``DataFrame.query``/``eval`` expression; see :func:`rulemodels.export.to_query`."""
+        from rulemodels.export import to_query
+
+        return to_query(self)
+
+    def to_python(self) -> str:
+        """The source of a dependency-free module with ``predict_row(row) -> int``; see :func:`rulemodels.export.to_python`."""
+        from rulemodels.export import to_python
+
+        return to_python(self)
+
+    def _repr_html_(self) -> str:
+        """The rule as a small HTML table of its clauses, with its complexity (for notebooks)."""
+        from rulemodels.display import rule_html
+
+        return rule_html(self)
+
     # -- serialization -----------------------------------------------------
 
     def to_dict(self) -> dict[str, object]:

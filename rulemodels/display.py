@@ -1,0 +1,52 @@
+"""Rules and fitted estimators as HTML, for notebooks (``_repr_html_``).
+
+A rule shows as a small table with one row per clause (its conditions as
+printed), the connective between clauses, and a line with its complexity; a
+fitted estimator adds its training error and the majority-class baseline.
+Standard library only (and :mod:`rulemodels.rules`).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping
+
+from rulemodels.rules import Rule
+
+__all__ = ["rule_html"]
+
+
+def _complexity_text(rule: Rule) -> str:
+    counts = rule.complexity()
+    return (
+        f"{counts['n_clauses']} clauses, {counts['n_conditions']} conditions, "
+        f"{counts['n_literals']} literals, {counts['n_features']} features"
+    )
+
+
+def rule_html(rule: Rule, *, title: str | None = None, facts: Mapping[str, str] | None = None) -> str:
+    """An HTML table of the rule's clauses, its complexity, and optional ``facts`` (label -> text).
+
+    Every text is escaped, so column names and categories cannot inject markup.
+    """
+    noun = "term" if rule.form == "dnf" else "clause"
+    inner = " AND " if rule.form == "dnf" else " OR "
+    outer = "OR" if rule.form == "dnf" else "AND"
+    rows = []
+    for r, clause in enumerate(rule.clauses, start=1):
+        items = clause.display_items(rule.form) or ["True" if rule.form == "dnf" else "False"]
+        joiner = "" if r == 1 else outer
+        rows.append(
+            f"<tr><td>{joiner}</td><td>{noun} {r}</td><td>{html.escape(inner.join(items))}</td></tr>"
+        )
+    if not rows:
+        rows.append(f"<tr><td></td><td colspan=\"2\">no {noun}s: always {'true' if rule.form == 'cnf' else 'false'}</td></tr>")
+    heading = html.escape(title) if title else f"{rule.form.upper()} rule"
+    lines = [f"<li>complexity: {html.escape(_complexity_text(rule))}</li>"]
+    lines += [f"<li>{html.escape(label)}: {html.escape(text)}</li>" for label, text in (facts or {}).items()]
+    return (
+        f"<div class=\"rulemodels-rule\"><strong>{heading}</strong>"
+        f"<table><thead><tr><th></th><th>{noun}</th><th>conditions</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+        f"<ul>{''.join(lines)}</ul></div>"
+    )
