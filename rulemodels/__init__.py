@@ -5,28 +5,54 @@ Public names: :class:`BooleanRuleClassifier` (the estimator),
 :class:`TrainingWorkspace` (the work several fits on one training set share), the rule values
 :class:`Literal`, :class:`Clause`, :class:`Rule`, :class:`FeatureBinarizer`,
 :func:`load_dataset` / :func:`list_datasets`, and :func:`solve_exact`.
+
+The names are imported on first use (PEP 562), so ``import rulemodels`` and
+the command line's ``--help`` and ``predict`` load neither Pyomo nor
+scikit-learn.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-from rulemodels.data import FeatureBinarizer
-from rulemodels.datasets import list_datasets, load_dataset
-from rulemodels.estimator import BooleanRuleClassifier
-from rulemodels.exact import solve_exact
-from rulemodels.model_selection import BooleanRuleCV
-from rulemodels.rules import Clause, Literal, Rule
-from rulemodels.workspace import TrainingWorkspace
+#: public name -> the module that defines it
+_EXPORTS: dict[str, str] = {
+    "BooleanRuleCV": "rulemodels.model_selection",
+    "BooleanRuleClassifier": "rulemodels.estimator",
+    "Clause": "rulemodels.rules",
+    "FeatureBinarizer": "rulemodels.data",
+    "Literal": "rulemodels.rules",
+    "Rule": "rulemodels.rules",
+    "TrainingWorkspace": "rulemodels.workspace",
+    "list_datasets": "rulemodels.datasets",
+    "load_dataset": "rulemodels.datasets",
+    "solve_exact": "rulemodels.exact",
+}
 
-__all__ = [
-    "BooleanRuleCV",
-    "BooleanRuleClassifier",
-    "Clause",
-    "FeatureBinarizer",
-    "Literal",
-    "Rule",
-    "TrainingWorkspace",
-    "__version__",
-    "list_datasets",
-    "load_dataset",
-    "solve_exact",
-]
+__all__ = sorted([*_EXPORTS, "__version__"])
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
+    from rulemodels.data import FeatureBinarizer
+    from rulemodels.datasets import list_datasets, load_dataset
+    from rulemodels.estimator import BooleanRuleClassifier
+    from rulemodels.exact import solve_exact
+    from rulemodels.model_selection import BooleanRuleCV
+    from rulemodels.rules import Clause, Literal, Rule
+    from rulemodels.workspace import TrainingWorkspace
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's module on first access, and cache the name here."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'rulemodels' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import json
+import math
+from collections import Counter
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,14 +14,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rulemodels.data.binarizer import duplicated_names
 from rulemodels.datasets import DATASET_INFO, list_datasets, load_dataset
 from rulemodels.explain import explain_rule
+from rulemodels.probability import PatternRates
 from rulemodels.rules import Rule, RuleFormatError
 
 __all__ = [
     "CSVOptions", "HeaderLooksLikeDataWarning", "LabeledData", "SavedModel", "is_bundled_dataset", "load_data",
-    "load_model", "read_features", "resolve_target", "save_model",
+    "MAX_RULE_FILE_BYTES", "load_model", "read_features", "resolve_target", "save_model",
 ]
 
 MODEL_FORMAT = "rulemodels.model"
@@ -95,7 +97,7 @@ def read_features(path: str | Path, options: CSVOptions | None = None) -> pd.Dat
         raise ValueError(f"data file '{path}' has a header but no rows")
     if options.header:
         header = _header_names(file, options.sep)
-        duplicated = duplicated_names(header)
+        duplicated = sorted(name for name, count in Counter(header).items() if count > 1)
         if duplicated:  # pandas would silently rename the second one to 'name.1'
             raise ValueError(f"data file '{path}' has duplicate column names {duplicated}: rename them so each is unique")
         if header and all(_is_number(name) for name in header):
@@ -198,21 +200,45 @@ def load_data(source: str, target: str | None = None, positive: str | None = Non
     return LabeledData(X, y, target, (negative, positive_value), source)
 
 
+#: Rule files larger than this (10 MiB) are refused before they are parsed. A saved
+#: rule of a few hundred literals and its pattern rates take a few kilobytes.
+MAX_RULE_FILE_BYTES = 10 * 1024 * 1024
+
+#: The model-file versions this release reads (it writes version 1).
+_MODEL_VERSIONS = (1,)
+_MODEL_KEYS = ("format", "version", "target", "classes", "features", "rule")
+_OPTIONAL_MODEL_KEYS = ("metadata", "pattern_rates")
+_RATES_KEYS = ("patterns", "n_samples", "n_positive", "proba", "unseen")
+
+
 @dataclass(frozen=True)
 class SavedModel:
-    """A fitted rule with what ``predict`` needs: the class names and the feature columns."""
+    """A fitted rule with what ``predict`` needs: the class names, the feature columns,
+    and (when saved) the training positive rate per pattern of clause outputs."""
 
     rule: Rule
     classes: tuple[Any, Any]
     target: str
     features: tuple[str, ...]
     metadata: dict
+    pattern_rates: PatternRates | None = None
 
     def predict(self, X: pd.DataFrame) -> np.ndarray:
         """``classes[1]`` where the rule is true on a row of ``X``, ``classes[0]`` elsewhere."""
         self._check_columns(X)
         fired = self.rule.evaluate(X)
         return np.where(fired, self.classes[1], self.classes[0])
+
+    def predict_proba(self, X: pd.DataFrame) -> np.ndarray:
+        """The probability of ``classes[1]`` per row, from the saved pattern rates (see :mod:`rulemodels.probability`)."""
+        if self.pattern_rates is None:
+            raise ValueError(
+                "this rule file has no pattern rates, so it gives no probabilities: save the rule again "
+                "with this release ('rulemodels fit ... --out RULE.json')"
+            )
+        self._check_columns(X)
+        clause_values = self.rule.clause_outputs(X)
+        return self.pattern_rates.predict(clause_values, self.rule.reduce(clause_values))
 
     def explain(self, X: pd.DataFrame) -> pd.DataFrame:
         """Each row's prediction with the clauses and literals that decided it (:func:`rulemodels.explain.explain_rule`)."""
@@ -226,18 +252,140 @@ class SavedModel:
             raise ValueError(f"the data has no column {', '.join(repr(m) for m in missing)}, which the rule uses")
 
 
-def save_model(path: str | Path, rule: Rule, classes: tuple[Any, Any], target: str, features: list[str], **metadata: Any) -> None:
-    """Write a rule and its class names as JSON."""
+def _rates_document(rates: PatternRates) -> dict[str, Any]:
+    return {
+        "patterns": [[bool(v) for v in row] for row in rates.patterns],
+        "n_samples": [float(v) for v in rates.n_samples],
+        "n_positive": [float(v) for v in rates.n_positive],
+        "proba": [float(v) for v in rates.proba],
+        "unseen": [float(v) for v in rates.unseen],
+    }
+
+
+def save_model(
+    path: str | Path, rule: Rule, classes: tuple[Any, Any], target: str, features: list[str], *,
+    pattern_rates: PatternRates | None = None, **metadata: Any,
+) -> None:
+    """Write a rule, its class names, its feature columns and (optionally) its pattern rates as JSON."""
     document = {
         "format": MODEL_FORMAT,
         "version": 1,
-        "target": target,
+        "target": str(target),
         "classes": [_plain(c) for c in classes],
         "features": [str(f) for f in features],
         "rule": rule.to_dict(),
         "metadata": {key: _plain(value) for key, value in metadata.items()},
     }
-    Path(path).write_text(json.dumps(document, indent=2) + "\n")
+    if pattern_rates is not None:
+        document["pattern_rates"] = _rates_document(pattern_rates)
+    Path(path).write_text(json.dumps(document, indent=2, allow_nan=False) + "\n")
+
+
+def _read_limited(file: Path, path: str | Path) -> bytes:
+    """The file's bytes; refuse a missing file, a directory, or more than :data:`MAX_RULE_FILE_BYTES`."""
+    if not file.exists():
+        raise FileNotFoundError(f"rule file '{path}' not found")
+    if file.is_dir():
+        raise RuleFormatError(f"rule file '{path}' is a directory: give the JSON file written by 'rulemodels fit --out'")
+    with file.open("rb") as handle:  # read at most one byte too many: /dev/zero or a huge file never loads
+        data = handle.read(MAX_RULE_FILE_BYTES + 1)
+    if len(data) > MAX_RULE_FILE_BYTES:
+        raise RuleFormatError(
+            f"rule file '{path}' is larger than {MAX_RULE_FILE_BYTES // (1024 * 1024)} MiB, the limit for a rule "
+            "file: it is not a file written by 'rulemodels fit --out'"
+        )
+    return data
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a standard JSON value")
+
+
+def _is_scalar(value: Any) -> bool:
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return isinstance(value, str | int | bool)
+
+
+def _fail(path: str | Path, message: str) -> RuleFormatError:
+    return RuleFormatError(f"'{path}': {message}")
+
+
+def _check_header(document: dict, path: str | Path) -> None:
+    if document.get("format") != MODEL_FORMAT:
+        raise RuleFormatError(f"'{path}' is not a rulemodels model file (format {MODEL_FORMAT!r}, version 1)")
+    version = document.get("version")
+    if isinstance(version, bool) or version not in _MODEL_VERSIONS:
+        raise _fail(path, f"'version' must be one of {list(_MODEL_VERSIONS)}, got {version!r}: the file was "
+                          "written by another release of rulemodels, or edited")
+
+
+def _check_classes(classes: Any, path: str | Path) -> tuple[Any, Any]:
+    if not isinstance(classes, list) or len(classes) != 2 or not all(_is_scalar(c) for c in classes):
+        raise _fail(path, f"'classes' must be a list of two JSON scalars (strings, numbers or booleans), got {classes!r}")
+    first, second = classes
+    if first == second or str(first) == str(second):
+        raise _fail(path, f"'classes' must be two different labels (false rule, true rule), got {classes!r}")
+    return first, second
+
+
+def _check_features(features: Any, rule: Rule, path: str | Path) -> tuple[str, ...]:
+    if not isinstance(features, list) or not all(isinstance(f, str) for f in features):
+        raise _fail(path, f"'features' must be a list of column names (strings), got {features!r}")
+    repeated = sorted(name for name, count in Counter(features).items() if count > 1)
+    if repeated:
+        raise _fail(path, f"'features' lists {repeated} more than once")
+    unknown = [name for name in rule.features if name not in set(features)]
+    if unknown:
+        raise _fail(path, f"'features' does not list {unknown}, which the rule uses: the file is inconsistent")
+    return tuple(features)
+
+
+def _number_list(value: Any, length: int, field: str, path: str | Path, *, low: float, high: float) -> np.ndarray:
+    if (not isinstance(value, list) or len(value) != length
+            or not all(isinstance(v, int | float) and not isinstance(v, bool) and low <= v <= high for v in value)):
+        raise _fail(path, f"'pattern_rates.{field}' must be a list of {length} numbers in [{low:g}, {high:g}]")
+    return np.asarray(value, dtype=float)
+
+
+def _check_rates(rates: Any, rule: Rule, path: str | Path) -> PatternRates | None:
+    if rates is None:
+        return None
+    if not isinstance(rates, dict) or sorted(rates) != sorted(_RATES_KEYS):
+        raise _fail(path, f"'pattern_rates' must be an object with the keys {', '.join(_RATES_KEYS)}")
+    patterns = rates["patterns"]
+    width = rule.n_clauses
+    if not isinstance(patterns, list) or not all(
+        isinstance(row, list) and len(row) == width and all(isinstance(v, bool) for v in row) for row in patterns
+    ):
+        raise _fail(path, f"'pattern_rates.patterns' must be a list of lists of {width} booleans (one per clause)")
+    table = np.asarray(patterns, dtype=bool).reshape(len(patterns), width)
+    n = len(patterns)
+    n_samples = _number_list(rates["n_samples"], n, "n_samples", path, low=0.0, high=math.inf)
+    n_positive = _number_list(rates["n_positive"], n, "n_positive", path, low=0.0, high=math.inf)
+    proba = _number_list(rates["proba"], n, "proba", path, low=0.0, high=1.0)
+    unseen = _number_list(rates["unseen"], 2, "unseen", path, low=0.0, high=1.0)
+    return PatternRates(table, rule.reduce(table), n_samples, n_positive, proba, (float(unseen[0]), float(unseen[1])))
+
+
+def _model_from_document(document: dict, path: str | Path) -> SavedModel:
+    """Every field of a model file checked: types, distinct classes, features consistent with the rule."""
+    _check_header(document, path)
+    classes = _check_classes(document.get("classes"), path)
+    rule = _rule_from(document.get("rule"), path)
+    unknown = [key for key in document if key not in _MODEL_KEYS + _OPTIONAL_MODEL_KEYS]
+    if unknown:
+        raise _fail(path, f"unexpected key(s) {', '.join(map(repr, unknown))}; a model file has "
+                          f"{', '.join(_MODEL_KEYS + _OPTIONAL_MODEL_KEYS)}")
+    target = document.get("target")
+    if not isinstance(target, str) or not target:
+        raise _fail(path, f"'target' must be the label column's name (a non-empty string), got {target!r}")
+    features = _check_features(document.get("features"), rule, path)
+    metadata = document.get("metadata", {})
+    if not isinstance(metadata, dict):
+        raise _fail(path, f"'metadata' must be an object, got {type(metadata).__name__}")
+    rates = _check_rates(document.get("pattern_rates"), rule, path)
+    return SavedModel(rule, classes, target, features, metadata, rates)
 
 
 def _rule_from(document: Any, path: str | Path) -> Rule:
@@ -249,26 +397,26 @@ def _rule_from(document: Any, path: str | Path) -> Rule:
 
 
 def load_model(path: str | Path) -> SavedModel:
-    """Read a model file written by :func:`save_model` (or a bare rule JSON); validated, never executed."""
-    file = Path(path)
-    if not file.exists():
-        raise FileNotFoundError(f"rule file '{path}' not found")
+    """Read a model file written by :func:`save_model` (or a bare rule JSON); validated, never executed.
+
+    Every field is checked (format and version, two distinct class labels, the
+    target's name, a features list that holds every column of the rule, the
+    rule, optional metadata and pattern rates), and a file over
+    :data:`MAX_RULE_FILE_BYTES` is refused before it is read. Errors are
+    :class:`~rulemodels.rules.RuleFormatError` naming the file and the field.
+    """
+    data = _read_limited(Path(path), path)
     try:
-        document = json.loads(file.read_text())
-    except json.JSONDecodeError as exc:
+        document = json.loads(data.decode("utf-8"), parse_constant=_reject_constant)
+    except UnicodeDecodeError:
+        raise RuleFormatError(f"'{path}' is not valid JSON: it is not UTF-8 text") from None
+    except ValueError as exc:
         raise RuleFormatError(f"'{path}' is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise RuleFormatError(f"'{path}' is not a rule file: its JSON is nested too deeply") from None
     if not isinstance(document, dict):
         raise RuleFormatError(f"'{path}' must hold a JSON object")
     if document.get("format") == "rulemodels.rule":
-        return SavedModel(_rule_from(document, path), (0, 1), "target", (), {})
-    if document.get("format") != MODEL_FORMAT or document.get("version") != 1:
-        raise RuleFormatError(f"'{path}' is not a rulemodels model file (format {MODEL_FORMAT!r}, version 1)")
-    classes = document.get("classes")
-    if not isinstance(classes, list) or len(classes) != 2 or not all(isinstance(c, (str, int, float, bool)) for c in classes):
-        raise RuleFormatError(f"'{path}': 'classes' must be a list of two JSON scalars")
-    rule = _rule_from(document.get("rule"), path)
-    features = document.get("features", [])
-    if not isinstance(features, list) or not all(isinstance(f, str) for f in features):
-        raise RuleFormatError(f"'{path}': 'features' must be a list of column names")
-    metadata = document.get("metadata", {})
-    return SavedModel(rule, (classes[0], classes[1]), str(document.get("target", "target")), tuple(features), dict(metadata) if isinstance(metadata, dict) else {})
+        rule = _rule_from(document, path)
+        return SavedModel(rule, (0, 1), "target", rule.features, {})
+    return _model_from_document(document, path)
