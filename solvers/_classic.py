@@ -19,6 +19,7 @@ from solvers._process import (
     DEFAULT_TIME_LIMIT,
     WatchdogExpired,
     process_failure,
+    raise_if_interrupted,
     supervised,
     watchdog_deadline,
     watchdog_message,
@@ -138,8 +139,10 @@ class ClassicBackend:
                 message = watchdog_message(executable, path, self.name, exc.timeout, time_limit, limit)
                 logger.warning("%s", message)
             except ApplicationError as exc:
+                raise_if_interrupted(exc)
                 message = process_failure(executable, observed, exc)
             except Exception as exc:
+                raise_if_interrupted(exc)  # e.g. Pyomo's output tee re-raises a Ctrl-C as a RuntimeError
                 if not observed.started:
                     raise
                 message = (

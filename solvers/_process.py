@@ -291,6 +291,22 @@ def _capture_stdout(observation: Observation, tee: bool) -> Iterator[None]:
             logger.debug("output captured during the solve:\n%s", observation.printed)
 
 
+def raise_if_interrupted(exc: BaseException) -> None:
+    """Raise ``KeyboardInterrupt`` when ``exc`` has one in its ``__cause__``/``__context__`` chain.
+
+    Pyomo's output tee, for one, re-raises a Ctrl-C that arrives while it copies
+    the solver's output as a ``RuntimeError``: that is an interrupt, not a
+    failed solve.
+    """
+    seen: set[int] = set()
+    link: BaseException | None = exc
+    while link is not None and id(link) not in seen and len(seen) < 64:
+        seen.add(id(link))
+        if isinstance(link, KeyboardInterrupt):
+            raise KeyboardInterrupt from exc
+        link = link.__cause__ or link.__context__
+
+
 @contextlib.contextmanager
 def interrupt_guard() -> Iterator[None]:
     """Make a Ctrl-C (SIGINT) during the block reach the caller as ``KeyboardInterrupt``.

@@ -367,24 +367,33 @@ def test_units_group_the_tasks_of_one_training_set() -> None:
 
 def test_failing_tasks_are_recorded_and_do_not_stop_the_sweep(tmp_path: Path, tiny_run: tuple[Path, pd.DataFrame]) -> None:
     good = tiny_grid()[0]
-    bad_solver = Task("liver", "scs", 1, 0.001, 0, 2, n_thresholds=3, max_iter=3, solver="no_such_solver")
     bad_algorithm = Task("liver", "bogus", 1, 0.001, 1, 2, n_thresholds=3, max_iter=3)
     path = tmp_path / "results.jsonl"
-    frame = run_experiments([bad_solver, good, bad_algorithm], path, backend="sequential").set_index("key")
-    assert len(frame) == 3
-    assert frame.loc[bad_solver.key, "error"].startswith("SolverNotFoundError")
-    assert "no_such_solver" in frame.loc[bad_solver.key, "error"]
+    frame = run_experiments([good, bad_algorithm], path, backend="sequential").set_index("key")
+    assert len(frame) == 2
     assert "algorithm" in frame.loc[bad_algorithm.key, "error"] and "bogus" in frame.loc[bad_algorithm.key, "error"]
     assert pd.isna(frame.loc[bad_algorithm.key, "test_error"])
     assert frame.loc[good.key, "error"] is None or pd.isna(frame.loc[good.key, "error"])
     assert frame.loc[good.key, "test_error"] == errors_by_key(tiny_run[1])[good.key]
-    with pytest.raises(ValueError, match="mix solver values"):
-        summarize(frame.reset_index())
-    summary = summarize(frame.drop(index=bad_solver.key).reset_index())
+    assert len(path.read_text().splitlines()) == 3  # the failing task was tried once more in the run
+    summary = summarize(frame.reset_index())
     failed = summary[summary["algorithm"] == "bogus"].iloc[0]
     assert failed["n_errors"] == 1 and failed["n_folds_done"] == 0 and not failed["complete"]
     # run_task itself never raises for a failing fit.
     assert run_task(bad_algorithm)["error"] is not None
+
+
+def test_a_missing_solver_is_refused_before_the_sweep_and_never_recorded(tmp_path: Path) -> None:
+    from solvers import SolverNotFoundError
+
+    good = tiny_grid()[0]
+    bad_solver = Task("liver", "scs", 1, 0.001, 0, 2, n_thresholds=3, max_iter=3, solver="no_such_solver")
+    path = tmp_path / "results.jsonl"
+    with pytest.raises(SolverNotFoundError, match="no_such_solver"):
+        run_experiments([good, bad_solver], path, backend="sequential")
+    assert path.read_text() == ""
+    with pytest.raises(SolverNotFoundError):  # run_unit: an environment fault, not a task's result
+        run_task(bad_solver)
 
 
 def test_csv_dataset_gives_the_bundled_results(tmp_path: Path, tiny_run: tuple[Path, pd.DataFrame]) -> None:

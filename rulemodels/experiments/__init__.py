@@ -37,9 +37,9 @@ References
    "Numerical Evaluation", Table 1 and Figures 1-3.
 """
 
-from rulemodels.experiments.analysis import nested_cv_selection, pareto_front, summarize, table1, table1_markdown
+from rulemodels.experiments.analysis import nested_cv_selection, nested_model_selection, pareto_front, summarize, table1, table1_markdown
 from rulemodels.experiments.cells import run_task, run_unit
-from rulemodels.experiments.execute import BACKENDS, run_experiments
+from rulemodels.experiments.execute import BACKENDS, MAX_JOBS, check_solvers, run_experiments
 from rulemodels.experiments.paper import (
     PAPER_ALGORITHMS,
     PAPER_BASELINES,
@@ -49,11 +49,12 @@ from rulemodels.experiments.paper import (
     PAPER_THETAS,
 )
 from rulemodels.experiments.plotting import plot_pareto
-from rulemodels.experiments.store import read_results
+from rulemodels.experiments.store import is_failure, read_results
 from rulemodels.experiments.tasks import RECORD_FIELDS, CSVData, Task, make_grid, paper_grid
 
 __all__ = [
     "BACKENDS",
+    "MAX_JOBS",
     "PAPER_ALGORITHMS",
     "PAPER_BASELINES",
     "PAPER_CLAUSES",
@@ -63,8 +64,11 @@ __all__ = [
     "RECORD_FIELDS",
     "CSVData",
     "Task",
+    "check_solvers",
+    "is_failure",
     "make_grid",
     "nested_cv_selection",
+    "nested_model_selection",
     "paper_grid",
     "pareto_front",
     "plot_pareto",

@@ -18,7 +18,7 @@ from rulemodels.experiments.paper import PAPER_ALGORITHMS, PAPER_DATASETS, PAPER
 
 logger = logging.getLogger("rulemodels.experiments")
 
-__all__ = ["nested_cv_selection", "pareto_front", "summarize", "table1", "table1_markdown"]
+__all__ = ["nested_cv_selection", "nested_model_selection", "pareto_front", "summarize", "table1", "table1_markdown"]
 
 _CELL = ["dataset", "algorithm", "n_clauses", "theta"]
 # Fields that must not vary within one dataset's results for a summary to be
@@ -332,6 +332,79 @@ def _nested_cell(outer: pd.DataFrame, inner: pd.DataFrame) -> dict[str, Any] | N
         "nested_test_error": nested_error, "paper_style_min_error": paper_style,
         "optimism": nested_error - paper_style, "inner_cv_error": float(np.mean(inner_best)),
         "n_folds": n_folds, "n_inner_folds": n_inner, "selected_thetas": tuple(chosen),
+    }
+
+
+def nested_model_selection(results: pd.DataFrame) -> pd.DataFrame:
+    """θ, R and form chosen together by the inner cross-validation of each training fold; the honest error.
+
+    For each (dataset, algorithm) and outer fold k, every candidate (form,
+    R, θ) with all J inner fits finished on fold k's training data gets its
+    mean validation error; the smallest wins (ties: fewer clauses, then the
+    larger θ, then DNF), and fold k contributes the test error of the outer
+    fit of that candidate. The mean over the K folds is an honest estimate
+    of the whole procedure "choose θ, R and form by J-fold CV, then fit":
+    fold k's test rows never influence the choice. Results of several forms
+    (``make_grid(..., form="dnf")`` and ``form="cnf"``) may be mixed here.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (dataset, algorithm) whose K folds all have a candidate:
+        ``dataset, algorithm, nested_test_error, inner_cv_error, n_folds,
+        n_inner_folds, selected`` (per fold, a tuple of ``(form, R, θ)``).
+    """
+    results = _as_results(results)
+    columns = ["dataset", "algorithm", "nested_test_error", "inner_cv_error", "n_folds", "n_inner_folds", "selected"]
+    if results.empty:
+        return pd.DataFrame(columns=columns)
+    ok = results[results["error"].isna()].copy()
+    ok["test_error"] = pd.to_numeric(ok["test_error"])
+    inner_mask = _inner_mask(ok)
+    inner_ok, outer_ok = ok[inner_mask], ok[~inner_mask]
+    rows = []
+    for (dataset, algorithm), outer in outer_ok.groupby(["dataset", "algorithm"], sort=False):
+        inner = inner_ok[(inner_ok["dataset"] == dataset) & (inner_ok["algorithm"] == algorithm)]
+        row = _selection_cell(outer, inner)
+        if row is not None:
+            rows.append({"dataset": dataset, "algorithm": algorithm, **row})
+    if not rows:
+        return pd.DataFrame(columns=columns)
+    return _sort_cells(pd.DataFrame(rows, columns=columns), ["dataset", "algorithm"])
+
+
+def _candidate_order(candidate: tuple[str, int, float]) -> tuple[int, float, int]:
+    form, n_clauses, theta = candidate
+    return (int(n_clauses), -float(theta), 0 if form == "dnf" else 1)
+
+
+def _selection_cell(outer: pd.DataFrame, inner: pd.DataFrame) -> dict[str, Any] | None:
+    """The honest (form, R, θ) selection of one (dataset, algorithm), or None if a fold lacks fits."""
+    if inner.empty:
+        return None
+    n_folds = int(outer["n_folds"].iloc[0])
+    n_inner = int(inner["n_inner_folds"].iloc[0])
+    candidate = ["form", "n_clauses", "theta"]
+    tests = {(str(f), int(r), float(t), int(k)): float(e)
+             for f, r, t, k, e in outer[[*candidate, "fold", "test_error"]].itertuples(index=False)}
+    chosen, errors, inner_best = [], [], []
+    for k in range(n_folds):
+        fold = inner[inner["fold"] == k]
+        means = {}
+        for key, rows in fold.groupby(candidate, sort=False):
+            if rows["inner_fold"].nunique() == n_inner:
+                means[(str(key[0]), int(key[1]), float(key[2]))] = float(rows["test_error"].mean())
+        if not means:
+            return None
+        best = min(means, key=lambda c: (means[c], _candidate_order(c)))
+        if (*best, k) not in tests:
+            return None
+        chosen.append(best)
+        errors.append(tests[(*best, k)])
+        inner_best.append(means[best])
+    return {
+        "nested_test_error": float(np.mean(errors)), "inner_cv_error": float(np.mean(inner_best)),
+        "n_folds": n_folds, "n_inner_folds": n_inner, "selected": tuple(chosen),
     }
 
 

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from rulemodels.experiments.paper import PAPER_ALGORITHMS
+from rulemodels.interrupts import reraise_interrupt
 from rulemodels.experiments.tasks import RECORD_FIELDS, Task, _load_task_data, split_indices
 
 logger = logging.getLogger("rulemodels.experiments")
@@ -118,10 +119,14 @@ def run_unit(unit: Unit | Sequence[Task]) -> list[dict[str, Any]]:
     every task of the unit a record with ``error`` set; an exception in one
     task's fit gives that task such a record and the others still run, so a
     failing fit never stops a sweep. ``KeyboardInterrupt`` and
-    ``SystemExit`` propagate.
+    ``SystemExit`` propagate, and so does an exception that wraps a
+    ``KeyboardInterrupt`` (as ``KeyboardInterrupt``): an interrupt is never a
+    task's result. A missing or unavailable solver
+    (:class:`~solvers.SolverNotFoundError`) is a fault of the environment, not
+    of the task: it propagates too, and no record is made.
     """
     from rulemodels.workspace import TrainingWorkspace, default_binarizer
-    from solvers import get_backend
+    from solvers import SolverNotFoundError, get_backend
 
     tasks = unit.tasks if isinstance(unit, Unit) else tuple(unit)
     if not tasks:
@@ -139,6 +144,9 @@ def run_unit(unit: Unit | Sequence[Task]) -> list[dict[str, Any]]:
             for task in tasks:
                 records.append(_run_cell(task, workspace, y[train], test_matrix, y[test], version))
     except Exception as exc:  # the unit's data or workspace failed: every remaining task gets the error
+        reraise_interrupt(exc)
+        if isinstance(exc, SolverNotFoundError):
+            raise
         logger.debug("unit %s failed", first.key, exc_info=True)
         finished = {record["key"] for record in records}
         records += [error_record(task, exc, version) for task in tasks if task.key not in finished]
@@ -163,6 +171,7 @@ def _run_cell(
         train_predicted = classes[learned.evaluate_binary(workspace.A).astype(int)]
         test_predicted = classes[learned.evaluate_binary(test_matrix).astype(int)]
     except Exception as exc:  # a failing fit is a result of the sweep, not its end
+        reraise_interrupt(exc)
         logger.debug("task %s failed", task.key, exc_info=True)
         return error_record(task, exc, version)
     record.update({

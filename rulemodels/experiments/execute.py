@@ -14,7 +14,6 @@ import contextlib
 import logging
 import os
 import signal
-import sys
 import threading
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
@@ -28,15 +27,40 @@ from rulemodels.experiments import cells
 from rulemodels.experiments.cells import Unit, error_record, make_units
 from rulemodels.experiments.store import _records_frame, _ResultsFile
 from rulemodels.experiments.tasks import Task
+from rulemodels.interrupts import reraise_interrupt
 
 logger = logging.getLogger("rulemodels.experiments")
 
-__all__ = ["BACKENDS", "run_experiments"]
+__all__ = ["BACKENDS", "MAX_JOBS", "check_solvers", "run_experiments"]
+
+#: The most worker processes a run starts (and never more than it has training sets).
+MAX_JOBS = 256
 
 #: The execution backends of :func:`run_experiments`.
 BACKENDS: tuple[str, ...] = ("sequential", "joblib", "dask")
 
 Records = Iterator[list[dict[str, Any]]]
+
+
+def _reraise_fault_of_run(exc: BaseException) -> None:
+    """An interrupt (also wrapped) or a missing solver ends the run: it is never a task's record."""
+    from solvers import SolverNotFoundError
+
+    reraise_interrupt(exc)
+    if isinstance(exc, SolverNotFoundError):
+        raise exc
+
+
+def check_solvers(tasks: Iterable[Task]) -> None:
+    """Raise :class:`~solvers.SolverNotFoundError` unless every solver the tasks name is usable here.
+
+    Run before a sweep starts, so a missing or broken solver stops it at once
+    instead of filling the results file with failed tasks.
+    """
+    from solvers import get_backend
+
+    for name in sorted({task.solver for task in tasks}):
+        get_backend(name)  # raises, saying how to install it, when it is unknown or not available
 
 
 def _run_unit(unit: Unit) -> list[dict[str, Any]]:
@@ -131,6 +155,7 @@ def _run_dask(units: Sequence[Unit], n_jobs: int, scheduler: Any) -> Records:
             try:
                 records = future.result()
             except Exception as exc:  # the worker died or the unit was lost: record it, go on
+                _reraise_fault_of_run(exc)
                 records = [error_record(task, exc) for task in unit.tasks]
             following = next(queue, None)
             if following is not None:
@@ -151,6 +176,7 @@ def run_experiments(
     n_jobs: int = 2,
     scheduler: Any = None,
     progress: bool = False,
+    retry: bool = True,
 ) -> pd.DataFrame:
     """Run tasks, appending each record to a JSON Lines file as it finishes; resumable.
 
@@ -180,13 +206,17 @@ def run_experiments(
         submitted at a time. ``"sequential"``: in this process.
     n_jobs : int, default=2
         joblib worker processes; for dask without ``scheduler``, the workers
-        of the local cluster started (and closed) here.
+        of the local cluster started (and closed) here. At most
+        :data:`MAX_JOBS`, and never more than the training sets to run
+        (``-1``: one per core).
     scheduler : str, distributed.Client or cluster, optional
         Dask only: a scheduler address (``"tcp://host:8786"``), a Client
         (used, not closed), or a cluster such as ``LocalCluster`` (its
         ``scheduler_address`` is used).
     progress : bool, default=False
-        Show a tqdm progress bar of tasks on stderr.
+        Show a tqdm progress bar of tasks (count, rate and ETA) on stderr.
+    retry : bool, default=True
+        Run the tasks that failed once more at the end of the run.
 
     Returns
     -------
@@ -205,9 +235,13 @@ def run_experiments(
 
     Notes
     -----
-    A task that raises is recorded with ``error`` set (and is not retried on
-    resume: delete its line to retry it). With dask, the tasks of a unit
-    lost with its worker are recorded the same way. A joblib worker that
+    A task that raises is recorded with ``error`` set; it is run once more
+    at the end of the run (``retry``) and again on every resume until it
+    succeeds (the success is appended and supersedes the failure). Faults
+    of the run are never recorded: a ``KeyboardInterrupt``, also wrapped in
+    another exception, stops the run; a missing or unavailable solver is
+    refused before any task runs (:func:`check_solvers`). With dask, the
+    tasks of a unit lost with its worker are recorded as failures. A joblib worker that
     dies (e.g. killed by the OS) aborts the joblib run; the records written
     so far are kept.
 
@@ -232,21 +266,41 @@ def run_experiments(
         unique = list({task.key: task for task in tasks}.values())
         if len(unique) < len(tasks):
             logger.warning("%d repeated tasks (same key) will run once", len(tasks) - len(unique))
-        todo = [task for task in unique if task.key not in results.keys]
+        done = results.keys
+        todo = [task for task in unique if task.key not in done]
+        retried = len(results.failed_keys() & {task.key for task in todo})
         units = make_units(todo)
         logger.info(
-            "%d tasks: %d already in %s, %d to run in %d training sets with backend=%s",
-            len(unique), len(unique) - len(todo), path, len(todo), len(units), backend,
+            "%d tasks: %d already in %s, %d to run (%d failed before) in %d training sets with backend=%s",
+            len(unique), len(unique) - len(todo), path, len(todo), retried, len(units), backend,
         )
         if units:
-            _execute(units, len(todo), results, backend=backend, n_jobs=n_jobs, scheduler=scheduler, progress=progress)
+            check_solvers(todo)
+            jobs = _worker_count(n_jobs, len(units))
+            _execute(units, len(todo), results, backend=backend, n_jobs=jobs, scheduler=scheduler, progress=progress)
+            failed = [task for task in todo if task.key in results.failed_keys()]
+            if failed and retry:
+                logger.warning("%d tasks failed; running them once more", len(failed))
+                again = make_units(failed)
+                _execute(again, len(failed), results, backend=backend, n_jobs=_worker_count(n_jobs, len(again)),
+                         scheduler=scheduler, progress=progress)
         return _records_frame(results.records)
+
+
+def _worker_count(n_jobs: int, n_units: int) -> int:
+    """``n_jobs`` checked (an integer >= 1, or -1 for every core) and capped at the number of training sets."""
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or not (n_jobs >= 1 or n_jobs == -1):
+        raise ValueError(f"n_jobs must be an integer >= 1 (or -1 for every core), got {n_jobs!r}")
+    if n_jobs > MAX_JOBS:
+        raise ValueError(f"n_jobs={n_jobs} is more than {MAX_JOBS} worker processes: use at most one per core")
+    cores = os.cpu_count() or 1
+    return max(1, min(cores if n_jobs == -1 else n_jobs, n_units))
 
 
 def _execute(
     units: list[Unit], n_tasks: int, results: _ResultsFile, *, backend: str, n_jobs: int, scheduler: Any, progress: bool
 ) -> None:
-    from tqdm import tqdm
+    from rulemodels.progress import progress_bar
 
     if backend == "sequential":
         batches = _run_sequential(units)
@@ -255,7 +309,7 @@ def _execute(
     else:
         batches = _run_dask(units, n_jobs, scheduler)
     done = failed = 0
-    with tqdm(total=n_tasks, disable=not progress, file=sys.stderr, unit="fit", desc="experiments") as bar:
+    with progress_bar(n_tasks, "experiments", "fit", enabled=progress) as bar:
         try:
             for records in batches:
                 for record in records:

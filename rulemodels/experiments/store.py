@@ -17,7 +17,7 @@ from rulemodels.experiments.tasks import RECORD_FIELDS
 
 logger = logging.getLogger("rulemodels.experiments")
 
-__all__ = ["read_results"]
+__all__ = ["is_failure", "read_results"]
 
 
 def _parse_results(data: bytes, path: Path) -> tuple[list[dict[str, Any]], int, bool]:
@@ -28,7 +28,7 @@ def _parse_results(data: bytes, path: Path) -> tuple[list[dict[str, Any]], int, 
     whether the valid prefix lacks a final newline.
     """
     records: list[dict[str, Any]] = []
-    seen: set[str] = set()
+    seen: dict[str, int] = {}
     lines = data.split(b"\n")
     # After the final "\n" comes b"" (complete file) or an unterminated line.
     offset = 0
@@ -52,20 +52,36 @@ def _parse_results(data: bytes, path: Path) -> tuple[list[dict[str, Any]], int, 
                 f"{path}, line {number}: not a JSON result record ({exc}); only the last line of a results "
                 "file may be incomplete: delete or repair that line, then resume"
             ) from None
-        if record["key"] in seen:
-            logger.warning("%s, line %d: duplicate key %s ignored (the first record is kept)", path, number, record["key"])
-        else:
-            seen.add(record["key"])
-            records.append(record)
+        _keep(records, seen, record, path, number)
         offset = end
     return records, offset, bool(data[:offset]) and not data[:offset].endswith(b"\n")
+
+
+def is_failure(record: Mapping[str, Any]) -> bool:
+    """Whether a record is a failed task's (its ``error`` is set): such a task is run again on resume."""
+    return record.get("error") is not None
+
+
+def _keep(records: list[dict[str, Any]], seen: dict[str, int], record: dict[str, Any], path: Path, number: int) -> None:
+    """Add ``record``, or let it replace an earlier failure of its task (a retry); a second success is ignored."""
+    key = record["key"]
+    if key not in seen:
+        seen[key] = len(records)
+        records.append(record)
+    elif is_failure(records[seen[key]]):
+        records[seen[key]] = record  # the retry's record (a success, or the latest failure)
+    else:
+        logger.warning("%s, line %d: duplicate key %s ignored (the first record is kept)", path, number, key)
 
 
 def read_results(path: str | os.PathLike[str]) -> pd.DataFrame:
     """Read a results file written by :func:`run_experiments`, without changing it.
 
     An incomplete last line (from a killed run) is ignored; any other line
-    that is not a JSON record raises ``ValueError`` naming the line.
+    that is not a JSON record raises ``ValueError`` naming the line. A task
+    has one row: its first successful record, or, when every record of it
+    is a failure, the latest one (failed tasks are retried on resume and the
+    retry's record is appended).
 
     Parameters
     ----------
@@ -123,8 +139,14 @@ class _ResultsFile:
         try:
             self._lock()
             self._handle.seek(0)
-            records, valid, needs_newline = _parse_results(self._handle.read(), path)
-            if valid < self._handle.tell():
+            data = self._handle.read()
+            records, valid, needs_newline = _parse_results(data, path)
+            if valid < len(data) and not records:
+                raise ValueError(
+                    f"'{path}' exists and holds no result record (it is not a results file written by "
+                    "run_experiments): it was left untouched; choose another results file, or move this one away"
+                )
+            if valid < len(data):
                 self._handle.truncate(valid)
             if needs_newline:
                 self._write(b"\n")
@@ -132,7 +154,16 @@ class _ResultsFile:
             self._handle.close()
             raise
         self.records: list[dict[str, Any]] = records
-        self.keys: set[str] = {r["key"] for r in records}
+        self._position: dict[str, int] = {r["key"]: k for k, r in enumerate(records)}
+
+    @property
+    def keys(self) -> set[str]:
+        """Keys of the tasks with a successful record (failed tasks are run again)."""
+        return {key for key, k in self._position.items() if not is_failure(self.records[k])}
+
+    def failed_keys(self) -> set[str]:
+        """Keys of the tasks whose every record is a failure."""
+        return {key for key, k in self._position.items() if is_failure(self.records[k])}
 
     def _lock(self) -> None:
         try:
@@ -153,14 +184,23 @@ class _ResultsFile:
         os.fsync(self._handle.fileno())
 
     def append(self, record: dict[str, Any]) -> bool:
-        """Write one record as one line; False (and nothing written) if its key is already there."""
-        if record["key"] in self.keys:
-            logger.warning("result for %s is already in %s; the new one is dropped", record["key"], self.path)
+        """Write one record as one line; False (and nothing written) if its task already has a success.
+
+        A record for a task that only failed so far is appended, and replaces
+        the failure in :attr:`records` (as :func:`read_results` will).
+        """
+        key = record["key"]
+        position = self._position.get(key)
+        if position is not None and not is_failure(self.records[position]):
+            logger.warning("result for %s is already in %s; the new one is dropped", key, self.path)
             return False
         plain = {k: _plain(v) for k, v in record.items()}
         self._write((json.dumps(plain, allow_nan=False) + "\n").encode("utf-8"))
-        self.keys.add(record["key"])
-        self.records.append(plain)
+        if position is None:
+            self._position[key] = len(self.records)
+            self.records.append(plain)
+        else:
+            self.records[position] = plain
         return True
 
     def close(self) -> None:
