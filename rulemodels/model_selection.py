@@ -23,6 +23,7 @@ from rulemodels.baseline import TrivialRuleWarning
 from rulemodels.estimator import BooleanRuleClassifier, _log_level
 from rulemodels.inputs import check_input
 from rulemodels.params import Options, validate_params
+from rulemodels.progress import track
 from rulemodels.workspace import TrainingWorkspace
 
 logger = logging.getLogger(__name__)
@@ -401,7 +402,9 @@ theta_unit, nan, high_cardinality, simplify
                 delayed(_fit_fold)(base, candidates, scorer, X, y, sample_weight, train, test, weigh_scores)
                 for train, test in splits
             ]
-            folds = Parallel(n_jobs=self.n_jobs)(jobs)
+            outcomes = Parallel(n_jobs=self.n_jobs, return_as="generator")(jobs)
+            folds = list(track(outcomes, len(splits) * len(candidates), "BooleanRuleCV", "fit",
+                               step=len(candidates), enabled=bool(self.verbose)))
             self.cv_results_ = self._results(candidates, folds)
             self.n_splits_ = len(splits)
             self.scorer_ = scorer

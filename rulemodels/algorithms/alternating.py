@@ -23,6 +23,7 @@ import logging
 import numpy as np
 
 from rulemodels.algorithms.engine import ClauseEngine, SolveBudgetExceeded
+from rulemodels.algorithms.iteration_log import IterationLog
 from rulemodels.algorithms.result import FitResult
 from rulemodels.algorithms.rounding import redundant_clauses
 from rulemodels.models.objectives import hamming_objective
@@ -65,6 +66,8 @@ def alternating_minimization(
     seen = {W.tobytes()}
     stop = "max_iter"
     iteration = 0
+    log = IterationLog(logger, "AM", data, max_iter)
+    log.iteration(0, W, current)
     for iteration in range(1, max_iter + 1):
         assignment = assign_negatives(data.A, W, negatives)
         candidate = np.empty_like(W)
@@ -92,7 +95,8 @@ def alternating_minimization(
         seen.add(key)
         W, current = candidate, value
         history.append(current)
-        logger.info("AM iteration %3d  objective %.6g", iteration, current)
+        log.iteration(iteration, W, current)
+    log.close(stop)
     W, current = _drop_redundant(data, W, current, objective, tol)
     if current < history[-1]:
         history.append(current)

@@ -18,6 +18,7 @@ import logging
 import numpy as np
 
 from rulemodels.algorithms.engine import ClauseEngine, SolveBudgetExceeded
+from rulemodels.algorithms.iteration_log import IterationLog
 from rulemodels.algorithms.result import FitResult
 from rulemodels.models.objectives import hamming_objective
 
@@ -52,6 +53,8 @@ def block_coordinate_descent(
     history = [current]
     stop = "max_iter"
     iteration = 0
+    log = IterationLog(logger, "BCD", data, max_iter)
+    log.iteration(0, W, current)
     for iteration in range(1, max_iter + 1):
         best_value, best_W = current, None
         outputs = data.A @ W > 0.5
@@ -73,5 +76,6 @@ def block_coordinate_descent(
             break
         W, current = best_W, best_value
         history.append(current)
-        logger.info("BCD iteration %3d  objective %.6g", iteration, current)
+        log.iteration(iteration, W, current)
+    log.close(stop)
     return FitResult(W=W, objective=current, history=history, n_iter=iteration, stop_reason=stop)
