@@ -2,7 +2,8 @@
 
 Results go to stdout; errors go to stderr with a non-zero exit status and no
 traceback unless ``--debug`` is given. Only this module configures logging
-and prints.
+and prints. Heavy modules (Pyomo, scikit-learn, pandas) are imported inside
+the commands that need them, so ``--help`` and ``predict`` start fast.
 """
 
 from __future__ import annotations
@@ -17,8 +18,7 @@ import warnings
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-import numpy as np
-import pandas as pd
+from rulemodels.interrupts import find_interrupt
 
 __all__ = ["main", "build_parser"]
 
@@ -31,6 +31,11 @@ logger = logging.getLogger(__name__)
 EXIT_OK = 0
 EXIT_ERROR = 1
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+#: The solvers with a dedicated adapter (solvers.registered_backends()), named in
+#: --help without importing the solver layer (and Pyomo); a test checks they agree.
+BUILTIN_SOLVERS = ("highs", "cbc", "glpk")
 
 
 class CommandError(Exception):
@@ -99,8 +104,6 @@ def _add_data_arguments(parser: argparse.ArgumentParser, *, estimator: bool = Tr
 
 
 def _add_rule_arguments(parser: argparse.ArgumentParser, *, solver: str, forms: tuple[str, ...] = ("dnf", "cnf")) -> None:
-    from solvers import registered_backends
-
     parser.add_argument("--clauses", type=_positive_int, default=2, help="R, the number of clauses (default: 2)")
     parser.add_argument(
         "--theta", type=_nonnegative_float, default=DEFAULT_THETA,
@@ -110,7 +113,7 @@ def _add_rule_arguments(parser: argparse.ArgumentParser, *, solver: str, forms: 
     parser.add_argument("--form", choices=forms, default="dnf", help=f"rule form{auto} (default: dnf)")
     parser.add_argument(
         "--solver", default=solver,
-        help=f"solver backend: {', '.join(registered_backends())}, or any Pyomo solver name (default: {solver})",
+        help=f"solver backend: {', '.join(BUILTIN_SOLVERS)}, or any Pyomo solver name (default: {solver})",
     )
     parser.add_argument("--thresholds", type=_positive_int, default=9, help="quantile thresholds per numeric column (default: 9)")
     parser.add_argument("--time-limit", type=_positive_float, default=None, help="seconds for the whole fit or solve")
@@ -125,6 +128,7 @@ def _fit_estimator(args: argparse.Namespace, algorithm: str):
         form=args.form, n_clauses=args.clauses, theta=args.theta, algorithm=algorithm, n_thresholds=args.thresholds,
         allow_disable=args.allow_disable, max_iter=args.max_iter,
         solver=args.solver, time_limit=args.time_limit, verbose=args.verbose,
+        solver_options={"output_flag": True} if args.solver_log and args.solver == "highs" else None,
         nan=args.nan, high_cardinality="keep" if args.keep_id_columns else "drop",
     )
     start = time.perf_counter()
@@ -133,6 +137,8 @@ def _fit_estimator(args: argparse.Namespace, algorithm: str):
 
 
 def _print_rule_summary(data, clf, seconds: float) -> None:
+    import numpy as np
+
     complexity = clf.rule_.complexity()
     error = float(np.mean(clf.predict(data.X) != data.y))
     print(f"data: {data.source} ({data.X.shape[0]} samples, {data.X.shape[1]} features, {int(data.y.sum())} positive)")
@@ -164,56 +170,139 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     if args.out:
         save_model(
             args.out, clf.rule_, data.classes, data.target, list(data.X.columns),
-            algorithm=args.algorithm, theta=args.theta, n_clauses=args.clauses, solver=args.solver,
+            pattern_rates=clf.pattern_rates_, algorithm=args.algorithm, theta=args.theta, n_clauses=args.clauses,
+            solver=args.solver,
         )
         print(f"saved to {args.out}")
     return EXIT_OK
 
 
 def _cmd_predict(args: argparse.Namespace) -> int:
-    """Apply a saved rule to a CSV file; write one prediction per row (and its reason with --explain)."""
-    from rulemodels.io import load_model, read_features
+    """Apply a saved rule to a CSV file: a prediction per row (with --proba its probability, with
+    --explain its reason); when the file has the label column, scores on stderr."""
+    import pandas as pd
+
+    from rulemodels.io import load_model, read_features, resolve_target
 
     model = load_model(args.rule)
     frame = read_features(args.data, _csv_options(args))
     if args.explain:
-        predictions = model.explain(frame)[["prediction", "reason"]]
+        predictions = model.explain(frame)[["prediction", "reason"]].reset_index(drop=True)
     else:
         predictions = pd.DataFrame({"prediction": model.predict(frame)})
-    if args.out:
-        predictions.to_csv(args.out, index=False)
-        print(f"wrote {len(predictions)} predictions to {args.out}", file=sys.stderr)
+    if args.proba:
+        predictions.insert(1, "probability", model.predict_proba(frame))
+    target = None
+    if args.target is not None:
+        target = resolve_target(args.target, [str(c) for c in frame.columns])
+    elif model.target in frame.columns and model.target not in model.rule.features:
+        target = model.target
+    _write_table(predictions, args.out, f"{len(predictions)} predictions")
+    if target is not None:
+        _print_scores(frame[target], model.rule.evaluate(frame), model.classes, target)
+    return EXIT_OK
+
+
+def _write_table(table: Any, out: str | None, what: str) -> None:
+    """A DataFrame as CSV to ``out``, or to stdout."""
+    if out:
+        table.to_csv(out, index=False)
+        print(f"wrote {what} to {out}", file=sys.stderr)
     else:
-        predictions.to_csv(sys.stdout, index=False)
+        table.to_csv(sys.stdout, index=False)
+
+
+def _print_scores(labels: Any, fired: Any, classes: tuple[Any, Any], target: str) -> None:
+    """Accuracy, confusion matrix and majority baseline on stderr, for the rows whose label is one of the classes."""
+    import numpy as np
+
+    def matches(label: Any) -> Any:
+        return np.asarray((labels == label) | (labels.astype(str) == str(label)), dtype=bool)
+
+    positive, negative = matches(classes[1]), matches(classes[0])
+    known = (positive | negative) & np.asarray(labels.notna(), dtype=bool)
+    left_out = int(len(labels) - known.sum())
+    note = f"; {left_out} rows with a missing or other label left out" if left_out else ""
+    if not known.any():
+        print(f"scores: no row of column '{target}' holds {classes[0]} or {classes[1]}{note}", file=sys.stderr)
+        return
+    truth, predicted = positive[known], np.asarray(fired, dtype=bool)[known]
+    counts = {(t, p): int(np.sum((truth == t) & (predicted == p))) for t in (False, True) for p in (False, True)}
+    accuracy = (counts[False, False] + counts[True, True]) / len(truth)
+    majority = bool(truth.mean() > 0.5)
+    names = [str(c) for c in classes]
+    width = max(len(f"actual {n}") for n in names)
+    cell = max(len(f"predicted {n}") for n in names)
+    lines = [
+        f"scores on {len(truth)} rows labelled in column '{target}'{note}:",
+        f"accuracy: {accuracy:.4f}  (error {1 - accuracy:.4f})",
+        " " * width + "  " + "  ".join(f"predicted {n}".rjust(cell) for n in names),
+    ]
+    for t in (False, True):
+        row = "  ".join(str(counts[t, p]).rjust(cell) for p in (False, True))
+        lines.append(f"actual {names[int(t)]}".ljust(width) + "  " + row)
+    lines.append(
+        f"baseline: {float(np.mean(truth != majority)):.4f} error of always predicting {names[int(majority)]} "
+        "(the majority class of these rows)"
+    )
+    print("\n".join(lines), file=sys.stderr)
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    """Write a saved rule as SQL, a pandas query or a dependency-free Python module."""
+    from rulemodels.io import load_model
+
+    model = load_model(args.rule)
+    text = {"sql": model.rule.to_sql, "query": model.rule.to_query, "python": model.rule.to_python}[args.format]()
+    text = text if text.endswith("\n") else text + "\n"
+    if args.out:
+        Path(args.out).write_text(text)
+        print(f"wrote the rule as {args.format} to {args.out} (true means {model.target} = {model.classes[1]})", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
     return EXIT_OK
 
 
 def _cmd_exact(args: argparse.Namespace) -> int:
-    """Solve the exact MIP and print status, objective, bound, gap and the rule."""
+    """Solve the exact MIP and print status, the rule with its training error, objective, bound and gap."""
+    import numpy as np
+
     from rulemodels.exact import solve_exact
     from rulemodels.io import load_data
 
     data = load_data(args.data, args.target, args.positive, _csv_options(args))
     X, y = data.X, data.y
     if args.sample is not None and args.sample < len(X):
-        rows = np.random.default_rng(args.seed).choice(len(X), size=args.sample, replace=False)
-        X, y = X.iloc[np.sort(rows)], y[np.sort(rows)]
+        rows = np.sort(np.random.default_rng(args.seed).choice(len(X), size=args.sample, replace=False))
+        X, y = X.iloc[rows], y[rows]
     result = solve_exact(  # solve_exact takes the paper's θ: --theta is a share of the rows, as in fit
         X, y, n_clauses=args.clauses, theta=args.theta * len(X), formulation=args.formulation, form=args.form,
         solver=args.solver, time_limit=args.time_limit, mip_gap=args.mip_gap, n_thresholds=args.thresholds,
     )
+    error = float(np.mean(result.rule.evaluate(X) != y.astype(bool)))
     gap = "-" if result.gap is None else f"{100 * result.gap:.3f} %"
     bound = "-" if result.bound is None else f"{result.bound:.6g}"
     print(
         f"data: {data.source} ({len(X)} samples), {args.formulation} MIP, R={args.clauses}, theta={args.theta:g} "
         f"(the paper's θ: {args.theta * len(X):g})"
     )
-    print(f"status: {result.status}")
-    print(f"objective: {result.objective:.6g}  (accuracy {result.breakdown['accuracy']:.6g}, sparsity {result.breakdown['sparsity']:.6g})")
-    print(f"bound: {bound}  gap: {gap}")
-    print(f"solver: {result.solve.solver_name} {result.solve.solver_version}, {result.solve.wall_time:.2f} s")
+    if result.status == "time_limit":
+        limit = f" ({args.time_limit:g} s)" if args.time_limit is not None else ""
+        print(
+            f"status: stopped at time limit{limit} with an incumbent: the rule below is the best found, "
+            "not proven optimal (see bound and gap)"
+        )
+    else:
+        print(f"status: {result.status}")
     print(f"rule ({data.target} = {data.classes[1]} when true):")
     print(f"  {result.rule}")
+    print(f"training error: {error:.4f}  (accuracy {1 - error:.4f}); {result.rule.n_literals} literals")
+    print(
+        f"objective: {result.objective:.6g}  (misclassification {result.breakdown['accuracy']:.6g}, "
+        f"sparsity {result.breakdown['sparsity']:.6g})"
+    )
+    print(f"bound: {bound}  gap: {gap}")
+    print(f"solver: {result.solve.solver_name} {result.solve.solver_version}, {result.solve.wall_time:.2f} s")
     return EXIT_OK
 
 
@@ -241,40 +330,101 @@ _nonnegative_float = _at_least(0.0, float, "a number >= 0")
 _positive_float = _at_least(0.0, float, "a number > 0", strict=True)
 
 
+#: Bounds of the sweep commands' grid arguments: beyond them a run is a typo, not a plan.
+MAX_CLAUSES = 50
+MAX_INNER_FOLDS = 100
+
+
+class UsageError(CommandError):
+    """A bad argument found after parsing (e.g. more folds than rows of a class): exit status 2."""
+
+
 def _parse_clauses(text: str) -> list[int]:
-    """``"1-5"`` -> [1, 2, 3, 4, 5]; ``"2"`` -> [2]; ``"1,3"`` -> [1, 3]."""
+    """``"1-5"`` -> [1, 2, 3, 4, 5]; ``"2"`` -> [2]; ``"1,3"`` -> [1, 3]; each R in 1..MAX_CLAUSES."""
+    usage = f"must be numbers of clauses from 1 to {MAX_CLAUSES} like 2, 1-5 or 1,3; got {text!r}"
     values: list[int] = []
-    for part in text.split(","):
-        if "-" in part:
-            low, high = part.split("-", 1)
-            values.extend(range(int(low), int(high) + 1))
-        else:
-            values.append(int(part))
-    if not values or min(values) < 1:
-        raise argparse.ArgumentTypeError(f"clauses must be positive integers like 2, 1-5 or 1,3; got {text!r}")
+    try:
+        for part in text.split(","):
+            low, _, high = part.partition("-")
+            first, last = int(low), int(high) if high else int(low)
+            if not 1 <= first <= last <= MAX_CLAUSES:
+                raise argparse.ArgumentTypeError(usage)
+            values.extend(range(first, last + 1))
+    except ValueError:
+        raise argparse.ArgumentTypeError(usage) from None
     return sorted(set(values))
 
 
 def _parse_thetas(values: list[str]) -> list[float]:
-    from rulemodels.experiments import PAPER_THETAS
+    """'paper' (the paper's 18 θ) or numbers, each finite and >= 0 (a bad one is a usage error, exit 2)."""
+    from rulemodels.experiments.paper import PAPER_THETAS
 
     if values == ["paper"]:
         return list(PAPER_THETAS)
     try:
         thetas = [float(v) for value in values for v in value.split(",")]
     except ValueError:
-        raise CommandError(f"--thetas takes 'paper' or numbers, got {' '.join(values)}") from None
-    if any(t < 0 for t in thetas):
-        raise CommandError("--thetas must be >= 0")
-    return thetas
+        raise UsageError(f"--thetas takes 'paper' or numbers, got {' '.join(values)}") from None
+    bad = [t for t in thetas if not (math.isfinite(t) and t >= 0)]
+    if bad:
+        raise UsageError(f"--thetas must be finite numbers >= 0, got {', '.join(map(str, bad))}")
+    return sorted(set(thetas))
+
+
+def _inner_folds(text: str) -> int:
+    """An argparse ``type``: 0 (no nested CV) or an integer from 2 to MAX_INNER_FOLDS."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value != 0 and not 2 <= value <= MAX_INNER_FOLDS:
+        raise argparse.ArgumentTypeError(f"must be 0 (no nested CV) or at least 2, got {text!r}")
+    return value
+
+
+def _job_count(text: str) -> int:
+    """An argparse ``type``: worker processes from 1 to MAX_JOBS (a run never starts more than it has training sets)."""
+    from rulemodels.experiments.execute import MAX_JOBS
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"must be an integer from 1 to {MAX_JOBS}, got {text!r}")
+    return value
+
+
+def _check_folds(y: Any, folds: int, inner_folds: int, source: str) -> None:
+    """Stratified K folds need K rows of each class; J inner folds need J in each training fold."""
+    import numpy as np
+
+    smallest = int(min(np.sum(y == 1), np.sum(y == 0)))
+    if folds > smallest:
+        raise UsageError(
+            f"--folds {folds} is more than the {smallest} rows of the smaller class of {source}: stratified "
+            f"cross-validation puts rows of both classes in every fold; use --folds {max(2, min(10, smallest))} or fewer"
+        )
+    in_training = smallest - -(-smallest // folds)  # the smaller class's rows in the smallest training fold
+    if inner_folds > in_training:
+        raise UsageError(
+            f"--inner-folds {inner_folds} is more than the {in_training} rows of the smaller class in a training fold "
+            f"of {source}: use fewer inner folds"
+        )
 
 
 def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--folds", type=int, default=10, help="stratified CV folds (default: 10)")
-    parser.add_argument("--jobs", type=int, default=2, help="parallel workers (default: 2)")
+    parser.add_argument("--folds", type=_at_least(2, int, "an integer >= 2"), default=10,
+                        help="stratified CV folds (default: 10)")
+    parser.add_argument("--jobs", type=_job_count, default=2,
+                        help="parallel workers, capped at the number of training sets (default: 2)")
     parser.add_argument("--backend", choices=("joblib", "dask", "sequential"), default="joblib", help="where tasks run (default: joblib)")
     parser.add_argument("--scheduler", help="Dask scheduler address (with --backend dask), e.g. tcp://10.0.0.5:8786")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar (there is none when stderr is not a terminal)")
+    parser.add_argument(
+        "--keep-going", action="store_true",
+        help="exit 0 even when tasks failed twice, with tables of the finished cells (default: exit 1 and list them)",
+    )
 
 
 def _run_grid(tasks: list, results_path: Path, args: argparse.Namespace):
@@ -287,43 +437,95 @@ def _run_grid(tasks: list, results_path: Path, args: argparse.Namespace):
     )
 
 
-def _check_inner_folds(inner_folds: int) -> None:
-    if inner_folds < 0 or inner_folds == 1:
-        raise CommandError(f"--inner-folds must be 0 (no nested CV) or at least 2, got {inner_folds}")
+def _finish_sweep(tasks: list, results: Any, path: Path, keep_going: bool) -> int:
+    """List the tasks without a successful record on stderr; exit 1 for them unless ``keep_going``."""
+    finished = set(results.loc[results["error"].isna(), "key"]) if len(results) else set()
+    missing = [task for task in tasks if task.key not in finished]
+    if not missing:
+        return EXIT_OK
+    errors = dict(zip(results["key"], results["error"])) if len(results) else {}
+    print(f"{len(missing)} of {len(tasks)} tasks have no result (each was tried twice in this run):", file=sys.stderr)
+    for task in missing[:10]:
+        print(f"  {task.key}: {errors.get(task.key) or 'not run'}", file=sys.stderr)
+    if len(missing) > 10:
+        print(f"  ... and {len(missing) - 10} more (see the 'error' field in {path})", file=sys.stderr)
+    if keep_going:
+        print("--keep-going: the tables above are of the finished cells only", file=sys.stderr)
+        return EXIT_OK
+    print("rerun the same command to retry them (finished tasks are kept), or add --keep-going to accept "
+          "partial results", file=sys.stderr)
+    return EXIT_ERROR
+
+
+def _print_cv_table(results: Any, form: str, nested: bool) -> None:
+    """Per algorithm and R: the optimistic minimum over θ and, with nested CV, the honest error."""
+    import pandas as pd
+
+    from rulemodels.experiments import nested_cv_selection, table1
+
+    table = table1(results, require_complete=False)
+    honest = nested_cv_selection(results)
+    merged = table.merge(honest[["dataset", "algorithm", "n_clauses", "nested_test_error"]],
+                         on=["dataset", "algorithm", "n_clauses"], how="left")
+    print(f"{form.upper()}: mean test error over the outer folds")
+    print("| algorithm | R | optimistic: min over θ (θ chosen on the test folds) | at θ | mean literals "
+          "| honest: θ chosen by nested CV |")
+    print("|---|---|---|---|---|---|")
+    for row in merged.itertuples():
+        value = "–" if pd.isna(row.nested_test_error) else f"{100 * row.nested_test_error:.1f} %"
+        print(f"| {row.algorithm} | {row.n_clauses} | {100 * row.test_error:.1f} % | {row.theta:g} | "
+              f"{row.n_literals:.1f} | {value} |")
+    if not nested:
+        print("(optimistic: the minimum over θ picks θ on the test folds, as the paper's Table 1; add --inner-folds 3 "
+              "for the honest number, θ chosen by nested CV on each training fold)")
+
+
+def _print_selection(results: Any, forms: list[str]) -> None:
+    """The honest error of choosing θ, R (and the form) by nested CV, per algorithm."""
+    from rulemodels.experiments import nested_model_selection
+
+    selection = nested_model_selection(results)
+    if selection.empty:
+        return
+    what = "θ, R and form" if len(forms) > 1 else "θ and R"
+    print(f"\nhonest: {what} chosen together by nested CV on each training fold (the test folds are never seen)")
+    print(f"| algorithm | test error | inner-CV error | {what} chosen per fold |")
+    print("|---|---|---|---|")
+    for row in selection.itertuples():
+        chosen = ", ".join(f"{form} R={r} θ={theta:g}" if len(forms) > 1 else f"R={r} θ={theta:g}"
+                           for form, r, theta in row.selected)
+        print(f"| {row.algorithm} | {100 * row.nested_test_error:.1f} % | {100 * row.inner_cv_error:.1f} % | {chosen} |")
 
 
 def _cmd_cv(args: argparse.Namespace) -> int:
-    """Cross-validate a grid of algorithms x R x theta on one dataset."""
-    from rulemodels.experiments import make_grid, nested_cv_selection, table1
-    from rulemodels.io import is_bundled_dataset
+    """Cross-validate a grid of algorithms x R x theta (x form) on one dataset."""
+    from rulemodels.experiments import make_grid
+    from rulemodels.io import is_bundled_dataset, load_data
 
+    thetas = _parse_thetas(args.thetas)
+    if args.form == "auto" and not args.inner_folds:
+        raise UsageError("--form auto chooses the form by nested CV: add --inner-folds J (e.g. --inner-folds 3)")
+    data = load_data(args.data, args.target, args.positive, _csv_options(args))
+    _check_folds(data.y, args.folds, args.inner_folds, args.data)
     dataset = args.data if is_bundled_dataset(args.data) else _cv_csv(args)
-    _check_inner_folds(args.inner_folds)
-    tasks = make_grid(
-        [dataset], args.algorithms, args.clauses, _parse_thetas(args.thetas), n_folds=args.folds,
-        inner_folds=args.inner_folds, form=args.form, n_thresholds=args.thresholds, solver=args.solver,
-        max_iter=args.max_iter,
-    )
-    results = _run_grid(tasks, Path(args.results), args)
-    table = table1(results, require_complete=False)
-    nested = nested_cv_selection(results)
-    merged = table.merge(nested[["dataset", "algorithm", "n_clauses", "nested_test_error"]], on=["dataset", "algorithm", "n_clauses"], how="left")
-    print("| algorithm | R | min mean test error over θ | at θ | mean literals | test error, θ chosen by nested CV |")
-    print("|---|---|---|---|---|---|")
-    for row in merged.itertuples():
-        honest = "–" if pd.isna(row.nested_test_error) else f"{100 * row.nested_test_error:.1f} %"
-        print(
-            f"| {row.algorithm} | {row.n_clauses} | {100 * row.test_error:.1f} % | {row.theta:g} | "
-            f"{row.n_literals:.1f} | {honest} |"
+    forms = ["dnf", "cnf"] if args.form == "auto" else [args.form]
+    tasks = [
+        task for form in forms for task in make_grid(
+            [dataset], args.algorithms, args.clauses, thetas, n_folds=args.folds, inner_folds=args.inner_folds,
+            form=form, n_thresholds=args.thresholds, solver=args.solver, max_iter=args.max_iter,
         )
-    baseline = _cv_baseline(args, args.folds)
+    ]
+    path = Path(args.results)
+    results = _run_grid(tasks, path, args)
+    for form in forms:
+        rows = results[results["form"] == form]
+        if len(rows):
+            _print_cv_table(rows, form, bool(args.inner_folds))
+    if args.inner_folds:
+        _print_selection(results, forms)
+    baseline = _cv_baseline(data, args.folds)
     print(f"baseline: {100 * baseline:.1f} % mean test error of always predicting the majority class of each training fold")
-    if not args.inner_folds:
-        print("(the minimum over θ picks θ on the test folds; add --inner-folds 3 to choose θ by nested CV)")
-    failed = int(results["error"].notna().sum()) if "error" in results else 0
-    if failed:
-        print(f"{failed} tasks failed; see the 'error' field in {args.results}", file=sys.stderr)
-    return EXIT_OK
+    return _finish_sweep(tasks, results, path, args.keep_going)
 
 
 def _cv_csv(args: argparse.Namespace) -> Any:
@@ -351,14 +553,13 @@ def _cv_csv(args: argparse.Namespace) -> Any:
     return CSVData(str(copy), data.target, args.positive, name=Path(args.data).stem)
 
 
-def _cv_baseline(args: argparse.Namespace, n_folds: int) -> float:
+def _cv_baseline(data: Any, n_folds: int) -> float:
     """Mean test-fold error of the majority class of each training fold (the folds of the runner)."""
+    import numpy as np
     from sklearn.model_selection import StratifiedKFold
 
     from rulemodels.baseline import majority_baseline
-    from rulemodels.io import load_data
 
-    data = load_data(args.data, args.target, args.positive, _csv_options(args))
     errors = []
     for train, test in StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=0).split(data.X, data.y):
         label = majority_baseline(data.y[train], np.ones(len(train))).label
@@ -383,9 +584,11 @@ def _unpack_results(out: Path) -> None:
 
 def _cmd_reproduce(args: argparse.Namespace) -> int:
     """Run the paper's protocol and write Table 1, nested selection and Pareto fronts to --out."""
+    from rulemodels.datasets import load_dataset
     from rulemodels.experiments import (
         make_grid, nested_cv_selection, plot_pareto, read_results, summarize, table1, table1_markdown,
     )
+    from rulemodels.io import is_bundled_dataset
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -396,8 +599,10 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
             raise FileNotFoundError(f"--report-only needs the results of an earlier run: {out / 'results.jsonl'} does not exist")
         results = read_results(out / "results.jsonl")
     else:
-        _check_inner_folds(args.inner_folds)
         thetas = _parse_thetas(args.thetas)
+        for name in args.datasets:
+            if is_bundled_dataset(name):
+                _check_folds(load_dataset(name)[1].to_numpy(), args.folds, args.inner_folds, name)
         settings = dict(
             n_folds=args.folds, form="dnf", n_thresholds=args.thresholds, solver=args.solver,
             max_iter=args.max_iter, time_limit=args.time_limit,
@@ -429,13 +634,16 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
                     plot_pareto(summary, dataset, "n_clauses", out / f"pareto_{dataset}_{algorithm}_by_R.png", algorithm=algorithm)
             largest_r = int(summary[summary["dataset"] == dataset]["n_clauses"].max())
             plot_pareto(summary, dataset, "algorithm", out / f"pareto_{dataset}_by_algorithm.png", n_clauses=largest_r)
-    print("Minimal mean test error over θ, % (the paper's Table 1 in brackets):\n")
+    print("Optimistic: minimal mean test error over θ (θ chosen on the test folds, as the paper's Table 1), %; "
+          "the paper's number in brackets:\n")
     print(table1_markdown(table))
     if len(nested):
-        print("Test error with θ chosen by nested CV on the training folds, % (the paper's number in brackets):\n")
+        print("Honest: test error with θ chosen by nested CV on the training folds, % (the paper's number in brackets):\n")
         print(table1_markdown(nested, value="nested_test_error"))
     print(f"\n{len(results)} tasks ({len(results) - len(ok)} failed) in {time.perf_counter() - start:.0f} s; wrote {out}/")
-    return EXIT_OK
+    if args.report_only:
+        return EXIT_OK
+    return _finish_sweep(tasks, results, out / "results.jsonl", args.keep_going)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -448,7 +656,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"rulemodels {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks and debug logging")
-    parser.add_argument("-v", "--verbose", action="store_true", help="log progress (INFO level)")
+    parser.add_argument(
+        "-v", "--verbose", action="store_true",
+        help="log what rulemodels does: one line per iteration (objective, training error, literals)",
+    )
+    parser.add_argument("--solver-log", action="store_true", help="also show the solver's own log")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
 
@@ -480,7 +692,31 @@ def build_parser() -> argparse.ArgumentParser:
         "--explain", action="store_true",
         help="add a 'reason' column: the clauses that decided each row and the literals that made them",
     )
+    predict.add_argument(
+        "--proba", action="store_true",
+        help="add a 'probability' column: the probability of the rule's class (the training positive rate of "
+             "the row's pattern of clause values, saved by 'fit --out')",
+    )
+    predict.add_argument(
+        "--target",
+        help="the label column (name or 0-based index), to print accuracy, confusion matrix and baseline on stderr "
+             "(default: the rule file's target column, when the data has it)",
+    )
     predict.set_defaults(handler=_cmd_predict)
+
+    export = commands.add_parser(
+        "export", help="write a saved rule as SQL, a pandas query or a Python module",
+        description="Write a saved rule as code that runs without rulemodels, with the same predictions "
+                    "(missing values and unseen categories included).",
+    )
+    export.add_argument("rule", metavar="RULE.json", help="a file written by 'rulemodels fit --out'")
+    export.add_argument(
+        "--format", choices=("sql", "query", "python"), default="sql",
+        help="sql: a NULL-aware boolean SQL expression (SQLite, DuckDB, PostgreSQL); query: a pandas "
+             "DataFrame.query/eval expression; python: a dependency-free module with predict_row(row) (default: sql)",
+    )
+    export.add_argument("--out", help="write the code to this file (default: stdout)")
+    export.set_defaults(handler=_cmd_export)
 
     exact = commands.add_parser(
         "exact", help="solve the exact MIP (ground truth for small data)",
@@ -499,14 +735,18 @@ def build_parser() -> argparse.ArgumentParser:
     cv.add_argument("--algorithms", nargs="+", choices=("am", "bcd", "tlp", "scs", "scn"), default=["am", "bcd"])
     cv.add_argument("--clauses", type=_parse_clauses, default=[1, 2, 3], help="R values, e.g. 2, 1-5 or 1,3 (default: 1-3)")
     cv.add_argument("--thetas", nargs="+", default=["paper"], help="'paper' (the 18 θ of the paper) or numbers")
-    cv.add_argument("--form", choices=("dnf", "cnf"), default="dnf")
-    cv.add_argument("--thresholds", type=int, default=9)
-    cv.add_argument("--max-iter", type=int, default=100)
+    cv.add_argument(
+        "--form", choices=("dnf", "cnf", "auto"), default="dnf",
+        help="rule form; 'auto' runs both and, with --inner-folds, chooses it by nested CV (default: dnf)",
+    )
+    cv.add_argument("--thresholds", type=_positive_int, default=9, help="quantile thresholds per numeric column (default: 9)")
+    cv.add_argument("--max-iter", type=_positive_int, default=100, help="iteration cap of BCD and AM (default: 100)")
     cv.add_argument("--solver", default="highs", help="solver backend (default: highs)")
     cv.add_argument("--results", default="cv_results.jsonl", help="results file (JSON lines; resumable)")
     cv.add_argument(
-        "--inner-folds", type=int, default=0, metavar="J",
-        help="also choose θ by nested CV with J inner folds per training fold (about J times more fits; default: 0, off)",
+        "--inner-folds", type=_inner_folds, default=0, metavar="J",
+        help="also choose θ, R (and the form) by nested CV with J inner folds per training fold: the honest "
+             "test error (about J times more fits; default: 0, off)",
     )
     _add_run_arguments(cv)
     cv.set_defaults(handler=_cmd_cv)
@@ -519,13 +759,13 @@ def build_parser() -> argparse.ArgumentParser:
     reproduce.add_argument("--algorithms", nargs="+", choices=("scs", "scn", "tlp", "bcd", "am"), default=["scs", "scn", "tlp", "bcd", "am"])
     reproduce.add_argument("--clauses", type=_parse_clauses, default=[1, 2, 3, 4, 5], help="R values (default: 1-5)")
     reproduce.add_argument("--thetas", nargs="+", default=["paper"])
-    reproduce.add_argument("--thresholds", type=int, default=9)
-    reproduce.add_argument("--max-iter", type=int, default=100)
-    reproduce.add_argument("--time-limit", type=float, default=None, help="seconds per fit")
+    reproduce.add_argument("--thresholds", type=_positive_int, default=9, help="quantile thresholds per numeric column (default: 9)")
+    reproduce.add_argument("--max-iter", type=_positive_int, default=100, help="iteration cap of BCD and AM (default: 100)")
+    reproduce.add_argument("--time-limit", type=_positive_float, default=None, help="seconds per fit")
     reproduce.add_argument("--solver", default="highs")
     reproduce.add_argument("--out", default="docs/results", help="output directory (default: docs/results)")
     reproduce.add_argument(
-        "--inner-folds", type=int, default=3, metavar="J",
+        "--inner-folds", type=_inner_folds, default=3, metavar="J",
         help="inner folds of the nested CV that chooses θ honestly (default: 3; 0 turns it off)",
     )
     reproduce.add_argument(
@@ -541,9 +781,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _configure_logging(args: argparse.Namespace) -> None:
-    level = logging.DEBUG if args.debug else logging.INFO if args.verbose else logging.WARNING
-    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+def _configure_logging(args: argparse.Namespace) -> Callable[[], None]:
+    """WARNING and up from everyone; with -v, INFO from rulemodels only (its iteration log, not the solver's);
+    with --solver-log, INFO from the solver layer and Pyomo too; --debug: everything.
+
+    Returns a function that puts the loggers' levels back (``main`` may run in-process, e.g. in tests).
+    """
+    level = logging.DEBUG if args.debug else logging.WARNING
+    logging.basicConfig(level=level, format="%(message)s" if args.verbose and not args.debug else
+                        "%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    levels = {}
+    if args.verbose and not args.debug:
+        levels["rulemodels"] = logging.INFO
+    if args.solver_log and not args.debug:
+        levels.update(dict.fromkeys(("solvers", "pyomo"), logging.INFO))
+    previous = {name: logging.getLogger(name).level for name in levels}
+    for name, value in levels.items():
+        logging.getLogger(name).setLevel(value)
+
+    def restore() -> None:
+        for name, value in previous.items():
+            logging.getLogger(name).setLevel(value)
+
+    return restore
 
 
 def _print_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int, file: Any = None, line: str | None = None) -> None:
@@ -555,7 +815,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``rulemodels`` console script; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    _configure_logging(args)
+    restore_logging = _configure_logging(args)
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:
         with warnings.catch_warnings():
@@ -563,16 +823,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             return handler(args)
     except KeyboardInterrupt:
         print("rulemodels: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # the reader of our stdout went away (e.g. `| head`): not an error of ours
         sys.stderr.close()
         return EXIT_OK
     except Exception as exc:  # the CLI's one place that turns errors into messages
+        if find_interrupt(exc) is not None:  # a Ctrl-C wrapped in another exception on its way up
+            print("rulemodels: interrupted", file=sys.stderr)
+            return EXIT_INTERRUPTED
         if args.debug:
             raise
         print(f"rulemodels: error: {exc}", file=sys.stderr)
-        return EXIT_ERROR
+        return EXIT_USAGE if isinstance(exc, UsageError) else EXIT_ERROR
+    finally:
+        restore_logging()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -181,12 +181,14 @@ def test_cv_with_nested_cv_prints_the_honest_column(tmp_path, capsys):
 
 @pytest.mark.parametrize("command", ["cv liver", "reproduce"])
 def test_inner_folds_must_be_0_or_at_least_2(command, capsys):
-    assert main([*command.split(), "--inner-folds", "1"]) == 1
-    assert "--inner-folds must be 0 (no nested CV) or at least 2, got 1" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as info:  # a usage error, like fit's bad numbers: exit 2
+        main([*command.split(), "--inner-folds", "1"])
+    assert info.value.code == 2
+    assert "argument --inner-folds: must be 0 (no nested CV) or at least 2, got '1'" in capsys.readouterr().err
 
 
 def test_cv_rejects_bad_thetas(capsys):
-    assert main(["cv", "liver", "--thetas", "abc"]) == 1
+    assert main(["cv", "liver", "--thetas", "abc"]) == 2
     assert "--thetas takes 'paper' or numbers" in capsys.readouterr().err
 
 
