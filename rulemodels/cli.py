@@ -66,6 +66,47 @@ def _cmd_solvers(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+class _PyomoWarnings(logging.Handler):
+    """Pyomo's warnings as one translated line each (``rulemodels: warning: ...``), each said once."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.said: set[str] = set()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = record.getMessage()
+        if "aborted" in text or "maxTimeLimit" in text or "time limit" in text.lower():
+            message = "the solver stopped at its time limit; the best solution it found is used (see status, bound and gap)"
+        else:
+            first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+            message = f"the modelling layer (Pyomo) reports: {first}"
+        if message not in self.said:
+            self.said.add(message)
+            print(f"rulemodels: warning: {message}", file=sys.stderr)
+
+
+def _translate_pyomo_warnings(args: argparse.Namespace, cleanups: list[Callable[[], None]]) -> None:
+    """Unless --solver-log or --debug: Pyomo's own log handler (raw text on stdout) is replaced, for the
+    command, by :class:`_PyomoWarnings`. Call after Pyomo is imported (it installs its handler then)."""
+    if args.solver_log or args.debug:
+        return
+    pyomo_logger = logging.getLogger("pyomo")
+    handlers, propagate = list(pyomo_logger.handlers), pyomo_logger.propagate
+    for handler in handlers:
+        pyomo_logger.removeHandler(handler)
+    pyomo_logger.addHandler(_PyomoWarnings())
+    pyomo_logger.propagate = False
+
+    def restore() -> None:
+        for handler in list(pyomo_logger.handlers):
+            pyomo_logger.removeHandler(handler)
+        for handler in handlers:
+            pyomo_logger.addHandler(handler)
+        pyomo_logger.propagate = propagate
+
+    cleanups.append(restore)
+
+
 def _add_csv_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-header", action="store_true", help="the CSV file has no header row: columns are named x0, x1, ...")
     parser.add_argument("--sep", default=",", help="the CSV field separator (default: ,)")
@@ -123,6 +164,7 @@ def _fit_estimator(args: argparse.Namespace, algorithm: str):
     from rulemodels import BooleanRuleClassifier
     from rulemodels.io import load_data
 
+    _translate_pyomo_warnings(args, args.cleanups)
     data = load_data(args.data, args.target, args.positive, _csv_options(args))
     clf = BooleanRuleClassifier(
         form=args.form, n_clauses=args.clauses, theta=args.theta, algorithm=algorithm, n_thresholds=args.thresholds,
@@ -270,6 +312,7 @@ def _cmd_exact(args: argparse.Namespace) -> int:
     from rulemodels.exact import solve_exact
     from rulemodels.io import load_data
 
+    _translate_pyomo_warnings(args, args.cleanups)
     data = load_data(args.data, args.target, args.positive, _csv_options(args))
     X, y = data.X, data.y
     if args.sample is not None and args.sample < len(X):
@@ -815,7 +858,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``rulemodels`` console script; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    restore_logging = _configure_logging(args)
+    args.cleanups = [_configure_logging(args)]
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:
         with warnings.catch_warnings():
@@ -837,7 +880,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"rulemodels: error: {exc}", file=sys.stderr)
         return EXIT_USAGE if isinstance(exc, UsageError) else EXIT_ERROR
     finally:
-        restore_logging()
+        for cleanup in reversed(args.cleanups):
+            cleanup()
 
 
 if __name__ == "__main__":  # pragma: no cover
