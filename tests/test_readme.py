@@ -1,0 +1,62 @@
+"""The README stays true: its "Deploy a rule" examples run as a doctest, and its command reference is
+the ``--help`` of every command (at 100 columns).
+
+After changing the CLI, refresh the reference with
+``RULEMODELS_UPDATE_README=1 python -m pytest tests/test_readme.py``.
+"""
+
+from __future__ import annotations
+
+import doctest
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from rulemodels.cli import main
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+COMMANDS = ["", "fit", "predict", "export", "exact", "cv", "reproduce", "solvers"]
+BLOCK = re.compile(r"```text\n\$ rulemodels (?:(\w+) )?--help\n(.*?)```", re.DOTALL)
+
+
+def help_text(command: str, capsys, monkeypatch) -> str:
+    monkeypatch.setenv("COLUMNS", "100")
+    with pytest.raises(SystemExit) as info:
+        main([command, "--help"] if command else ["--help"])
+    assert info.value.code == 0
+    return capsys.readouterr().out
+
+
+def section(text: str, title: str) -> str:
+    start = text.index(f"## {title}")
+    end = text.index("\n## ", start + 1)
+    return text[start:end]
+
+
+def test_the_command_reference_is_the_help_of_every_command(capsys, monkeypatch):
+    text = README.read_text()
+    expected = {command: help_text(command, capsys, monkeypatch) for command in COMMANDS}
+    if os.environ.get("RULEMODELS_UPDATE_README") == "1":
+        text = BLOCK.sub(lambda m: f"```text\n$ rulemodels {m.group(1) + ' ' if m.group(1) else ''}--help\n"
+                                   f"{expected[m.group(1) or '']}```", text)
+        README.write_text(text)
+    found = {match.group(1) or "": match.group(2) for match in BLOCK.finditer(text)}
+    assert sorted(found) == sorted(COMMANDS), "the README needs one '$ rulemodels COMMAND --help' block per command"
+    for command in COMMANDS:
+        assert found[command] == expected[command], (
+            f"the README's 'rulemodels {command} --help' differs from the CLI: run "
+            "RULEMODELS_UPDATE_README=1 python -m pytest tests/test_readme.py"
+        )
+
+
+def test_the_deploy_section_runs_as_a_doctest():
+    text = section(README.read_text(), "Deploy a rule")
+    examples = "\n".join(block for block in re.findall(r"```python\n(.*?)```", text, re.DOTALL))
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest(examples, {}, "README: Deploy a rule", str(README), 0)
+    assert len(test.examples) >= 10
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
