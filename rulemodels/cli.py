@@ -703,7 +703,10 @@ def build_parser() -> argparse.ArgumentParser:
         "-v", "--verbose", action="store_true",
         help="log what rulemodels does: one line per iteration (objective, training error, literals)",
     )
-    parser.add_argument("--solver-log", action="store_true", help="also show the solver's own log")
+    parser.add_argument(
+        "--solver-log", action="store_true",
+        help="also show the solver's own log (HiGHS's, or a shell solver's captured output) and Pyomo's",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
 
@@ -836,8 +839,8 @@ def _configure_logging(args: argparse.Namespace) -> Callable[[], None]:
     levels = {}
     if args.verbose and not args.debug:
         levels["rulemodels"] = logging.INFO
-    if args.solver_log and not args.debug:
-        levels.update(dict.fromkeys(("solvers", "pyomo"), logging.INFO))
+    if args.solver_log and not args.debug:  # the solver layer logs a shell solver's captured output at DEBUG
+        levels.update({"solvers": logging.DEBUG, "pyomo": logging.INFO})
     previous = {name: logging.getLogger(name).level for name in levels}
     for name, value in levels.items():
         logging.getLogger(name).setLevel(value)

@@ -293,9 +293,20 @@ def test_boolean_rule_cv_shows_its_progress_on_a_terminal_when_verbose(terminal_
 
     X, y = load_dataset("liver")
     written = terminal_stderr()
-    BooleanRuleCV(algorithm="scs", thetas=[0.05, 0.1], n_clauses=[1], cv=2, n_thresholds=3, verbose=True).fit(X, y)
+    BooleanRuleCV(algorithm="scs", thetas=[0.002, 0.005], n_clauses=[1], cv=2, n_thresholds=3, verbose=True).fit(X, y)
     shown = written()
     assert "BooleanRuleCV" in shown and "4/4" in shown
+
+
+def test_am_with_verbose_shows_its_iterations_on_a_terminal(terminal_stderr):
+    from rulemodels import BooleanRuleClassifier, load_dataset
+
+    X, y = load_dataset("liver")
+    written = terminal_stderr()
+    BooleanRuleClassifier(algorithm="am", n_clauses=2, n_thresholds=3, verbose=True).fit(X, y)
+    shown = written()
+    assert "AM:" in shown and "iter/s" in shown  # the bar (iterations, rate, ETA)
+    assert "  AM     1" in shown  # the iteration lines, written above the bar
 
 
 def test_verbose_logs_one_fixed_width_line_per_iteration_and_no_solver_log(caplog):
