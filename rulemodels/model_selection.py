@@ -213,7 +213,9 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         2 adds every fold's rule (DEBUG). Configure logging (e.g.
         ``logging.basicConfig(level=logging.INFO)``) to see the messages.
         With ``n_jobs`` > 1 the per-fold messages are emitted in the worker
-        processes.
+        processes. Whatever ``verbose`` is, a progress bar of the fold fits
+        (count, rate, ETA) is drawn on stderr when stderr is a terminal, and
+        nothing otherwise (:mod:`rulemodels.progress`).
     algorithm, n_thresholds, allow_disable, disable_cost, max_iter, solver, solver_options, time_limit, \
 theta_unit, nan, high_cardinality, simplify
         Passed to every :class:`~rulemodels.BooleanRuleClassifier` (see it for
@@ -403,8 +405,7 @@ theta_unit, nan, high_cardinality, simplify
                 for train, test in splits
             ]
             outcomes = Parallel(n_jobs=self.n_jobs, return_as="generator")(jobs)
-            folds = list(track(outcomes, len(splits) * len(candidates), "BooleanRuleCV", "fit",
-                               step=len(candidates), enabled=bool(self.verbose)))
+            folds = list(track(outcomes, len(splits) * len(candidates), "BooleanRuleCV", "fit", step=len(candidates)))
             self.cv_results_ = self._results(candidates, folds)
             self.n_splits_ = len(splits)
             self.scorer_ = scorer

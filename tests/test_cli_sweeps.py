@@ -288,12 +288,12 @@ def test_a_sweep_shows_its_progress_on_a_terminal(tmp_path, terminal_stderr):
     assert "experiments" in shown and "2/2" in shown
 
 
-def test_boolean_rule_cv_shows_its_progress_on_a_terminal_when_verbose(terminal_stderr):
+def test_boolean_rule_cv_shows_its_progress_on_a_terminal(terminal_stderr):
     from rulemodels import BooleanRuleCV, load_dataset
 
     X, y = load_dataset("liver")
     written = terminal_stderr()
-    BooleanRuleCV(algorithm="scs", thetas=[0.002, 0.005], n_clauses=[1], cv=2, n_thresholds=3, verbose=True).fit(X, y)
+    BooleanRuleCV(algorithm="scs", thetas=[0.002, 0.005], n_clauses=[1], cv=2, n_thresholds=3).fit(X, y)
     shown = written()
     assert "BooleanRuleCV" in shown and "4/4" in shown
 
