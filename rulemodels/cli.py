@@ -67,13 +67,21 @@ def _cmd_solvers(args: argparse.Namespace) -> int:
 
 
 class _PyomoWarnings(logging.Handler):
-    """Pyomo's warnings as one translated line each (``rulemodels: warning: ...``), each said once."""
+    """Pyomo's warnings as one translated line each (``rulemodels: warning: ...``), each said once.
+
+    Pyomo's ERROR records ("Rule failed for Param ...", "Constructing component
+    ... failed") come right before the exception that caused them propagates
+    (a Ctrl-C while a model is built, for one): that exception is reported,
+    so they are left out (``--solver-log`` shows them).
+    """
 
     def __init__(self) -> None:
         super().__init__(logging.WARNING)
         self.said: set[str] = set()
 
     def emit(self, record: logging.LogRecord) -> None:
+        if record.levelno >= logging.ERROR:
+            return
         text = record.getMessage()
         if "aborted" in text or "maxTimeLimit" in text or "time limit" in text.lower():
             message = "the solver stopped at its time limit; the best solution it found is used (see status, bound and gap)"
