@@ -510,6 +510,10 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         target = f"{self.target_name_} = {self.classes_[1]}" if self.target_name_ else f"class {self.classes_[1]}"
         return rule_html(self.rule_, title=f"{target} when true ({self.form_.upper()})", facts=facts)
 
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, str]:
+        """What Jupyter shows (it asks for this before ``_repr_html_``): the text repr and :meth:`_repr_html_`."""
+        return {"text/plain": repr(self), "text/html": self._repr_html_()}
+
     def __str__(self) -> str:
         """The rule, for the positive class: ``outcome = 1 when (glucose > 142.0 AND ...) OR (...)``.
 

@@ -490,6 +490,20 @@ theta_unit, nan, high_cardinality, simplify
             return f"{type(self).__name__} (refit=False; best parameters {self.best_params_})"
         return f"{type(self).__name__} (not fitted)"
 
+    def _repr_html_(self) -> str:
+        """For notebooks: the refitted best rule as the estimator shows it, with the chosen θ, R and form."""
+        import html
+
+        if not hasattr(self, "best_estimator_"):
+            return f"<pre>{html.escape(str(self))}</pre>"
+        chosen = html.escape(f"chosen by {self.n_splits_}-fold CV: θ={self.theta_:g}, R={self.n_clauses_}, "
+                             f"form={self.form_} (mean score {self.best_score_:.4f})")
+        return f"{self.best_estimator_._repr_html_()}<p>{chosen}</p>"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, str]:
+        """What Jupyter shows (it asks for this before ``_repr_html_``)."""
+        return {"text/plain": repr(self), "text/html": self._repr_html_()}
+
     def __sklearn_tags__(self):  # noqa: ANN204
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = self.nan == "indicator"

@@ -262,3 +262,16 @@ def test_repr_html_of_a_rule_and_a_fitted_estimator():
     markup = clf._repr_html_()
     assert f"training error: {clf.training_error_:.4f}" in markup and "baseline:" in markup
     assert markup.count("<tr><td>") == clf.rule_.n_clauses
+    bundle = clf._repr_mimebundle_()  # Jupyter asks for this first (scikit-learn defines one)
+    assert bundle["text/html"] == markup and bundle["text/plain"] == repr(clf)
+
+
+def test_repr_html_of_a_fitted_boolean_rule_cv():
+    from rulemodels import BooleanRuleCV
+
+    X, y = load_dataset("liver")
+    search = BooleanRuleCV(algorithm="scs", thetas=[0.005], n_clauses=[1, 2], cv=2, n_thresholds=3)
+    assert "not fitted" in search._repr_html_()
+    search.fit(X, y)
+    markup = search._repr_mimebundle_()["text/html"]
+    assert markup.startswith(search.best_estimator_._repr_html_()) and f"R={search.n_clauses_}" in markup
