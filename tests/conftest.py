@@ -8,12 +8,31 @@ skip: CI installs every solver. ``pytest --solver glpk`` runs one backend.
 from __future__ import annotations
 
 import os
+import signal
 
 import pytest
 
 from solvers import get_backend, registered_backends
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def python_default_ctrl_c():
+    """Python's default Ctrl-C handler for the session, even when pytest started with SIGINT ignored.
+
+    A shell without job control starts background commands (``cmd &``,
+    ``nohup``) with SIGINT ignored, and Python then installs no
+    ``KeyboardInterrupt`` handler: every test that sends SIGINT would then
+    test the shell, not rulemodels. The processes these tests start inherit
+    the default too.
+    """
+    ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    if ignored:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    if ignored:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
