@@ -37,3 +37,15 @@ def test_replicated_pima_repeats_rows_exactly():
     assert len(X) == len(y) == 2000
     assert X.drop_duplicates().shape[0] <= 768
     assert np.array_equal(X.iloc[768:1536].to_numpy(), X.iloc[:768].to_numpy())
+
+
+def test_profile_benchmark_splits_the_profiled_time_into_parts_that_add_up():
+    from benchmarks import bench_profile
+
+    result = bench_profile.profile_dataset("liver", folds=1)
+    parts = {row["part"]: row["profiled s"] for row in result["rows"]}
+    total = parts.pop("total")
+    assert result["fits"] == 4 * 5 * 18  # algorithms × R × θ of one fold
+    assert sum(parts.values()) == pytest.approx(total)
+    assert parts["solver (inside HiGHS)"] > 0 and parts["model build (Pyomo builders + compile to highspy)"] > 0
+    assert parts["rounding (SCN redundancy-aware binarization)"] > 0  # SCN ran and was found in the profile
