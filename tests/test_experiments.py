@@ -383,6 +383,50 @@ def test_failing_tasks_are_recorded_and_do_not_stop_the_sweep(tmp_path: Path, ti
     assert run_task(bad_algorithm)["error"] is not None
 
 
+@pytest.mark.parametrize("where", ["data", "fit"])
+def test_a_ctrl_c_that_an_exception_lost_still_stops_the_sweep(tmp_path: Path, monkeypatch, where: str) -> None:
+    """Old pandas' C CSV parser turns a Ctrl-C into a ParserError that does not chain it: still an interrupt."""
+    import rulemodels.workspace as workspace_module
+
+    def lose_the_interrupt(*args, **kwargs):
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)  # the handler raises KeyboardInterrupt here
+        except KeyboardInterrupt:
+            pass
+        raise ValueError("Error tokenizing data. C error: Calling read(nbytes) on source failed.")
+
+    if where == "data":
+        monkeypatch.setattr(cells, "_load_task_data", lose_the_interrupt)
+    else:
+        monkeypatch.setattr(workspace_module.TrainingWorkspace, "learn", lose_the_interrupt)
+    path = tmp_path / "results.jsonl"
+    with pytest.raises(KeyboardInterrupt):
+        run_experiments(tiny_grid()[:2], path, backend="sequential")
+    assert path.read_text() == ""  # no failed-task record: an interrupt is never a result
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_wrapped_ctrl_c_from_the_executor_is_reported_as_an_interrupt(tmp_path: Path, monkeypatch, caplog) -> None:
+    """joblib or dask can hand the sweep a Ctrl-C wrapped in their own error: the run still says how to resume."""
+    def executor_error(unit):
+        raise RuntimeError("the pool stopped") from KeyboardInterrupt()
+
+    monkeypatch.setattr(cells, "run_unit", executor_error)
+    with caplog.at_level("WARNING", logger="rulemodels.experiments"), pytest.raises(KeyboardInterrupt):
+        run_experiments(tiny_grid()[:2], tmp_path / "results.jsonl", backend="sequential")
+    assert "run again to resume" in caplog.text
+
+
+def test_an_error_without_a_ctrl_c_is_still_a_failed_task(tmp_path: Path, monkeypatch) -> None:
+    def fail(*args, **kwargs):
+        raise ValueError("a broken file")
+
+    monkeypatch.setattr(cells, "_load_task_data", fail)
+    frame = run_experiments(tiny_grid()[:2], tmp_path / "results.jsonl", backend="sequential", retry=False)
+    assert frame["error"].str.contains("a broken file").all()
+
+
 def test_a_missing_solver_is_refused_before_the_sweep_and_never_recorded(tmp_path: Path) -> None:
     from solvers import SolverNotFoundError
 

@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 
 from rulemodels.experiments.paper import PAPER_ALGORITHMS
-from rulemodels.interrupts import reraise_interrupt
 from rulemodels.experiments.tasks import RECORD_FIELDS, Task, _load_task_data, split_indices
+from rulemodels.interrupts import InterruptWatch, watching_interrupts
 
 logger = logging.getLogger("rulemodels.experiments")
 
@@ -123,14 +123,23 @@ def run_unit(unit: Unit | Sequence[Task]) -> list[dict[str, Any]]:
     ``KeyboardInterrupt`` (as ``KeyboardInterrupt``): an interrupt is never a
     task's result. A missing or unavailable solver
     (:class:`~solvers.SolverNotFoundError`) is a fault of the environment, not
-    of the task: it propagates too, and no record is made.
+    of the task: it propagates too, and no record is made. So does any
+    exception raised after a Ctrl-C arrived during the unit (as
+    ``KeyboardInterrupt``), even one that lost the interrupt on its way
+    (:func:`~rulemodels.interrupts.watching_interrupts`).
     """
-    from rulemodels.workspace import TrainingWorkspace, default_binarizer
-    from solvers import SolverNotFoundError, get_backend
-
     tasks = unit.tasks if isinstance(unit, Unit) else tuple(unit)
     if not tasks:
         return []
+    with watching_interrupts() as interrupts:
+        return _run_tasks(tasks, interrupts)
+
+
+def _run_tasks(tasks: Sequence[Task], interrupts: InterruptWatch) -> list[dict[str, Any]]:
+    """:func:`run_unit`'s work; an exception during a Ctrl-C (``interrupts``) is an interrupt, not a record."""
+    from rulemodels.workspace import TrainingWorkspace, default_binarizer
+    from solvers import SolverNotFoundError, get_backend
+
     first = tasks[0]
     records: list[dict[str, Any]] = []
     version = None
@@ -142,9 +151,9 @@ def run_unit(unit: Unit | Sequence[Task]) -> list[dict[str, Any]]:
         with TrainingWorkspace(X.iloc[train], y[train], binarizer=binarizer, solver=first.solver) as workspace:
             test_matrix = workspace.transform(X.iloc[test])
             for task in tasks:
-                records.append(_run_cell(task, workspace, y[train], test_matrix, y[test], version))
+                records.append(_run_cell(task, workspace, y[train], test_matrix, y[test], version, interrupts))
     except Exception as exc:  # the unit's data or workspace failed: every remaining task gets the error
-        reraise_interrupt(exc)
+        interrupts.reraise(exc)
         if isinstance(exc, SolverNotFoundError):
             raise
         logger.debug("unit %s failed", first.key, exc_info=True)
@@ -154,7 +163,8 @@ def run_unit(unit: Unit | Sequence[Task]) -> list[dict[str, Any]]:
 
 
 def _run_cell(
-    task: Task, workspace: Any, y_train: np.ndarray, test_matrix: np.ndarray, y_test: np.ndarray, version: str | None
+    task: Task, workspace: Any, y_train: np.ndarray, test_matrix: np.ndarray, y_test: np.ndarray, version: str | None,
+    interrupts: InterruptWatch,
 ) -> dict[str, Any]:
     """One task's fit on the unit's workspace, as a record."""
     record = _empty_record(task)
@@ -171,7 +181,7 @@ def _run_cell(
         train_predicted = classes[learned.evaluate_binary(workspace.A).astype(int)]
         test_predicted = classes[learned.evaluate_binary(test_matrix).astype(int)]
     except Exception as exc:  # a failing fit is a result of the sweep, not its end
-        reraise_interrupt(exc)
+        interrupts.reraise(exc)
         logger.debug("task %s failed", task.key, exc_info=True)
         return error_record(task, exc, version)
     record.update({

@@ -27,7 +27,7 @@ from rulemodels.experiments import cells
 from rulemodels.experiments.cells import Unit, error_record, make_units
 from rulemodels.experiments.store import _records_frame, _ResultsFile
 from rulemodels.experiments.tasks import Task
-from rulemodels.interrupts import reraise_interrupt
+from rulemodels.interrupts import find_interrupt, reraise_interrupt
 
 logger = logging.getLogger("rulemodels.experiments")
 
@@ -319,12 +319,14 @@ def _execute(
                             failed += 1
                             logger.warning("task %s failed: %s", record["key"], record["error"])
                 bar.update(len(records))
-        except KeyboardInterrupt:
+        except BaseException as exc:  # a Ctrl-C, also one that joblib or dask wrapped in its own error
+            if find_interrupt(exc) is None:
+                raise
             logger.warning(
                 "interrupted after %d of %d tasks; %d records are in %s; run again to resume",
                 done, n_tasks, len(results.records), results.path,
             )
-            raise
+            reraise_interrupt(exc)
         finally:
             close = getattr(batches, "close", None)
             if close is not None:
