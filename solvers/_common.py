@@ -104,12 +104,17 @@ def fill_unreported_values(variables: list[Any]) -> None:
     """
     for var in variables:
         if var.value is None:
-            value = 0.0
-            if var.lb is not None:
-                value = max(value, var.lb)
-            if var.ub is not None:
-                value = min(value, var.ub)
-            var.set_value(value, skip_validation=True)
+            var.set_value(zero_within_bounds(var), skip_validation=True)
+
+
+def zero_within_bounds(var: Any) -> float:
+    """0 clipped to the bounds of ``var``: the value of a variable that no constraint or objective term uses."""
+    value = 0.0
+    if var.lb is not None:
+        value = max(value, var.lb)
+    if var.ub is not None:
+        value = min(value, var.ub)
+    return value
 
 
 def error_result(name: str, version: str | None, start: float, message: str) -> SolveResult:

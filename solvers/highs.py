@@ -57,6 +57,7 @@ from solvers.base import (
     SolverFallbackWarning,
     TerminationCondition,
 )
+from solvers._common import zero_within_bounds
 from solvers.options import translate_options
 
 logger = logging.getLogger(__name__)
@@ -380,12 +381,7 @@ def _load_solution(model: Any, compiled: _Compiled, solution: Any, load_duals: b
             var.set_value(value, skip_validation=True)
         unreported = compiled.unreported
     for var in unreported:
-        value = 0.0
-        if var.lb is not None:
-            value = max(value, var.lb)
-        if var.ub is not None:
-            value = min(value, var.ub)
-        var.set_value(value, skip_validation=True)
+        var.set_value(zero_within_bounds(var), skip_validation=True)
     if load_duals:
         suffix = _dual_suffix(model)
         if suffix is not None:
@@ -403,12 +399,7 @@ def _value_reader(compiled: _Compiled, col_value: np.ndarray) -> Any:
         values = col_value[np.maximum(columns, 0)] if col_value.shape[0] else np.zeros(len(variables))
         for k in np.flatnonzero(columns < 0).tolist():
             var = variables[k]
-            value = var.value if var.fixed else 0.0
-            if not var.fixed and var.lb is not None:
-                value = max(value, var.lb)
-            if not var.fixed and var.ub is not None:
-                value = min(value, var.ub)
-            values[k] = value
+            values[k] = var.value if var.fixed else zero_within_bounds(var)
         return values
 
     return read
