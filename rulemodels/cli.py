@@ -9,16 +9,19 @@ the commands that need them, so ``--help`` and ``predict`` start fast.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import importlib.util
 import logging
 import math
+import os
 import sys
 import time
 import warnings
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from rulemodels.interrupts import find_interrupt
+from solvers.signals import exit_status, find_interrupt, terminating_on_sigterm
 
 __all__ = ["main", "build_parser"]
 
@@ -31,7 +34,7 @@ logger = logging.getLogger(__name__)
 EXIT_OK = 0
 EXIT_ERROR = 1
 EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
+EXIT_INTERRUPTED = 130  # Ctrl-C (SIGINT); SIGTERM exits 143 (solvers.signals.exit_status)
 
 #: The solvers with a dedicated adapter (solvers.registered_backends()), named in
 #: --help without importing the solver layer (and Pyomo); a test checks they agree.
@@ -120,15 +123,26 @@ def _add_csv_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sep", default=",", help="the CSV field separator (default: ,)")
     parser.add_argument(
         "--na-values", default="?", metavar="LIST",
-        help="comma-separated cell texts read as missing, besides empty, NA, NaN, null, n/a (default: ?)",
+        help="comma-separated cell texts read as missing, besides empty, NA, NaN, null, n/a, None (default: ?)",
     )
+    parser.add_argument(
+        "--no-default-na", action="store_true",
+        help="only empty cells and the --na-values texts are missing: NA, NaN, null, n/a, None ... stay values",
+    )
+    parser.add_argument("--encoding", default="utf-8", help="the CSV file's text encoding (default: utf-8; e.g. latin-1, cp1252)")
 
 
 def _csv_options(args: argparse.Namespace) -> Any:
     from rulemodels.io import CSVOptions
 
     na_values = tuple(v for v in args.na_values.split(",") if v != "")
-    return CSVOptions(header=not args.no_header, sep=args.sep, na_values=na_values)
+    try:
+        return CSVOptions(
+            header=not args.no_header, sep=args.sep, na_values=na_values, default_na=not args.no_default_na,
+            encoding=args.encoding,
+        )
+    except ValueError as exc:  # an empty --sep, an unknown --encoding
+        raise UsageError(str(exc)) from None
 
 
 def _add_data_arguments(parser: argparse.ArgumentParser, *, estimator: bool = True) -> None:
@@ -191,7 +205,11 @@ def _print_rule_summary(data, clf, seconds: float) -> None:
 
     complexity = clf.rule_.complexity()
     error = float(np.mean(clf.predict(data.X) != data.y))
-    print(f"data: {data.source} ({data.X.shape[0]} samples, {data.X.shape[1]} features, {int(data.y.sum())} positive)")
+    dropped = list(getattr(getattr(clf, "binarizer_", None), "dropped_columns_", []))
+    features = f"{data.X.shape[1] - len(dropped)} features"
+    if dropped:  # ID-like columns left out: they are not features of the rule
+        features += f" (ID-like column{'s' if len(dropped) > 1 else ''} {', '.join(map(repr, dropped))} left out)"
+    print(f"data: {data.source} ({data.X.shape[0]} samples, {features}, {int(data.y.sum())} positive)")
     if hasattr(clf, "form_cv_errors_"):
         errors = {form: float(np.mean(values)) for form, values in clf.form_cv_errors_.items()}
         print(f"form: {clf.form_} (--form auto; mean inner-CV error dnf {errors['dnf']:.4f}, cnf {errors['cnf']:.4f})")
@@ -212,17 +230,19 @@ def _print_rule_summary(data, clf, seconds: float) -> None:
 
 
 def _cmd_fit(args: argparse.Namespace) -> int:
-    """Learn a rule, print it with its training error, complexity and solve statistics."""
+    """Learn a rule and save it (--out), then print it with its training error, complexity and solve statistics."""
     from rulemodels.io import save_model
 
+    out = _checked_output(args.out, _data_inputs(args))
     data, clf, seconds = _fit_estimator(args, args.algorithm)
-    _print_rule_summary(data, clf, seconds)
-    if args.out:
+    if out is not None:  # saved before anything is printed: a closed stdout cannot lose the rule
         save_model(
-            args.out, clf.rule_, data.classes, data.target, list(data.X.columns),
+            out, clf.rule_, data.classes, data.target, list(data.X.columns),
             pattern_rates=clf.pattern_rates_, algorithm=args.algorithm, theta=args.theta, n_clauses=args.clauses,
             solver=args.solver,
         )
+    _print_rule_summary(data, clf, seconds)
+    if out is not None:
         print(f"saved to {args.out}")
     return EXIT_OK
 
@@ -234,6 +254,8 @@ def _cmd_predict(args: argparse.Namespace) -> int:
 
     from rulemodels.io import load_model, read_features, resolve_target
 
+    out = _checked_output(args.out, [("RULE.json", args.rule), ("DATA.csv", args.data)])
+    args.result_on_stdout = out is None
     model = load_model(args.rule)
     frame = read_features(args.data, _csv_options(args))
     if args.explain:
@@ -247,19 +269,41 @@ def _cmd_predict(args: argparse.Namespace) -> int:
         target = resolve_target(args.target, [str(c) for c in frame.columns])
     elif model.target in frame.columns and model.target not in model.rule.features:
         target = model.target
-    _write_table(predictions, args.out, f"{len(predictions)} predictions")
+    _write_table(predictions, out, f"{len(predictions)} predictions")
     if target is not None:
         _print_scores(frame[target], model.rule.evaluate(frame), model.classes, target)
     return EXIT_OK
 
 
-def _write_table(table: Any, out: str | None, what: str) -> None:
-    """A DataFrame as CSV to ``out``, or to stdout."""
-    if out:
-        table.to_csv(out, index=False)
+def _write_table(table: Any, out: Path | None, what: str) -> None:
+    """A DataFrame as CSV to ``out`` (written atomically: complete or absent), or to stdout."""
+    from rulemodels.outputs import atomic_write
+
+    if out is not None:
+        with atomic_write(out, newline="") as handle:
+            table.to_csv(handle, index=False)
         print(f"wrote {what} to {out}", file=sys.stderr)
     else:
         table.to_csv(sys.stdout, index=False)
+
+
+def _data_inputs(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """The DATA argument as an input that no output may overwrite (a bundled dataset's name is no file)."""
+    from rulemodels.io import is_bundled_dataset
+
+    return [] if is_bundled_dataset(args.data) else [("DATA", args.data)]
+
+
+def _checked_output(value: str | None, inputs: list[tuple[str, str]], what: str = "--out") -> Path | None:
+    """The output path, checked before any work starts (exit 2 when it cannot be written safely); None if not given."""
+    from rulemodels.outputs import OutputError, check_output
+
+    if value is None:
+        return None
+    try:
+        return check_output(value, inputs=inputs, what=what)
+    except OutputError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _print_scores(labels: Any, fired: Any, classes: tuple[Any, Any], target: str) -> None:
@@ -301,12 +345,15 @@ def _print_scores(labels: Any, fired: Any, classes: tuple[Any, Any], target: str
 def _cmd_export(args: argparse.Namespace) -> int:
     """Write a saved rule as SQL, a pandas query or a dependency-free Python module."""
     from rulemodels.io import load_model
+    from rulemodels.outputs import write_text_atomically
 
+    out = _checked_output(args.out, [("RULE.json", args.rule)])
+    args.result_on_stdout = out is None
     model = load_model(args.rule)
     text = {"sql": model.rule.to_sql, "query": model.rule.to_query, "python": model.rule.to_python}[args.format]()
     text = text if text.endswith("\n") else text + "\n"
-    if args.out:
-        Path(args.out).write_text(text)
+    if out is not None:
+        write_text_atomically(out, text)
         print(f"wrote the rule as {args.format} to {args.out} (true means {model.target} = {model.classes[1]})", file=sys.stderr)
     else:
         sys.stdout.write(text)
@@ -556,6 +603,7 @@ def _cmd_cv(args: argparse.Namespace) -> int:
     thetas = _parse_thetas(args.thetas)
     if args.form == "auto" and not args.inner_folds:
         raise UsageError("--form auto chooses the form by nested CV: add --inner-folds J (e.g. --inner-folds 3)")
+    path = _checked_output(args.results, _data_inputs(args), what="--results")
     data = load_data(args.data, args.target, args.positive, _csv_options(args))
     _check_folds(data.y, args.folds, args.inner_folds, args.data)
     dataset = args.data if is_bundled_dataset(args.data) else _cv_csv(args)
@@ -566,7 +614,6 @@ def _cmd_cv(args: argparse.Namespace) -> int:
             form=form, n_thresholds=args.thresholds, solver=args.solver, max_iter=args.max_iter,
         )
     ]
-    path = Path(args.results)
     results = _run_grid(tasks, path, args)
     for form in forms:
         rows = results[results["form"] == form]
@@ -589,6 +636,7 @@ def _cv_csv(args: argparse.Namespace) -> Any:
     """
     from rulemodels.experiments import CSVData
     from rulemodels.io import CSVOptions, load_data, read_features
+    from rulemodels.outputs import atomic_write
 
     options = _csv_options(args)
     target = args.target
@@ -597,9 +645,10 @@ def _cv_csv(args: argparse.Namespace) -> Any:
         return CSVData(args.data, target, args.positive)
     data = load_data(args.data, target, args.positive, options)
     frame = read_features(args.data, options)
-    copy = Path(f"{args.results}.data.csv")
+    copy = _checked_output(f"{args.results}.data.csv", _data_inputs(args), what="the runner's copy of the data")
     if not copy.exists():
-        frame.to_csv(copy, index=False)
+        with atomic_write(copy, newline="") as handle:
+            frame.to_csv(handle, index=False)
         print(f"read {args.data} as {copy} (header row, ',' separator) for the runner", file=sys.stderr)
     return CSVData(str(copy), data.target, args.positive, name=Path(args.data).stem)
 
@@ -626,11 +675,11 @@ def _unpack_results(out: Path) -> None:
     import gzip
     import shutil
 
+    from rulemodels.outputs import atomic_write
+
     print(f"unpacking {packed} to {plain} (finished tasks are not run again)", file=sys.stderr)
-    partial = plain.with_suffix(".jsonl.partial")
-    with gzip.open(packed, "rb") as source, open(partial, "wb") as target:
+    with gzip.open(packed, "rb") as source, atomic_write(plain, "wb") as target:
         shutil.copyfileobj(source, target)
-    partial.replace(plain)
 
 
 def _cmd_reproduce(args: argparse.Namespace) -> int:
@@ -640,8 +689,12 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
         make_grid, nested_cv_selection, plot_pareto, read_results, summarize, table1, table1_markdown,
     )
     from rulemodels.io import is_bundled_dataset
+    from rulemodels.outputs import OutputError, atomic_write, check_output_directory, write_text_atomically
 
-    out = Path(args.out)
+    try:
+        out = check_output_directory(args.out)
+    except OutputError as exc:
+        raise UsageError(str(exc)) from None
     out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     _unpack_results(out)
@@ -667,13 +720,13 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     ok = results[results["error"].isna()] if "error" in results else results
     # Only cells with every fold: an unfinished run shows no half-averaged numbers.
     table = table1(ok, require_complete=True)
-    table.to_csv(out / "table1.csv", index=False)
-    (out / "table1.md").write_text(table1_markdown(table) + "\n")
     nested = nested_cv_selection(ok)
-    nested.to_csv(out / "nested_selection.csv", index=False)
-    (out / "nested_selection.md").write_text(table1_markdown(nested, value="nested_test_error") + "\n")
     summary = summarize(ok)
-    summary.to_csv(out / "summary.csv", index=False)
+    for name, frame in (("table1.csv", table), ("nested_selection.csv", nested), ("summary.csv", summary)):
+        with atomic_write(out / name, newline="") as handle:
+            frame.to_csv(handle, index=False)
+    write_text_atomically(out / "table1.md", table1_markdown(table) + "\n")
+    write_text_atomically(out / "nested_selection.md", table1_markdown(nested, value="nested_test_error") + "\n")
     summary = summary[summary["complete"]]
     if importlib.util.find_spec("matplotlib") is None:
         print("rulemodels: warning: the Pareto figures were not written: they need matplotlib "
@@ -779,8 +832,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_data_arguments(exact, estimator=False)
     _add_rule_arguments(exact, solver="cbc")
     exact.add_argument("--formulation", choices=("zero_one", "hamming"), default="zero_one", help="MIP formulation (default: zero_one)")
-    exact.add_argument("--mip-gap", type=float, default=None, help="relative gap at which to stop")
-    exact.add_argument("--sample", type=int, default=None, help="solve on a random subsample of this many rows")
+    exact.add_argument("--mip-gap", type=_nonnegative_float, default=None, help="relative gap at which to stop (a number >= 0)")
+    exact.add_argument("--sample", type=_positive_int, default=None, help="solve on a random subsample of this many rows")
     exact.add_argument("--seed", type=int, default=0, help="seed of --sample (default: 0)")
     exact.set_defaults(handler=_cmd_exact)
 
@@ -865,34 +918,153 @@ def _print_warning(message: Warning | str, category: type[Warning], filename: st
     print(f"rulemodels: warning: {message}", file=sys.stderr)
 
 
+class _GuardedStream:
+    """stdout or stderr that a closed or broken file cannot turn into a crash, or a failure into success.
+
+    The first failed write (the reader of a pipe went away: ``BrokenPipeError``;
+    the file was closed: ``EBADF``, or ``None`` when Python started without it)
+    is remembered in ``error`` and later writes are dropped, so that the
+    command still finishes its work, writes its files and returns its own
+    status; :func:`main` then decides what the lost output means.
+    """
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.error: BaseException | None = None if stream is not None else OSError(errno.EBADF, "the stream is closed")
+        self.wrote_anything = False
+
+    def _attempt(self, action: Callable[[], Any]) -> None:
+        if self.error is not None:
+            return
+        try:
+            action()
+        except (OSError, ValueError) as exc:  # BrokenPipeError, EBADF; ValueError: "I/O operation on closed file"
+            self.error = exc
+
+    def write(self, text: str) -> int:
+        if text:
+            self.wrote_anything = True
+            self._attempt(lambda: self.stream.write(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self._attempt(lambda: self.stream.flush())
+
+    def isatty(self) -> bool:
+        return self.error is None and bool(getattr(self.stream, "isatty", lambda: False)())
+
+    def fileno(self) -> int:
+        if self.stream is None:
+            raise OSError(errno.EBADF, "the stream is closed")
+        return int(self.stream.fileno())
+
+    @property
+    def encoding(self) -> str:
+        return str(getattr(self.stream, "encoding", None) or "utf-8")
+
+    def writable(self) -> bool:
+        return True
+
+    def __iter__(self) -> Any:  # pandas' to_csv asks for a file-like object
+        return iter(())
+
+    def describe(self) -> str:
+        if isinstance(self.error, BrokenPipeError):
+            return "its reader closed the pipe"
+        return "it is closed"
+
+
+def _silence_broken_stdout(stream: Any) -> None:
+    """Point file descriptor 1 at /dev/null after a broken pipe, so that Python's flush at exit cannot fail (exit 120)."""
+    try:
+        descriptor = stream.fileno()
+    except (OSError, ValueError, AttributeError):
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+    except OSError:  # pragma: no cover - /dev/null missing
+        return
+    try:
+        os.dup2(devnull, descriptor)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(devnull)
+
+
+def _ignore_further_interrupts() -> Callable[[], None]:
+    """After an interrupt, a second Ctrl-C or SIGTERM must not cut the final message short; restores the handlers."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    previous = {signum: signal.signal(signum, signal.SIG_IGN) for signum in (signal.SIGINT, signal.SIGTERM)}
+
+    def restore() -> None:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
+
+    return restore
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``rulemodels`` console script; returns the exit status."""
+    """Entry point of the ``rulemodels`` console script; returns the exit status.
+
+    0: done. 1: an error (one line on stderr), also when the command's result
+    was to go to stdout and stdout is closed or its reader went away. 2: bad
+    usage, including an output that cannot be written safely (checked before
+    any work). 130: interrupted by Ctrl-C; 143: stopped by SIGTERM. Work in
+    progress is cleaned up on every path: solver processes ended, temporary
+    files removed, output files complete or absent.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.result_on_stdout = False
+    stdout, stderr = _GuardedStream(sys.stdout), _GuardedStream(sys.stderr)
+    saved_streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = stdout, stderr  # type: ignore[assignment]
     args.cleanups = [_configure_logging(args)]
     handler: Callable[[argparse.Namespace], int] = args.handler
+    status = EXIT_OK
     try:
-        with warnings.catch_warnings():
+        with terminating_on_sigterm(), warnings.catch_warnings():
             warnings.showwarning = _print_warning
-            return handler(args)
-    except KeyboardInterrupt:
-        print("rulemodels: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    except BrokenPipeError:
-        # the reader of our stdout went away (e.g. `| head`): not an error of ours
-        sys.stderr.close()
-        return EXIT_OK
+            status = handler(args)
+            stdout.flush()
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (solvers.signals.Terminated)
+        status = _report_interrupt(exc, args)
     except Exception as exc:  # the CLI's one place that turns errors into messages
-        if find_interrupt(exc) is not None:  # a Ctrl-C wrapped in another exception on its way up
-            print("rulemodels: interrupted", file=sys.stderr)
-            return EXIT_INTERRUPTED
-        if args.debug:
+        interrupt = find_interrupt(exc)  # a Ctrl-C wrapped in another exception on its way up
+        if interrupt is not None:
+            status = _report_interrupt(interrupt, args)
+        elif args.debug:
             raise
-        print(f"rulemodels: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE if isinstance(exc, UsageError) else EXIT_ERROR
+        else:
+            print(f"rulemodels: error: {exc}", file=sys.stderr)
+            status = EXIT_USAGE if isinstance(exc, UsageError) else EXIT_ERROR
     finally:
         for cleanup in reversed(args.cleanups):
             cleanup()
+        sys.stdout, sys.stderr = saved_streams
+    if stdout.error is not None:
+        if args.result_on_stdout and status == EXIT_OK:
+            status = EXIT_ERROR
+            message = (f"rulemodels: error: the output could not be written to stdout ({stdout.describe()}): "
+                       "write it to a file with --out FILE")
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                print(message, file=sys.stderr)
+        if isinstance(stdout.error, BrokenPipeError):
+            _silence_broken_stdout(sys.stdout)
+    return status
+
+
+def _report_interrupt(interrupt: BaseException, args: argparse.Namespace) -> int:
+    """Say how the command was stopped; its exit status (130 for Ctrl-C, 143 for SIGTERM)."""
+    args.cleanups.append(_ignore_further_interrupts())
+    status = exit_status(interrupt)
+    print("rulemodels: interrupted" if status == EXIT_INTERRUPTED else "rulemodels: terminated (SIGTERM)", file=sys.stderr)
+    return status
 
 
 if __name__ == "__main__":  # pragma: no cover

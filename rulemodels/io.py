@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import csv
 import json
 import math
@@ -50,13 +51,30 @@ class CSVOptions:
         The field separator.
     na_values : tuple of str
         Cell texts read as missing, besides pandas' defaults (empty, ``NA``,
-        ``NaN``, ``null``, ``n/a``, ...). Spaces after a separator are skipped,
-        so ``, ?`` is missing too.
+        ``NaN``, ``null``, ``n/a``, ``None``, ...) unless ``default_na`` is
+        False. Spaces after a separator are skipped, so ``, ?`` is missing too.
+    default_na : bool
+        Also read pandas' default texts as missing. False: only empty cells
+        and ``na_values`` are missing (a category named ``None`` or ``NA``
+        stays a category).
+    encoding : str
+        The file's text encoding (``utf-8``; ``latin-1`` or ``cp1252`` for
+        many spreadsheet exports).
     """
 
     header: bool = True
     sep: str = ","
     na_values: tuple[str, ...] = field(default=DEFAULT_NA_VALUES)
+    default_na: bool = True
+    encoding: str = "utf-8"
+
+    def __post_init__(self) -> None:
+        if self.sep == "":
+            raise ValueError("the CSV separator is empty: give one character, e.g. ',' ';' or a tab")
+        try:
+            codecs.lookup(self.encoding)
+        except LookupError:
+            raise ValueError(f"unknown text encoding {self.encoding!r}: use e.g. utf-8, latin-1 or cp1252") from None
 
 
 @dataclass(frozen=True)
@@ -84,19 +102,34 @@ def read_features(path: str | Path, options: CSVOptions | None = None) -> pd.Dat
     file = Path(path)
     if not file.exists():
         raise FileNotFoundError(f"data file '{path}' not found (give a CSV path or a bundled dataset: {', '.join(list_datasets())})")
+    if file.is_dir():
+        raise ValueError(f"data file '{path}' is a directory: give a CSV file")
+    na_values = list(options.na_values) if options.default_na else ["", *options.na_values]
     try:
         frame = pd.read_csv(
-            file, sep=options.sep, header=0 if options.header else None, na_values=list(options.na_values),
-            skipinitialspace=True,
+            file, sep=options.sep, header=0 if options.header else None, na_values=na_values,
+            keep_default_na=options.default_na, skipinitialspace=True, encoding=options.encoding,
         )
     except pd.errors.EmptyDataError:
         raise ValueError(f"data file '{path}' is empty") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(
+            f"data file '{path}' is not {options.encoding} text: byte 0x{exc.object[exc.start]:02x} at offset "
+            f"{exc.start} cannot be decoded; give its encoding with --encoding (e.g. --encoding latin-1 or "
+            "cp1252 for many spreadsheet exports)"
+        ) from None
+    except pd.errors.ParserError as exc:
+        detail = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
+        raise ValueError(
+            f"data file '{path}' is not a well-formed CSV table ({detail.removeprefix('Error tokenizing data. ')}): "
+            "every row needs as many fields as the header; check the separator (--sep) and the quoting"
+        ) from None
     if not options.header:
         frame.columns = [f"x{k}" for k in range(frame.shape[1])]
     if frame.shape[0] == 0:
         raise ValueError(f"data file '{path}' has a header but no rows")
     if options.header:
-        header = _header_names(file, options.sep)
+        header = _header_names(file, options.sep, options.encoding)
         duplicated = sorted(name for name, count in Counter(header).items() if count > 1)
         if duplicated:  # pandas would silently rename the second one to 'name.1'
             raise ValueError(f"data file '{path}' has duplicate column names {duplicated}: rename them so each is unique")
@@ -118,9 +151,9 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def _header_names(file: Path, sep: str) -> list[str]:
+def _header_names(file: Path, sep: str, encoding: str) -> list[str]:
     """The names in the CSV file's header row, as written."""
-    with file.open(newline="") as handle:
+    with file.open(newline="", encoding=encoding) as handle:
         header = next(csv.reader(handle, delimiter=sep, skipinitialspace=True), [])
     return [name.strip() for name in header]
 
@@ -175,7 +208,10 @@ def load_data(source: str, target: str | None = None, positive: str | None = Non
     if column.isna().any():
         raise ValueError(f"target column '{target}' has {int(column.isna().sum())} missing values; drop those rows first")
     X = frame.drop(columns=[target])
-    values = sorted(column.astype(str).unique())
+    # Label texts are compared without surrounding spaces ("yes " is "yes"): a CSV written with
+    # padded cells must not turn positives into negatives.
+    texts = column.astype(str).str.strip()
+    values = sorted(texts.unique())
     if len(values) == 1:
         raise ValueError(
             f"target column '{target}' has a single value ({values[0]}) in '{source}': "
@@ -188,15 +224,19 @@ def load_data(source: str, target: str | None = None, positive: str | None = Non
                 "pass --positive VALUE to name the positive class"
             )
         positive_text = values[1]
-        negative: Any = _plain(column[column.astype(str) == values[0]].iloc[0])
+        negative: Any = _plain(column[texts == values[0]].iloc[0])
     else:
-        positive_text = str(positive)
+        positive_text = str(positive).strip()
         if positive_text not in values:
             raise ValueError(f"--positive {positive!r} is not a value of '{target}'; values are {', '.join(values[:10])}")
         others = [v for v in values if v != positive_text]
-        negative = _plain(column[column.astype(str) == others[0]].iloc[0]) if len(others) == 1 else f"not {positive_text}"
-    positive_value = _plain(column[column.astype(str) == positive_text].iloc[0])
-    y = (column.astype(str) == positive_text).to_numpy().astype(int)
+        negative = _plain(column[texts == others[0]].iloc[0]) if len(others) == 1 else f"not {positive_text}"
+    positive_value = _plain(column[texts == positive_text].iloc[0])
+    if isinstance(positive_value, str):
+        positive_value = positive_value.strip()
+    if isinstance(negative, str):
+        negative = negative.strip()
+    y = (texts == positive_text).to_numpy().astype(int)
     return LabeledData(X, y, target, (negative, positive_value), source)
 
 

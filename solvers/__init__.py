@@ -4,57 +4,76 @@ One narrow protocol (:class:`Backend`) for solving any Pyomo model, typed
 results (:class:`SolveResult`, :class:`TerminationCondition`), and a registry
 mapping names to adapters (:func:`get_backend`). This package knows nothing
 of rules; ``rulemodels`` builds models and hands them to a backend.
+
+The names are imported on first use (PEP 562): :mod:`solvers.signals`
+(Ctrl-C and SIGTERM handling, standard library only), which the command line
+imports at start-up, loads neither Pyomo nor numpy.
 """
 
-from solvers.base import (
-    Availability,
-    Backend,
-    Capabilities,
-    ModelChanges,
-    SolverFallbackWarning,
-    SolveError,
-    SolveResult,
-    SolverError,
-    SolverNotFoundError,
-    TerminationCondition,
-)
-from solvers.generic import GenericBackend
-from solvers.highs import HighsBackend
-from solvers.options import COMMON_OPTION_NAMES, translate_options
-from solvers.registry import (
-    DEFAULT_SOLVER,
-    INSTALL_HINTS,
-    BackendInfo,
-    available_backends,
-    describe_backends,
-    get_backend,
-    register_backend,
-    registered_backends,
-)
-from solvers.shell import ShellBackend
+from __future__ import annotations
 
-__all__ = [
-    "Availability",
-    "Backend",
-    "BackendInfo",
-    "Capabilities",
-    "ModelChanges",
-    "SolverFallbackWarning",
-    "COMMON_OPTION_NAMES",
-    "DEFAULT_SOLVER",
-    "GenericBackend",
-    "HighsBackend",
-    "INSTALL_HINTS",
-    "ShellBackend",
-    "SolveError",
-    "SolveResult",
-    "SolverError",
-    "SolverNotFoundError",
-    "TerminationCondition",
-    "available_backends",
-    "describe_backends",
-    "get_backend",
-    "register_backend",
-    "registered_backends",
-    "translate_options",
-]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+#: public name -> the module that defines it
+_EXPORTS: dict[str, str] = {
+    **dict.fromkeys(
+        ("Availability", "Backend", "Capabilities", "ModelChanges", "SolverFallbackWarning", "SolveError",
+         "SolveResult", "SolverError", "SolverNotFoundError", "TerminationCondition"),
+        "solvers.base",
+    ),
+    "GenericBackend": "solvers.generic",
+    "HighsBackend": "solvers.highs",
+    "ShellBackend": "solvers.shell",
+    "COMMON_OPTION_NAMES": "solvers.options",
+    "translate_options": "solvers.options",
+    **dict.fromkeys(
+        ("DEFAULT_SOLVER", "INSTALL_HINTS", "BackendInfo", "available_backends", "describe_backends", "get_backend",
+         "register_backend", "registered_backends"),
+        "solvers.registry",
+    ),
+}
+
+__all__ = sorted(_EXPORTS)
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
+    from solvers.base import (
+        Availability,
+        Backend,
+        Capabilities,
+        ModelChanges,
+        SolveError,
+        SolveResult,
+        SolverError,
+        SolverFallbackWarning,
+        SolverNotFoundError,
+        TerminationCondition,
+    )
+    from solvers.generic import GenericBackend
+    from solvers.highs import HighsBackend
+    from solvers.options import COMMON_OPTION_NAMES, translate_options
+    from solvers.registry import (
+        DEFAULT_SOLVER,
+        INSTALL_HINTS,
+        BackendInfo,
+        available_backends,
+        describe_backends,
+        get_backend,
+        register_backend,
+        registered_backends,
+    )
+    from solvers.shell import ShellBackend
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's module on first access, and cache the name here."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'solvers' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

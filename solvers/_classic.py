@@ -19,12 +19,12 @@ from solvers._process import (
     DEFAULT_TIME_LIMIT,
     WatchdogExpired,
     process_failure,
-    raise_if_interrupted,
     supervised,
     watchdog_deadline,
     watchdog_message,
 )
 from solvers.base import Capabilities, SolveResult, SolverFallbackWarning, TerminationCondition
+from solvers.signals import reraise_interrupt
 
 logger = logging.getLogger(__name__)
 
@@ -139,10 +139,10 @@ class ClassicBackend:
                 message = watchdog_message(executable, path, self.name, exc.timeout, time_limit, limit)
                 logger.warning("%s", message)
             except ApplicationError as exc:
-                raise_if_interrupted(exc)
+                reraise_interrupt(exc)
                 message = process_failure(executable, observed, exc)
             except Exception as exc:
-                raise_if_interrupted(exc)  # e.g. Pyomo's output tee re-raises a Ctrl-C as a RuntimeError
+                reraise_interrupt(exc)  # e.g. Pyomo's output tee re-raises a Ctrl-C as a RuntimeError
                 if not observed.started:
                     raise
                 message = (

@@ -28,8 +28,12 @@ Supervising one ``solve`` call (:func:`supervised`):
   milliseconds per solve).
 * Python-level writes to stdout are captured (and logged at DEBUG) unless
   the caller asked to see the solver's output.
-* A Ctrl-C reaches the caller as ``KeyboardInterrupt``, whatever the code
-  inside turned it into.
+* A Ctrl-C (or a SIGTERM under :func:`solvers.signals.terminating_on_sigterm`)
+  reaches the caller as ``KeyboardInterrupt`` (:class:`~solvers.signals.Terminated`),
+  whatever the code inside turned it into; ``subprocess.run`` kills the solver
+  process on the way out.
+* Pyomo's temporary files go to a directory of the solve's own, removed
+  when the solve ends, however it ends.
 """
 
 from __future__ import annotations
@@ -40,12 +44,15 @@ import io
 import logging
 import os
 import re
+import shutil
 import signal
 import subprocess
 import tempfile
 import threading
 from dataclasses import dataclass
 from typing import Any, Iterator, Mapping
+
+from solvers.signals import deferred_signals, watching_interrupts
 
 logger = logging.getLogger(__name__)
 
@@ -291,56 +298,6 @@ def _capture_stdout(observation: Observation, tee: bool) -> Iterator[None]:
             logger.debug("output captured during the solve:\n%s", observation.printed)
 
 
-def raise_if_interrupted(exc: BaseException) -> None:
-    """Raise ``KeyboardInterrupt`` when ``exc`` has one in its ``__cause__``/``__context__`` chain.
-
-    Pyomo's output tee, for one, re-raises a Ctrl-C that arrives while it copies
-    the solver's output as a ``RuntimeError``: that is an interrupt, not a
-    failed solve.
-    """
-    seen: set[int] = set()
-    link: BaseException | None = exc
-    while link is not None and id(link) not in seen and len(seen) < 64:
-        seen.add(id(link))
-        if isinstance(link, KeyboardInterrupt):
-            raise KeyboardInterrupt from exc
-        link = link.__cause__ or link.__context__
-
-
-@contextlib.contextmanager
-def interrupt_guard() -> Iterator[None]:
-    """Make a Ctrl-C (SIGINT) during the block reach the caller as ``KeyboardInterrupt``.
-
-    Only in the main thread and only when SIGINT raises ``KeyboardInterrupt``
-    there (Python's default); a process that ignores SIGINT (a parallel
-    worker) keeps ignoring it.
-    """
-    previous = signal.getsignal(signal.SIGINT)
-    if threading.current_thread() is not threading.main_thread() or previous is not signal.default_int_handler:
-        yield
-        return
-    interrupted = []
-
-    def on_sigint(signum: int, frame: Any) -> None:
-        interrupted.append(signum)
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, on_sigint)
-    try:
-        yield
-    except KeyboardInterrupt:
-        raise
-    except BaseException as exc:
-        if interrupted:
-            raise KeyboardInterrupt from exc
-        raise
-    else:
-        if interrupted:
-            raise KeyboardInterrupt
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 class WatchdogExpired(BaseException):
     """Raised in the main thread when a solver process overran its deadline (a BaseException,
     so that no ``except Exception`` on the way swallows it)."""
@@ -419,8 +376,33 @@ def supervised(*, tee: bool = False, deadline: float | None = None) -> Iterator[
     must pass Pyomo's ``timelimit`` instead.
     """
     observation = Observation()
-    with interrupt_guard(), _watch(observation, deadline), _observe_pyomo(observation), _capture_stdout(observation, tee):
+    with watching_interrupts(reraise=True), _private_tempdir(), _watch(observation, deadline), \
+            _observe_pyomo(observation), _capture_stdout(observation, tee):
         yield observation
+
+
+@contextlib.contextmanager
+def _private_tempdir() -> Iterator[str]:
+    """Pyomo's temporary files of one solve (model, solution and log files) in a directory of their own,
+    removed with everything in it when the solve ends: on success, on failure and on an interrupt.
+
+    Pyomo removes its files only when a solve succeeds, so every failed or
+    interrupted solve left its LP file (tens of MB for a large model) in the
+    temporary directory. ``TempfileManager.tempdir`` is the documented place
+    where the files of the calling thread's solves go; the previous value is
+    restored.
+    """
+    from pyomo.common.tempfiles import TempfileManager
+
+    directory = tempfile.mkdtemp(prefix="rulemodels-solve-")
+    previous = TempfileManager.tempdir
+    TempfileManager.tempdir = directory
+    try:
+        yield directory
+    finally:
+        TempfileManager.tempdir = previous
+        with deferred_signals():  # a second Ctrl-C must not leave the files behind
+            shutil.rmtree(directory, ignore_errors=True)
 
 
 # -- what a failed process becomes -------------------------------------------------

@@ -61,14 +61,15 @@ def translate_options(
 
     Unknown solver families get no translated options (their own names can
     still be passed through ``options=``); options a solver does not support
-    are dropped. GLPK's time limit is rounded up to whole seconds.
+    are dropped. GLPK's time limit is rounded up to whole seconds; CBC's is made
+    wall-clock (``timeMode elapsed``), as every other solver's is.
 
     Examples
     --------
     >>> translate_options("glpk", time_limit=2.5, mip_gap=0.01)
     {'tmlim': 3, 'mipgap': 0.01}
     >>> translate_options("cbc", time_limit=10)
-    {'sec': 10}
+    {'sec': 10, 'timeMode': 'elapsed'}
     """
     family = solver_family(solver)
     requested: Mapping[str, Any] = {
@@ -86,4 +87,8 @@ def translate_options(
         if family == "glpk" and common == "time_limit":
             value = max(1, int(math.ceil(value)))
         native[name] = value
+        if family == "cbc" and common == "time_limit":
+            # CBC counts CPU seconds by default: on a busy machine a solve then runs far past its
+            # wall-clock limit (and is killed by the watchdog); 'elapsed' makes the limit wall-clock.
+            native["timeMode"] = "elapsed"
     return native

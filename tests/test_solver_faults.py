@@ -509,12 +509,12 @@ def test_ctrl_c_during_a_shell_solve_reaches_the_caller_as_keyboard_interrupt(fa
     assert process_gone(tmp_path / "solver.pid")
 
 
-def test_interrupt_guard_keeps_a_ctrl_c_that_the_code_inside_turned_into_another_error():
+def test_the_interrupt_watch_keeps_a_ctrl_c_that_the_code_inside_turned_into_another_error():
     """Pyomo's output capture has been seen turning KeyboardInterrupt into RuntimeError."""
-    from solvers._process import interrupt_guard
+    from solvers.signals import watching_interrupts
 
     with pytest.raises(KeyboardInterrupt) as info:
-        with interrupt_guard():
+        with watching_interrupts(reraise=True):
             try:
                 os.kill(os.getpid(), signal.SIGINT)
                 time.sleep(5)  # the signal arrives here
@@ -522,7 +522,7 @@ def test_interrupt_guard_keeps_a_ctrl_c_that_the_code_inside_turned_into_another
                 raise RuntimeError("TeeStream: deadlock observed joining reader threads") from exc
     assert isinstance(info.value.__cause__, RuntimeError)
     with pytest.raises(KeyboardInterrupt):
-        with interrupt_guard():
+        with watching_interrupts(reraise=True):
             try:
                 os.kill(os.getpid(), signal.SIGINT)
                 time.sleep(5)

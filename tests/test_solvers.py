@@ -273,7 +273,9 @@ def test_register_backend_refuses_silent_override():
 
 def test_translate_options_table():
     assert translate_options("glpk", time_limit=2.2, mip_gap=0.05, threads=2) == {"tmlim": 3, "mipgap": 0.05}
-    assert translate_options("cbc", time_limit=10, mip_gap=0.01, threads=2) == {"sec": 10, "ratioGap": 0.01, "threads": 2}
+    assert translate_options("cbc", time_limit=10, mip_gap=0.01, threads=2) == {
+        "sec": 10, "timeMode": "elapsed", "ratioGap": 0.01, "threads": 2,
+    }
     assert translate_options("highs", time_limit=1.5, mip_gap=0.0) == {"time_limit": 1.5, "mip_rel_gap": 0.0}
     assert translate_options("gurobi_persistent", time_limit=5) == {"TimeLimit": 5}
     assert translate_options("unknown-solver", time_limit=5) == {}
@@ -287,6 +289,7 @@ def test_time_limit_returns_a_typed_result(backend):
 
 #: the import order of the solver layer: a module imports only from modules of lower layers
 SOLVER_LAYERS = [
+    {"signals"},  # standard library only: the CLI imports it without Pyomo
     {"base"},
     {"options"},
     {"_common"},

@@ -27,7 +27,7 @@ import numpy as np
 
 from rulemodels.experiments.paper import PAPER_ALGORITHMS
 from rulemodels.experiments.tasks import RECORD_FIELDS, Task, _load_task_data, split_indices
-from rulemodels.interrupts import InterruptWatch, watching_interrupts
+from solvers.signals import InterruptWatch, watching_interrupts
 
 logger = logging.getLogger("rulemodels.experiments")
 
@@ -126,7 +126,7 @@ def run_unit(unit: Unit | Sequence[Task]) -> list[dict[str, Any]]:
     of the task: it propagates too, and no record is made. So does any
     exception raised after a Ctrl-C arrived during the unit (as
     ``KeyboardInterrupt``), even one that lost the interrupt on its way
-    (:func:`~rulemodels.interrupts.watching_interrupts`).
+    (:func:`~solvers.signals.watching_interrupts`).
     """
     tasks = unit.tasks if isinstance(unit, Unit) else tuple(unit)
     if not tasks:

@@ -27,7 +27,7 @@ from rulemodels.experiments import cells
 from rulemodels.experiments.cells import Unit, error_record, make_units
 from rulemodels.experiments.store import _records_frame, _ResultsFile
 from rulemodels.experiments.tasks import Task
-from rulemodels.interrupts import find_interrupt, reraise_interrupt
+from solvers.signals import find_interrupt, reraise_interrupt, terminating_on_sigterm
 
 logger = logging.getLogger("rulemodels.experiments")
 
@@ -64,8 +64,15 @@ def check_solvers(tasks: Iterable[Task]) -> None:
 
 
 def _run_unit(unit: Unit) -> list[dict[str, Any]]:
-    """The worker function (looked up at call time, so tests can replace ``cells.run_unit``)."""
-    return cells.run_unit(unit)
+    """The worker function (looked up at call time, so tests can replace ``cells.run_unit``).
+
+    A SIGTERM to a worker process (systemd and batch schedulers signal every
+    process of a job) raises :class:`~solvers.signals.Terminated` in it, so
+    its solver process is ended and its temporary files are removed before
+    it exits.
+    """
+    with terminating_on_sigterm():
+        return cells.run_unit(unit)
 
 
 def _run_sequential(units: Sequence[Unit]) -> Records:

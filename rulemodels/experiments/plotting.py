@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from rulemodels.experiments.analysis import _algorithm_order, _only_value, pareto_front
+from rulemodels.outputs import atomic_write
 
 __all__ = ["plot_pareto"]
 
@@ -97,6 +98,7 @@ def plot_pareto(
     axes[0].legend()
     figure.suptitle(title)
     target = Path(path)
-    figure.savefig(target, format="png", dpi=120)
+    with atomic_write(target, "wb") as handle:  # complete or absent, also when interrupted
+        figure.savefig(handle, format="png", dpi=120)
     return target
 

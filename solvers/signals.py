@@ -1,0 +1,212 @@
+"""Ctrl-C and SIGTERM as exceptions: the one place both layers handle interrupts (standard library only).
+
+A program stopped by Ctrl-C (SIGINT) or by SIGTERM (what ``kill``,
+``timeout``, systemd and batch schedulers send) must stop cleanly: solver
+processes terminated, temporary files removed, outputs complete or absent.
+Python raises ``KeyboardInterrupt`` for SIGINT; :func:`terminating_on_sigterm`
+makes SIGTERM raise :class:`Terminated`, a ``KeyboardInterrupt`` subclass, so
+every ``except KeyboardInterrupt`` and every ``finally`` that cleans up after
+a Ctrl-C (``subprocess.run`` killing its child, a temporary directory being
+removed) does the same for SIGTERM. :func:`exit_status` gives the shell's
+status for either (130, 143).
+
+An interrupt can reach us wrapped in another exception (Pyomo's output tee
+re-raises it as a ``RuntimeError``, a worker pool as its own error) or lost
+entirely (pandas' C CSV parser, on older pandas, raises a ``ParserError``
+that does not chain it). :func:`find_interrupt` and :func:`reraise_interrupt`
+unwrap it; :func:`watching_interrupts` remembers that a signal arrived, so
+whatever exception it became is still an interrupt, never a failed solve or a
+task's record.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Iterator
+from types import FrameType
+
+__all__ = [
+    "InterruptWatch",
+    "deferred_signals",
+    "Terminated",
+    "exit_status",
+    "find_interrupt",
+    "reraise_interrupt",
+    "terminating_on_sigterm",
+    "watching_interrupts",
+]
+
+#: How many links of a ``__cause__``/``__context__`` chain are followed (chains can be cyclic).
+MAX_CHAIN = 64
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived (while :func:`terminating_on_sigterm` was active).
+
+    A ``KeyboardInterrupt``, so that code which cleans up after a Ctrl-C cleans
+    up after a SIGTERM too; :func:`exit_status` tells them apart.
+    """
+
+    def __init__(self, signum: int = signal.SIGTERM) -> None:
+        super().__init__(signum)
+        self.signum = int(signum)
+
+    def __reduce__(self) -> tuple[type, tuple[int]]:  # survives pickling across worker processes
+        return (type(self), (self.signum,))
+
+
+def exit_status(interrupt: BaseException) -> int:
+    """The shell's exit status for an interrupt: 128 + the signal number (130 for Ctrl-C, 143 for SIGTERM)."""
+    if isinstance(interrupt, Terminated):
+        return 128 + interrupt.signum
+    return 128 + signal.SIGINT
+
+
+def find_interrupt(exc: BaseException) -> KeyboardInterrupt | None:
+    """The ``KeyboardInterrupt`` (or :class:`Terminated`) that ``exc`` is, or that its cause/context chain holds."""
+    seen: set[int] = set()
+    pending: list[BaseException] = [exc]
+    while pending and len(seen) < MAX_CHAIN:
+        current = pending.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, KeyboardInterrupt):
+            return current
+        pending.extend(link for link in (current.__cause__, current.__context__) if link is not None)
+    return None
+
+
+def _same_kind(interrupt: KeyboardInterrupt) -> KeyboardInterrupt:
+    """A fresh interrupt of the same kind (a :class:`Terminated` keeps its signal number)."""
+    if isinstance(interrupt, Terminated):
+        return Terminated(interrupt.signum)
+    return KeyboardInterrupt(*interrupt.args)
+
+
+def reraise_interrupt(exc: BaseException) -> None:
+    """Raise the interrupt ``exc`` is or wraps (the wrapper as its cause); return when there is none."""
+    interrupt = find_interrupt(exc)
+    if interrupt is None:
+        return
+    if interrupt is exc:
+        raise interrupt
+    raise _same_kind(interrupt) from exc
+
+
+def _raise_terminated(signum: int, frame: FrameType | None) -> None:
+    raise Terminated(signum)
+
+
+@contextlib.contextmanager
+def terminating_on_sigterm() -> Iterator[None]:
+    """SIGTERM raises :class:`Terminated` during the block (in the main thread); the previous handler is restored.
+
+    A no-op outside the main thread, and when SIGTERM is ignored (a process
+    started with it ignored, e.g. under ``nohup``-like wrappers, keeps
+    ignoring it).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGTERM)
+    if previous is signal.SIG_IGN:
+        yield
+        return
+    signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+
+
+class InterruptWatch:
+    """Which interrupt arrived while :func:`watching_interrupts` was active (``interrupt``; None if none)."""
+
+    def __init__(self) -> None:
+        self.interrupt: KeyboardInterrupt | None = None
+
+    @property
+    def seen(self) -> bool:
+        return self.interrupt is not None
+
+    def reraise(self, exc: BaseException) -> None:
+        """Raise an interrupt when ``exc`` wraps one or a signal was seen (``exc`` as its cause); else return."""
+        reraise_interrupt(exc)
+        if self.interrupt is not None:
+            raise _same_kind(self.interrupt) from exc
+
+
+def _watched_signals() -> dict[int, object]:
+    """The signals whose handler raises an interrupt here: SIGINT with Python's default handler, SIGTERM with ours."""
+    handlers: dict[int, object] = {}
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        handlers[signal.SIGINT] = signal.default_int_handler
+    if signal.getsignal(signal.SIGTERM) is _raise_terminated:
+        handlers[signal.SIGTERM] = _raise_terminated
+    return handlers
+
+
+@contextlib.contextmanager
+def watching_interrupts(*, reraise: bool = False) -> Iterator[InterruptWatch]:
+    """Remember a Ctrl-C or SIGTERM that arrives during the block; the interrupt is raised as usual.
+
+    Only in the main thread and only for the signals that raise an interrupt
+    there (SIGINT under Python's default handler, SIGTERM under
+    :func:`terminating_on_sigterm`); elsewhere (a worker process that ignores
+    SIGINT, another thread) the watch is inert. The previous handlers are
+    restored on exit.
+
+    With ``reraise=True`` the block itself cannot lose the interrupt: an
+    exception that leaves it after a signal arrived becomes that interrupt
+    (with the exception as its cause), and so does a normal exit after an
+    interrupt was caught and swallowed inside.
+    """
+    watch = InterruptWatch()
+    handlers = _watched_signals() if threading.current_thread() is threading.main_thread() else {}
+    if not handlers:
+        yield watch
+        return
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        interrupt = Terminated(signum) if signum != signal.SIGINT else KeyboardInterrupt()
+        if watch.interrupt is None:
+            watch.interrupt = interrupt
+        raise interrupt
+
+    for signum in handlers:
+        signal.signal(signum, on_signal)
+    try:
+        yield watch
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        if reraise:
+            watch.reraise(exc)
+        raise
+    else:
+        if reraise and watch.interrupt is not None:
+            raise _same_kind(watch.interrupt)
+    finally:
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)  # type: ignore[arg-type]
+
+
+@contextlib.contextmanager
+def deferred_signals() -> Iterator[None]:
+    """Hold back SIGINT and SIGTERM during the block (clean-up that must finish: removing a temporary file,
+    renaming a finished output); a signal that arrived meanwhile is delivered when the block ends.
+
+    In the main thread only (signals are handled there); elsewhere a no-op.
+    """
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    held = {signal.SIGINT, signal.SIGTERM}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
