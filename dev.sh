@@ -12,7 +12,9 @@
 #   bash dev.sh setup   set up only
 #
 # Setup = the GLPK and CBC solver binaries (Debian packages glpk-utils and
-# coinor-cbc, installed with apt-get when glpsol/cbc are not on PATH) and a
+# coinor-cbc, installed with apt-get when glpsol/cbc are not on PATH), PostgreSQL's
+# server binaries for the SQL export tests (Debian package postgresql, installed
+# when initdb is found neither on PATH nor in /usr/lib/postgresql/*/bin) and a
 # virtual environment (.venv, or $VENV) with rulemodels installed editable
 # with its dev extras. The oldest-versions lane has its own environment
 # (.venv-oldest, or $VENV_OLDEST) installed with constraints/oldest.txt.
@@ -55,6 +57,16 @@ Use the conda route instead:  conda env create -f environment.yml && conda activ
 or install GLPK (glpsol) and CBC (cbc) yourself and re-run."
 }
 
+postgres_initdb() {  # initdb on PATH or in the Debian package's directory
+    command -v initdb 2>/dev/null || ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null | tail -n 1
+}
+
+ensure_postgres() {  # the SQL export tests run on a throwaway PostgreSQL server (tests/postgres_server.py)
+    [ -n "$(postgres_initdb)" ] && return 0
+    apt_install postgresql || die "PostgreSQL (initdb, pg_ctl) is missing and could not be installed with apt-get (needs root or passwordless sudo on Debian/Ubuntu).
+Install PostgreSQL's server binaries yourself (package postgresql) and re-run; without them the PostgreSQL export tests skip (and fail under CI=true)."
+}
+
 ensure_venv() {  # ensure_venv DIR STAMP_INPUT PIP_INSTALL_ARGS...
     local venv=$1 want=$2
     shift 2
@@ -79,6 +91,7 @@ ensure_venv() {  # ensure_venv DIR STAMP_INPUT PIP_INSTALL_ARGS...
 
 setup() {
     ensure_solver_binaries
+    ensure_postgres
     ensure_venv "$VENV" "$(cksum < pyproject.toml)" -e '.[dev]'
 }
 

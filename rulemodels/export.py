@@ -12,7 +12,16 @@ so it predicts exactly what :meth:`rulemodels.rules.Rule.evaluate` predicts on e
 
 Each literal is written so that it is never NULL (SQL) or NaN-dependent (pandas): a
 threshold or category test is guarded by an explicit "present" test, so the rule is
-two-valued, as the estimator's.
+two-valued, as the estimator's. Further promises, each checked on SQLite, DuckDB and a
+real PostgreSQL server by tests/test_export_engines.py:
+
+- integer columns are compared exactly, also beyond 2**53 (a threshold ``t`` with
+  ``|t| >= 2**53`` is an integer and is written as one, so no engine reads it as a float);
+- a flag is tested as ``"x" = '1'`` in SQL: the quoted constant takes the column's type,
+  so it is right for a BOOLEAN and for a 0/1 number column (and false on 0.5 or 2);
+- a clause of thousands of literals is written as a balanced tree of groups of at most
+  eight, so no engine's nesting limit is reached;
+- a column name an engine cannot quote is refused with a ValueError that names it.
 
 >>> from rulemodels.rules import Literal, Rule
 >>> rule = Rule.dnf([[Literal("age", ">", 50), Literal("job", "in", ["a", "b"])]])
@@ -21,13 +30,15 @@ two-valued, as the estimator's.
 >>> print(to_query(rule))
 ((`age` > 50.0) & ((`job` == `job`) & (`job` in ['a', 'b'])))
 
-This module depends on the standard library and :mod:`rulemodels.rules` only.
+This module depends on the standard library and :mod:`rulemodels.rules` only (and on
+pandas, to check that pandas can read a column name in a query).
 """
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from rulemodels.rules import Clause, Literal, Rule
 
@@ -38,11 +49,42 @@ __all__ = ["to_python", "to_query", "to_sql"]
 # ---------------------------------------------------------------------------
 
 
+#: Floats from this magnitude on are integers, and not every integer is a float.
+_EXACT_INTEGER_FLOAT = 2.0**53
+
+
 def _number(value: float | int) -> str:
-    """A finite number as every target language reads it (``repr``: ``142.0``, ``1e-05``, ``3``)."""
+    """A finite number as every target language reads it exactly against integer and float columns.
+
+    ``repr`` (``142.0``, ``1e-05``, ``3``) below 2**53: every engine reads it as
+    the same double, and comparing an integer with a double below 2**53 in
+    floating point gives the exact answer. From 2**53 on, a float is an
+    integer and is written as its exact digits (``1.5e+18`` is written
+    ``1500000000000000000``): DuckDB reads exponent notation as DOUBLE and
+    would round a BIGINT column to it, pandas would compare an int64 column
+    in float64; an integer constant is compared exactly by every engine.
+    """
     if isinstance(value, float) and not math.isfinite(value):  # pragma: no cover - Literal forbids it
         raise ValueError(f"cannot export the non-finite value {value!r}")
+    if isinstance(value, float) and abs(value) >= _EXACT_INTEGER_FLOAT:
+        return str(int(value))
     return repr(value)
+
+
+def _check_text(text: str, what: str) -> None:
+    """Refuse text that no SQL engine can hold: a NUL character, or a lone surrogate (not UTF-8)."""
+    if "\x00" in text:
+        raise ValueError(
+            f"{what} {text!r} contains a NUL character, which SQL text cannot hold; "
+            "rename or recode it, or use to_python"
+        )
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError(
+            f"{what} {text!r} is not valid Unicode text (a lone surrogate, from decoding bytes with "
+            "errors='surrogateescape'): decode the data with its real encoding, or use to_python"
+        ) from None
 
 
 def _sql_constant(value: object) -> str:
@@ -50,6 +92,7 @@ def _sql_constant(value: object) -> str:
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, str):
+        _check_text(value, "category value")
         return "'" + value.replace("'", "''") + "'"
     return _number(value)  # type: ignore[arg-type]
 
@@ -62,20 +105,57 @@ def _python_constant(value: object) -> str:
 
 
 def sql_identifier(name: str) -> str:
-    """A column name as a quoted SQL identifier (standard SQL: double quotes, doubled inside)."""
-    if "\x00" in name:
-        raise ValueError(f"column name {name!r} contains a NUL character, which SQL identifiers cannot hold")
+    """A column name as a quoted SQL identifier (standard SQL: double quotes, doubled inside).
+
+    Any text is quoted (newlines, tabs and quotes included) except the empty
+    name, which standard SQL forbids (``""`` is an error in PostgreSQL and a
+    string constant in SQLite), a NUL character and a lone surrogate.
+    """
+    if name == "":
+        raise ValueError(
+            "a column name is empty (''), which SQL cannot name: rename the column "
+            "(e.g. X.rename(columns={'': 'unnamed'})) before learning, or use to_python"
+        )
+    _check_text(name, "column name")
     return '"' + name.replace('"', '""') + '"'
 
 
 def query_identifier(name: str) -> str:
-    """A column name quoted with backticks for ``DataFrame.query``/``eval``."""
+    """A column name quoted with backticks for ``DataFrame.query``/``eval``.
+
+    pandas cannot read every name between backticks: a backtick, control
+    characters (newline, carriage return, tab, NUL, ...), line separators, and
+    characters that Python rewrites in names (NFKC: ``µ``, ``ª``, ...) give a
+    query that fails or reads another column. Such a name is refused with a
+    ValueError; the check runs the quoted name through ``DataFrame.eval``.
+    """
     if "`" in name:
         raise ValueError(
             f"column name {name!r} contains a backtick, which pandas' query syntax cannot quote; "
             "rename the column, or use to_sql or to_python"
         )
+    if not _pandas_reads_name(name):
+        raise ValueError(
+            f"column name {name!r} cannot be quoted in a pandas query: pandas cannot read it between "
+            "backticks (control characters such as newline, carriage return, tab or NUL, line separators, "
+            "and characters Python rewrites in names such as 'µ' cannot be quoted); rename the column "
+            "before learning, or use to_sql or to_python"
+        )
     return f"`{name}`"
+
+
+@functools.lru_cache(maxsize=4096)
+def _pandas_reads_name(name: str) -> bool:
+    """Whether ``DataFrame.eval`` reads the backtick-quoted ``name`` as that column."""
+    import pandas as pd
+
+    frame = pd.DataFrame({name: [1.0, math.nan]})
+    quoted = f"`{name}`"
+    try:
+        values = frame.eval(f"{quoted} == {quoted}", engine="python")
+    except Exception:  # noqa: BLE001 - any failure to parse or resolve it means pandas cannot read it
+        return False
+    return [bool(v) for v in values] == [True, False]
 
 
 # ---------------------------------------------------------------------------
@@ -94,7 +174,9 @@ def _sql_literal(lit: Literal) -> str:
     if op in ("<=", ">"):
         test = f"{column} {op} {_number(value)}"  # type: ignore[arg-type]
     elif op in ("is_true", "is_false"):
-        test = f"{column} = {1 if op == 'is_true' else 0}"
+        # A quoted constant takes the column's type: TRUE/FALSE for a BOOLEAN column
+        # (PostgreSQL refuses boolean = 1), the number 1/0 for a numeric one.
+        test = f"{column} = '{1 if op == 'is_true' else 0}'"
     elif op in ("==", "!="):
         test = f"{column} {'=' if op == '==' else '<>'} {_sql_constant(value)}"
     else:  # in, not_in
@@ -109,9 +191,11 @@ def to_sql(rule: Rule) -> str:
     It never evaluates to NULL: every literal is false where its column is NULL
     (except ``IS NULL`` for ``x is missing``), as in :meth:`Rule.evaluate`. The
     syntax is standard SQL (``IS NULL``, ``IN``, ``<>``, ``TRUE``/``FALSE``), read
-    by SQLite (3.23+), DuckDB and PostgreSQL. Use it in a ``WHERE`` clause, or as
-    ``CASE WHEN <expr> THEN 1 ELSE 0 END``. Missing values must be stored as NULL
-    (pandas' ``to_sql`` writes NaN as NULL).
+    by SQLite (3.23+), DuckDB and PostgreSQL (all three tested). Use it in a
+    ``WHERE`` clause, or as ``CASE WHEN <expr> THEN 1 ELSE 0 END``. Missing
+    values must be stored as NULL (pandas' ``to_sql`` writes NaN as NULL) and
+    columns need their types (numbers in a numeric column: a flag ``"x" = '1'``
+    on a SQLite column declared without a type compares text and is false).
     """
     return _combine(rule, _sql_literal, and_=" AND ", or_=" OR ", true="TRUE", false="FALSE")
 
@@ -149,16 +233,26 @@ def to_query(rule: Rule) -> str:
     ``frame.query(rule.to_query())`` keeps the rows where the rule is true and
     ``frame.eval(rule.to_query())`` is the rule's value per row. Column names are
     quoted with backticks; ``x == x`` tests that a value is present (NaN and None
-    are not equal to themselves). A rule without literals compares the frame's
-    ``index`` with itself. Missing values must be NaN or None (not pandas' nullable
-    ``pd.NA``, which a boolean mask cannot hold).
+    are not equal to themselves). A constant (a rule or clause without literals)
+    is ``index.duplicated() | ~index.duplicated()`` (true on every row) or its
+    ``&`` (false): a boolean per row whatever the index holds (NaN, pd.NA, a
+    MultiIndex), also when a column is named ``index``. Missing values must be
+    NaN or None (not pandas' nullable ``pd.NA``, which a boolean mask cannot hold).
     """
-    return _combine(rule, _query_literal, and_=" & ", or_=" | ", true="(index == index)", false="(index != index)")
+    return _combine(rule, _query_literal, and_=" & ", or_=" | ", true=_QUERY_TRUE, false=_QUERY_FALSE)
+
+
+_QUERY_TRUE = "(index.duplicated() | ~index.duplicated())"
+_QUERY_FALSE = "(index.duplicated() & ~index.duplicated())"
 
 
 # ---------------------------------------------------------------------------
 # Shared structure
 # ---------------------------------------------------------------------------
+
+
+#: Most operands joined flat by one connective; longer lists become groups of groups.
+_GROUP = 8
 
 
 def _combine(rule: Rule, literal: Callable[[Literal], str], *, and_: str, or_: str, true: str, false: str) -> str:
@@ -167,52 +261,117 @@ def _combine(rule: Rule, literal: Callable[[Literal], str], *, and_: str, or_: s
     empty_clause, empty_rule = (true, false) if rule.form == "dnf" else (false, true)
     if not rule.clauses:
         return empty_rule
-    parts = [_clause(clause, literal, inner, empty_clause) for clause in rule.clauses]
-    return parts[0] if len(parts) == 1 else "(" + outer.join(parts) + ")"
+    return _join([_clause(clause, literal, inner, empty_clause) for clause in rule.clauses], outer)
 
 
 def _clause(clause: Clause, literal: Callable[[Literal], str], joiner: str, empty: str) -> str:
     if not clause.literals:
         return empty
-    items = [literal(lit) for lit in clause.literals]
-    return items[0] if len(items) == 1 else "(" + joiner.join(items) + ")"
+    return _join([literal(lit) for lit in clause.literals], joiner)
+
+
+def _join(items: Sequence[str], joiner: str) -> str:
+    """``items`` joined by ``joiner`` as a balanced tree: flat groups of at most :data:`_GROUP`.
+
+    A flat ``a AND b AND c ...`` is parsed as a chain as deep as it is long:
+    SQLite stops at depth 1000, pandas' evaluator recurses once per operand
+    (RecursionError near 400). Groups of groups keep the depth logarithmic
+    (5,000 operands: 5 levels), and lists of up to eight read as before.
+    """
+    if len(items) == 1:
+        return items[0]
+    while len(items) > _GROUP:
+        items = [_join(items[i : i + _GROUP], joiner) for i in range(0, len(items), _GROUP)]
+    return "(" + joiner.join(items) + ")"
 
 
 # ---------------------------------------------------------------------------
 # Python module
 # ---------------------------------------------------------------------------
 
-_PYTHON_HEADER = '''"""A two-level Boolean rule exported by rulemodels: no dependencies.
+_PYTHON_HEADER = """\"\"\"A two-level Boolean rule exported by rulemodels: no dependencies.
 
 RULE is the rule as rulemodels prints it. predict_row(row) is 1 where the
-rule is true, 0 elsewhere. A missing value (None, NaN, pandas' NA) makes every test on its column false, except
-"is missing"; a category not listed makes "==" and "in" false, "!=" and
-"not in" true.
-"""
+rule is true, 0 elsewhere; row maps column names to values: Python or numpy
+values (a dict, a pandas Series) or CSV text (csv.DictReader).
+
+A missing value (None, NaN, pandas' NA, or a text in MISSING_TEXTS: the empty
+cell and the texts the rulemodels CLI reads as missing) makes every test on
+its column false, except "is missing". Text is read as the CLI reads a CSV
+cell: leading spaces skipped, numbers parsed (integers exactly), True/False
+as 1/0 for flags. A category not listed makes "==" and "in" false, "!=" and
+"not in" true. Remove texts from MISSING_TEXTS if they are real values in
+your data (e.g. the category "NA").
+\"\"\"
 
 from typing import Mapping
 
 RULE = {text!r}
 FEATURES = {features!r}
+MISSING_TEXTS = frozenset({missing!r})
 
 
 def _missing(value):
-    """None, NaN (any float type) and pandas' NA or NaT."""
+    \"\"\"None, NaN (any float type), pandas' NA or NaT, or a missing-value text.\"\"\"
     if value is None:
         return True
+    if isinstance(value, str):
+        return value.lstrip() in MISSING_TEXTS
     try:
         return bool(value != value)
     except (TypeError, ValueError):  # pandas' NA refuses bool()
         return True
 
 
-def _number(value):
+def _number(value, column):
+    \"\"\"A present value as a number; integers stay exact (no float rounding beyond 2**53).\"\"\"
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, (int, float)):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lower() in ("true", "false"):
+            return int(text.lower() == "true")
+        digits = text[1:] if text[:1] in ("+", "-") else text
+        if digits.isascii() and digits.isdigit():
+            return int(text)
+        try:
+            return float(text)
+        except ValueError:
+            raise ValueError("column %r: %r is not a number" % (column, value)) from None
+    index = getattr(type(value), "__index__", None)  # numpy integers: exactly
+    if index is not None:
+        try:
+            return index(value)
+        except TypeError:
+            pass
     return float(value)
 
 
+def _member(value, members):
+    \"\"\"Whether a present value is one of the categories; text also matches the number it spells.\"\"\"
+    if not isinstance(value, str):
+        return value in members
+    text = value.lstrip()
+    if text in members:
+        return True
+    try:
+        return _number(text, "") in members
+    except ValueError:
+        return False
+
+
 def predict_row(row: Mapping[str, object]) -> int:
-    """1 if the rule is true on ``row`` (a mapping from column name to value), else 0."""
-'''
+    \"\"\"1 if the rule is true on ``row`` (a mapping from column name to value), else 0.\"\"\"
+"""
+
+#: The texts the rulemodels CLI reads as missing by default: pandas' defaults and ``?``
+#: (rulemodels.io.DEFAULT_NA_VALUES); csv.DictReader gives them as text.
+PYTHON_MISSING_TEXTS: tuple[str, ...] = (
+    "", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN",
+    "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null", "?",
+)
 
 
 def _python_literal(lit: Literal) -> str:
@@ -223,24 +382,29 @@ def _python_literal(lit: Literal) -> str:
         return f"_missing({value})"
     if op == "not_nan":
         return present
+    number = f"_number({value}, {lit.feature!r})"
     if op in ("<=", ">"):
-        return f"({present} and _number({value}) {op} {_number(lit.value)})"  # type: ignore[arg-type]
+        return f"({present} and {number} {op} {_number(lit.value)})"  # type: ignore[arg-type]
     if op in ("is_true", "is_false"):
-        return f"({present} and _number({value}) == {1 if op == 'is_true' else 0})"
-    if op in ("==", "!="):
-        return f"({present} and {value} {op} {_python_constant(lit.value)})"
-    members = "(" + "".join(f"{_python_constant(v)}, " for v in lit.value).rstrip() + ")"  # type: ignore[union-attr]
-    return f"({present} and {value} {'in' if op == 'in' else 'not in'} {members})"
+        return f"({present} and {number} == {1 if op == 'is_true' else 0})"
+    members = [lit.value] if op in ("==", "!=") else list(lit.value)  # type: ignore[call-overload]
+    listed = "(" + "".join(f"{_python_constant(v)}, " for v in members).rstrip() + ")"
+    negation = "not " if op in ("!=", "not_in") else ""
+    return f"({present} and {negation}_member({value}, {listed}))"
 
 
 def to_python(rule: Rule) -> str:
     """The source of a dependency-free Python module defining ``predict_row(row) -> int``.
 
-    ``row`` is any mapping from column name to value (a ``dict``, a
-    ``csv.DictReader`` row with numbers as text, ``frame.iloc[i].to_dict()``, a
-    ``pandas.Series``); thresholds convert the value with ``float``. The module
-    also defines ``FEATURES``, the columns it reads.
+    ``row`` is any mapping from column name to value: a ``dict``, a
+    ``csv.DictReader`` row (text: read as the rulemodels CLI reads the same CSV
+    file, so the module predicts what ``rulemodels predict`` predicts on it),
+    ``frame.iloc[i].to_dict()``, a ``pandas.Series``. Integers are compared
+    exactly. The module also defines ``FEATURES``, the columns it reads, and
+    ``MISSING_TEXTS``, the texts that mean missing (see its docstring).
     """
-    source = _PYTHON_HEADER.format(text=f"{rule.form.upper()}: {rule}", features=rule.features)
+    source = _PYTHON_HEADER.format(
+        text=f"{rule.form.upper()}: {rule}", features=rule.features, missing=PYTHON_MISSING_TEXTS,
+    )
     body = _combine(rule, _python_literal, and_=" and ", or_=" or ", true="True", false="False")
     return source + f"    return int({body})\n"

@@ -192,6 +192,54 @@ def _numeric_values(column: pd.Series, name: str) -> np.ndarray:
         ) from exc
 
 
+def _integer_values(column: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(values, missing)`` of an integer column (numpy or pandas' nullable ``Int64`` ...), else None.
+
+    ``values`` keeps the column's integer dtype (missing entries hold 0), so
+    values beyond 2**53 (nanosecond timestamps, 64-bit IDs) are not rounded
+    as a float conversion would round them.
+    """
+    dtype = column.dtype
+    numpy_dtype = getattr(dtype, "numpy_dtype", dtype)  # a nullable dtype's numpy type
+    if not isinstance(numpy_dtype, np.dtype) or numpy_dtype.kind not in "iu":
+        return None
+    missing = np.asarray(pd.isna(column), dtype=bool)
+    return column.to_numpy(dtype=numpy_dtype, na_value=0), missing
+
+
+def threshold_tests(column: pd.Series, name: str, thresholds: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+    """``x <= t`` and ``x > t`` for each threshold ``t``: two bool arrays of shape ``(n, len(thresholds))``.
+
+    Both are False where ``x`` is missing. A float column is compared in
+    float64. An integer column is compared exactly, in integers: for an
+    integer ``x``, ``x <= t`` is ``x <= floor(t)``, and a threshold beyond
+    the dtype's range makes the test constant. Converting to float64 instead
+    would round integers beyond 2**53, so ``x <= t`` would differ from what
+    SQLite, PostgreSQL and Python compute for the same integer. The
+    binarizer's transform and :meth:`Literal.evaluate` both use this
+    function, which keeps them identical.
+    """
+    integers = _integer_values(column)
+    if integers is None:
+        x = _numeric_values(column, name)[:, None]
+        t = np.asarray(thresholds, dtype=float).reshape(1, -1)
+        with np.errstate(invalid="ignore"):
+            return x <= t, x > t
+    values, missing = integers
+    info = np.iinfo(values.dtype)
+    below = np.empty((len(values), len(thresholds)), dtype=bool)
+    for k, t in enumerate(thresholds):
+        bound = math.floor(t)  # exact: a Python int
+        if bound < info.min:
+            below[:, k] = False
+        elif bound >= info.max:
+            below[:, k] = True
+        else:
+            below[:, k] = values <= values.dtype.type(bound)
+    present = ~missing[:, None]
+    return below & present, ~below & present
+
+
 def _category_codes(column: pd.Series, categories: Sequence[object]) -> np.ndarray:
     """Position of each value of ``column`` in ``categories``; -1 if absent or missing.
 
@@ -310,12 +358,11 @@ class Literal:
             if op in ("==", "in"):
                 return inside
             return ~inside & ~np.asarray(pd.isna(column), dtype=bool)
+        if op in THRESHOLD_OPS:
+            below, above = threshold_tests(column, self.feature, [self.value])  # type: ignore[list-item]
+            return (below if op == "<=" else above)[:, 0]
         x = _numeric_values(column, self.feature)
         with np.errstate(invalid="ignore"):
-            if op == "<=":
-                return x <= self.value
-            if op == ">":
-                return x > self.value
             if op == "is_true":
                 return x == 1
             return x == 0

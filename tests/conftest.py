@@ -64,3 +64,38 @@ def require_backend(name: str):
 @pytest.fixture
 def backend(solver_name: str):
     return require_backend(solver_name)
+
+
+# ---------------------------------------------------------------------------
+# A real PostgreSQL server for the SQL export tests (tests/postgres_server.py)
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A psycopg connection (autocommit) to a throwaway PostgreSQL server, started once per session.
+
+    Skips with an install hint when PostgreSQL or psycopg is missing, except
+    under ``CI=true``, where that is a failure. The server is stopped and its
+    directory removed at the end of the session, also when tests fail.
+    """
+    from tests.postgres_server import INSTALL_HINT, find_binaries, start_server
+
+    try:
+        import psycopg
+    except ImportError:
+        message = "psycopg is not installed: pip install -e '.[dev]' (psycopg[binary])"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+    binaries = find_binaries()
+    if binaries is None:
+        if IN_CI:
+            pytest.fail(INSTALL_HINT)
+        pytest.skip(INSTALL_HINT)
+    server = start_server(binaries)
+    try:
+        with psycopg.connect(**server.connect_args, autocommit=True) as connection:
+            yield connection
+    finally:
+        server.stop()

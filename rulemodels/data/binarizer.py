@@ -27,7 +27,7 @@ from sklearn.utils import Tags
 from sklearn.utils.validation import check_is_fitted
 
 from rulemodels.params import Interval, Options, validate_params
-from rulemodels.rules import Literal, _category_codes, _numeric_values
+from rulemodels.rules import Literal, _category_codes, _numeric_values, threshold_tests
 
 __all__ = ["FeatureBinarizer", "IDLikeColumnWarning"]
 
@@ -698,13 +698,11 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             codes = _category_codes(column, plan.values)[:, None]
             index = np.arange(plan.n_values)[None, :]
             positive, negative = codes == index, (codes != index) & ~missing[:, None]
+        elif plan.kind == "threshold":  # exact on integer columns, as Literal.evaluate
+            positive, negative = threshold_tests(column, plan.name, plan.values)
         else:
             x = _numeric_values(column, plan.name)[:, None]
-            if plan.kind == "threshold":
-                t = np.asarray(plan.values, dtype=float)[None, :]
-                positive, negative = x <= t, x > t
-            else:
-                positive, negative = x == 1, x == 0
+            positive, negative = x == 1, x == 0
         parts = [positive, negative] if plan.negations else [positive]
         if plan.indicator:
             parts.append(missing[:, None])

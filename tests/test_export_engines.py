@@ -1,0 +1,430 @@
+"""Every export predicts exactly what Rule.evaluate predicts, on every engine (issue 25).
+
+The SQL runs on SQLite, DuckDB and a real PostgreSQL server (the session
+fixture ``postgres`` in conftest.py), each reading a real table whose columns
+have proper types (BIGINT, DOUBLE PRECISION, BOOLEAN, TEXT; missing values
+NULL). The pandas query runs through ``DataFrame.eval`` and ``DataFrame.query``,
+the Python module through ``exec``: its ``predict_row`` gets plain dict rows,
+and csv.DictReader rows of a CSV file that the rulemodels CLI reads too.
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import sqlite3
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rulemodels import BooleanRuleClassifier, Literal, Rule, list_datasets, load_dataset
+from rulemodels.data.binarizer import FeatureBinarizer
+from rulemodels.export import sql_identifier, to_python, to_query, to_sql
+from rulemodels.io import read_features
+
+duckdb = pytest.importorskip("duckdb")
+
+# ---------------------------------------------------------------------------
+# Loading a frame into each engine as a typed table
+# ---------------------------------------------------------------------------
+
+TYPES = {  # column kind -> (SQLite, DuckDB, PostgreSQL) type
+    "int": ("INTEGER", "BIGINT", "BIGINT"),
+    "float": ("REAL", "DOUBLE", "DOUBLE PRECISION"),
+    "bool": ("BOOLEAN", "BOOLEAN", "BOOLEAN"),
+    "text": ("TEXT", "VARCHAR", "TEXT"),
+}
+
+
+def column_kind(column: pd.Series) -> str:
+    dtype = column.dtype
+    kind = getattr(dtype, "numpy_dtype", dtype).kind if not isinstance(dtype, pd.CategoricalDtype) else "O"
+    if kind in "iu":
+        return "int"
+    if kind == "f":
+        return "float"
+    if kind == "b":
+        return "bool"
+    present = [v for v in column.to_numpy(dtype=object) if not pd.isna(v)]
+    if present and all(isinstance(v, bool | np.bool_) for v in present):
+        return "bool"
+    assert all(isinstance(v, str) for v in present), f"test frame column {column.name!r} mixes types"
+    return "text"
+
+
+def plain(value: object, kind: str) -> object:
+    """A cell as a Python value for a database driver: None for missing."""
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
+        return None
+    return {"int": int, "float": float, "bool": bool, "text": str}[kind](value)
+
+
+class Tables:
+    """One frame loaded as a typed table ``data`` (with a ``__row`` column) in SQLite, DuckDB and PostgreSQL."""
+
+    counter = itertools.count()
+
+    def __init__(self, frame: pd.DataFrame, postgres) -> None:
+        self.frame = frame
+        self.n = len(frame)
+        kinds = [column_kind(frame[c]) for c in frame.columns]
+        rows = [
+            (i, *(plain(v, k) for v, k in zip(values, kinds)))
+            for i, values in enumerate(frame.itertuples(index=False, name=None))
+        ]
+        names = ['"__row"'] + [sql_identifier(str(c)) for c in frame.columns]
+        self.pg_table = f"data_{next(self.counter)}"
+        self.sqlite = sqlite3.connect(":memory:")
+        self.duckdb = duckdb.connect()
+        self.postgres = postgres
+        for engine, connection, table in ((0, self.sqlite, "data"), (1, self.duckdb, "data"), (2, postgres, self.pg_table)):
+            columns = ", ".join(f"{name} {TYPES[k][engine]}" for name, k in zip(names, ["int", *kinds]))
+            connection.execute(f"CREATE TABLE {table} ({columns})")
+            marks = ", ".join(["%s" if engine == 2 else "?"] * len(names))
+            if engine == 2:
+                with connection.cursor() as cursor:
+                    cursor.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
+            else:
+                connection.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
+
+    def sql(self, rules: list[Rule], batch: int = 40) -> dict[str, np.ndarray]:
+        """Each engine's value of each rule's SQL on each row: bool arrays of shape (len(rules), n)."""
+        out = {}
+        for name, run, table in (
+            ("sqlite", lambda q: self.sqlite.execute(q).fetchall(), "data"),
+            ("duckdb", lambda q: self.duckdb.execute(q).fetchall(), "data"),
+            ("postgresql", lambda q: self.postgres.execute(q).fetchall(), self.pg_table),
+        ):
+            values = []
+            for start in range(0, len(rules), batch):
+                part = rules[start : start + batch]
+                cases = ", ".join(f"CASE WHEN {to_sql(rule)} THEN 1 ELSE 0 END" for rule in part)
+                rows = run(f'SELECT {cases} FROM {table} ORDER BY "__row"')
+                assert len(rows) == self.n
+                values.append(np.array(rows, dtype=int).reshape(self.n, len(part)).T)
+            out[name] = np.concatenate(values).astype(bool) if values else np.zeros((0, self.n), bool)
+        return out
+
+
+def query_values(rule: Rule, frame: pd.DataFrame) -> np.ndarray:
+    expression = to_query(rule)
+    values = np.asarray(frame.eval(expression), dtype=bool)
+    assert values.shape == (len(frame),), f"eval of {expression[:200]} gave shape {values.shape}"
+    kept = frame.query(expression)
+    assert np.array_equal(np.isin(np.arange(len(frame)), frame.index.get_indexer_for(kept.index)) if frame.index.is_unique
+                          else values, values)
+    assert len(kept) == values.sum()
+    return values
+
+
+def python_values(rule: Rule, frame: pd.DataFrame) -> np.ndarray:
+    namespace: dict = {}
+    exec(compile(to_python(rule), "<exported rule>", "exec"), namespace)  # noqa: S102 - the code under test
+    rows = frame.astype(object).where(frame.notna(), None).to_dict("records")
+    return np.array([namespace["predict_row"](row) for row in rows], dtype=int).astype(bool)
+
+
+def assert_every_engine_agrees(rules: list[Rule], frame: pd.DataFrame, tables: Tables) -> None:
+    expected = np.array([rule.evaluate(frame) for rule in rules]).reshape(len(rules), len(frame))
+    for engine, got in tables.sql(rules).items():
+        for rule, e, g in zip(rules, expected, got):
+            wrong = np.flatnonzero(e != g)
+            assert wrong.size == 0, f"{engine}: SQL of {rule} differs from Rule.evaluate on rows {wrong[:10].tolist()}"
+    for rule, e in zip(rules, expected):
+        for name, predict in (("query", query_values), ("python", python_values)):
+            wrong = np.flatnonzero(predict(rule, frame) != e)
+            assert wrong.size == 0, f"{name} export of {rule} differs from Rule.evaluate on rows {wrong[:10].tolist()}"
+
+
+# ---------------------------------------------------------------------------
+# A frame of every column kind
+# ---------------------------------------------------------------------------
+
+BIG = 1_700_000_000_000_000_000  # nanosecond timestamps (2023): far beyond 2**53
+
+
+def make_mixed_frame(n: int = 300, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    amount = rng.normal(50, 20, n)
+    amount[rng.random(n) < 0.15] = np.nan
+    amount[:2] = [np.inf, -np.inf]
+    purpose = rng.choice(np.array(["car", "tv", "it's new", "edu", 'say "hi"', "other"], dtype=object), n)
+    purpose[rng.random(n) < 0.1] = None
+    flag = rng.integers(0, 2, n).astype(float)  # a 0/1 flag with drifted values and NaN
+    flag[rng.random(n) < 0.1] = np.nan
+    flag[rng.random(n) < 0.05] = 0.5
+    flag[rng.random(n) < 0.05] = 2.0
+    flag[:3] = [-0.0, 0.9999999999999999, 1.0000000000000002]
+    boolean = rng.random(n) < 0.5
+    boolean_with_missing = pd.Series(boolean, dtype=object)
+    boolean_with_missing[rng.random(n) < 0.1] = None
+    stamp = BIG + rng.integers(0, 400, n)  # consecutive integers that float64 cannot tell apart
+    stamp[:2] = [np.iinfo(np.int64).max, np.iinfo(np.int64).min]
+    return pd.DataFrame({
+        "amount": amount, "purpose": purpose, "flag": flag, "bool": boolean, "bool_na": boolean_with_missing,
+        "code": rng.integers(0, 3, n), "stamp": stamp, "index": rng.normal(size=n),
+        "line\nbreak\ttab": rng.normal(size=n),
+    })
+
+
+@pytest.fixture(scope="module")
+def mixed_frame() -> pd.DataFrame:
+    return make_mixed_frame()
+
+
+@pytest.fixture(scope="module")
+def mixed_tables(mixed_frame, postgres) -> Tables:
+    return Tables(mixed_frame, postgres)
+
+
+STAMP_THRESHOLDS = [float(BIG + k) for k in (0, 100, 255, 399)] + [float(2**63), -float(2**63), 1.5e18, 1e300, -1e300, 0.5]
+
+#: Literals over every column kind and op, for hand-made and random rules.
+LITERAL_POOL = [
+    Literal("amount", "<=", 40.0), Literal("amount", ">", 55.25), Literal("amount", "is_nan"), Literal("amount", "not_nan"),
+    Literal("amount", "<=", 1e-05),
+    Literal("purpose", "==", "car"), Literal("purpose", "!=", "it's new"), Literal("purpose", "in", ["tv", 'say "hi"', "zzz"]),
+    Literal("purpose", "not_in", ["car", "other"]), Literal("purpose", "is_nan"), Literal("purpose", "==", "never seen"),
+    Literal("flag", "is_true"), Literal("flag", "is_false"), Literal("flag", "is_nan"),
+    Literal("bool", "is_true"), Literal("bool", "is_false"), Literal("bool_na", "is_true"), Literal("bool_na", "is_false"),
+    Literal("bool_na", "not_nan"), Literal("code", "is_true"), Literal("code", "is_false"),
+    Literal("code", "==", 2), Literal("code", "not_in", [0, 5]), Literal("index", ">", -0.5),
+    Literal("line\nbreak\ttab", "<=", 0.25),
+    *[Literal("stamp", op, t) for t in STAMP_THRESHOLDS for op in ("<=", ">")],
+]
+
+CONSTANT_RULES = [Rule.dnf([]), Rule.cnf([]), Rule.dnf([[]]), Rule.cnf([[]]), Rule.dnf([[], [Literal("flag", "is_true")]]),
+                  Rule.cnf([[], [Literal("flag", "is_true")]])]
+
+
+def test_every_literal_and_constant_rule_is_exact_on_every_engine(mixed_frame, mixed_tables):
+    rules = [Rule.dnf([[lit]]) for lit in LITERAL_POOL] + [Rule.cnf([[lit]]) for lit in LITERAL_POOL] + CONSTANT_RULES
+    # pandas cannot quote the column with a newline: its literal is checked on the SQL engines and Python only
+    quotable = [r for r in rules if "line\nbreak\ttab" not in r.features]
+    assert_every_engine_agrees(quotable, mixed_frame, mixed_tables)
+    unquotable = [r for r in rules if "line\nbreak\ttab" in r.features]
+    expected = np.array([r.evaluate(mixed_frame) for r in unquotable])
+    for engine, got in mixed_tables.sql(unquotable).items():
+        assert np.array_equal(got, expected), engine
+    assert all(np.array_equal(python_values(r, mixed_frame), e) for r, e in zip(unquotable, expected))
+
+
+def test_integers_beyond_2_53_are_compared_exactly_by_the_library_and_every_engine(mixed_frame, mixed_tables):
+    stamp = mixed_frame["stamp"]
+    exact = [int(v) for v in stamp]
+    for t in STAMP_THRESHOLDS:
+        # the library: exact integer comparison (float64 would merge BIG + k for neighbouring k)
+        assert Literal("stamp", "<=", t).evaluate(mixed_frame).tolist() == [x <= t for x in exact]
+        assert Literal("stamp", ">", t).evaluate(mixed_frame).tolist() == [x > t for x in exact]
+    assert sum(x <= BIG + 100 for x in exact) != sum(float(x) <= float(BIG + 100) for x in exact)  # the case matters
+    rules = [Rule.dnf([[Literal("stamp", op, t)]]) for t in STAMP_THRESHOLDS for op in ("<=", ">")]
+    assert_every_engine_agrees(rules, mixed_frame, mixed_tables)
+    assert "1500000000000000000" in to_sql(Rule.dnf([[Literal("stamp", "<=", 1.5e18)]]))  # not 1.5e+18 (DOUBLE in DuckDB)
+
+
+def test_the_binarizer_compares_integers_beyond_2_53_exactly_as_literal_evaluate(mixed_frame):
+    frame = mixed_frame[["stamp"]].copy()
+    frame["nullable"] = pd.array([None if i % 7 == 0 else v for i, v in enumerate(frame["stamp"])], dtype="Int64")
+    binarizer = FeatureBinarizer(n_thresholds=40, nan="indicator").fit(frame)
+    A = binarizer.transform(frame)
+    for k, lit in enumerate(binarizer.literals_):
+        assert np.array_equal(A[:, k].astype(bool), lit.evaluate(frame)), str(lit)
+    # a threshold splits integers that float64 rounds to the same value as the threshold
+    t = float(BIG + 128)
+    values = [int(v) for v in frame["stamp"]]
+    assert Literal("stamp", "<=", t).evaluate(frame).tolist() == [v <= t for v in values]
+    assert len({float(v) for v in values if v <= t}) < sum(v <= t for v in values)
+
+
+def test_flags_on_boolean_and_numeric_columns_agree_with_the_library_on_every_engine(mixed_frame, mixed_tables):
+    """``"x" = '1'``: PostgreSQL refused ``boolean = 1``; drifted values 0.5, 2, 1 ± 1 ulp are neither 0 nor 1."""
+    flag = mixed_frame["flag"]
+    is_true = Literal("flag", "is_true").evaluate(mixed_frame)
+    assert not is_true[[1, 2]].any() and Literal("flag", "is_false").evaluate(mixed_frame)[0]  # 1 ± 1 ulp, -0.0
+    assert not (is_true | Literal("flag", "is_false").evaluate(mixed_frame))[(flag == 0.5) | (flag == 2)].any()
+    rules = [Rule.dnf([[Literal(c, op)]]) for c in ("flag", "bool", "bool_na", "code") for op in ("is_true", "is_false")]
+    assert_every_engine_agrees(rules, mixed_frame, mixed_tables)
+    assert to_sql(rules[2]) == """("bool" IS NOT NULL AND "bool" = '1')"""
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(form=st.sampled_from(["dnf", "cnf"]),
+       clauses=st.lists(st.lists(st.sampled_from([lit for lit in LITERAL_POOL if "\n" not in lit.feature]), max_size=5),
+                        max_size=5))
+def test_random_rules_are_exact_on_every_engine(form, clauses, mixed_frame, mixed_tables):
+    assert_every_engine_agrees([Rule(form, [tuple(c) for c in clauses])], mixed_frame, mixed_tables)
+
+
+# ---------------------------------------------------------------------------
+# The bundled datasets' learned rules
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", list_datasets())
+def test_learned_rules_of_the_bundled_datasets_are_exact_on_every_engine(name, postgres):
+    X, y = load_dataset(name)
+    rules = []
+    for form in ("dnf", "cnf"):
+        learned = BooleanRuleClassifier(algorithm="scs", form=form, n_clauses=2, theta=0.01, n_thresholds=5).fit(X, y)
+        rules += [learned.rule_, learned.raw_rule_, learned.rule_.negate()]
+    assert_every_engine_agrees(rules, X, Tables(X, postgres))
+
+
+# ---------------------------------------------------------------------------
+# Constants, long clauses, names
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("index", [
+    pd.Index([0.0, np.nan, 2.0]), pd.Index([1, pd.NA, 2], dtype="Int64"),
+    pd.MultiIndex.from_tuples([(1, "a"), (np.nan, "b"), (2, None)]), pd.Index([5, 5, 5]),
+], ids=["nan", "pd.NA", "multiindex", "duplicates"])
+@pytest.mark.parametrize("index_column", [None, [np.nan, 1.0, 2.0]], ids=["plain", "column named index"])
+def test_query_constants_hold_whatever_the_index_and_columns(index, index_column):
+    """``(index == index)`` was false on a NaN index label and compared a column named ``index``."""
+    frame = pd.DataFrame({"x": [1.0, np.nan, 3.0]}, index=index)
+    if index_column is not None:
+        frame["index"] = index_column
+    for rule in CONSTANT_RULES[:4]:
+        expected = rule.evaluate(frame)
+        assert np.asarray(frame.eval(to_query(rule)), dtype=bool).tolist() == expected.tolist(), str(rule)
+        assert len(frame.query(to_query(rule))) == expected.sum()
+    assert frame.query(to_query(Rule.dnf([[Literal("x", ">", 2.0)], []]))).shape[0] == 3
+
+
+@pytest.fixture(scope="module")
+def long_frame(postgres):
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame({"x": rng.normal(size=60), "k": rng.integers(0, 2_000, 60), "f": rng.integers(0, 2, 60)})
+    frame.loc[::9, "x"] = np.nan
+    return frame, Tables(frame, postgres)
+
+
+def long_rules(n: int = 5_000) -> list[Rule]:
+    """A DNF term, a CNF clause and a DNF of ``n`` literals each, none constant on ``long_frame``."""
+    half = n // 2
+    mostly_true = ([Literal("x", ">", -10.0 - j / n) for j in range(half)]
+                   + [Literal("k", "<=", float(2_000 + j)) for j in range(n - half - 1)] + [Literal("f", "is_true")])
+    mostly_false = ([Literal("x", ">", 10.0 + j / n) for j in range(half)]
+                    + [Literal("k", ">", float(2_000 + j)) for j in range(n - half - 1)] + [Literal("f", "is_true")])
+    return [Rule.dnf([mostly_true]), Rule.cnf([mostly_false]), Rule.dnf([[lit] for lit in mostly_false])]
+
+
+def test_clauses_of_thousands_of_literals_work_on_every_engine(long_frame):
+    """A flat chain hit pandas' RecursionError (~400 literals) and SQLite's depth limit (1,000)."""
+    frame, tables = long_frame
+    rules = long_rules()
+    values = [rule.evaluate(frame) for rule in rules]
+    assert all(len(rule.literals) == 5_000 and 0 < v.sum() < len(frame) for rule, v in zip(rules, values))
+    assert_every_engine_agrees(rules, frame, tables)
+    assert to_sql(rules[0]).count("(") < 3 * 5_000 + 2_000  # groups, not one parenthesis per literal
+
+
+NAMES_ALL_ENGINES = ["a b", "x'y", 'q"uote', "ünï€ødé", "#", "1st", "SELECT", "index"]
+NAMES_SQL_ONLY = ["new\nline", "car\rriage", "tab\tbed", "bell\x07", "esc\x1b", "sep\u2028", "micro\u00b5"]
+
+
+def test_awkward_column_names_are_quoted_or_refused(postgres):
+    rng = np.random.default_rng(4)
+    names = NAMES_ALL_ENGINES + NAMES_SQL_ONLY
+    frame = pd.DataFrame({name: rng.normal(size=20) for name in names})
+    frame.iloc[::5, 0] = np.nan
+    tables = Tables(frame, postgres)
+    rules = [Rule.dnf([[Literal(name, ">", 0.0), Literal(names[0], "not_nan")]]) for name in names]
+    expected = np.array([rule.evaluate(frame) for rule in rules])
+    for engine, got in tables.sql(rules).items():
+        assert np.array_equal(got, expected), engine
+    for rule, e in zip(rules, expected):
+        assert np.array_equal(python_values(rule, frame), e)
+    for rule, e, name in zip(rules, expected, names):
+        if name in NAMES_ALL_ENGINES:
+            assert np.array_equal(query_values(rule, frame), e), name
+        else:  # pandas cannot read them between backticks: refused, naming the column and the way out
+            with pytest.raises(ValueError, match="cannot be quoted in a pandas query") as caught:
+                to_query(rule)
+            assert repr(name) in str(caught.value) and "to_sql or to_python" in str(caught.value)
+
+
+@pytest.mark.parametrize("name, message", [("", "empty"), ("nul\x00", "NUL"), ("bad\udc80", "not valid Unicode")])
+def test_sql_refuses_names_no_engine_can_hold(name, message):
+    with pytest.raises(ValueError, match=message):
+        to_sql(Rule.dnf([[Literal(name, ">", 1.0)]]))
+    if name:  # the same text as a category value
+        with pytest.raises(ValueError, match=message):
+            to_sql(Rule.dnf([[Literal("c", "==", name)]]))
+    frame = pd.DataFrame({name: [2.0, 0.0, None]})
+    assert np.array_equal(python_values(Rule.dnf([[Literal(name, ">", 1.0)]]), frame), [True, False, False])
+
+
+# ---------------------------------------------------------------------------
+# The Python module on csv.DictReader rows, as the CLI reads the same file
+# ---------------------------------------------------------------------------
+
+CSV_TEXT = """amount,flag,num_flag,purpose,stamp,code
+12.5,True,1,car,1700000000000000001,250
+,False,0,,1700000000000000002,251
+NA,True,,tv,1700000000000000003,
+?,,1,"it's",1700000000000000000,250
+null,False,0,car,1699999999999999999,252
+n/a,True,1.0,edu,1700000000000000100,
+NaN,False,0.0,tv,1700000000000000099,251
+ 7,True,1,car,1700000000000000001,250
+3e1,False,0,other,1700000000000000002,253
+-4,True,1,car,1700000000000000003,250
+"""
+
+
+def csv_rules() -> list[Rule]:
+    t = float(1_700_000_000_000_000_001)
+    return [
+        Rule.dnf([[Literal("amount", ">", 10.0)], [Literal("flag", "is_true"), Literal("purpose", "!=", "car")]]),
+        Rule.cnf([[Literal("num_flag", "is_false"), Literal("amount", "is_nan")], [Literal("purpose", "not_in", ["tv"])]]),
+        Rule.dnf([[Literal("stamp", "<=", t)], [Literal("purpose", "is_nan")]]),
+        Rule.dnf([[Literal("stamp", ">", t), Literal("flag", "is_false")], [Literal("num_flag", "is_true")]]),
+        Rule.dnf([[Literal("code", "==", 250)], [Literal("code", "in", [252, 253]), Literal("amount", "<=", 0.0)]]),
+        Rule.cnf([[Literal("code", "!=", 251)], [Literal("code", "not_nan")]]),
+    ]
+
+
+def test_python_export_on_csv_dictreader_rows_predicts_what_the_cli_predicts(tmp_path):
+    """'True'/'False' flags, empty and NA-like cells, big integers as text (39 of 300 rows differed)."""
+    path = tmp_path / "data.csv"
+    path.write_text(CSV_TEXT)
+    frame = read_features(path)  # what `rulemodels predict` and SavedModel.predict read
+    with path.open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    for rule in csv_rules():
+        namespace: dict = {}
+        exec(to_python(rule), namespace)  # noqa: S102 - the code under test
+        got = [namespace["predict_row"](row) for row in rows]
+        assert got == rule.evaluate(frame).astype(int).tolist(), str(rule)
+
+
+def test_python_export_on_a_larger_csv_matches_the_cli(tmp_path):
+    frame = make_mixed_frame(300, seed=7).drop(columns=["line\nbreak\ttab", "bool"])
+    path = tmp_path / "mixed.csv"
+    frame.to_csv(path, index=False)  # NaN and None as empty cells, booleans as True/False
+    read = read_features(path)
+    with path.open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    pool = [lit for lit in LITERAL_POOL if lit.feature in read.columns]
+    rules = [Rule.dnf([[lit]]) for lit in pool] + [Rule.dnf([pool[i : i + 3] for i in range(0, len(pool), 3)])]
+    for rule in rules:
+        namespace: dict = {}
+        exec(to_python(rule), namespace)  # noqa: S102
+        got = np.array([namespace["predict_row"](row) for row in rows], dtype=bool)
+        wrong = np.flatnonzero(got != rule.evaluate(read))
+        assert wrong.size == 0, f"{rule}: rows {wrong[:10].tolist()}"
+
+
+def test_python_export_keeps_integers_exact_and_refuses_non_numbers():
+    namespace: dict = {}
+    exec(to_python(Rule.dnf([[Literal("n", "<=", float(2**53))]])), namespace)  # noqa: S102
+    predict_row = namespace["predict_row"]
+    assert predict_row({"n": 2**53 + 1}) == 0 and predict_row({"n": np.int64(2**53 + 1)}) == 0
+    assert predict_row({"n": str(2**53 + 1)}) == 0 and predict_row({"n": str(2**53)}) == 1
+    with pytest.raises(ValueError, match="'n': 'abc' is not a number"):
+        predict_row({"n": "abc"})
