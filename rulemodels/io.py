@@ -282,7 +282,7 @@ class SavedModel:
         """Every column the rule uses is present (missing values follow :meth:`Literal.evaluate`)."""
         missing = [name for name in self.rule.features if name not in X.columns]
         if missing:
-            raise ValueError(f"the data has no column {_some(missing)}, which the rule uses")
+            raise ValueError(f"the data has no column {_some(missing, brackets=False)}, which the rule uses")
 
 
 def _rates_document(rates: PatternRates) -> dict[str, Any]:
@@ -357,10 +357,12 @@ def _fail(path: str | Path, message: str) -> RuleFormatError:
     return RuleFormatError(f"'{path}': {message}")
 
 
-def _some(names: list[str], limit: int = 10) -> str:
-    """The first ``limit`` names, quoted, and how many more there are (an error about 20,000 columns
-    stays readable)."""
+def _some(names: list[str], limit: int = 10, *, brackets: bool = True) -> str:
+    """The first ``limit`` names, quoted (``['a', 'b']``), and how many more there are: an error about
+    20,000 columns stays readable."""
     shown = ", ".join(repr(name) for name in names[:limit])
+    if brackets:
+        shown = f"[{shown}]"
     return f"{shown} and {len(names) - limit} more" if len(names) > limit else shown
 
 

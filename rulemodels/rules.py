@@ -805,12 +805,13 @@ def _object_from_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
     The error is raised by :func:`check_unique_keys`, which knows where the object is.
     """
-    parsed = _ParsedObject()
-    for key, value in pairs:
-        if key in parsed and parsed.repeated is None:
-            parsed.repeated = key
-        parsed[key] = value
-    return parsed
+    parsed = dict(pairs)
+    if len(parsed) == len(pairs):
+        return parsed
+    marked = _ParsedObject(pairs)  # only an object with a repeated key is marked
+    seen: set[str] = set()
+    marked.repeated = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
+    return marked
 
 
 def check_unique_keys(document: Any, root: str) -> None:
