@@ -19,7 +19,8 @@ import pytest
 from rulemodels import BooleanRuleClassifier, FeatureBinarizer, Literal, Rule
 from rulemodels.cli import main
 from rulemodels.io import load_model, save_model
-from rulemodels.kinds import ColumnKind, ColumnKindDriftWarning, conform
+from rulemodels import ColumnKindDriftWarning
+from rulemodels.kinds import ColumnKind, conform
 from rulemodels.rules import RuleFormatError
 
 #: Training codes: some look like numbers, most do not, so pandas keeps the column as text.
