@@ -4,6 +4,7 @@ Public names: :class:`BooleanRuleClassifier` (the estimator),
 :class:`BooleanRuleCV` (θ, R and form chosen by cross-validation),
 :class:`TrainingWorkspace` (the work several fits on one training set share), the rule values
 :class:`Literal`, :class:`Clause`, :class:`Rule`, :class:`FeatureBinarizer`,
+:class:`ColumnKindDriftWarning` (a column's values drifted from the kind learned),
 :func:`load_dataset` / :func:`list_datasets`, and :func:`solve_exact`.
 
 The names are imported on first use (PEP 562), so ``import rulemodels`` and
@@ -23,6 +24,7 @@ _EXPORTS: dict[str, str] = {
     "BooleanRuleCV": "rulemodels.model_selection",
     "BooleanRuleClassifier": "rulemodels.estimator",
     "Clause": "rulemodels.rules",
+    "ColumnKindDriftWarning": "rulemodels.kinds",
     "FeatureBinarizer": "rulemodels.data",
     "Literal": "rulemodels.rules",
     "Rule": "rulemodels.rules",
@@ -38,6 +40,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from rulemodels.data import FeatureBinarizer
     from rulemodels.datasets import list_datasets, load_dataset
     from rulemodels.estimator import BooleanRuleClassifier
+    from rulemodels.kinds import ColumnKindDriftWarning
     from rulemodels.exact import solve_exact
     from rulemodels.model_selection import BooleanRuleCV
     from rulemodels.rules import Clause, Literal, Rule

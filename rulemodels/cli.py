@@ -239,7 +239,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
         save_model(
             out, clf.rule_, data.classes, data.target, list(data.X.columns),
             pattern_rates=clf.pattern_rates_, algorithm=args.algorithm, theta=args.theta, n_clauses=args.clauses,
-            solver=args.solver,
+            solver=args.solver, column_kinds=clf.binarizer_.column_kinds_,
         )
     _print_rule_summary(data, clf, seconds)
     if out is not None:
@@ -253,11 +253,15 @@ def _cmd_predict(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from rulemodels.io import load_model, read_features, resolve_target
+    from rulemodels.kinds import ColumnKindDriftWarning
 
     out = _checked_output(args.out, [("RULE.json", args.rule), ("DATA.csv", args.data)])
     args.result_on_stdout = out is None
     model = load_model(args.rule)
-    frame = read_features(args.data, _csv_options(args))
+    # text-category columns are read as text (leading zeros kept), and each column the rule uses as its kind,
+    # warning once per drifted column; the calls below would say it again (the filter ends with main's scope)
+    frame = model.conform(read_features(args.data, _csv_options(args), dtypes=model.csv_dtypes()))
+    warnings.filterwarnings("ignore", category=ColumnKindDriftWarning)
     if args.explain:
         predictions = model.explain(frame)[["prediction", "reason"]].reset_index(drop=True)
     else:

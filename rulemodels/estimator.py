@@ -20,6 +20,7 @@ from rulemodels.baseline import majority_baseline, warn_if_trivial
 from rulemodels.data import FeatureBinarizer
 from rulemodels.explain import explain_rule
 from rulemodels.inputs import as_frame, check_input
+from rulemodels.kinds import conform
 from rulemodels.params import Interval, Options, validate_params
 from rulemodels.probability import PatternRates
 from rulemodels.simplify import SimplifyReport, simplify_rule
@@ -476,6 +477,9 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             ``reason`` (readable text with the row's values).
         """
         frame = self._frame_for_predict(X)
+        # predict reads the columns by their fitted kinds in binarizer_.transform; explain reads the rule's columns
+        kinds = getattr(self.binarizer_, "column_kinds_", {})
+        frame = conform(frame, {name: kinds[name] for name in self.rule_.features if name in kinds})
         return explain_rule(self.rule_, frame, self.classes_)
 
     def to_sql(self) -> str:

@@ -10,15 +10,17 @@ from collections import Counter
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 import pandas as pd
 
 from rulemodels.datasets import DATASET_INFO, list_datasets, load_dataset
 from rulemodels.explain import explain_rule
+from rulemodels.kinds import ColumnKind, conform, text_dtypes
 from rulemodels.probability import PatternRates
-from rulemodels.rules import Rule, RuleFormatError
+from rulemodels.rules import CATEGORY_OPS, FLAG_OPS, SET_OPS, THRESHOLD_OPS, Rule, RuleFormatError, check_unique_keys
+from rulemodels.rules import _object_from_pairs
 
 __all__ = [
     "CSVOptions", "HeaderLooksLikeDataWarning", "LabeledData", "SavedModel", "is_bundled_dataset", "load_data",
@@ -93,10 +95,13 @@ def _plain(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
-def read_features(path: str | Path, options: CSVOptions | None = None) -> pd.DataFrame:
+def read_features(path: str | Path, options: CSVOptions | None = None,
+                  dtypes: Mapping[str, Any] | None = None) -> pd.DataFrame:
     """A CSV file as a DataFrame, with clear errors for a missing or empty file.
 
     Warns (:class:`HeaderLooksLikeDataWarning`) when every header name is a number.
+    ``dtypes`` reads the columns it names with those dtypes (``{"zip": str}`` keeps
+    ``"02110"`` as text; names the file lacks are ignored).
     """
     options = options or CSVOptions()
     file = Path(path)
@@ -109,6 +114,7 @@ def read_features(path: str | Path, options: CSVOptions | None = None) -> pd.Dat
         frame = pd.read_csv(
             file, sep=options.sep, header=0 if options.header else None, na_values=na_values,
             keep_default_na=options.default_na, skipinitialspace=True, encoding=options.encoding,
+            dtype=_dtype_argument(dtypes, options.header),
         )
     except pd.errors.EmptyDataError:
         raise ValueError(f"data file '{path}' is empty") from None
@@ -141,6 +147,15 @@ def read_features(path: str | Path, options: CSVOptions | None = None) -> pd.Dat
                 HeaderLooksLikeDataWarning, stacklevel=2,
             )
     return frame
+
+
+def _dtype_argument(dtypes: Mapping[str, Any] | None, header: bool) -> dict[Any, Any] | None:
+    """``read_csv``'s ``dtype``: by name, or by position for a file without a header (``x3`` is column 3)."""
+    if not dtypes:
+        return None
+    if header:
+        return dict(dtypes)
+    return {int(name[1:]): dtype for name, dtype in dtypes.items() if name[:1] == "x" and name[1:].isdigit()}
 
 
 def _is_number(text: str) -> bool:
@@ -247,14 +262,22 @@ MAX_RULE_FILE_BYTES = 10 * 1024 * 1024
 #: The model-file versions this release reads (it writes version 1).
 _MODEL_VERSIONS = (1,)
 _MODEL_KEYS = ("format", "version", "target", "classes", "features", "rule")
-_OPTIONAL_MODEL_KEYS = ("metadata", "pattern_rates")
+_OPTIONAL_MODEL_KEYS = ("metadata", "pattern_rates", "column_kinds")
 _RATES_KEYS = ("patterns", "n_samples", "n_positive", "proba", "unseen")
 
 
 @dataclass(frozen=True)
 class SavedModel:
     """A fitted rule with what ``predict`` needs: the class names, the feature columns,
-    and (when saved) the training positive rate per pattern of clause outputs."""
+    (when saved) the training positive rate per pattern of clause outputs, and (when saved)
+    the kind of each column the rule uses.
+
+    ``predict``, ``predict_proba`` and ``explain`` read each column of ``column_kinds``
+    as that kind first (:meth:`conform`): text categories match as text however pandas
+    parsed the column, and a column holding values of another kind gets one
+    :class:`~rulemodels.kinds.ColumnKindDriftWarning`. A file without kinds (older
+    releases) evaluates the rule on the data as given.
+    """
 
     rule: Rule
     classes: tuple[Any, Any]
@@ -262,11 +285,22 @@ class SavedModel:
     features: tuple[str, ...]
     metadata: dict
     pattern_rates: PatternRates | None = None
+    column_kinds: Mapping[str, ColumnKind] = field(default_factory=dict)
+
+    def conform(self, X: pd.DataFrame) -> pd.DataFrame:
+        """``X`` with each column of :attr:`column_kinds` read as its kind (:func:`rulemodels.kinds.conform`);
+        warns once per column whose kind drifted."""
+        return conform(X, self.column_kinds, stacklevel=3)
+
+    def csv_dtypes(self) -> dict[str, type]:
+        """``pandas.read_csv`` dtypes for the columns of text categories (``{name: str}``), so codes such as
+        ``"02110"`` keep their leading zeros."""
+        return text_dtypes(self.column_kinds)
 
     def predict(self, X: pd.DataFrame) -> np.ndarray:
         """``classes[1]`` where the rule is true on a row of ``X``, ``classes[0]`` elsewhere."""
         self._check_columns(X)
-        fired = self.rule.evaluate(X)
+        fired = self.rule.evaluate(self.conform(X))
         return np.where(fired, self.classes[1], self.classes[0])
 
     def predict_proba(self, X: pd.DataFrame) -> np.ndarray:
@@ -277,19 +311,19 @@ class SavedModel:
                 "with this release ('rulemodels fit ... --out RULE.json')"
             )
         self._check_columns(X)
-        clause_values = self.rule.clause_outputs(X)
+        clause_values = self.rule.clause_outputs(self.conform(X))
         return self.pattern_rates.predict(clause_values, self.rule.reduce(clause_values))
 
     def explain(self, X: pd.DataFrame) -> pd.DataFrame:
         """Each row's prediction with the clauses and literals that decided it (:func:`rulemodels.explain.explain_rule`)."""
         self._check_columns(X)
-        return explain_rule(self.rule, X, self.classes)
+        return explain_rule(self.rule, self.conform(X), self.classes)
 
     def _check_columns(self, X: pd.DataFrame) -> None:
         """Every column the rule uses is present (missing values follow :meth:`Literal.evaluate`)."""
         missing = [name for name in self.rule.features if name not in X.columns]
         if missing:
-            raise ValueError(f"the data has no column {', '.join(repr(m) for m in missing)}, which the rule uses")
+            raise ValueError(f"the data has no column {_some(missing, brackets=False)}, which the rule uses")
 
 
 def _rates_document(rates: PatternRates) -> dict[str, Any]:
@@ -304,9 +338,20 @@ def _rates_document(rates: PatternRates) -> dict[str, Any]:
 
 def save_model(
     path: str | Path, rule: Rule, classes: tuple[Any, Any], target: str, features: list[str], *,
-    pattern_rates: PatternRates | None = None, **metadata: Any,
+    pattern_rates: PatternRates | None = None, column_kinds: Mapping[str, ColumnKind] | None = None, **metadata: Any,
 ) -> None:
-    """Write a rule, its class names, its feature columns and (optionally) its pattern rates as JSON."""
+    """Write a rule, its class names, its feature columns and (optionally) its pattern rates and
+    column kinds as JSON.
+
+    ``column_kinds`` (e.g. ``clf.binarizer_.column_kinds_``) gives the kind of each
+    column; the file keeps those of the columns the rule uses, which must all be
+    given and agree with the rule's literals (``ValueError`` otherwise).
+    """
+    kinds_document = None
+    if column_kinds is not None:
+        used = {name: column_kinds[name] for name in rule.features if name in column_kinds}
+        kinds_document = {name: kind.to_dict() for name, kind in used.items()}
+        _check_kinds(kinds_document, rule, [str(f) for f in features], error=ValueError)
     document = {
         "format": MODEL_FORMAT,
         "version": 1,
@@ -318,6 +363,8 @@ def save_model(
     }
     if pattern_rates is not None:
         document["pattern_rates"] = _rates_document(pattern_rates)
+    if kinds_document is not None:
+        document["column_kinds"] = kinds_document
     Path(path).write_text(json.dumps(document, indent=2, allow_nan=False) + "\n")
 
 
@@ -351,11 +398,20 @@ def _fail(path: str | Path, message: str) -> RuleFormatError:
     return RuleFormatError(f"'{path}': {message}")
 
 
+def _some(names: list[str], limit: int = 10, *, brackets: bool = True) -> str:
+    """The first ``limit`` names, quoted (``['a', 'b']``), and how many more there are: an error about
+    20,000 columns stays readable."""
+    shown = ", ".join(repr(name) for name in names[:limit])
+    if brackets:
+        shown = f"[{shown}]"
+    return f"{shown} and {len(names) - limit} more" if len(names) > limit else shown
+
+
 def _check_header(document: dict, path: str | Path) -> None:
     if document.get("format") != MODEL_FORMAT:
         raise RuleFormatError(f"'{path}' is not a rulemodels model file (format {MODEL_FORMAT!r}, version 1)")
     version = document.get("version")
-    if isinstance(version, bool) or version not in _MODEL_VERSIONS:
+    if type(version) is not int or version not in _MODEL_VERSIONS:  # 1.0 and true are not versions
         raise _fail(path, f"'version' must be one of {list(_MODEL_VERSIONS)}, got {version!r}: the file was "
                           "written by another release of rulemodels, or edited")
 
@@ -374,11 +430,54 @@ def _check_features(features: Any, rule: Rule, path: str | Path) -> tuple[str, .
         raise _fail(path, f"'features' must be a list of column names (strings), got {features!r}")
     repeated = sorted(name for name, count in Counter(features).items() if count > 1)
     if repeated:
-        raise _fail(path, f"'features' lists {repeated} more than once")
-    unknown = [name for name in rule.features if name not in set(features)]
+        raise _fail(path, f"'features' lists {_some(repeated)} more than once")
+    listed = set(features)  # built once: a membership test per rule column keeps loading linear
+    unknown = [name for name in rule.features if name not in listed]
     if unknown:
-        raise _fail(path, f"'features' does not list {unknown}, which the rule uses: the file is inconsistent")
+        raise _fail(path, f"'features' does not list {_some(unknown)}, which the rule uses: the file is inconsistent")
     return tuple(features)
+
+
+#: The ops a literal may have on a column of each kind (``is_nan``/``not_nan`` on any).
+_KIND_OPS = {"numeric": THRESHOLD_OPS, "flag": FLAG_OPS, "categorical": CATEGORY_OPS + SET_OPS}
+
+
+def _check_kinds(kinds: Any, rule: Rule, features: list[str], *, error: Any) -> dict[str, ColumnKind]:
+    """The ``column_kinds`` field: an object naming listed columns, an entry for every column the rule
+    uses, each ``{"kind": ..., "values": ...}`` and agreeing with the rule's literals on that column.
+
+    ``error`` builds the exception from a message (the file's :class:`RuleFormatError`, or
+    ``ValueError`` in :func:`save_model`).
+    """
+    if not isinstance(kinds, dict):
+        raise error(f"'column_kinds' must be an object mapping column names to their kinds, got {type(kinds).__name__}")
+    listed = set(features)
+    unlisted = [name for name in kinds if name not in listed]
+    if unlisted:
+        raise error(f"'column_kinds' names {_some(unlisted)}, which 'features' does not list")
+    parsed: dict[str, ColumnKind] = {}
+    for name, entry in kinds.items():
+        try:
+            parsed[name] = ColumnKind.from_dict(entry)
+        except ValueError as exc:
+            raise error(f"'column_kinds.{name}': {exc}") from None
+    missing = [name for name in rule.features if name not in parsed]
+    if missing:
+        raise error(f"'column_kinds' has no entry for {_some(missing)}, which the rule uses")
+    for literal in rule.literals:
+        kind = parsed[literal.feature]
+        if literal.op in ("is_nan", "not_nan"):
+            continue
+        if literal.op not in _KIND_OPS[kind.kind]:
+            raise error(f"'column_kinds.{literal.feature}' is {kind.kind}, but the rule has the literal '{literal}' "
+                        "on it: the file is inconsistent")
+        values = literal.value if literal.op in SET_OPS else (literal.value,)
+        wrong = [v for v in values if kind.values == "text" and not isinstance(v, str)
+                 or kind.values == "numbers" and (isinstance(v, str | bool))]
+        if wrong:
+            raise error(f"'column_kinds.{literal.feature}' says its categories are {kind.values}, but the rule "
+                        f"compares it with {wrong[0]!r}: the file is inconsistent")
+    return parsed
 
 
 def _number_list(value: Any, length: int, field: str, path: str | Path, *, low: float, high: float) -> np.ndarray:
@@ -425,7 +524,10 @@ def _model_from_document(document: dict, path: str | Path) -> SavedModel:
     if not isinstance(metadata, dict):
         raise _fail(path, f"'metadata' must be an object, got {type(metadata).__name__}")
     rates = _check_rates(document.get("pattern_rates"), rule, path)
-    return SavedModel(rule, classes, target, features, metadata, rates)
+    kinds = {}
+    if "column_kinds" in document:
+        kinds = _check_kinds(document["column_kinds"], rule, list(features), error=lambda message: _fail(path, message))
+    return SavedModel(rule, classes, target, features, metadata, rates, kinds)
 
 
 def _rule_from(document: Any, path: str | Path) -> Rule:
@@ -441,13 +543,14 @@ def load_model(path: str | Path) -> SavedModel:
 
     Every field is checked (format and version, two distinct class labels, the
     target's name, a features list that holds every column of the rule, the
-    rule, optional metadata and pattern rates), and a file over
+    rule, optional metadata, pattern rates and column kinds), an object that
+    names a key twice is refused, and a file over
     :data:`MAX_RULE_FILE_BYTES` is refused before it is read. Errors are
     :class:`~rulemodels.rules.RuleFormatError` naming the file and the field.
     """
     data = _read_limited(Path(path), path)
     try:
-        document = json.loads(data.decode("utf-8"), parse_constant=_reject_constant)
+        document = json.loads(data.decode("utf-8"), parse_constant=_reject_constant, object_pairs_hook=_object_from_pairs)
     except UnicodeDecodeError:
         raise RuleFormatError(f"'{path}' is not valid JSON: it is not UTF-8 text") from None
     except ValueError as exc:
@@ -456,6 +559,10 @@ def load_model(path: str | Path) -> SavedModel:
         raise RuleFormatError(f"'{path}' is not a rule file: its JSON is nested too deeply") from None
     if not isinstance(document, dict):
         raise RuleFormatError(f"'{path}' must hold a JSON object")
+    try:
+        check_unique_keys(document, "the file")
+    except RuleFormatError as exc:
+        raise RuleFormatError(f"'{path}': {exc}") from None
     if document.get("format") == "rulemodels.rule":
         rule = _rule_from(document, path)
         return SavedModel(rule, (0, 1), "target", rule.features, {})

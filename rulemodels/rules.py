@@ -793,10 +793,10 @@ class Rule:
         if d["format"] != _FORMAT_NAME:
             raise RuleFormatError(f"format: expected {_FORMAT_NAME!r}, got {d['format']!r}")
         version = d["version"]
-        if isinstance(version, bool) or version not in _READABLE_VERSIONS:
+        if type(version) is not int or version not in _READABLE_VERSIONS:  # 1.0 and true are not versions
             raise RuleFormatError(
                 f"version: unsupported version {version!r}; this release reads versions "
-                f"{', '.join(map(str, _READABLE_VERSIONS))}"
+                f"{', '.join(map(str, _READABLE_VERSIONS))} (a whole number, as written by to_dict)"
             )
         if d["form"] not in _FORMS:
             raise RuleFormatError(f"form: unknown form {d['form']!r}; expected 'cnf' or 'dnf'")
@@ -805,20 +805,28 @@ class Rule:
             raise RuleFormatError(
                 f"clauses: expected a list of clauses, got {type(clauses).__name__}"
             )
-        return cls(d["form"], tuple(_clause_from_data(c, f"clauses[{r}]")
+        rule = cls(d["form"], tuple(_clause_from_data(c, f"clauses[{r}]")
                                     for r, c in enumerate(clauses)))
+        if version < _FORMAT_VERSION:
+            _check_no_set_ops(clauses, version)
+        return rule
 
     @classmethod
     def from_json(cls, s: str | bytes) -> Rule:
-        """Parse :meth:`to_json` output (never pickle, never ``eval``)."""
+        """Parse :meth:`to_json` output (never pickle, never ``eval``).
+
+        An object that names a key twice is refused (JSON parsers keep the last
+        one, while a reader of the file sees the first).
+        """
         if not isinstance(s, str | bytes | bytearray):
             raise TypeError(f"from_json expects JSON text (str or bytes); got {type(s).__name__}")
         try:
-            data = json.loads(s, parse_constant=_reject_constant)
+            data = json.loads(s, parse_constant=_reject_constant, object_pairs_hook=_object_from_pairs)
         except json.JSONDecodeError as exc:
             raise RuleFormatError(
                 f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
             ) from exc
+        check_unique_keys(data, "the rule")
         return cls.from_dict(data)
 
 
@@ -831,6 +839,61 @@ _LITERAL_KEYS = ("feature", "op", "value")
 
 def _reject_constant(name: str) -> None:
     raise RuleFormatError(f"invalid JSON: {name} is not a standard JSON value")
+
+
+class _ParsedObject(dict):
+    """A JSON object as parsed by :func:`_object_from_pairs`: a dict that remembers a repeated key."""
+
+    repeated: str | None = None
+
+
+def _object_from_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``json.loads``' ``object_pairs_hook``: the object as a dict, noting the first key named twice.
+
+    The error is raised by :func:`check_unique_keys`, which knows where the object is.
+    """
+    parsed = dict(pairs)
+    if len(parsed) == len(pairs):
+        return parsed
+    marked = _ParsedObject(pairs)  # only an object with a repeated key is marked
+    seen: set[str] = set()
+    marked.repeated = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
+    return marked
+
+
+def check_unique_keys(document: Any, root: str) -> None:
+    """Raise :class:`RuleFormatError` naming the first key an object of ``document`` repeats, and where.
+
+    ``document`` is parsed with ``object_pairs_hook=_object_from_pairs``; ``root``
+    names the whole document in the message (``"the rule"``). One pass over the
+    document, without recursion.
+    """
+    stack: list[tuple[Any, str]] = [(document, "")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            repeated = getattr(value, "repeated", None)
+            if repeated is not None:
+                where = f"in {path}" if path else f"at the top of {root}"
+                raise RuleFormatError(
+                    f"duplicate key {repeated!r} {where}: a JSON object must name each key once (a parser keeps "
+                    "the last value while a reader sees the first); remove one of them"
+                )
+            stack.extend((item, f"{path}.{key}" if path else str(key)) for key, item in reversed(list(value.items())))
+        elif isinstance(value, list):
+            stack.extend((item, f"{path}[{k}]") for k, item in reversed(list(enumerate(value))))
+
+
+def _check_no_set_ops(clauses: list[Any], version: int) -> None:
+    """Refuse a set literal in a rule of a version before set literals existed (a file edited by hand)."""
+    for r, clause in enumerate(clauses):
+        for j, item in enumerate(clause):
+            if item["op"] in SET_OPS:
+                raise RuleFormatError(
+                    f"clauses[{r}][{j}].op: op {item['op']!r} is a version-{_FORMAT_VERSION} operator, but the rule "
+                    f"says version {version}: the file is inconsistent (set 'version' to {_FORMAT_VERSION}, "
+                    "or write the rule again with to_json)"
+                )
 
 
 def _check_object(data: object, path: str, required: Sequence[str],

@@ -26,6 +26,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils import Tags
 from sklearn.utils.validation import check_is_fitted
 
+from rulemodels.kinds import ColumnKind, category_values, conform, holds_only_numbers
 from rulemodels.params import Interval, Options, validate_params
 from rulemodels.rules import Literal, _category_codes, _numeric_values, threshold_tests
 
@@ -168,12 +169,22 @@ def _id_like_message(name: str, distinct: int, present: int) -> str:
 
 
 def _is_categorical_dtype(dtype: Any) -> bool:
-    """Columns treated as categorical under ``categorical='auto'``."""
+    """Columns of a dtype that may be categorical under ``categorical='auto'`` (see :func:`_is_categorical_column`)."""
     return (
         isinstance(dtype, pd.CategoricalDtype)
         or pd.api.types.is_object_dtype(dtype)
         or pd.api.types.is_string_dtype(dtype)
     )
+
+
+def _is_categorical_column(column: pd.Series) -> bool:
+    """Columns treated as categorical under ``categorical='auto'``: category, string and object dtypes,
+    except an object column whose present values are all numbers (Python ints or floats, ``Decimal``
+    from ``read_sql`` of NUMERIC): that one is numeric, with thresholds, so an unseen value still
+    falls on the right side of each threshold. Text that looks like a number (``"250"``) stays text."""
+    if not _is_categorical_dtype(column.dtype):
+        return False
+    return not (pd.api.types.is_object_dtype(column.dtype) and holds_only_numbers(column))
 
 
 def duplicated_names(names: list[str]) -> list[str]:
@@ -258,6 +269,16 @@ def _to_frame(X: Any) -> tuple[pd.DataFrame, bool]:
     return frame, had_names
 
 
+def _column_kind(plan: _ColumnPlan, column: pd.Series) -> ColumnKind:
+    """The kind of a fitted column (what :func:`rulemodels.kinds.conform` reads it back as)."""
+    if plan.kind == "flag":
+        return ColumnKind("flag")
+    if plan.kind == "threshold":
+        return ColumnKind("numeric")
+    present = column.to_numpy(dtype=object)[~np.asarray(pd.isna(column), dtype=bool)]
+    return ColumnKind("categorical", category_values(present))
+
+
 class FeatureBinarizer(TransformerMixin, BaseEstimator):
     """Turn raw features into 0/1 literal columns for Boolean rule learning.
 
@@ -311,7 +332,10 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         :class:`IDLikeColumnWarning`; ``'keep'`` makes one category per value.
     categorical : 'auto' or list of str, default='auto'
         Columns to treat as categorical. ``'auto'``: columns of object,
-        string or category dtype. A list names the columns (as ``str``; for
+        string or category dtype, except object columns whose present values
+        are all numbers (Python ints or floats, ``Decimal`` from ``read_sql``
+        of NUMERIC), which are numeric; text that looks like a number
+        (``"250"``) stays categorical. A list names the columns (as ``str``; for
         array input ``'x0'``, ``'x1'``, ...); all other columns must be
         numeric or bool.
 
@@ -334,6 +358,16 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         empty for a column with a single category.
     dropped_columns_ : list of str
         ID-like columns left out (see ``high_cardinality``).
+    column_kinds_ : dict of str to ColumnKind
+        What each source column was in :meth:`fit`: numeric, a flag, or
+        categorical with text, number or mixed categories
+        (:class:`rulemodels.kinds.ColumnKind`). :meth:`transform` reads each
+        column with literals back as that kind (:func:`rulemodels.kinds.conform`):
+        text categories match as text however pandas parsed them (``250`` and
+        ``250.0`` as ``'250'``), objects holding numbers are numbers, and a
+        column holding values of another kind gets one
+        :class:`~rulemodels.kinds.ColumnKindDriftWarning` saying what is done
+        with them.
     chains_ : list of tuple of int
         Nested chains of output columns: ``A[:, c[k]] <= A[:, c[k + 1]]``
         elementwise on any data. For each thresholded column, one chain of the
@@ -453,12 +487,15 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             del self.feature_names_in_
         categorical = self._categorical_columns(frame)
         plans: list[_ColumnPlan] = []
+        kinds: dict[str, ColumnKind] = {}
         start = 0
         for name in frame.columns:
             plan = self._fit_column(frame[name], name, name in categorical, start)
             plans.append(plan)
+            kinds[name] = _column_kind(plan, frame[name])
             start += plan.width
         self._plans = plans
+        self.column_kinds_ = kinds
         self._set_structure(plans)
         logger.debug(
             "FeatureBinarizer: %d source columns -> %d literals",
@@ -469,7 +506,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
 
     def _categorical_columns(self, frame: pd.DataFrame) -> set[str]:
         if isinstance(self.categorical, str):  # 'auto', checked by _parameter_constraints
-            chosen = {name for name in frame.columns if _is_categorical_dtype(frame[name].dtype)}
+            chosen = {name for name in frame.columns if _is_categorical_column(frame[name])}
             for name in chosen:
                 mixed = _mixed_numbers_and_strings(frame[name])
                 if mixed is not None:
@@ -662,6 +699,8 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         check_is_fitted(self, "literals_")
         frame = self._transform_frame(X)
         _check_scalar_cells(frame)
+        kinds = getattr(self, "column_kinds_", {})  # absent in a binarizer pickled by an older release
+        frame = conform(frame, {plan.name: kinds[plan.name] for plan in self._plans if plan.width and plan.name in kinds})
         out = np.zeros((len(frame), len(self.literals_)), dtype=np.uint8)
         for plan, name in zip(self._plans, frame.columns):
             if plan.width == 0:
