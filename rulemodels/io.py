@@ -18,6 +18,7 @@ import pandas as pd
 from rulemodels.datasets import DATASET_INFO, list_datasets, load_dataset
 from rulemodels.explain import explain_rule
 from rulemodels.kinds import ColumnKind, conform, text_dtypes
+from rulemodels.outputs import write_text_atomically
 from rulemodels.probability import PatternRates
 from rulemodels.rules import CATEGORY_OPS, FLAG_OPS, SET_OPS, THRESHOLD_OPS, Rule, RuleFormatError, check_unique_keys
 from rulemodels.rules import _object_from_pairs
@@ -365,7 +366,7 @@ def save_model(
         document["pattern_rates"] = _rates_document(pattern_rates)
     if kinds_document is not None:
         document["column_kinds"] = kinds_document
-    Path(path).write_text(json.dumps(document, indent=2, allow_nan=False) + "\n")
+    write_text_atomically(path, json.dumps(document, indent=2, allow_nan=False) + "\n")  # complete or absent
 
 
 def _read_limited(file: Path, path: str | Path) -> bytes:
