@@ -100,9 +100,15 @@ def binary_labels(y: Any, n_samples: int, *, stacklevel: int = 3) -> tuple[np.nd
 
 
 def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray:
-    """Sample weights as a float vector of length ``n_samples`` (ones when None).
+    """Sample weights as a float vector of length ``n_samples``, normalised to mean 1 (ones when None).
 
-    They must be finite and non-negative; a scalar gives every sample that weight.
+    They must be finite and non-negative, with at least one positive; a scalar
+    gives every sample that weight. Only their ratios matter (θ is a share of
+    the total weight), so they are rescaled here, once, to mean 1: the LPs see
+    the same numbers whatever the scale (``1e-12`` or ``1e300`` times the
+    weights would otherwise meet the solver's absolute tolerances or
+    overflow), and a fit's ``objective_`` is in units of an average-weight
+    row. Dividing by the largest weight first keeps the sum finite.
     """
     if sample_weight is None:
         return np.ones(n_samples)
@@ -120,4 +126,10 @@ def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray:
         raise ValueError("Negative values in data passed to sample_weight: weights must be >= 0")
     if not np.any(weights > 0):
         raise ValueError("Sample weights must contain at least one non-zero number: every sample has weight zero")
-    return weights
+    return _mean_one(weights)
+
+
+def _mean_one(weights: np.ndarray) -> np.ndarray:
+    """``weights`` (finite, >= 0, one > 0) rescaled to mean 1 (ones stay ones exactly)."""
+    scaled = weights / weights.max()
+    return scaled / scaled.mean()

@@ -41,11 +41,13 @@ import numpy as np
 from sklearn.base import clone
 
 from rulemodels.algorithms import ALGORITHMS, ProblemWorkspace, WorkingData, learn
+from rulemodels.algorithms.rounding import tautological_clauses
 from rulemodels.data import FeatureBinarizer
 from rulemodels.exact import solve_exact_problem
 from rulemodels.inputs import as_frame, binary_labels, check_input, check_sample_weight
+from rulemodels.models.objectives import hamming_objective, zero_one_objective
 from rulemodels.models.problem import CNFProblem
-from rulemodels.rules import Literal, Rule
+from rulemodels.rules import Clause, Literal, Rule
 from solvers import Backend, get_backend
 
 logger = logging.getLogger(__name__)
@@ -107,6 +109,44 @@ class LearnedRule:
             block = matrix[:, columns]
             outputs[:, r] = block.all(axis=1) if self.rule.form == "dnf" else block.any(axis=1)
         return self.rule.reduce(outputs)
+
+
+def _constant_rule(form: str, value: bool) -> Rule:
+    """The rule of ``form`` without literals that is ``value`` on every row.
+
+    A DNF without terms is False and one empty term True; a CNF without
+    clauses is True and one empty clause False.
+    """
+    empty_clause_value = form == "dnf"
+    return Rule(form, (Clause(()),) if value == empty_clause_value else ())
+
+
+def _drop_tautologies(data: WorkingData, W: np.ndarray, objective: float, algorithm: str, theta: float) -> tuple[np.ndarray, float]:
+    """Drop the CNF clauses of ``W`` that one column makes true on every training row; recompute the objective.
+
+    Such a clause (``x <= 5 OR x > 5``) is how a learner fills a clause slot
+    it has no use for, the cheapest always-true clause on the training rows.
+    Dropping it keeps every training prediction and lowers the sparsity cost;
+    keeping it would make the rule say ``x is not missing``, a condition no
+    training row supports (on a column that had no missing values it is not
+    even a literal of the binary matrix). TLP and AM drop most of these
+    themselves; this runs for every algorithm. Only the CNF form: in a DNF
+    the same clause of the negated problem is a term no row satisfies
+    (``x <= 5 AND x > 5``), which simplification removes.
+    The objective is the algorithm's own (0-1 for TLP, Hamming otherwise) at
+    the remaining clauses; with none left the rule is the constant True
+    (objective: the weight of the negatives), which
+    :meth:`TrainingWorkspace._better_constant` then compares with False.
+    """
+    drop = tautological_clauses(data.A, W, data.groups, allow_disable=data.allow_disable)
+    if not drop:
+        return W, objective
+    W = np.delete(W, drop, axis=1)
+    logger.info("dropped %d CNF clause(s) that one column makes true on every training row", len(drop))
+    if W.shape[1] == 0:  # a CNF without clauses is True: it misclassifies every negative
+        return W, float(data.weight[data.y == 0].sum())
+    measure = zero_one_objective if algorithm == "tlp" else hamming_objective
+    return W, measure(data.A, data.y, W, theta, sample_weight=data.weight, feature_cost=data.cost)
 
 
 class TrainingWorkspace:
@@ -239,10 +279,11 @@ class TrainingWorkspace:
                 problem, n_clauses, theta, solver=self.backend, time_limit=time_limit,
                 disable_cost=disable_cost if allow_disable else None,
             )
+            rule, objective = self._better_constant(exact.rule, float(exact.objective))
             return LearnedRule(
-                rule=exact.rule, objective=float(exact.objective), history=[float(exact.objective)], n_iter=1,
+                rule=rule, objective=objective, history=[objective], n_iter=1,
                 termination=exact.status, n_solves=1, n_builds=1, n_reused=0, exact_bound=exact.bound,
-                clause_columns=self._clause_columns(exact.rule),
+                clause_columns=self._clause_columns(rule),
             )
         if algorithm not in ALGORITHMS:
             raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)} or 'exact', got {algorithm!r}")
@@ -251,13 +292,49 @@ class TrainingWorkspace:
             workspace, algorithm=algorithm, n_clauses=n_clauses, theta=theta, max_iter=max_iter,
             time_limit=time_limit, solver_options=solver_options,
         )
-        W, w0 = workspace.data.split(result.W)
-        rule = problem.rule_from_weights(W, w0)
+        W_full, objective = result.W, float(result.objective)
+        if form == "cnf":
+            W_full, objective = _drop_tautologies(workspace.data, W_full, objective, algorithm, theta)
+        W, w0 = workspace.data.split(W_full)
+        rule, objective = self._better_constant(problem.rule_from_weights(W, w0), objective)
+        history = list(result.history)
+        if history and objective < history[-1]:
+            history.append(objective)
         return LearnedRule(
-            rule=rule, objective=float(result.objective), history=list(result.history),
+            rule=rule, objective=objective, history=history,
             n_iter=int(result.n_iter), termination=result.stop_reason, n_solves=int(result.n_solves),
             n_builds=int(result.n_builds), n_reused=int(result.n_cache_hits), clause_columns=self._clause_columns(rule),
         )
+
+    def _better_constant(self, rule: Rule, objective: float) -> tuple[Rule, float]:
+        """The learned rule, or the better constant when the rule is constant on the training rows.
+
+        A rule without literals is a constant, and which one depends only on how
+        the learner reads an empty clause (an empty DNF term is True, a DNF
+        without terms False; a CNF mirrored): with a large θ every algorithm
+        returns the constant its form reads an empty clause as, whatever the
+        labels say. A rule with literals that is constant on the training rows
+        costs θ per literal for no change in any training prediction. Either
+        way, the constant with the lower weighted training error is returned
+        (ties keep the rule's own value), as a rule without literals, with its
+        objective (its weighted error: no literal costs anything).
+        """
+        values = rule.evaluate_binary(self.A, self.literals)
+        if values.any() and not values.all():
+            return rule, objective
+        positive = self.labels == 1
+        error = {True: float(self.sample_weight[~positive].sum()), False: float(self.sample_weight[positive].sum())}
+        value = bool(values[0])
+        best = value if error[value] <= error[not value] else not value
+        if rule.n_literals == 0 and best == value:
+            return rule, objective
+        constant = _constant_rule(rule.form, best)
+        logger.info(
+            "the learned rule %s is constant (%s) on the training rows; returning the constant %s: "
+            "weighted training error %.6g (always %s: %.6g)",
+            rule, value, constant, error[best], not best, error[not best],
+        )
+        return constant, error[best]
 
     def _clause_columns(self, rule: Rule) -> tuple[np.ndarray, ...]:
         column_of = self._column_of

@@ -111,7 +111,9 @@ def test_a_workspace_serves_only_its_own_data_and_settings() -> None:
         with pytest.raises(ValueError, match="other training data"):
             BooleanRuleClassifier().fit(X, 1 - y, workspace=workspace)
         with pytest.raises(ValueError, match="other training data"):
-            BooleanRuleClassifier().fit(X, y, sample_weight=np.full(len(y), 2.0), workspace=workspace)
+            BooleanRuleClassifier().fit(X, y, sample_weight=np.r_[2.0, np.ones(len(y) - 1)], workspace=workspace)
+        # weights are normalised to mean 1 (issue 25): proportional weights are the same training data
+        BooleanRuleClassifier().fit(X, y, sample_weight=np.full(len(y), 2.0), workspace=workspace)
         with pytest.raises(ValueError, match="binarizer settings"):
             BooleanRuleClassifier(n_thresholds=4).fit(X, y, workspace=workspace)
         with pytest.raises(ValueError, match="solves with 'highs'"):

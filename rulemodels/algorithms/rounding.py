@@ -44,7 +44,7 @@ import scipy.sparse as sp
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["RedundancyAwareBinarizer", "non_redundant_combinations", "redundant_clauses", "simple_binarize"]
+__all__ = ["RedundancyAwareBinarizer", "non_redundant_combinations", "redundant_clauses", "simple_binarize", "tautological_clauses"]
 
 #: cost(current (d,), columns (g,), options (g, K)) -> costs (K,): the objective of ``current``
 #: with its entries ``columns`` replaced by each column of ``options``
@@ -71,17 +71,44 @@ def redundant_clauses(A: np.ndarray, W: np.ndarray, groups: Sequence[object], *,
     """
     selected = np.asarray(W) > 0.5
     disabled = selected[-1] if allow_disable else np.zeros(selected.shape[1], dtype=bool)
-    labels = np.asarray([str(g) for g in groups], dtype=object)
-    dense = np.asarray(A) > 0.5
+    covering = set(tautological_clauses(A, W, groups, allow_disable=allow_disable))
     kept: list[int] = []
     for r in range(selected.shape[1]):
         column = selected[:, r]
         duplicate = any(np.array_equal(column, selected[:, k]) for k in kept)
-        covering = any(dense[:, column & (labels == label)].any(axis=1).all() for label in set(labels[column]))
-        if disabled[r] or not (duplicate or covering):
+        if disabled[r] or not (duplicate or r in covering):
             kept.append(r)
     kept = kept or [0]
     return [r for r in range(selected.shape[1]) if r not in kept]
+
+
+def tautological_clauses(A: np.ndarray, W: np.ndarray, groups: Sequence[object], *, allow_disable: bool = False) -> list[int]:
+    """Indices of the CNF clauses of binary ``W`` (d, R) that one source column makes true on every row of ``A``.
+
+    Clause r is such a *one-column tautology* when the literals of one source
+    column (``groups``) in it are true together on every row: ``x <= 5 OR
+    x > 5``, ``x > 3 OR x <= 5``, ``f OR not f``, ``x == a OR x != a``. On
+    rows where that column is present it is always true, so it changes no
+    training prediction; read as a rule it says ``x is not missing`` (its
+    literals are all false where ``x`` is missing), a condition nothing in the
+    training data supports. Every clause may be reported. With
+    ``allow_disable`` the last row of ``W`` is the always-true feature:
+    clauses that select it are disabled already and are not reported.
+    """
+    selected = np.asarray(W) > 0.5
+    if selected.ndim == 1:
+        selected = selected[:, None]
+    disabled = selected[-1] if allow_disable else np.zeros(selected.shape[1], dtype=bool)
+    labels = np.asarray([str(g) for g in groups], dtype=object)
+    dense = np.asarray(A) > 0.5
+    found: list[int] = []
+    for r in range(selected.shape[1]):
+        column = selected[:, r]
+        if disabled[r]:
+            continue
+        if any(dense[:, column & (labels == label)].any(axis=1).all() for label in set(labels[column])):
+            found.append(r)
+    return found
 
 
 def non_redundant_combinations(
