@@ -160,6 +160,11 @@ def _add_data_arguments(parser: argparse.ArgumentParser, *, estimator: bool = Tr
                  "'x is missing' literals; 'error' refuses them",
         )
         parser.add_argument(
+            "--categorical", default="", metavar="LIST",
+            help="comma-separated columns whose values are codes, not quantities (ICD, ZIP): read as text, "
+                 "every value a category (default: text columns are categories, number columns get thresholds)",
+        )
+        parser.add_argument(
             "--keep-id-columns", action="store_true",
             help="keep text columns with one distinct value per row (IDs, dates as text) as categories; "
                  "by default they are left out with a warning",
@@ -187,7 +192,8 @@ def _fit_estimator(args: argparse.Namespace, algorithm: str):
     from rulemodels.io import load_data
 
     _translate_pyomo_warnings(args, args.cleanups)
-    data = load_data(args.data, args.target, args.positive, _csv_options(args))
+    categorical = [name for name in args.categorical.split(",") if name]
+    data = load_data(args.data, args.target, args.positive, _csv_options(args), categorical=categorical)
     clf = BooleanRuleClassifier(
         form=args.form, n_clauses=args.clauses, theta=args.theta, algorithm=algorithm, n_thresholds=args.thresholds,
         allow_disable=args.allow_disable, max_iter=args.max_iter,

@@ -10,7 +10,7 @@ from collections import Counter
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -199,21 +199,24 @@ def is_bundled_dataset(source: str) -> bool:
 
 
 def load_data(source: str, target: str | None = None, positive: str | None = None,
-              options: CSVOptions | None = None) -> LabeledData:
+              options: CSVOptions | None = None, categorical: Sequence[str] = ()) -> LabeledData:
     """Load a bundled dataset by name, or a CSV file with a ``target`` column.
 
     ``target`` is a column name or a 0-based column index (``-1``: the last
     column). The target must have exactly two values, or ``positive`` must
     name the value that counts as the positive class (label 1; every other
-    value is 0). ``options`` says how to read the CSV file.
+    value is 0). ``options`` says how to read the CSV file. ``categorical``
+    names columns whose values are codes, not quantities (ICD or ZIP codes):
+    they are read as text (``"02110"`` keeps its zero) and given the
+    ``category`` dtype, so every value is a category.
     """
     if is_bundled_dataset(source):
         X, y = load_dataset(source)
         info = DATASET_INFO[source]
         if target is not None and target != info["target"]:
             raise ValueError(f"bundled dataset '{source}' has target '{info['target']}', not '{target}'")
-        return LabeledData(X, y.to_numpy().astype(int), info["target"], (0, 1), source)
-    frame = read_features(source, options)
+        return LabeledData(_as_categories(X, categorical, source), y.to_numpy().astype(int), info["target"], (0, 1), source)
+    frame = read_features(source, options, dtypes=dict.fromkeys(categorical, str))
     if target is None:
         raise ValueError(
             f"--target is required for a CSV file (a column name, or an index: -1 is the last column); "
@@ -223,7 +226,9 @@ def load_data(source: str, target: str | None = None, positive: str | None = Non
     column = frame[target]
     if column.isna().any():
         raise ValueError(f"target column '{target}' has {int(column.isna().sum())} missing values; drop those rows first")
-    X = frame.drop(columns=[target])
+    if target in categorical:
+        raise ValueError(f"--categorical names the target column '{target}': it names feature columns")
+    X = _as_categories(frame.drop(columns=[target]), categorical, source)
     # Label texts are compared without surrounding spaces ("yes " is "yes"): a CSV written with
     # padded cells must not turn positives into negatives.
     texts = column.astype(str).str.strip()
@@ -254,6 +259,22 @@ def load_data(source: str, target: str | None = None, positive: str | None = Non
         negative = negative.strip()
     y = (texts == positive_text).to_numpy().astype(int)
     return LabeledData(X, y, target, (negative, positive_value), source)
+
+
+def _as_categories(X: pd.DataFrame, categorical: Sequence[str], source: str) -> pd.DataFrame:
+    """``X`` with the ``categorical`` columns as ``category`` dtype (missing values stay missing)."""
+    unknown = [name for name in categorical if name not in X.columns]
+    if unknown:
+        raise ValueError(
+            f"--categorical names column(s) {', '.join(map(repr, unknown))} that '{source}' does not have; "
+            f"columns are {', '.join(map(str, X.columns))}"
+        )
+    if not categorical:
+        return X
+    X = X.copy()
+    for name in categorical:
+        X[name] = X[name].astype("category")
+    return X
 
 
 #: Rule files larger than this (10 MiB) are refused before they are parsed. A saved

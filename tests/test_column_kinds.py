@@ -288,3 +288,33 @@ def test_drift_in_the_estimator_warns_once_per_column(icd_clf):
         icd_clf.predict(drifted)  # before: ValueError "column 'age' has non-numeric values"
     messages = drift_warnings(caught)
     assert len(messages) == 2 and any("column 'age' was learned as numbers" in m for m in messages)
+
+
+def test_mostly_numeric_codes_fit_as_categories_with_categorical(tmp_path, capsys):
+    """ICD-9 codes are mostly digits ("250", "401.9") with a few letters ("V45"): the binarizer's guard against a
+    number column with stray text refuses them, and says how to declare them; --categorical (or the category
+    dtype) makes every value a category, and predict on a batch of digit-only codes matches them as text."""
+    rng = np.random.default_rng(3)
+    codes = np.array(["250", "250.01", "401.9", "414", "V45", "02110"])
+    icd = rng.choice(codes, size=240, p=[0.25, 0.1, 0.2, 0.2, 0.1, 0.15])
+    age = rng.integers(20, 90, size=240)
+    y = np.isin(icd, ["250", "250.01", "02110"]).astype(int)
+    pd.DataFrame({"icd": icd, "age": age, "y": y}).to_csv(tmp_path / "train.csv", index=False)
+    assert main(["fit", str(tmp_path / "train.csv"), "--target", "y"]) == 1
+    assert "--categorical icd" in capsys.readouterr().err
+    rule = tmp_path / "rule.json"
+    assert main(["fit", str(tmp_path / "train.csv"), "--target", "y", "--categorical", "icd", "--clauses", "1",
+                 "--out", str(rule)]) == 0
+    assert "training error: 0.0000" in capsys.readouterr().out
+    assert json.loads(rule.read_text())["column_kinds"]["icd"] == {"kind": "categorical", "values": "text"}
+    batch = pd.DataFrame({"icd": ["250", "414", "02110", "401.9"], "age": [50, 60, 70, 80], "y": [1, 0, 1, 0]})
+    batch.to_csv(tmp_path / "batch.csv", index=False)  # digits only: pandas would read int64 and float
+    out = tmp_path / "p.csv"
+    assert main(["predict", str(rule), str(tmp_path / "batch.csv"), "--out", str(out)]) == 0
+    assert pd.read_csv(out)["prediction"].tolist() == [1, 0, 1, 0]
+    assert main(["fit", str(tmp_path / "train.csv"), "--target", "y", "--categorical", "nope"]) == 1
+    assert "--categorical names column(s) 'nope'" in capsys.readouterr().err
+    frame = pd.read_csv(tmp_path / "train.csv", dtype={"icd": str})
+    frame["icd"] = frame["icd"].astype("category")  # the same through the API
+    clf = BooleanRuleClassifier(n_clauses=1).fit(frame[["icd", "age"]], frame["y"])
+    assert clf.score(frame[["icd", "age"]], frame["y"]) == 1.0

@@ -508,14 +508,16 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         if isinstance(self.categorical, str):  # 'auto', checked by _parameter_constraints
             chosen = {name for name in frame.columns if _is_categorical_column(frame[name])}
             for name in chosen:
+                if isinstance(frame[name].dtype, pd.CategoricalDtype):
+                    continue  # declared categorical (astype("category"), CLI --categorical): codes such as "250" are text
                 mixed = _mixed_numbers_and_strings(frame[name])
                 if mixed is not None:
                     numbers, strings, example = mixed
                     raise ValueError(
                         f"column {name!r} mixes numbers ({numbers} values) and text ({strings} values, "
                         f"e.g. {example!r}): convert it to numbers (pd.to_numeric(X[{name!r}], errors='coerce') "
-                        f"turns the text into NaN), or make every value a category with "
-                        f"FeatureBinarizer(categorical=[{name!r}]) and fit on its binary output"
+                        f"turns the text into NaN), or, if its values are codes (ICD, ZIP), declare it categorical: "
+                        f"X[{name!r}] = X[{name!r}].astype(str).astype('category') (CLI: --categorical {name})"
                     )
             return chosen
         names = [str(c) for c in self.categorical]
