@@ -1,7 +1,7 @@
 """What the backends on Pyomo's classic ``SolverFactory`` share (:mod:`solvers.shell`, :mod:`solvers.generic`).
 
 :class:`ClassicBackend` holds their settings and runs one ``solve`` call
-under supervision (:func:`solvers._process.supervised`), turning every
+under supervision (:func:`solvers._supervise.supervised`), turning every
 failure of the solver process into an ``error`` result that says what
 happened. It is a base class of both adapters; neither derives from the other.
 """
@@ -15,14 +15,9 @@ import warnings
 from typing import Any, Callable, Mapping
 
 from solvers._common import classic_result, error_result
-from solvers._process import (
-    DEFAULT_TIME_LIMIT,
-    WatchdogExpired,
-    process_failure,
-    supervised,
-    watchdog_deadline,
-    watchdog_message,
-)
+from solvers._failure import process_failure, watchdog_message
+from solvers._supervise import supervised
+from solvers._watchdog import DEFAULT_TIME_LIMIT, WatchdogExpired, watchdog_deadline
 from solvers.base import Capabilities, SolveResult, SolverFallbackWarning, TerminationCondition
 from solvers.signals import reraise_interrupt
 

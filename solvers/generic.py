@@ -28,7 +28,7 @@ from typing import Any, Iterator, Mapping
 
 from solvers._classic import ClassicBackend
 from solvers._common import clear_unfixed_values, error_result, map_legacy_termination
-from solvers._process import DEFAULT_TIME_LIMIT
+from solvers._watchdog import DEFAULT_TIME_LIMIT
 from solvers.base import Availability, ModelChanges, SolveResult, SolverFallbackWarning
 from solvers.options import translate_options
 

@@ -9,7 +9,7 @@ A broken or hung solver cannot break or hang a fit:
 * the binary is checked before it is used: ``glpsol --version`` /
   ``cbc -stop`` must answer with a GLPK / CBC version, else the backend is
   not available and says what is wrong with which executable;
-* every solve runs under a wall-clock watchdog (:mod:`solvers._process`): the
+* every solve runs under a wall-clock watchdog (:mod:`solvers._watchdog`): the
   solver process is killed when it is still running a grace period
   (max(``WATCHDOG_GRACE``, 10 %)) after its time limit, or after
   ``default_time_limit`` (:data:`DEFAULT_TIME_LIMIT` seconds) when none is
@@ -33,7 +33,8 @@ from typing import Any, Mapping
 
 from solvers._classic import ClassicBackend
 from solvers._common import clear_unfixed_values, error_result, install_hint, map_legacy_termination
-from solvers._process import DEFAULT_TIME_LIMIT, CBC_OPTIONS, GLPSOL_OPTIONS, OptionSyntax, check_binary, check_options
+from solvers._probe import CBC_OPTIONS, GLPSOL_OPTIONS, OptionSyntax, check_binary, check_options
+from solvers._watchdog import DEFAULT_TIME_LIMIT
 from solvers.base import Availability, ModelChanges, SolveResult, TerminationCondition
 from solvers.options import translate_options
 

@@ -293,7 +293,10 @@ SOLVER_LAYERS = [
     {"base"},
     {"options"},
     {"_common"},
-    {"_process"},
+    {"_watchdog"},  # the SIGALRM watchdog (standard library only)
+    {"_supervise"},  # one classic solve under supervision: Pyomo's log, the private temp dir, stdout
+    {"_failure"},  # what a failed solver process becomes, in words
+    {"_probe"},  # solver binaries and their options, probed before any solve
     {"_classic"},
     {"shell", "generic", "highs"},
     {"registry"},
