@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import warnings
-from numbers import Integral, Real
+from numbers import Integral
 from typing import Any, Iterator
 
 import numpy as np
@@ -15,16 +15,16 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import StratifiedKFold, check_cv
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from rulemodels.algorithms import ALGORITHMS
-from rulemodels.baseline import majority_baseline, warn_if_trivial
+from rulemodels import defaults
+from rulemodels.algorithms.baseline import majority_baseline, warn_if_trivial
 from rulemodels.data import FeatureBinarizer
 from rulemodels.explain import explain_rule
 from rulemodels.inputs import as_frame, check_input
 from rulemodels.kinds import conform
-from rulemodels.params import Interval, Options, validate_params
+from rulemodels.utils import PARAMETERS, Interval, validate_params
 from rulemodels.probability import PatternRates
 from rulemodels.simplify import SimplifyReport, simplify_rule
-from rulemodels.theta import THETA_UNITS, paper_theta
+from rulemodels.algorithms.theta import paper_theta
 from rulemodels.workspace import LearnedRule, TrainingWorkspace
 
 logger = logging.getLogger(__name__)
@@ -32,8 +32,8 @@ logger = logging.getLogger(__name__)
 __all__ = ["BooleanRuleClassifier", "DEFAULT_THETA", "PAPER_SETTINGS"]
 
 #: Default θ (``theta_unit='fraction'``): a literal must fix DEFAULT_THETA of the
-#: training weight to be kept. Measured in docs/theta.md.
-DEFAULT_THETA = 0.005
+#: training weight to be kept. Measured in docs/theta.md; declared in :mod:`rulemodels.defaults`.
+DEFAULT_THETA = defaults.DEFAULT_THETA
 
 #: The estimator settings that reproduce the paper's protocol: θ in the paper's
 #: units (misclassified samples) and the rule exactly as learned (no simplification),
@@ -114,7 +114,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         is kept only if it lowers the (weighted) training error rate by more
         than θ, so θ = 0.005 means "fix at least 0.5 % of the rows" whatever n.
         The learner's (paper's) θ is ``θ × Σ sample_weight`` (``paper_theta_``);
-        see :mod:`rulemodels.theta` and ``docs/theta.md``.
+        see :mod:`rulemodels.algorithms.theta` and ``docs/theta.md``.
     theta_unit : {"fraction", "sample"}, default="fraction"
         ``"sample"``: ``theta`` is the paper's θ, the cost of one literal in
         misclassified samples (its effect then depends on n); used to
@@ -235,21 +235,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     """
 
     _parameter_constraints: dict = {
-        "form": [Options({"dnf", "cnf", "auto"})],
-        "n_clauses": [Interval(Integral, 1, None, closed="left")],
-        "theta": [Interval(Real, 0, None, closed="left")],
-        "theta_unit": [Options(set(THETA_UNITS))],
-        "algorithm": [Options({*ALGORITHMS, "exact"})],
-        "n_thresholds": [Interval(Integral, 1, None, closed="left")],
-        "nan": [Options({"indicator", "error"})],
-        "high_cardinality": [Options({"drop", "keep"})],
-        "simplify": ["boolean"],
-        "allow_disable": ["boolean"],
-        "disable_cost": [Interval(Real, 0, None, closed="left")],
-        "max_iter": [Interval(Integral, 0, None, closed="left")],
-        "solver": [str, object],
-        "solver_options": [dict, None],
-        "time_limit": [Interval(Real, 0, None, closed="neither"), None],
+        **PARAMETERS,  # the rules of the shared parameters (theta, n_clauses, ...), declared once
         "cv": [Interval(Integral, 2, None, closed="left"), "cv_object"],
         "random_state": ["random_state"],
         "verbose": ["verbose"],
@@ -258,22 +244,22 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     def __init__(
         self,
         *,
-        form: str = "dnf",
-        n_clauses: int = 2,
-        theta: float = DEFAULT_THETA,
-        theta_unit: str = "fraction",
-        algorithm: str = "am",
-        n_thresholds: int = 9,
-        nan: str = "indicator",
-        high_cardinality: str = "drop",
-        simplify: bool = True,
-        allow_disable: bool = False,
-        disable_cost: float = 0.5,
-        max_iter: int = 100,
-        solver: Any = "highs",
+        form: str = defaults.DEFAULT_FORM,
+        n_clauses: int = defaults.DEFAULT_N_CLAUSES,
+        theta: float = defaults.DEFAULT_THETA,
+        theta_unit: str = defaults.DEFAULT_THETA_UNIT,
+        algorithm: str = defaults.DEFAULT_ALGORITHM,
+        n_thresholds: int = defaults.DEFAULT_N_THRESHOLDS,
+        nan: str = defaults.DEFAULT_NAN,
+        high_cardinality: str = defaults.DEFAULT_HIGH_CARDINALITY,
+        simplify: bool = defaults.DEFAULT_SIMPLIFY,
+        allow_disable: bool = defaults.DEFAULT_ALLOW_DISABLE,
+        disable_cost: float = defaults.DEFAULT_DISABLE_COST,
+        max_iter: int = defaults.DEFAULT_MAX_ITER,
+        solver: Any = defaults.DEFAULT_SOLVER,
         solver_options: dict | None = None,
         time_limit: float | None = None,
-        cv: Any = 5,
+        cv: Any = defaults.DEFAULT_CV,
         random_state: Any = None,
         verbose: bool | int = False,
     ):

@@ -19,11 +19,12 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from rulemodels.baseline import TrivialRuleWarning
+from rulemodels import defaults
+from rulemodels.algorithms.baseline import TrivialRuleWarning
 from rulemodels.estimator import BooleanRuleClassifier, _log_level
 from rulemodels.inputs import check_input
-from rulemodels.params import Options, validate_params
-from rulemodels.progress import track
+from rulemodels.utils import Options, check_values, validate_params
+from rulemodels.utils import track
 from rulemodels.workspace import TrainingWorkspace
 
 logger = logging.getLogger(__name__)
@@ -33,8 +34,8 @@ __all__ = ["BooleanRuleCV"]
 #: Default θ grid (θ as a share of the training set, ``theta_unit='fraction'``):
 #: from "a literal must fix 0.1 % of the rows" (long rules) to 5 % (one or two
 #: literals, often none); the range where the learned rules change on the
-#: bundled datasets (docs/theta.md).
-DEFAULT_THETAS: tuple[float, ...] = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05)
+#: bundled datasets (docs/theta.md). Declared in :mod:`rulemodels.defaults`.
+DEFAULT_THETAS: tuple[float, ...] = defaults.DEFAULT_THETAS
 
 #: The BooleanRuleClassifier parameters BooleanRuleCV passes through unchanged.
 _BASE_PARAMS: tuple[str, ...] = (
@@ -114,25 +115,17 @@ def _fit_fold(
 def _grid_values(name: str, values: Any, kind: str) -> list[Any]:
     """Validate one grid parameter (a scalar or a non-empty sequence) and return its distinct values.
 
-    ``kind`` is ``"theta"``, ``"n_clauses"`` or ``"form"``. Raises a ValueError that
-    names the parameter and says what to pass.
+    ``kind`` is ``"theta"``, ``"n_clauses"`` or ``"form"``: each value is checked by that
+    parameter's one rule (:data:`rulemodels.utils.PARAMETERS`; a grid's forms are
+    ``'dnf'``/``'cnf'``, not ``'auto'``). Raises an ``InvalidParameterError`` (a ValueError)
+    that names the parameter and says what to pass.
     """
     examples = {"theta": "thetas=(0.01, 0.1, 1.0)", "n_clauses": "n_clauses=(1, 2, 3)", "form": "forms=('cnf', 'dnf')"}
     items = [values] if isinstance(values, (str, Real)) else list(np.asarray(values, dtype=object).ravel())
-    if not items:
-        raise ValueError(f"{name} is empty: pass at least one value to search, e.g. {examples[kind]}")
-    for item in items:
-        if kind == "theta":
-            ok = isinstance(item, Real) and not isinstance(item, (bool, np.bool_)) and np.isfinite(item) and item >= 0
-            what = "finite numbers >= 0 (θ, the share of the training rows a literal must fix)"
-        elif kind == "n_clauses":
-            ok = isinstance(item, Integral) and not isinstance(item, (bool, np.bool_)) and item >= 1
-            what = "integers >= 1 (R, the number of clauses)"
-        else:
-            ok = isinstance(item, str) and item in ("dnf", "cnf")
-            what = "'dnf' and/or 'cnf'"
-        if not ok:
-            raise ValueError(f"{name} must hold {what}, got {item!r} in {values!r}; pass e.g. {examples[kind]}")
+    check_values(
+        name, items, kind, owner="BooleanRuleCV", example=examples[kind],
+        constraints=[Options(defaults.FORMS)] if kind == "form" else None,
+    )
     if kind == "form":
         return list(dict.fromkeys(items))  # distinct, in the order given
     if kind == "theta":
@@ -215,7 +208,7 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         With ``n_jobs`` > 1 the per-fold messages are emitted in the worker
         processes. Whatever ``verbose`` is, a progress bar of the fold fits
         (count, rate, ETA) is drawn on stderr when stderr is a terminal, and
-        nothing otherwise (:mod:`rulemodels.progress`).
+        nothing otherwise (:mod:`rulemodels.utils`).
     algorithm, n_thresholds, allow_disable, disable_cost, max_iter, solver, solver_options, time_limit, \
 theta_unit, nan, high_cardinality, simplify
         Passed to every :class:`~rulemodels.BooleanRuleClassifier` (see it for
@@ -285,7 +278,7 @@ theta_unit, nan, high_cardinality, simplify
     _parameter_constraints: dict = {
         "thetas": ["array-like", Real],
         "n_clauses": ["array-like", Integral],
-        "forms": ["array-like", Options({"dnf", "cnf"})],
+        "forms": ["array-like", Options(defaults.FORMS)],
         "cv": ["cv_object"],
         "scoring": [Options(set(get_scorer_names())), callable, None],
         "n_jobs": [Integral, None],
@@ -297,27 +290,27 @@ theta_unit, nan, high_cardinality, simplify
     def __init__(
         self,
         *,
-        thetas: Any = DEFAULT_THETAS,
-        n_clauses: Any = (1, 2, 3),
-        forms: Any = ("dnf",),
-        cv: Any = 5,
+        thetas: Any = defaults.DEFAULT_THETAS,
+        n_clauses: Any = defaults.DEFAULT_N_CLAUSES_GRID,
+        forms: Any = defaults.DEFAULT_FORMS,
+        cv: Any = defaults.DEFAULT_CV,
         scoring: Any = "accuracy",
         n_jobs: int | None = None,
         refit: bool = True,
         random_state: Any = None,
         verbose: bool | int = False,
-        algorithm: str = "am",
-        n_thresholds: int = 9,
-        allow_disable: bool = False,
-        disable_cost: float = 0.5,
-        max_iter: int = 100,
-        solver: Any = "highs",
+        algorithm: str = defaults.DEFAULT_ALGORITHM,
+        n_thresholds: int = defaults.DEFAULT_N_THRESHOLDS,
+        allow_disable: bool = defaults.DEFAULT_ALLOW_DISABLE,
+        disable_cost: float = defaults.DEFAULT_DISABLE_COST,
+        max_iter: int = defaults.DEFAULT_MAX_ITER,
+        solver: Any = defaults.DEFAULT_SOLVER,
         solver_options: dict | None = None,
         time_limit: float | None = None,
-        theta_unit: str = "fraction",
-        nan: str = "indicator",
-        high_cardinality: str = "drop",
-        simplify: bool = True,
+        theta_unit: str = defaults.DEFAULT_THETA_UNIT,
+        nan: str = defaults.DEFAULT_NAN,
+        high_cardinality: str = defaults.DEFAULT_HIGH_CARDINALITY,
+        simplify: bool = defaults.DEFAULT_SIMPLIFY,
     ):
         self.thetas = thetas
         self.n_clauses = n_clauses
@@ -353,7 +346,7 @@ theta_unit, nan, high_cardinality, simplify
 
     def _splitter(self) -> Any:
         if self.cv is None or isinstance(self.cv, Integral):
-            n_splits = 5 if self.cv is None else int(self.cv)
+            n_splits = defaults.DEFAULT_CV if self.cv is None else int(self.cv)
             return StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=self.random_state)
         return self.cv
 

@@ -72,6 +72,10 @@ def test_one_class_is_a_clear_error(pima_small):
 
 @pytest.mark.parametrize("bad, message", [
     ({"n_clauses": 0}, "n_clauses"), ({"theta": -1.0}, "theta"), ({"algorithm": "magic"}, "algorithm"), ({"form": "xnf"}, "form"),
+    # θ must be finite: an infinite θ used to pass the estimator's check and fail deep in the model builder
+    ({"theta": float("inf")}, r"The 'theta' parameter of BooleanRuleClassifier must be a float in the range \[0, inf\)\. Got inf"),
+    ({"disable_cost": float("inf")}, "The 'disable_cost' parameter of BooleanRuleClassifier"),
+    ({"time_limit": float("inf")}, "The 'time_limit' parameter of BooleanRuleClassifier"),
 ])
 def test_invalid_parameters_are_rejected_in_fit(pima_small, bad, message):
     X, y = pima_small

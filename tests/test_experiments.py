@@ -149,6 +149,26 @@ def test_make_grid_and_task_reject_bad_input() -> None:
     assert Task.from_record({**task.to_dict(), "key": task.key, "test_error": 0.3}) == task
 
 
+@pytest.mark.parametrize("call, says", [
+    # the grid checks θ and R by their parameters' one rule (rulemodels.utils.PARAMETERS); before, a negative
+    # or infinite θ and R = 0 made a grid whose every task failed in the workers
+    (lambda: make_grid(["liver"], ["am"], [1], [0.1, -1.0], n_folds=2),
+     "Each value of the 'thetas' parameter of make_grid must be a float in the range [0, inf)"),
+    (lambda: make_grid(["liver"], ["am"], [1], [float("inf")], n_folds=2), "Got inf"),
+    (lambda: make_grid(["liver"], ["am"], [0, 1], [0.1], n_folds=2),
+     "Each value of the 'clauses' parameter of make_grid must be an int in the range [1, inf)"),
+    (lambda: make_grid(["liver"], ["am"], [1], [], n_folds=2), "The 'thetas' parameter of make_grid is empty"),
+    (lambda: Task("liver", "am", 1, -0.5, fold=0, n_folds=2),
+     "The 'theta' parameter of Task must be a float in the range [0, inf). Got -0.5 instead."),
+    (lambda: Task("liver", "am", 0, 0.1, fold=0, n_folds=2), "The 'n_clauses' parameter of Task must be an int"),
+    (lambda: make_grid(["liver"], ["am"], [1], [0.1], n_folds=2, n_thresholds=0), "The 'n_thresholds' parameter of Task"),
+    (lambda: make_grid(["liver"], ["am"], [1], [0.1], n_folds=2, time_limit=0.0), "The 'time_limit' parameter of Task"),
+])
+def test_make_grid_and_task_check_parameters_by_their_one_rule(call, says) -> None:
+    with pytest.raises(ValueError, match=re.escape(says)):
+        call()
+
+
 # -- running -------------------------------------------------------------------
 
 

@@ -11,12 +11,11 @@ import pandas as pd
 import pytest
 
 from rulemodels import BooleanRuleClassifier, BooleanRuleCV, load_dataset
-from rulemodels.baseline import TrivialRuleWarning, majority_baseline
-from rulemodels.cli import DEFAULT_THETA as CLI_DEFAULT_THETA
-from rulemodels.cli import main
+from rulemodels.algorithms.baseline import TrivialRuleWarning, majority_baseline
+from rulemodels.cli import build_parser, main
 from rulemodels.estimator import DEFAULT_THETA, PAPER_SETTINGS
 from rulemodels.io import HeaderLooksLikeDataWarning, load_model
-from rulemodels.theta import paper_theta
+from rulemodels.algorithms.theta import paper_theta
 
 
 def credit_like(n: int = 300, seed: int = 0) -> pd.DataFrame:
@@ -121,7 +120,7 @@ def test_fraction_theta_is_the_paper_theta_times_the_total_weight() -> None:
 
 
 def test_the_cli_default_theta_is_the_estimators() -> None:
-    assert CLI_DEFAULT_THETA == DEFAULT_THETA == BooleanRuleClassifier().theta
+    assert build_parser().parse_args(["fit", "pima"]).theta == DEFAULT_THETA == BooleanRuleClassifier().theta
 
 
 # -- CSV input ----------------------------------------------------------------------

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from rulemodels.progress import progress_bar, stderr_is_terminal
+from rulemodels.utils import progress_bar, stderr_is_terminal
 
 __all__ = ["IterationLog"]
 

@@ -27,7 +27,7 @@ from sklearn.utils import Tags
 from sklearn.utils.validation import check_is_fitted
 
 from rulemodels.kinds import ColumnKind, category_values, conform, holds_only_numbers
-from rulemodels.params import Interval, Options, validate_params
+from rulemodels.utils import Interval, Options, validate_params
 from rulemodels.rules import Literal, _category_codes, _numeric_values, threshold_tests
 
 __all__ = ["FeatureBinarizer", "IDLikeColumnWarning"]

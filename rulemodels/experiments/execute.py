@@ -307,7 +307,7 @@ def _worker_count(n_jobs: int, n_units: int) -> int:
 def _execute(
     units: list[Unit], n_tasks: int, results: _ResultsFile, *, backend: str, n_jobs: int, scheduler: Any, progress: bool
 ) -> None:
-    from rulemodels.progress import progress_bar
+    from rulemodels.utils import progress_bar
 
     if backend == "sequential":
         batches = _run_sequential(units)

@@ -24,20 +24,25 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from rulemodels import defaults
 from rulemodels.datasets import list_datasets, load_dataset
 from rulemodels.experiments.paper import PAPER_ALGORITHMS, PAPER_CLAUSES, PAPER_DATASETS, PAPER_THETAS
 from rulemodels.io import load_data
+from rulemodels.utils import check_parameter, check_values
 
 __all__ = ["RECORD_FIELDS", "CSVData", "Task", "make_grid", "paper_grid", "split_indices"]
 
 _SETTINGS_DEFAULTS: dict[str, Any] = {
-    "form": "dnf",
-    "n_thresholds": 9,
-    "solver": "highs",
-    "max_iter": 100,
-    "random_state": 0,
+    "form": defaults.DEFAULT_FORM,
+    "n_thresholds": defaults.DEFAULT_N_THRESHOLDS,
+    "solver": defaults.DEFAULT_SOLVER,
+    "max_iter": defaults.DEFAULT_MAX_ITER,
+    "random_state": defaults.DEFAULT_SEED,
     "time_limit": None,
 }
+
+#: The Task fields that are estimator parameters, checked by their one rule (rulemodels.utils.PARAMETERS).
+_CHECKED_PARAMETERS = ("n_clauses", "theta", "n_thresholds", "max_iter", "time_limit")
 
 
 def _sha256(path: Path) -> str:
@@ -136,11 +141,11 @@ class Task:
     theta: float
     fold: int
     n_folds: int
-    form: str = "dnf"
-    n_thresholds: int = 9
-    solver: str = "highs"
-    max_iter: int = 100
-    random_state: int = 0
+    form: str = defaults.DEFAULT_FORM
+    n_thresholds: int = defaults.DEFAULT_N_THRESHOLDS
+    solver: str = defaults.DEFAULT_SOLVER
+    max_iter: int = defaults.DEFAULT_MAX_ITER
+    random_state: int = defaults.DEFAULT_SEED
     time_limit: float | None = None
     data_path: str | None = None
     target: str | None = None
@@ -178,6 +183,8 @@ class Task:
         for name in ("dataset", "algorithm", "form", "solver"):
             if not isinstance(getattr(self, name), str) or not getattr(self, name):
                 raise TypeError(f"Task.{name} must be a non-empty string, got {getattr(self, name)!r}")
+        for name in _CHECKED_PARAMETERS:
+            check_parameter(name, getattr(self, name), owner="Task")
         if self.n_folds < 2:
             raise ValueError(f"Task.n_folds must be at least 2 for cross-validation, got {self.n_folds}")
         if not 0 <= self.fold < self.n_folds:
@@ -332,7 +339,7 @@ def make_grid(
     algorithms: Iterable[str],
     clauses: Iterable[int],
     thetas: Iterable[float] = PAPER_THETAS,
-    n_folds: int = 10,
+    n_folds: int = defaults.DEFAULT_FOLDS,
     *,
     inner_folds: int = 0,
     **settings: Any,
@@ -374,8 +381,9 @@ def make_grid(
     TypeError
         On an unknown setting.
     ValueError
-        On an unknown dataset name, an unreadable CSV dataset, or invalid
-        fold numbers.
+        On an unknown dataset name, an unreadable CSV dataset, invalid
+        fold numbers, or a θ, R or setting its parameter's rule refuses
+        (:data:`rulemodels.utils.PARAMETERS`: e.g. θ must be a finite number >= 0).
 
     Examples
     --------
@@ -391,8 +399,8 @@ def make_grid(
     options = {**_SETTINGS_DEFAULTS, **settings}
     data = [_resolve_dataset(d) for d in _unique(datasets)]
     algorithms = _unique(algorithms)
-    clauses = _unique(int(r) for r in clauses)
-    thetas = _unique(float(t) for t in thetas)
+    clauses = _unique(check_values("clauses", list(clauses), "n_clauses", owner="make_grid", example="[1, 2, 3]"))
+    thetas = _unique(float(t) for t in check_values("thetas", list(thetas), "theta", owner="make_grid", example="[0.01, 0.1]"))
     if isinstance(inner_folds, bool) or not isinstance(inner_folds, int | np.integer) or inner_folds < 0 or inner_folds == 1:
         raise ValueError(f"inner_folds must be 0 (no nested CV) or an integer >= 2, got {inner_folds!r}")
     inner: list[dict[str, int | None]] = [{}]
@@ -408,7 +416,7 @@ def make_grid(
     ]
 
 
-def paper_grid(n_folds: int = 10, **settings: Any) -> list[Task]:
+def paper_grid(n_folds: int = defaults.DEFAULT_FOLDS, **settings: Any) -> list[Task]:
     """The grid of the paper's Table 1: 4 datasets × 5 algorithms × R 1..5 × 18 θ × 10 folds (18,000 fits)."""
     return make_grid(PAPER_DATASETS, PAPER_ALGORITHMS, PAPER_CLAUSES, PAPER_THETAS, n_folds, **settings)
 

@@ -1,0 +1,123 @@
+"""The vocabulary of rulemodels, declared once: algorithm names, rule forms, built-in solvers and every default.
+
+The estimator (:class:`~rulemodels.BooleanRuleClassifier`),
+:class:`~rulemodels.BooleanRuleCV`, the experiment grid
+(:func:`rulemodels.experiments.make_grid`) and the command line read their
+names and default values from here, so that a default changed here changes
+everywhere at once, and the command line's ``--help`` says what the library
+does. The lower layers (``rulemodels.models``, ``rulemodels.algorithms``)
+take these values as required arguments and declare none of their own.
+
+This module imports no other module, so the
+command line reads it without loading numpy, pandas, Pyomo or scikit-learn
+(a test checks it).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ALGORITHMS",
+    "BUILTIN_SOLVERS",
+    "DEFAULT_ALGORITHM",
+    "DEFAULT_ALLOW_DISABLE",
+    "DEFAULT_CV",
+    "DEFAULT_CV_ALGORITHMS",
+    "DEFAULT_DISABLE_COST",
+    "DEFAULT_FOLDS",
+    "DEFAULT_FORM",
+    "DEFAULT_FORMS",
+    "DEFAULT_HIGH_CARDINALITY",
+    "DEFAULT_MAX_ITER",
+    "DEFAULT_NAN",
+    "DEFAULT_N_CLAUSES",
+    "DEFAULT_N_CLAUSES_GRID",
+    "DEFAULT_N_THRESHOLDS",
+    "DEFAULT_SEED",
+    "DEFAULT_SIMPLIFY",
+    "DEFAULT_SOLVER",
+    "DEFAULT_THETA",
+    "DEFAULT_THETAS",
+    "DEFAULT_THETA_UNIT",
+    "EXACT_FORMULATIONS",
+    "EXACT_SOLVER",
+    "FORMS",
+    "FORMS_AND_AUTO",
+    "HIGH_CARDINALITY_POLICIES",
+    "ITERATIVE_ALGORITHMS",
+    "LP_ALGORITHMS",
+    "NAN_POLICIES",
+    "THETA_UNITS",
+]
+
+#: The heuristic learners of the paper (section 4), in the estimator's order:
+#: alternating minimization, block coordinate descent, two-level LP relaxation,
+#: set covering with simple / redundancy-aware binarization.
+LP_ALGORITHMS: tuple[str, ...] = ("am", "bcd", "tlp", "scs", "scn")
+
+#: Every ``algorithm`` of the estimator: the heuristics and the exact 0-1 error MIP (small data only).
+ALGORITHMS: tuple[str, ...] = (*LP_ALGORITHMS, "exact")
+
+#: The algorithms that iterate (``max_iter`` caps them; ``n_iter_`` counts their iterations).
+ITERATIVE_ALGORITHMS: tuple[str, ...] = ("am", "bcd")
+
+#: The rule forms: a DNF (OR of ANDs) or a CNF (AND of ORs). Every algorithm learns both
+#: (a DNF is learned as a CNF on negated features and labels).
+FORMS: tuple[str, ...] = ("dnf", "cnf")
+
+#: ``form`` of the estimator: a form, or ``"auto"`` (both fitted, the one with the lower inner-CV error kept).
+FORMS_AND_AUTO: tuple[str, ...] = (*FORMS, "auto")
+
+#: The scales of θ (``theta_unit``): a share of the training weight, or the paper's misclassified samples.
+THETA_UNITS: tuple[str, ...] = ("fraction", "sample")
+
+#: Missing values in X (``nan``): literals false where a column is missing plus ``x is missing``, or refused.
+NAN_POLICIES: tuple[str, ...] = ("indicator", "error")
+
+#: Text columns with one distinct value per row (``high_cardinality``): left out, or kept as categories.
+HIGH_CARDINALITY_POLICIES: tuple[str, ...] = ("drop", "keep")
+
+#: The solvers with a dedicated adapter (``solvers.registered_backends()``), in its order;
+#: any other Pyomo solver name works through the generic adapter.
+BUILTIN_SOLVERS: tuple[str, ...] = ("highs", "cbc", "glpk")
+
+#: The formulations of the exact MIP (``rulemodels exact --formulation``).
+EXACT_FORMULATIONS: tuple[str, ...] = ("zero_one", "hamming")
+
+#: The solver of the exact MIP on the command line: a MIP solver that proves optimality on small data.
+EXACT_SOLVER = "cbc"
+
+#: Every default value of the estimators, the experiment grid and the command line, named after its parameter.
+DEFAULT_FORM = "dnf"
+DEFAULT_N_CLAUSES = 2
+#: θ as a share of the training weight (``theta_unit='fraction'``): a literal must fix 0.5 % of it
+#: to be kept (measured in docs/theta.md).
+DEFAULT_THETA = 0.005
+DEFAULT_THETA_UNIT = "fraction"
+DEFAULT_ALGORITHM = "am"
+#: Quantile thresholds per numeric column (9: deciles).
+DEFAULT_N_THRESHOLDS = 9
+DEFAULT_NAN = "indicator"
+DEFAULT_HIGH_CARDINALITY = "drop"
+DEFAULT_SIMPLIFY = True
+DEFAULT_ALLOW_DISABLE = False
+#: The cost of the always-true feature that disables a clause, in literals.
+DEFAULT_DISABLE_COST = 0.5
+#: The iteration cap of BCD and AM (the paper's).
+DEFAULT_MAX_ITER = 100
+DEFAULT_SOLVER = "highs"
+#: Folds of the cross-validations: ``form="auto"``'s inner folds and BooleanRuleCV's ``cv``.
+DEFAULT_CV = 5
+
+#: BooleanRuleCV's grid. θ from "a literal must fix 0.1 % of the rows" (long rules) to 5 % (one or two
+#: literals, often none): the range where the learned rules change on the bundled datasets (docs/theta.md).
+DEFAULT_THETAS: tuple[float, ...] = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05)
+DEFAULT_N_CLAUSES_GRID: tuple[int, ...] = (1, 2, 3)
+DEFAULT_FORMS: tuple[str, ...] = ("dnf",)
+
+#: The algorithms ``rulemodels cv`` compares when none are named: the two that iterate, the most accurate.
+DEFAULT_CV_ALGORITHMS: tuple[str, ...] = ITERATIVE_ALGORITHMS
+
+#: The experiment runner's seed of the fold shuffle (and of its estimators), so that a sweep can be resumed.
+DEFAULT_SEED = 0
+#: Folds of the experiment runner's cross-validation (``rulemodels cv``/``reproduce --folds``; the paper's 10).
+DEFAULT_FOLDS = 10

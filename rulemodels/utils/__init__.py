@@ -1,0 +1,33 @@
+"""Helpers every layer may use, cheap to import (no numpy, pandas, Pyomo or scikit-learn at import time).
+
+:mod:`rulemodels.utils` holds the parameter checks (one rule and one message
+per parameter, used by the estimators, the experiment grid and the command
+line) and the progress bars. The implementations live in private modules
+(``_params``, ``_progress``), as in scikit-learn's ``sklearn.utils``.
+"""
+
+from rulemodels.utils._params import (
+    PARAMETERS,
+    Interval,
+    InvalidParameterError,
+    Options,
+    check_parameter,
+    check_values,
+    describe_constraints,
+    validate_params,
+)
+from rulemodels.utils._progress import progress_bar, stderr_is_terminal, track
+
+__all__ = [
+    "PARAMETERS",
+    "Interval",
+    "InvalidParameterError",
+    "Options",
+    "check_parameter",
+    "check_values",
+    "describe_constraints",
+    "progress_bar",
+    "stderr_is_terminal",
+    "track",
+    "validate_params",
+]

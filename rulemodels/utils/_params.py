@@ -1,0 +1,253 @@
+"""Checking parameters, one rule and one message per parameter, as scikit-learn's estimators do, with public names only.
+
+scikit-learn validates its own estimators' parameters with a private module
+(``sklearn.utils._param_validation``) that third-party estimators should not
+import. This module does the same job for ours: each estimator class lists
+its parameters' constraints in ``_parameter_constraints`` and calls
+:func:`validate_params` at the start of ``fit`` (never in ``__init__``, which
+only stores its arguments). The message names the parameter, what it must be
+and what it got, in scikit-learn's words:
+
+``The 'theta' parameter of BooleanRuleClassifier must be a float in the range [0, inf). Got -1 instead.``
+
+A constraint is an :class:`Interval`, an :class:`Options`, a type (``dict``,
+``str``, ``numbers.Integral``, ...), ``None``, ``callable``, or one of the
+names ``"boolean"``, ``"random_state"``, ``"verbose"``, ``"cv_object"`` and
+``"array-like"``.
+
+The parameters that several layers take (``theta``, ``n_clauses``,
+``n_thresholds``, ``max_iter``, ...) have their constraints declared once, in
+:data:`PARAMETERS`: the estimators' ``_parameter_constraints`` take them from
+there, and the experiment grid and the command line check values with
+:func:`check_parameter` and :func:`check_values`, so a rule such as
+"θ is a finite number >= 0" is written, and worded, in one place.
+
+Nothing here imports numpy at import time (the command line checks its
+arguments with it before any heavy module is loaded).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from numbers import Integral, Real
+from typing import Any
+
+from rulemodels import defaults
+
+__all__ = [
+    "PARAMETERS",
+    "Interval",
+    "InvalidParameterError",
+    "Options",
+    "check_parameter",
+    "check_values",
+    "describe_constraints",
+    "validate_params",
+]
+
+
+class InvalidParameterError(ValueError, TypeError):
+    """A parameter of an estimator has a value it does not accept (raised by ``fit``)."""
+
+
+@dataclass(frozen=True)
+class Interval:
+    """Numbers of ``kind`` (``Integral`` or ``Real``) between ``low`` and ``high`` (None: unbounded).
+
+    Infinities are outside every interval (an unbounded end is open, as in
+    scikit-learn), and so is NaN: ``Interval(Real, 0, None, closed="left")``
+    is "a finite number >= 0".
+    """
+
+    kind: type
+    low: float | None
+    high: float | None
+    closed: str = "both"  # "left", "right", "both" or "neither"
+
+    def accepts(self, value: Any) -> bool:
+        if isinstance(value, bool) or not isinstance(value, self.kind):  # numpy's bool_ is no number either
+            return False
+        if isinstance(value, Real) and not math.isfinite(value):
+            return False
+        if self.low is not None and (value < self.low or (value == self.low and self.closed in ("right", "neither"))):
+            return False
+        if self.high is not None and (value > self.high or (value == self.high and self.closed in ("left", "neither"))):
+            return False
+        return True
+
+    def __str__(self) -> str:
+        name = "an int" if self.kind is Integral else "a float"
+        left = "[" if self.closed in ("left", "both") and self.low is not None else "("
+        right = "]" if self.closed in ("right", "both") and self.high is not None else ")"
+        low = "-inf" if self.low is None else f"{self.low:g}"
+        high = "inf" if self.high is None else f"{self.high:g}"
+        return f"{name} in the range {left}{low}, {high}{right}"
+
+
+@dataclass(frozen=True)
+class Options:
+    """Strings among ``values``."""
+
+    values: frozenset[str]
+
+    def __init__(self, values: Any):
+        object.__setattr__(self, "values", frozenset(values))
+
+    def accepts(self, value: Any) -> bool:
+        return isinstance(value, str) and value in self.values
+
+    def __str__(self) -> str:
+        return "a str among {" + ", ".join(repr(v) for v in sorted(self.values)) + "}"
+
+
+def _is_cv_object(value: Any) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, Integral) and not isinstance(value, bool):
+        return value >= 2
+    if hasattr(value, "split") and hasattr(value, "get_n_splits"):
+        return True
+    return hasattr(value, "__iter__") and not isinstance(value, str)
+
+
+def _is_boolean(value: Any) -> bool:
+    import numpy as np
+
+    return isinstance(value, (bool, np.bool_))
+
+
+def _is_random_state(value: Any) -> bool:
+    import numpy as np
+
+    return value is None or isinstance(value, np.random.RandomState) or (
+        isinstance(value, Integral) and not isinstance(value, bool) and 0 <= value <= 2**32 - 1
+    )
+
+
+def _is_array_like(value: Any) -> bool:
+    import numpy as np
+
+    return isinstance(value, (list, tuple, np.ndarray)) or (hasattr(value, "__array__") and not isinstance(value, str))
+
+
+_NAMED = {
+    "boolean": (_is_boolean, "an instance of 'bool'"),
+    "random_state": (
+        _is_random_state,
+        "an int in the range [0, 4294967295], an instance of 'numpy.random.mtrand.RandomState' or None",
+    ),
+    "verbose": (
+        lambda v: _is_boolean(v) or (isinstance(v, Integral) and v >= 0),
+        "an int in the range [0, inf) or an instance of 'bool'",
+    ),
+    "cv_object": (_is_cv_object, "an int in the range [2, inf), an object with split and get_n_splits, an iterable or None"),
+    "array-like": (_is_array_like, "an array-like"),
+}
+
+
+def _accepts(constraint: Any, value: Any) -> bool:
+    if constraint is None:
+        return value is None
+    if constraint is callable:
+        return callable(value)
+    if isinstance(constraint, str):
+        return _NAMED[constraint][0](value)
+    if isinstance(constraint, (Interval, Options)):
+        return constraint.accepts(value)
+    if isinstance(constraint, type):
+        if constraint in (Integral, Real) and _is_boolean(value):
+            return False
+        return isinstance(value, constraint)
+    raise TypeError(f"unknown parameter constraint {constraint!r}")
+
+
+def _describe(constraint: Any) -> str:
+    if constraint is None:
+        return "None"
+    if constraint is callable:
+        return "a callable"
+    if isinstance(constraint, str):
+        return _NAMED[constraint][1]
+    if isinstance(constraint, type):
+        return f"an instance of '{constraint.__name__}'"
+    return str(constraint)
+
+
+#: The constraints of the parameters that several layers take (the estimators, the experiment
+#: grid, the command line), declared once: each layer checks these values with these rules and
+#: says so with the same words (:func:`describe_constraints`).
+PARAMETERS: dict[str, list[Any]] = {
+    "form": [Options(defaults.FORMS_AND_AUTO)],
+    "n_clauses": [Interval(Integral, 1, None, closed="left")],
+    "theta": [Interval(Real, 0, None, closed="left")],
+    "theta_unit": [Options(defaults.THETA_UNITS)],
+    "algorithm": [Options(defaults.ALGORITHMS)],
+    "n_thresholds": [Interval(Integral, 1, None, closed="left")],
+    "nan": [Options(defaults.NAN_POLICIES)],
+    "high_cardinality": [Options(defaults.HIGH_CARDINALITY_POLICIES)],
+    "simplify": ["boolean"],
+    "allow_disable": ["boolean"],
+    "disable_cost": [Interval(Real, 0, None, closed="left")],
+    "max_iter": [Interval(Integral, 0, None, closed="left")],
+    "solver": [str, object],
+    "solver_options": [dict, None],
+    "time_limit": [Interval(Real, 0, None, closed="neither"), None],
+}
+
+
+def describe_constraints(constraints: list[Any]) -> str:
+    """What a value meeting one of ``constraints`` is, in words: ``"a float in the range [0, inf)"``."""
+    described = [_describe(c) for c in constraints]
+    return described[0] if len(described) == 1 else ", ".join(described[:-1]) + " or " + described[-1]
+
+
+def _invalid(name: str, owner: str | None, constraints: list[Any], value: Any) -> InvalidParameterError:
+    """The one message of a parameter that has a value it does not accept."""
+    of = f" of {owner}" if owner else ""
+    return InvalidParameterError(
+        f"The {name!r} parameter{of} must be {describe_constraints(constraints)}. Got {value!r} instead."
+    )
+
+
+def check_parameter(name: str, value: Any, *, owner: str | None = None, constraints: list[Any] | None = None) -> Any:
+    """``value`` if it meets a constraint of parameter ``name`` (:data:`PARAMETERS`), else :class:`InvalidParameterError`.
+
+    ``owner`` (the class or function that takes the parameter) is named in the message:
+    ``The 'theta' parameter of Task must be a float in the range [0, inf). Got -1 instead.``
+    """
+    constraints = PARAMETERS[name] if constraints is None else constraints
+    if not any(_accepts(constraint, value) for constraint in constraints):
+        raise _invalid(name, owner, constraints, value)
+    return value
+
+
+def check_values(
+    name: str, values: list[Any], parameter: str, *, owner: str | None = None, example: str = "",
+    constraints: list[Any] | None = None,
+) -> list[Any]:
+    """``values`` (the grid parameter ``name``: several values of ``parameter``) if each meets its constraints.
+
+    An empty list, or a value that meets none of :data:`PARAMETERS` ``[parameter]``, raises
+    :class:`InvalidParameterError` naming the value and saying what each must be
+    (``example`` adds "; pass e.g. ..."); ``constraints`` replaces those of ``parameter``.
+    """
+    of = f" of {owner}" if owner else ""
+    hint = f"; pass e.g. {example}" if example else ""
+    if not values:
+        raise InvalidParameterError(f"The {name!r} parameter{of} is empty: pass at least one value to search{hint}")
+    constraints = PARAMETERS[parameter] if constraints is None else constraints
+    for value in values:
+        if not any(_accepts(constraint, value) for constraint in constraints):
+            raise InvalidParameterError(
+                f"Each value of the {name!r} parameter{of} must be {describe_constraints(constraints)} "
+                f"(a value of {parameter!r}). Got {value!r}{hint}."
+            )
+    return values
+
+
+def validate_params(estimator: Any) -> None:
+    """Raise :class:`InvalidParameterError` for the first parameter that meets none of its constraints."""
+    name_of_class = type(estimator).__name__
+    for name, constraints in type(estimator)._parameter_constraints.items():
+        check_parameter(name, getattr(estimator, name), owner=name_of_class, constraints=constraints)
