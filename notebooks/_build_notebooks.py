@@ -560,7 +560,7 @@ plt.show()
 As in the paper, more terms buy a lower *training* error at the price of more
 literals, while the *test* error need not follow: with three folds and five
 values of θ this small sweep is noisy. `rulemodels cv liver --algorithms am bcd
---clauses 1-5 --thetas paper` runs the paper's full protocol, and
+--n-clauses 1-5 --thetas paper` runs the paper's full protocol, and
 `04_reproduce_paper.ipynb` reads its results.
 """),
 ]

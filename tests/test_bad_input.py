@@ -116,13 +116,17 @@ def test_cli_predict_decides_rows_with_missing_values_as_the_estimator_does(pima
 
 
 @pytest.mark.parametrize("flag, value, message", [
-    ("--clauses", "0", "argument --clauses: must be an integer >= 1, got '0'"),
-    ("--clauses", "two", "argument --clauses: must be an integer >= 1, got 'two'"),
-    ("--theta", "-0.1", "argument --theta: must be a number >= 0, got '-0.1'"),
-    ("--theta", "nan", "argument --theta: must be a number >= 0, got 'nan'"),
-    ("--thresholds", "0", "argument --thresholds: must be an integer >= 1, got '0'"),
-    ("--time-limit", "0", "argument --time-limit: must be a number > 0, got '0'"),
-    ("--max-iter", "-3", "argument --max-iter: must be an integer >= 1, got '-3'"),
+    # each number is checked by its parameter's one rule (rulemodels.utils.PARAMETERS), in the estimator's words
+    ("--n-clauses", "0", "argument --n-clauses: must be an int in the range [1, inf), got '0'"),
+    ("--clauses", "0", "argument --clauses: must be an int in the range [1, inf), got '0'"),
+    ("--clauses", "two", "argument --clauses: must be an int in the range [1, inf), got 'two'"),
+    ("--theta", "-0.1", "argument --theta: must be a float in the range [0, inf), got '-0.1'"),
+    ("--theta", "nan", "argument --theta: must be a float in the range [0, inf), got 'nan'"),
+    ("--theta", "inf", "argument --theta: must be a float in the range [0, inf), got 'inf'"),
+    ("--n-thresholds", "0", "argument --n-thresholds: must be an int in the range [1, inf), got '0'"),
+    ("--thresholds", "0", "argument --thresholds: must be an int in the range [1, inf), got '0'"),
+    ("--time-limit", "0", "argument --time-limit: must be a float in the range (0, inf), got '0'"),
+    ("--max-iter", "-3", "argument --max-iter: must be an int in the range [0, inf), got '-3'"),
 ])
 def test_cli_names_the_flag_of_a_bad_number(flag, value, message, capsys):
     with pytest.raises(SystemExit) as info:

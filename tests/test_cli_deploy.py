@@ -239,8 +239,55 @@ def test_python_m_rulemodels_help_shows_no_heavy_import_in_importtime():
     assert "argparse" in imported and imported.isdisjoint(HEAVY)
 
 
+def test_defaults_module_imports_nothing():
+    """rulemodels.defaults is read by the CLI's parser: importing it loads no module at all (numpy, pandas, ...)."""
+    code = "import sys, rulemodels\nbefore = set(sys.modules)\nimport rulemodels.defaults\nprint(sorted(set(sys.modules) - before))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "['rulemodels.defaults']"
+    assert imported_after("import rulemodels.defaults, rulemodels.utils").isdisjoint({*HEAVY, "numpy", "pandas"})
+
+
+def test_help_imports_neither_numpy_nor_pandas():
+    for command in ("", "fit", "cv", "reproduce", "exact"):
+        argv = f"['{command}', '--help']" if command else "['--help']"
+        code = f"from rulemodels.cli import main\ntry:\n    main({argv})\nexcept SystemExit:\n    pass"
+        assert imported_after(code).isdisjoint({*HEAVY, "numpy", "pandas"}), command
+
+
+def test_the_cli_defaults_are_the_defaults_module_and_the_estimators():
+    from rulemodels import BooleanRuleClassifier, defaults
+    from rulemodels.cli import build_parser
+
+    fit = build_parser().parse_args(["fit", "pima"])
+    estimator = BooleanRuleClassifier()
+    for name in ("n_clauses", "theta", "form", "solver", "n_thresholds", "max_iter", "algorithm", "nan", "high_cardinality"):
+        assert getattr(fit, name) == getattr(defaults, f"DEFAULT_{name.upper()}") == getattr(estimator, name), name
+    cv = build_parser().parse_args(["cv", "pima"])
+    assert cv.n_clauses == list(defaults.DEFAULT_N_CLAUSES_GRID) and cv.folds == defaults.DEFAULT_FOLDS
+    assert build_parser().parse_args(["exact", "pima"]).solver == defaults.EXACT_SOLVER
+
+
+@pytest.mark.parametrize("command, new, old", [
+    (["fit", "pima"], ["--n-clauses", "3", "--n-thresholds", "4"], ["--clauses", "3", "--thresholds", "4"]),
+    (["fit", "pima"], ["--high-cardinality", "keep"], ["--keep-id-columns"]),
+    (["exact", "pima"], ["--n-clauses", "1", "--n-thresholds", "3"], ["--clauses", "1", "--thresholds", "3"]),
+    (["cv", "pima"], ["--n-clauses", "1-3", "--n-thresholds", "5"], ["--clauses", "1-3", "--thresholds", "5"]),
+    (["reproduce"], ["--n-clauses", "2", "--n-thresholds", "5"], ["--clauses", "2", "--thresholds", "5"]),
+])
+def test_flags_are_named_after_the_parameters_and_the_old_spellings_still_work(command, new, old, capsys):
+    from rulemodels.cli import build_parser
+
+    renamed, aliased, default = (vars(build_parser().parse_args([*command, *flags])) for flags in (new, old, []))
+    assert renamed == aliased != default
+    assert all(flag not in build_parser().format_help() for flag in ("--clauses", "--thresholds", "--keep-id-columns"))
+    with pytest.raises(SystemExit):
+        build_parser().parse_args([command[0], "--help"])
+    shown = capsys.readouterr().out
+    assert "--n-clauses" in shown and "--clauses " not in shown and "--keep-id-columns" not in shown
+
+
 def test_builtin_solver_names_in_help_match_the_registry():
-    from rulemodels.cli import BUILTIN_SOLVERS
+    from rulemodels.defaults import BUILTIN_SOLVERS
     from solvers import registered_backends
 
     assert set(BUILTIN_SOLVERS) <= set(registered_backends())

@@ -20,7 +20,7 @@ import pytest
 import solvers.registry
 from rulemodels.cli import main
 from rulemodels.experiments import cells, make_grid, read_results, run_experiments
-from rulemodels.progress import progress_bar, track
+from rulemodels.utils import progress_bar, track
 from solvers import Availability, get_backend
 from tests.wrappers import DelegatingBackend
 
@@ -157,13 +157,15 @@ def test_a_missing_or_broken_solver_stops_the_sweep_before_it_starts(tmp_path, c
 @pytest.mark.parametrize("extra, says", [
     (["--folds", "0"], "argument --folds: must be an integer >= 2"),
     (["--folds", "1000"], "--folds 1000 is more than the 145 rows of the smaller class"),
-    (["--thetas", "nan"], "--thetas must be finite numbers >= 0, got nan"),
-    (["--thetas", "inf"], "--thetas must be finite numbers >= 0, got inf"),
-    (["--thetas", "-1"], "--thetas must be finite numbers >= 0"),
+    (["--thetas", "nan"], "each of --thetas must be a float in the range [0, inf), got nan"),
+    (["--thetas", "inf"], "each of --thetas must be a float in the range [0, inf), got inf"),
+    (["--thetas", "-1"], "each of --thetas must be a float in the range [0, inf), got -1.0"),
     (["--jobs", "0"], "argument --jobs: must be an integer from 1 to 256, got '0'"),
     (["--jobs", "100000"], "argument --jobs: must be an integer from 1 to 256"),
     (["--clauses", "1-100000"], "argument --clauses: must be numbers of clauses from 1 to 50"),
     (["--clauses", "x"], "argument --clauses: must be numbers of clauses"),
+    (["--n-clauses", "0"], "argument --n-clauses: must be numbers of clauses from 1 to 50"),
+    (["--n-thresholds", "0"], "argument --n-thresholds: must be an int in the range [1, inf), got '0'"),
     (["--inner-folds", "1"], "argument --inner-folds: must be 0 (no nested CV) or at least 2, got '1'"),
     (["--inner-folds", "200"], "argument --inner-folds: must be 0 (no nested CV) or at least 2"),
     (["--form", "auto"], "--form auto chooses the form by nested CV: add --inner-folds"),

@@ -25,7 +25,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from rulemodels import BooleanRuleClassifier, TrainingWorkspace, load_dataset
 from rulemodels.algorithms import ALGORITHMS
-from rulemodels.baseline import TrivialRuleWarning
+from rulemodels.algorithms.baseline import TrivialRuleWarning
 from rulemodels.rules import Clause, Literal, Rule
 
 FORMS = ("dnf", "cnf")

@@ -25,6 +25,9 @@ protocol, one module per job (imports flow down this list):
 - :mod:`~rulemodels.experiments.analysis`: :func:`summarize`, :func:`table1`,
   :func:`table1_markdown`, :func:`nested_cv_selection` and
   :func:`pareto_front` turn records into the paper's tables.
+- :mod:`~rulemodels.experiments.reports`: :func:`write_report` writes the
+  tables (CSV and Markdown) and figures of a run; the Markdown tables the
+  command line prints.
 - :mod:`~rulemodels.experiments.plotting`: :func:`plot_pareto` draws the
   figures (matplotlib, an optional extra: ``pip install 'rulemodels[plot]'``).
   Dask is optional too (``'rulemodels[dask]'``); neither is imported before
@@ -49,6 +52,7 @@ from rulemodels.experiments.paper import (
     PAPER_THETAS,
 )
 from rulemodels.experiments.plotting import plot_pareto
+from rulemodels.experiments.reports import Report, write_report
 from rulemodels.experiments.store import is_failure, read_results
 from rulemodels.experiments.tasks import RECORD_FIELDS, CSVData, Task, make_grid, paper_grid
 
@@ -62,6 +66,7 @@ __all__ = [
     "PAPER_TABLE1",
     "PAPER_THETAS",
     "RECORD_FIELDS",
+    "Report",
     "CSVData",
     "Task",
     "check_solvers",
@@ -79,4 +84,5 @@ __all__ = [
     "summarize",
     "table1",
     "table1_markdown",
+    "write_report",
 ]

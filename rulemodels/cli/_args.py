@@ -1,0 +1,431 @@
+"""The command line's arguments: their definitions (:func:`build_parser`), value types and checks, exit codes.
+
+Flags are named after the estimator's parameters (``--n-clauses`` is
+``n_clauses``, ``--n-thresholds`` is ``n_thresholds``, ``--high-cardinality``
+is ``high_cardinality``); the old spellings (``--clauses``, ``--thresholds``,
+``--keep-id-columns``) still work, hidden from ``--help``. Defaults, algorithm
+and solver names come from :mod:`rulemodels.defaults`, and numbers are checked
+by their parameter's one rule (:data:`rulemodels.utils.PARAMETERS`), so
+nothing heavy (numpy, pandas, Pyomo, scikit-learn) is imported to build the
+parser or to read ``--help``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Callable
+
+from rulemodels import defaults
+from rulemodels.utils import PARAMETERS, check_parameter, describe_constraints
+
+EXIT_OK = 0
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # Ctrl-C (SIGINT); SIGTERM exits 143 (solvers.signals.exit_status)
+
+
+class CommandError(Exception):
+    """A user-facing error: printed as ``rulemodels: error: <message>``."""
+
+
+class UsageError(CommandError):
+    """A bad argument found after parsing (e.g. more folds than rows of a class): exit status 2."""
+
+
+def _add_csv_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--no-header", action="store_true", help="the CSV file has no header row: columns are named x0, x1, ...")
+    parser.add_argument("--sep", default=",", help="the CSV field separator (default: ,)")
+    parser.add_argument(
+        "--na-values", default="?", metavar="LIST",
+        help="comma-separated cell texts read as missing, besides empty, NA, NaN, null, n/a, None (default: ?)",
+    )
+    parser.add_argument(
+        "--no-default-na", action="store_true",
+        help="only empty cells and the --na-values texts are missing: NA, NaN, null, n/a, None ... stay values",
+    )
+    parser.add_argument("--encoding", default="utf-8", help="the CSV file's text encoding (default: utf-8; e.g. latin-1, cp1252)")
+
+
+def _csv_options(args: argparse.Namespace) -> Any:
+    from rulemodels.io import CSVOptions
+
+    na_values = tuple(v for v in args.na_values.split(",") if v != "")
+    try:
+        return CSVOptions(
+            header=not args.no_header, sep=args.sep, na_values=na_values, default_na=not args.no_default_na,
+            encoding=args.encoding,
+        )
+    except ValueError as exc:  # an empty --sep, an unknown --encoding
+        raise UsageError(str(exc)) from None
+
+
+def _data_inputs(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """The DATA argument as an input that no output may overwrite (a bundled dataset's name is no file)."""
+    from rulemodels.io import is_bundled_dataset
+
+    return [] if is_bundled_dataset(args.data) else [("DATA", args.data)]
+
+
+def _checked_output(value: str | None, inputs: list[tuple[str, str]], what: str = "--out") -> Path | None:
+    """The output path, checked before any work starts (exit 2 when it cannot be written safely); None if not given."""
+    from rulemodels.outputs import OutputError, check_output
+
+    if value is None:
+        return None
+    try:
+        return check_output(value, inputs=inputs, what=what)
+    except OutputError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _add_data_arguments(parser: argparse.ArgumentParser, *, estimator: bool = True) -> None:
+    parser.add_argument("data", metavar="DATA", help="a CSV file, or a bundled dataset name (sonar, liver, pima, parkinsons)")
+    parser.add_argument(
+        "--target",
+        help="the label column (required for a CSV file): its name, or its 0-based index (-1: the last column)",
+    )
+    parser.add_argument("--positive", help="the label value of the positive class (required if the target has more than two values)")
+    _add_csv_arguments(parser)
+    if estimator:
+        parser.add_argument(
+            "--nan", choices=defaults.NAN_POLICIES, default=defaults.DEFAULT_NAN,
+            help="missing values: 'indicator' makes a column's literals false where it is missing and adds "
+                 f"'x is missing' literals; 'error' refuses them (default: {defaults.DEFAULT_NAN})",
+        )
+        parser.add_argument(
+            "--categorical", default="", metavar="LIST",
+            help="comma-separated columns whose values are codes, not quantities (ICD, ZIP): read as text, "
+                 "every value a category (default: text columns are categories, number columns get thresholds)",
+        )
+        parser.add_argument(
+            "--high-cardinality", choices=defaults.HIGH_CARDINALITY_POLICIES, default=defaults.DEFAULT_HIGH_CARDINALITY,
+            help="text columns with one distinct value per row (IDs, dates as text): 'drop' leaves them out with a "
+                 f"warning, 'keep' makes them categories (default: {defaults.DEFAULT_HIGH_CARDINALITY})",
+        )
+        _add_alias(parser, "--keep-id-columns", "high_cardinality", action="store_const", const="keep")
+
+
+def _add_alias(parser: argparse.ArgumentParser, old: str, dest: str, **kwargs: Any) -> None:
+    """``old``, an earlier spelling of a flag, still sets ``dest`` (hidden from --help; the flag's default stays)."""
+    parser.add_argument(old, dest=dest, default=argparse.SUPPRESS, help=argparse.SUPPRESS, **kwargs)
+
+
+def _add_rule_arguments(
+    parser: argparse.ArgumentParser, *, solver: str, forms: tuple[str, ...] = defaults.FORMS,
+) -> None:
+    n_clauses = _parameter_type("n_clauses", int)
+    parser.add_argument(
+        "--n-clauses", type=n_clauses, default=defaults.DEFAULT_N_CLAUSES,
+        help=f"R, the number of clauses (default: {defaults.DEFAULT_N_CLAUSES})",
+    )
+    _add_alias(parser, "--clauses", "n_clauses", type=n_clauses)
+    parser.add_argument(
+        "--theta", type=_parameter_type("theta", float), default=defaults.DEFAULT_THETA,
+        help="sparsity weight θ: the share of the training rows a literal must fix to be kept "
+             f"(default: {defaults.DEFAULT_THETA:g})",
+    )
+    auto = f" ('auto': the one with the lower {defaults.DEFAULT_CV}-fold inner-CV error)" if "auto" in forms else ""
+    parser.add_argument(
+        "--form", choices=forms, default=defaults.DEFAULT_FORM, help=f"rule form{auto} (default: {defaults.DEFAULT_FORM})",
+    )
+    parser.add_argument(
+        "--solver", default=solver,
+        help=f"solver backend: {', '.join(defaults.BUILTIN_SOLVERS)}, or any Pyomo solver name (default: {solver})",
+    )
+    _add_thresholds_argument(parser)
+    parser.add_argument(
+        "--time-limit", type=_parameter_type("time_limit", float), default=None, help="seconds for the whole fit or solve",
+    )
+
+
+def _add_thresholds_argument(parser: argparse.ArgumentParser) -> None:
+    n_thresholds = _parameter_type("n_thresholds", int)
+    parser.add_argument(
+        "--n-thresholds", type=n_thresholds, default=defaults.DEFAULT_N_THRESHOLDS,
+        help=f"quantile thresholds per numeric column (default: {defaults.DEFAULT_N_THRESHOLDS})",
+    )
+    _add_alias(parser, "--thresholds", "n_thresholds", type=n_thresholds)
+
+
+def _add_max_iter_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-iter", type=_parameter_type("max_iter", int), default=defaults.DEFAULT_MAX_ITER,
+        help=f"iteration cap of {' and '.join(a.upper() for a in defaults.ITERATIVE_ALGORITHMS[::-1])} "
+             f"(default: {defaults.DEFAULT_MAX_ITER})",
+    )
+
+
+def _parameter_type(name: str, kind: type) -> Callable[[str], Any]:
+    """An argparse ``type`` for the estimator parameter ``name``: parses ``kind`` and checks the parameter's one
+    rule (:data:`rulemodels.utils.PARAMETERS`; argparse names the flag). ``None`` is no value on the command line."""
+    constraints = [c for c in PARAMETERS[name] if c is not None]
+    what = describe_constraints(constraints)
+
+    def parse(text: str) -> Any:
+        try:
+            return check_parameter(name, kind(text), constraints=constraints)
+        except ValueError:  # not a number, or an InvalidParameterError
+            raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}") from None
+
+    return parse
+
+
+def _at_least(minimum: float, kind: type, what: str, *, strict: bool = False) -> Callable[[str], Any]:
+    """An argparse ``type`` that parses ``kind`` and rejects values below ``minimum`` (argparse names the flag).
+
+    With ``strict`` the value must be above ``minimum``.
+    """
+
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}") from None
+        in_range = value > minimum if strict else value >= minimum
+        if not (in_range and math.isfinite(value)):  # also rejects NaN and infinity
+            raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}")
+        return value
+
+    return parse
+
+
+_positive_int = _at_least(1, int, "an integer >= 1")
+_nonnegative_float = _at_least(0.0, float, "a number >= 0")
+
+
+#: Bounds of the sweep commands' grid arguments: beyond them a run is a typo, not a plan.
+MAX_CLAUSES = 50
+MAX_INNER_FOLDS = 100
+
+
+def _parse_clauses(text: str) -> list[int]:
+    """``"1-5"`` -> [1, 2, 3, 4, 5]; ``"2"`` -> [2]; ``"1,3"`` -> [1, 3]; each R in 1..MAX_CLAUSES."""
+    usage = f"must be numbers of clauses from 1 to {MAX_CLAUSES} like 2, 1-5 or 1,3; got {text!r}"
+    values: list[int] = []
+    try:
+        for part in text.split(","):
+            low, _, high = part.partition("-")
+            first, last = int(low), int(high) if high else int(low)
+            if not 1 <= first <= last <= MAX_CLAUSES:
+                raise argparse.ArgumentTypeError(usage)
+            values.extend(range(first, last + 1))
+    except ValueError:
+        raise argparse.ArgumentTypeError(usage) from None
+    return sorted(set(values))
+
+
+def _parse_thetas(values: list[str]) -> list[float]:
+    """'paper' (the paper's 18 θ) or numbers, each meeting θ's one rule (a bad one is a usage error, exit 2)."""
+    from rulemodels.experiments.paper import PAPER_THETAS
+
+    if values == ["paper"]:
+        return list(PAPER_THETAS)
+    try:
+        thetas = [float(v) for value in values for v in value.split(",")]
+    except ValueError:
+        raise UsageError(f"--thetas takes 'paper' or numbers, got {' '.join(values)}") from None
+    bad = []
+    for theta in thetas:
+        try:
+            check_parameter("theta", theta)
+        except ValueError:
+            bad.append(theta)
+    if bad:
+        raise UsageError(
+            f"each of --thetas must be {describe_constraints(PARAMETERS['theta'])}, got {', '.join(map(str, bad))}"
+        )
+    return sorted(set(thetas))
+
+
+def _inner_folds(text: str) -> int:
+    """An argparse ``type``: 0 (no nested CV) or an integer from 2 to MAX_INNER_FOLDS."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value != 0 and not 2 <= value <= MAX_INNER_FOLDS:
+        raise argparse.ArgumentTypeError(f"must be 0 (no nested CV) or at least 2, got {text!r}")
+    return value
+
+
+def _job_count(text: str) -> int:
+    """An argparse ``type``: worker processes from 1 to MAX_JOBS (a run never starts more than it has training sets)."""
+    from rulemodels.experiments.execute import MAX_JOBS
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"must be an integer from 1 to {MAX_JOBS}, got {text!r}")
+    return value
+
+
+def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--folds", type=_at_least(2, int, "an integer >= 2"), default=defaults.DEFAULT_FOLDS,
+                        help=f"stratified CV folds (default: {defaults.DEFAULT_FOLDS})")
+    parser.add_argument("--jobs", type=_job_count, default=2,
+                        help="parallel workers, capped at the number of training sets (default: 2)")
+    parser.add_argument("--backend", choices=("joblib", "dask", "sequential"), default="joblib", help="where tasks run (default: joblib)")
+    parser.add_argument("--scheduler", help="Dask scheduler address (with --backend dask), e.g. tcp://10.0.0.5:8786")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar (there is none when stderr is not a terminal)")
+    parser.add_argument(
+        "--keep-going", action="store_true",
+        help="exit 0 even when tasks failed twice, with tables of the finished cells (default: exit 1 and list them)",
+    )
+
+
+def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) -> argparse.ArgumentParser:
+    """The argument parser of every sub-command; ``handlers`` maps each command's name to the function that runs it."""
+    from rulemodels import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="rulemodels",
+        description="Learn interpretable two-level Boolean rules (CNF/DNF) with Pyomo and LP/MIP solvers.",
+    )
+    parser.add_argument("--version", action="version", version=f"rulemodels {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks and debug logging")
+    parser.add_argument(
+        "-v", "--verbose", action="store_true",
+        help="log what rulemodels does: one line per iteration (objective, training error, literals)",
+    )
+    parser.add_argument(
+        "--solver-log", action="store_true",
+        help="also show the solver's own log (HiGHS's, or a shell solver's captured output) and Pyomo's",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.required = True
+
+    solvers_parser = commands.add_parser(
+        "solvers",
+        help="list the solver backends, whether they are available, their versions",
+        description="List each registered solver backend: available (or why not), version, persistent.",
+    )
+    solvers_parser.add_argument(
+        "extra", nargs="*", default=[], help="other Pyomo solver names to check (e.g. gurobi scip)"
+    )
+    solvers_parser.set_defaults(handler=handlers["solvers"])
+
+    fit = commands.add_parser("fit", help="learn a rule and print it", description="Learn a two-level Boolean rule and print it.")
+    _add_data_arguments(fit)
+    fit.add_argument(
+        "--algorithm", choices=defaults.ALGORITHMS, default=defaults.DEFAULT_ALGORITHM,
+        help=f"learning algorithm (default: {defaults.DEFAULT_ALGORITHM})",
+    )
+    _add_rule_arguments(fit, solver=defaults.DEFAULT_SOLVER, forms=defaults.FORMS_AND_AUTO)
+    _add_max_iter_argument(fit)
+    fit.add_argument("--allow-disable", action="store_true", help="let the learner switch clauses off")
+    fit.add_argument("--out", help="save the rule (JSON) to this file, for 'rulemodels predict'")
+    fit.set_defaults(handler=handlers["fit"])
+
+    predict = commands.add_parser("predict", help="apply a saved rule to a CSV file", description="Apply a saved rule to a CSV file.")
+    predict.add_argument("rule", metavar="RULE.json", help="a file written by 'rulemodels fit --out'")
+    predict.add_argument("data", metavar="DATA.csv", help="CSV file with the rule's feature columns")
+    _add_csv_arguments(predict)
+    predict.add_argument("--out", help="write the predictions CSV here (default: stdout)")
+    predict.add_argument(
+        "--explain", action="store_true",
+        help="add a 'reason' column: the clauses that decided each row and the literals that made them",
+    )
+    predict.add_argument(
+        "--proba", action="store_true",
+        help="add a 'probability' column: the probability of the rule's class (the training positive rate of "
+             "the row's pattern of clause values, saved by 'fit --out')",
+    )
+    predict.add_argument(
+        "--target",
+        help="the label column (name or 0-based index), to print accuracy, confusion matrix and baseline on stderr "
+             "(default: the rule file's target column, when the data has it)",
+    )
+    predict.set_defaults(handler=handlers["predict"])
+
+    export = commands.add_parser(
+        "export", help="write a saved rule as SQL, a pandas query or a Python module",
+        description="Write a saved rule as code that runs without rulemodels, with the same predictions "
+                    "(missing values and unseen categories included).",
+    )
+    export.add_argument("rule", metavar="RULE.json", help="a file written by 'rulemodels fit --out'")
+    export.add_argument(
+        "--format", choices=("sql", "query", "python"), default="sql",
+        help="sql: a NULL-aware boolean SQL expression (SQLite, DuckDB, PostgreSQL); query: a pandas "
+             "DataFrame.query/eval expression; python: a dependency-free module with predict_row(row) (default: sql)",
+    )
+    export.add_argument("--out", help="write the code to this file (default: stdout)")
+    export.set_defaults(handler=handlers["export"])
+
+    exact = commands.add_parser(
+        "exact", help="solve the exact MIP (ground truth for small data)",
+        description="Solve the exact two-level MIP; prints status, objective, bound and gap.",
+    )
+    _add_data_arguments(exact, estimator=False)
+    _add_rule_arguments(exact, solver=defaults.EXACT_SOLVER)
+    exact.add_argument(
+        "--formulation", choices=defaults.EXACT_FORMULATIONS, default=defaults.EXACT_FORMULATIONS[0],
+        help=f"MIP formulation (default: {defaults.EXACT_FORMULATIONS[0]})",
+    )
+    exact.add_argument("--mip-gap", type=_nonnegative_float, default=None, help="relative gap at which to stop (a number >= 0)")
+    exact.add_argument("--sample", type=_positive_int, default=None, help="solve on a random subsample of this many rows")
+    exact.add_argument("--seed", type=int, default=0, help="seed of --sample (default: 0)")
+    exact.set_defaults(handler=handlers["exact"])
+
+    cv = commands.add_parser("cv", help="cross-validate a grid of algorithms, R and θ", description="Cross-validate a grid on one dataset (resumable).")
+    _add_data_arguments(cv, estimator=False)
+    cv.add_argument("--algorithms", nargs="+", choices=defaults.LP_ALGORITHMS, default=list(defaults.DEFAULT_CV_ALGORITHMS))
+    grid = defaults.DEFAULT_N_CLAUSES_GRID
+    cv.add_argument(
+        "--n-clauses", type=_parse_clauses, default=list(grid),
+        help=f"R values, e.g. 2, 1-5 or 1,3 (default: {grid[0]}-{grid[-1]})",
+    )
+    _add_alias(cv, "--clauses", "n_clauses", type=_parse_clauses)
+    cv.add_argument("--thetas", nargs="+", default=["paper"], help="'paper' (the 18 θ of the paper) or numbers")
+    cv.add_argument(
+        "--form", choices=defaults.FORMS_AND_AUTO, default=defaults.DEFAULT_FORM,
+        help=f"rule form; 'auto' runs both and, with --inner-folds, chooses it by nested CV (default: {defaults.DEFAULT_FORM})",
+    )
+    _add_thresholds_argument(cv)
+    _add_max_iter_argument(cv)
+    cv.add_argument("--solver", default=defaults.DEFAULT_SOLVER, help=f"solver backend (default: {defaults.DEFAULT_SOLVER})")
+    cv.add_argument("--results", default="cv_results.jsonl", help="results file (JSON lines; resumable)")
+    cv.add_argument(
+        "--inner-folds", type=_inner_folds, default=0, metavar="J",
+        help="also choose θ, R (and the form) by nested CV with J inner folds per training fold: the honest "
+             "test error (about J times more fits; default: 0, off)",
+    )
+    _add_run_arguments(cv)
+    cv.set_defaults(handler=handlers["cv"])
+
+    reproduce = commands.add_parser(
+        "reproduce", help="run the paper's protocol (Table 1, Figures 1-3)",
+        description="Stratified 10-fold CV, 18 θ, R = 1..5, DNF: writes Table 1 beside the paper's numbers and Pareto fronts.",
+    )
+    # the paper's datasets, algorithms and R (rulemodels.experiments.paper) when not given: read by the command
+    reproduce.add_argument("--datasets", nargs="+", default=None, help="bundled datasets (default: the paper's four)")
+    reproduce.add_argument(
+        "--algorithms", nargs="+", choices=defaults.LP_ALGORITHMS, default=None, help="(default: the paper's five)",
+    )
+    reproduce.add_argument("--n-clauses", type=_parse_clauses, default=None, help="R values (default: 1-5, the paper's)")
+    _add_alias(reproduce, "--clauses", "n_clauses", type=_parse_clauses)
+    reproduce.add_argument("--thetas", nargs="+", default=["paper"])
+    _add_thresholds_argument(reproduce)
+    _add_max_iter_argument(reproduce)
+    reproduce.add_argument("--time-limit", type=_parameter_type("time_limit", float), default=None, help="seconds per fit")
+    reproduce.add_argument("--solver", default=defaults.DEFAULT_SOLVER)
+    reproduce.add_argument("--out", default="docs/results", help="output directory (default: docs/results)")
+    reproduce.add_argument(
+        "--inner-folds", type=_inner_folds, default=3, metavar="J",
+        help="inner folds of the nested CV that chooses θ honestly (default: 3; 0 turns it off)",
+    )
+    reproduce.add_argument(
+        "--inner-algorithms", nargs="+", choices=defaults.LP_ALGORITHMS, default=None,
+        help="algorithms that get the nested CV (default: all but tlp, whose inner fits would double the run's time)",
+    )
+    reproduce.add_argument(
+        "--report-only", action="store_true",
+        help="run nothing: write the tables and figures from the results already in OUT/results.jsonl (e.g. of an unfinished run)",
+    )
+    _add_run_arguments(reproduce)
+    reproduce.set_defaults(handler=handlers["reproduce"])
+    return parser

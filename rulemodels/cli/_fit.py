@@ -1,0 +1,298 @@
+"""The single-fit commands: ``solvers``, ``fit``, ``predict``, ``export`` and ``exact``.
+
+Heavy modules (Pyomo, scikit-learn, pandas) are imported inside the commands
+that need them, so ``--help`` and ``predict`` start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import time
+import warnings
+from pathlib import Path
+from typing import Any, Callable
+
+from rulemodels.cli._args import EXIT_OK, _checked_output, _csv_options, _data_inputs
+
+
+def _cmd_solvers(args: argparse.Namespace) -> int:
+    """Print every registered backend: availability (and why not), versions, persistence and route."""
+    from solvers import describe_backends
+
+    rows = describe_backends(tuple(args.extra))
+    header = ("solver", "available", "version", "persistent", "packages", "route", "note")
+    table = [
+        (
+            row.name,
+            "yes" if row.available else "no",
+            row.version or "-",
+            "yes" if row.persistent else "no",
+            ", ".join(f"{package} {version}" for package, version in row.packages.items()) or "-",
+            row.route or "-",
+            "" if row.available else f"{row.reason}; {row.install_hint}",
+        )
+        for row in rows
+    ]
+    widths = [max(len(str(cell)) for cell in column) for column in zip(header, *table)]
+    for line in (header, *table):
+        print("  ".join(str(cell).ljust(width) for cell, width in zip(line, widths)).rstrip())
+    return EXIT_OK
+
+
+class _PyomoWarnings(logging.Handler):
+    """Pyomo's warnings as one translated line each (``rulemodels: warning: ...``), each said once.
+
+    Pyomo's ERROR records ("Rule failed for Param ...", "Constructing component
+    ... failed") come right before the exception that caused them propagates
+    (a Ctrl-C while a model is built, for one): that exception is reported,
+    so they are left out (``--solver-log`` shows them).
+    """
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.said: set[str] = set()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.levelno >= logging.ERROR:
+            return
+        text = record.getMessage()
+        if "aborted" in text or "maxTimeLimit" in text or "time limit" in text.lower():
+            message = "the solver stopped at its time limit; the best solution it found is used (see status, bound and gap)"
+        else:
+            first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+            message = f"the modelling layer (Pyomo) reports: {first}"
+        if message not in self.said:
+            self.said.add(message)
+            print(f"rulemodels: warning: {message}", file=sys.stderr)
+
+
+def _translate_pyomo_warnings(args: argparse.Namespace, cleanups: list[Callable[[], None]]) -> None:
+    """Unless --solver-log or --debug: Pyomo's own log handler (raw text on stdout) is replaced, for the
+    command, by :class:`_PyomoWarnings`. Call after Pyomo is imported (it installs its handler then)."""
+    if args.solver_log or args.debug:
+        return
+    pyomo_logger = logging.getLogger("pyomo")
+    handlers, propagate = list(pyomo_logger.handlers), pyomo_logger.propagate
+    for handler in handlers:
+        pyomo_logger.removeHandler(handler)
+    pyomo_logger.addHandler(_PyomoWarnings())
+    pyomo_logger.propagate = False
+
+    def restore() -> None:
+        for handler in list(pyomo_logger.handlers):
+            pyomo_logger.removeHandler(handler)
+        for handler in handlers:
+            pyomo_logger.addHandler(handler)
+        pyomo_logger.propagate = propagate
+
+    cleanups.append(restore)
+
+
+def _fit_estimator(args: argparse.Namespace, algorithm: str):
+    from rulemodels import BooleanRuleClassifier
+    from rulemodels.io import load_data
+
+    _translate_pyomo_warnings(args, args.cleanups)
+    categorical = [name for name in args.categorical.split(",") if name]
+    data = load_data(args.data, args.target, args.positive, _csv_options(args), categorical=categorical)
+    clf = BooleanRuleClassifier(
+        form=args.form, n_clauses=args.n_clauses, theta=args.theta, algorithm=algorithm, n_thresholds=args.n_thresholds,
+        allow_disable=args.allow_disable, max_iter=args.max_iter,
+        solver=args.solver, time_limit=args.time_limit, verbose=args.verbose,
+        solver_options={"output_flag": True} if args.solver_log and args.solver == "highs" else None,
+        nan=args.nan, high_cardinality=args.high_cardinality,
+    )
+    start = time.perf_counter()
+    clf.fit(data.X, data.y)
+    return data, clf, time.perf_counter() - start
+
+
+def _print_rule_summary(data, clf, seconds: float) -> None:
+    import numpy as np
+
+    complexity = clf.rule_.complexity()
+    error = float(np.mean(clf.predict(data.X) != data.y))
+    dropped = list(getattr(getattr(clf, "binarizer_", None), "dropped_columns_", []))
+    features = f"{data.X.shape[1] - len(dropped)} features"
+    if dropped:  # ID-like columns left out: they are not features of the rule
+        features += f" (ID-like column{'s' if len(dropped) > 1 else ''} {', '.join(map(repr, dropped))} left out)"
+    print(f"data: {data.source} ({data.X.shape[0]} samples, {features}, {int(data.y.sum())} positive)")
+    if hasattr(clf, "form_cv_errors_"):
+        errors = {form: float(np.mean(values)) for form, values in clf.form_cv_errors_.items()}
+        print(f"form: {clf.form_} (--form auto; mean inner-CV error dnf {errors['dnf']:.4f}, cnf {errors['cnf']:.4f})")
+    print(f"rule ({data.target} = {data.classes[1]} when true):")
+    print(f"  {clf.rule_}")
+    if clf.simplification_.changed:
+        print(f"simplified: {clf.simplification_}")
+    majority = data.classes[clf.baseline_class_]
+    print(f"training error: {error:.4f}  (accuracy {1 - error:.4f}); baseline: {clf.baseline_error_:.4f} (always {majority})")
+    print(
+        f"complexity: {complexity['n_clauses']} clauses, {complexity['n_conditions']} conditions as printed, "
+        f"{clf.raw_rule_.n_literals} literals as learned, {complexity['n_features']} distinct features"
+    )
+    print(
+        f"solve: {clf.algorithm} with {clf.solver}, {clf.n_iter_} iterations ({clf.termination_}), "
+        f"{clf.n_solves_} solves, {clf.n_builds_} model builds, objective {clf.objective_:.6g}, {seconds:.2f} s"
+    )
+
+
+def _cmd_fit(args: argparse.Namespace) -> int:
+    """Learn a rule and save it (--out), then print it with its training error, complexity and solve statistics."""
+    from rulemodels.io import save_model
+
+    out = _checked_output(args.out, _data_inputs(args))
+    data, clf, seconds = _fit_estimator(args, args.algorithm)
+    if out is not None:  # saved before anything is printed: a closed stdout cannot lose the rule
+        save_model(
+            out, clf.rule_, data.classes, data.target, list(data.X.columns),
+            pattern_rates=clf.pattern_rates_, algorithm=args.algorithm, theta=args.theta, n_clauses=args.n_clauses,
+            solver=args.solver, column_kinds=clf.binarizer_.column_kinds_,
+        )
+    _print_rule_summary(data, clf, seconds)
+    if out is not None:
+        print(f"saved to {args.out}")
+    return EXIT_OK
+
+
+def _cmd_predict(args: argparse.Namespace) -> int:
+    """Apply a saved rule to a CSV file: a prediction per row (with --proba its probability, with
+    --explain its reason); when the file has the label column, scores on stderr."""
+    import pandas as pd
+
+    from rulemodels.io import load_model, read_features, resolve_target
+    from rulemodels.kinds import ColumnKindDriftWarning
+
+    out = _checked_output(args.out, [("RULE.json", args.rule), ("DATA.csv", args.data)])
+    args.result_on_stdout = out is None
+    model = load_model(args.rule)
+    # text-category columns are read as text (leading zeros kept), and each column the rule uses as its kind,
+    # warning once per drifted column; the calls below would say it again (the filter ends with main's scope)
+    frame = model.conform(read_features(args.data, _csv_options(args), dtypes=model.csv_dtypes()))
+    warnings.filterwarnings("ignore", category=ColumnKindDriftWarning)
+    if args.explain:
+        predictions = model.explain(frame)[["prediction", "reason"]].reset_index(drop=True)
+    else:
+        predictions = pd.DataFrame({"prediction": model.predict(frame)})
+    if args.proba:
+        predictions.insert(1, "probability", model.predict_proba(frame))
+    target = None
+    if args.target is not None:
+        target = resolve_target(args.target, [str(c) for c in frame.columns])
+    elif model.target in frame.columns and model.target not in model.rule.features:
+        target = model.target
+    _write_table(predictions, out, f"{len(predictions)} predictions")
+    if target is not None:
+        _print_scores(frame[target], model.rule.evaluate(frame), model.classes, target)
+    return EXIT_OK
+
+
+def _write_table(table: Any, out: Path | None, what: str) -> None:
+    """A DataFrame as CSV to ``out`` (written atomically: complete or absent), or to stdout."""
+    from rulemodels.outputs import atomic_write
+
+    if out is not None:
+        with atomic_write(out, newline="") as handle:
+            table.to_csv(handle, index=False)
+        print(f"wrote {what} to {out}", file=sys.stderr)
+    else:
+        table.to_csv(sys.stdout, index=False)
+
+
+def _print_scores(labels: Any, fired: Any, classes: tuple[Any, Any], target: str) -> None:
+    """Accuracy, confusion matrix and majority baseline on stderr, for the rows whose label is one of the classes."""
+    import numpy as np
+
+    def matches(label: Any) -> Any:
+        return np.asarray((labels == label) | (labels.astype(str) == str(label)), dtype=bool)
+
+    positive, negative = matches(classes[1]), matches(classes[0])
+    known = (positive | negative) & np.asarray(labels.notna(), dtype=bool)
+    left_out = int(len(labels) - known.sum())
+    note = f"; {left_out} rows with a missing or other label left out" if left_out else ""
+    if not known.any():
+        print(f"scores: no row of column '{target}' holds {classes[0]} or {classes[1]}{note}", file=sys.stderr)
+        return
+    truth, predicted = positive[known], np.asarray(fired, dtype=bool)[known]
+    counts = {(t, p): int(np.sum((truth == t) & (predicted == p))) for t in (False, True) for p in (False, True)}
+    accuracy = (counts[False, False] + counts[True, True]) / len(truth)
+    majority = bool(truth.mean() > 0.5)
+    names = [str(c) for c in classes]
+    width = max(len(f"actual {n}") for n in names)
+    cell = max(len(f"predicted {n}") for n in names)
+    lines = [
+        f"scores on {len(truth)} rows labelled in column '{target}'{note}:",
+        f"accuracy: {accuracy:.4f}  (error {1 - accuracy:.4f})",
+        " " * width + "  " + "  ".join(f"predicted {n}".rjust(cell) for n in names),
+    ]
+    for t in (False, True):
+        row = "  ".join(str(counts[t, p]).rjust(cell) for p in (False, True))
+        lines.append(f"actual {names[int(t)]}".ljust(width) + "  " + row)
+    lines.append(
+        f"baseline: {float(np.mean(truth != majority)):.4f} error of always predicting {names[int(majority)]} "
+        "(the majority class of these rows)"
+    )
+    print("\n".join(lines), file=sys.stderr)
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    """Write a saved rule as SQL, a pandas query or a dependency-free Python module."""
+    from rulemodels.io import load_model
+    from rulemodels.outputs import write_text_atomically
+
+    out = _checked_output(args.out, [("RULE.json", args.rule)])
+    args.result_on_stdout = out is None
+    model = load_model(args.rule)
+    text = {"sql": model.rule.to_sql, "query": model.rule.to_query, "python": model.rule.to_python}[args.format]()
+    text = text if text.endswith("\n") else text + "\n"
+    if out is not None:
+        write_text_atomically(out, text)
+        print(f"wrote the rule as {args.format} to {args.out} (true means {model.target} = {model.classes[1]})", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def _cmd_exact(args: argparse.Namespace) -> int:
+    """Solve the exact MIP and print status, the rule with its training error, objective, bound and gap."""
+    import numpy as np
+
+    from rulemodels.exact import solve_exact
+    from rulemodels.io import load_data
+
+    _translate_pyomo_warnings(args, args.cleanups)
+    data = load_data(args.data, args.target, args.positive, _csv_options(args))
+    X, y = data.X, data.y
+    if args.sample is not None and args.sample < len(X):
+        rows = np.sort(np.random.default_rng(args.seed).choice(len(X), size=args.sample, replace=False))
+        X, y = X.iloc[rows], y[rows]
+    result = solve_exact(  # solve_exact takes the paper's θ: --theta is a share of the rows, as in fit
+        X, y, n_clauses=args.n_clauses, theta=args.theta * len(X), formulation=args.formulation, form=args.form,
+        solver=args.solver, time_limit=args.time_limit, mip_gap=args.mip_gap, n_thresholds=args.n_thresholds,
+    )
+    error = float(np.mean(result.rule.evaluate(X) != y.astype(bool)))
+    gap = "-" if result.gap is None else f"{100 * result.gap:.3f} %"
+    bound = "-" if result.bound is None else f"{result.bound:.6g}"
+    print(
+        f"data: {data.source} ({len(X)} samples), {args.formulation} MIP, R={args.n_clauses}, theta={args.theta:g} "
+        f"(the paper's θ: {args.theta * len(X):g})"
+    )
+    if result.status == "time_limit":
+        limit = f" ({args.time_limit:g} s)" if args.time_limit is not None else ""
+        print(
+            f"status: stopped at time limit{limit} with an incumbent: the rule below is the best found, "
+            "not proven optimal (see bound and gap)"
+        )
+    else:
+        print(f"status: {result.status}")
+    print(f"rule ({data.target} = {data.classes[1]} when true):")
+    print(f"  {result.rule}")
+    print(f"training error: {error:.4f}  (accuracy {1 - error:.4f}); {result.rule.n_literals} literals")
+    print(
+        f"objective: {result.objective:.6g}  (misclassification {result.breakdown['accuracy']:.6g}, "
+        f"sparsity {result.breakdown['sparsity']:.6g})"
+    )
+    print(f"bound: {bound}  gap: {gap}")
+    print(f"solver: {result.solve.solver_name} {result.solve.solver_version}, {result.solve.wall_time:.2f} s")
+    return EXIT_OK

@@ -1,0 +1,214 @@
+"""The entry point :func:`main`: logging, guarded stdout/stderr, errors and interrupts turned into exit statuses.
+
+Results go to stdout; errors go to stderr with a non-zero exit status and no
+traceback unless ``--debug`` is given. Only the command line configures
+logging and prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import errno
+import logging
+import os
+import sys
+import warnings
+from typing import Any, Callable, Sequence
+
+from solvers.signals import exit_status, find_interrupt, terminating_on_sigterm
+
+from rulemodels.cli import _args, _fit, _sweeps
+from rulemodels.cli._args import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every sub-command, each bound to the function that runs it."""
+    return _args.build_parser({
+        "solvers": _fit._cmd_solvers,
+        "fit": _fit._cmd_fit,
+        "predict": _fit._cmd_predict,
+        "export": _fit._cmd_export,
+        "exact": _fit._cmd_exact,
+        "cv": _sweeps._cmd_cv,
+        "reproduce": _sweeps._cmd_reproduce,
+    })
+
+
+def _configure_logging(args: argparse.Namespace) -> Callable[[], None]:
+    """WARNING and up from everyone; with -v, INFO from rulemodels only (its iteration log, not the solver's);
+    with --solver-log, INFO from the solver layer and Pyomo too; --debug: everything.
+
+    Returns a function that puts the loggers' levels back (``main`` may run in-process, e.g. in tests).
+    """
+    level = logging.DEBUG if args.debug else logging.WARNING
+    logging.basicConfig(level=level, format="%(message)s" if args.verbose and not args.debug else
+                        "%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    levels = {}
+    if args.verbose and not args.debug:
+        levels["rulemodels"] = logging.INFO
+    if args.solver_log and not args.debug:  # the solver layer logs a shell solver's captured output at DEBUG
+        levels.update({"solvers": logging.DEBUG, "pyomo": logging.INFO})
+    previous = {name: logging.getLogger(name).level for name in levels}
+    for name, value in levels.items():
+        logging.getLogger(name).setLevel(value)
+
+    def restore() -> None:
+        for name, value in previous.items():
+            logging.getLogger(name).setLevel(value)
+
+    return restore
+
+
+def _print_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int, file: Any = None, line: str | None = None) -> None:
+    """Warnings as one line on stderr (``rulemodels: warning: ...``), without the source location."""
+    print(f"rulemodels: warning: {message}", file=sys.stderr)
+
+
+class _GuardedStream:
+    """stdout or stderr that a closed or broken file cannot turn into a crash, or a failure into success.
+
+    The first failed write (the reader of a pipe went away: ``BrokenPipeError``;
+    the file was closed: ``EBADF``, or ``None`` when Python started without it)
+    is remembered in ``error`` and later writes are dropped, so that the
+    command still finishes its work, writes its files and returns its own
+    status; :func:`main` then decides what the lost output means.
+    """
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.error: BaseException | None = None if stream is not None else OSError(errno.EBADF, "the stream is closed")
+        self.wrote_anything = False
+
+    def _attempt(self, action: Callable[[], Any]) -> None:
+        if self.error is not None:
+            return
+        try:
+            action()
+        except (OSError, ValueError) as exc:  # BrokenPipeError, EBADF; ValueError: "I/O operation on closed file"
+            self.error = exc
+
+    def write(self, text: str) -> int:
+        if text:
+            self.wrote_anything = True
+            self._attempt(lambda: self.stream.write(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self._attempt(lambda: self.stream.flush())
+
+    def isatty(self) -> bool:
+        return self.error is None and bool(getattr(self.stream, "isatty", lambda: False)())
+
+    def fileno(self) -> int:
+        if self.stream is None:
+            raise OSError(errno.EBADF, "the stream is closed")
+        return int(self.stream.fileno())
+
+    @property
+    def encoding(self) -> str:
+        return str(getattr(self.stream, "encoding", None) or "utf-8")
+
+    def writable(self) -> bool:
+        return True
+
+    def __iter__(self) -> Any:  # pandas' to_csv asks for a file-like object
+        return iter(())
+
+    def describe(self) -> str:
+        if isinstance(self.error, BrokenPipeError):
+            return "its reader closed the pipe"
+        return "it is closed"
+
+
+def _silence_broken_stdout(stream: Any) -> None:
+    """Point file descriptor 1 at /dev/null after a broken pipe, so that Python's flush at exit cannot fail (exit 120)."""
+    try:
+        descriptor = stream.fileno()
+    except (OSError, ValueError, AttributeError):
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+    except OSError:  # pragma: no cover - /dev/null missing
+        return
+    try:
+        os.dup2(devnull, descriptor)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(devnull)
+
+
+def _ignore_further_interrupts() -> Callable[[], None]:
+    """After an interrupt, a second Ctrl-C or SIGTERM must not cut the final message short; restores the handlers."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    previous = {signum: signal.signal(signum, signal.SIG_IGN) for signum in (signal.SIGINT, signal.SIGTERM)}
+
+    def restore() -> None:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
+
+    return restore
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``rulemodels`` console script; returns the exit status.
+
+    0: done. 1: an error (one line on stderr), also when the command's result
+    was to go to stdout and stdout is closed or its reader went away. 2: bad
+    usage, including an output that cannot be written safely (checked before
+    any work). 130: interrupted by Ctrl-C; 143: stopped by SIGTERM. Work in
+    progress is cleaned up on every path: solver processes ended, temporary
+    files removed, output files complete or absent.
+    """
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    args.result_on_stdout = False
+    stdout, stderr = _GuardedStream(sys.stdout), _GuardedStream(sys.stderr)
+    saved_streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = stdout, stderr  # type: ignore[assignment]
+    args.cleanups = [_configure_logging(args)]
+    handler: Callable[[argparse.Namespace], int] = args.handler
+    status = EXIT_OK
+    try:
+        with terminating_on_sigterm(), warnings.catch_warnings():
+            warnings.showwarning = _print_warning
+            status = handler(args)
+            stdout.flush()
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (solvers.signals.Terminated)
+        status = _report_interrupt(exc, args)
+    except Exception as exc:  # the CLI's one place that turns errors into messages
+        interrupt = find_interrupt(exc)  # a Ctrl-C wrapped in another exception on its way up
+        if interrupt is not None:
+            status = _report_interrupt(interrupt, args)
+        elif args.debug:
+            raise
+        else:
+            print(f"rulemodels: error: {exc}", file=sys.stderr)
+            status = EXIT_USAGE if isinstance(exc, UsageError) else EXIT_ERROR
+    finally:
+        for cleanup in reversed(args.cleanups):
+            cleanup()
+        sys.stdout, sys.stderr = saved_streams
+    if stdout.error is not None:
+        if args.result_on_stdout and status == EXIT_OK:
+            status = EXIT_ERROR
+            message = (f"rulemodels: error: the output could not be written to stdout ({stdout.describe()}): "
+                       "write it to a file with --out FILE")
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                print(message, file=sys.stderr)
+        if isinstance(stdout.error, BrokenPipeError):
+            _silence_broken_stdout(sys.stdout)
+    return status
+
+
+def _report_interrupt(interrupt: BaseException, args: argparse.Namespace) -> int:
+    """Say how the command was stopped; its exit status (130 for Ctrl-C, 143 for SIGTERM)."""
+    args.cleanups.append(_ignore_further_interrupts())
+    status = exit_status(interrupt)
+    print("rulemodels: interrupted" if status == EXIT_INTERRUPTED else "rulemodels: terminated (SIGTERM)", file=sys.stderr)
+    return status
