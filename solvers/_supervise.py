@@ -166,27 +166,3 @@ def _private_tempdir() -> Iterator[str]:
         TempfileManager.tempdir = previous
         with deferred_signals():  # a second Ctrl-C must not leave the files behind
             shutil.rmtree(directory, ignore_errors=True)
-
-
-@contextlib.contextmanager
-def _private_tempdir() -> Iterator[str]:
-    """Pyomo's temporary files of one solve (model, solution and log files) in a directory of their own,
-    removed with everything in it when the solve ends: on success, on failure and on an interrupt.
-
-    Pyomo removes its files only when a solve succeeds, so every failed or
-    interrupted solve left its LP file (tens of MB for a large model) in the
-    temporary directory. ``TempfileManager.tempdir`` is the documented place
-    where the files of the calling thread's solves go; the previous value is
-    restored.
-    """
-    from pyomo.common.tempfiles import TempfileManager
-
-    directory = tempfile.mkdtemp(prefix="rulemodels-solve-")
-    previous = TempfileManager.tempdir
-    TempfileManager.tempdir = directory
-    try:
-        yield directory
-    finally:
-        TempfileManager.tempdir = previous
-        with deferred_signals():  # a second Ctrl-C must not leave the files behind
-            shutil.rmtree(directory, ignore_errors=True)

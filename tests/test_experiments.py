@@ -246,6 +246,27 @@ def test_read_results_reads_gzip_and_falls_back_to_it(tmp_path: Path, tiny_run: 
     pd.testing.assert_frame_equal(read_results(tmp_path / "results.jsonl"), expected)  # missing: the .gz is read
 
 
+def test_reports_write_the_tables_and_unpack_the_committed_results(tmp_path: Path, tiny_run: tuple[Path, pd.DataFrame]) -> None:
+    import gzip
+
+    from rulemodels.experiments.reports import cv_table_markdown, packed_results, unpack_results, write_report
+
+    frame = read_results(tiny_run[0])
+    report = write_report(frame, tmp_path)
+    pd.testing.assert_frame_equal(report.table, table1(frame, require_complete=True))
+    for name in ("table1.csv", "table1.md", "nested_selection.csv", "nested_selection.md", "summary.csv"):
+        assert (tmp_path / name).stat().st_size > 0, name
+    assert (tmp_path / "table1.md").read_text() == table1_markdown(report.table) + "\n"
+    assert cv_table_markdown(frame, "dnf", nested=False).startswith("DNF: mean test error over the outer folds\n| algorithm |")
+    out = tmp_path / "packed"
+    out.mkdir()
+    assert packed_results(out) is None
+    (out / "results.jsonl.gz").write_bytes(gzip.compress(tiny_run[0].read_bytes()))
+    assert packed_results(out) == out / "results.jsonl.gz"
+    assert unpack_results(out / "results.jsonl.gz") == out / "results.jsonl"
+    assert (out / "results.jsonl").read_bytes() == tiny_run[0].read_bytes() and packed_results(out) is None
+
+
 def test_a_corrupt_line_inside_the_file_is_a_clear_error(tmp_path: Path, tiny_run: tuple[Path, pd.DataFrame]) -> None:
     lines = lines_of(tiny_run[0])
     path = tmp_path / "results.jsonl"

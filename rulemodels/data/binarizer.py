@@ -17,7 +17,6 @@ import warnings
 from collections import Counter
 from fractions import Fraction
 from dataclasses import dataclass
-from numbers import Integral
 from typing import Any
 
 import numpy as np
@@ -26,8 +25,9 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils import Tags
 from sklearn.utils.validation import check_is_fitted
 
+from rulemodels import defaults
 from rulemodels.kinds import ColumnKind, category_values, conform, holds_only_numbers
-from rulemodels.utils import Interval, Options, validate_params
+from rulemodels.utils import PARAMETERS, Options, validate_params
 from rulemodels.rules import Literal, _category_codes, _numeric_values, threshold_tests
 
 __all__ = ["FeatureBinarizer", "IDLikeColumnWarning"]
@@ -439,20 +439,20 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
     """
 
     _parameter_constraints: dict = {
-        "n_thresholds": [Interval(Integral, 1, None, closed="left")],
+        "n_thresholds": PARAMETERS["n_thresholds"],  # the estimators' rules for the parameters they pass on
         "negations": ["boolean"],
-        "nan": [Options({"error", "indicator"})],
-        "high_cardinality": [Options({"drop", "keep"})],
+        "nan": PARAMETERS["nan"],
+        "high_cardinality": PARAMETERS["high_cardinality"],
         "categorical": [Options({"auto"}), list, tuple],
     }
 
     def __init__(
         self,
         *,
-        n_thresholds: int = 9,
+        n_thresholds: int = defaults.DEFAULT_N_THRESHOLDS,
         negations: bool = True,
         nan: str = "error",
-        high_cardinality: str = "drop",
+        high_cardinality: str = defaults.DEFAULT_HIGH_CARDINALITY,
         categorical: str | list[str] = "auto",
     ) -> None:
         self.n_thresholds = n_thresholds

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from rulemodels import defaults
 from rulemodels.experiments.analysis import nested_cv_selection, nested_model_selection, summarize, table1, table1_markdown
 from rulemodels.outputs import atomic_write, write_text_atomically
 
@@ -60,7 +61,7 @@ def write_report(results: pd.DataFrame, out: Path) -> Report:
     if importlib.util.find_spec("matplotlib") is None:
         return Report(table, nested, figures=False)
     for dataset in sorted(set(summary["dataset"])):
-        for algorithm in ("am", "bcd"):
+        for algorithm in defaults.ITERATIVE_ALGORITHMS:  # the by-R fronts of the paper's Figures 1-2
             if algorithm in set(summary[summary["dataset"] == dataset]["algorithm"]):
                 plot_pareto(summary, dataset, "n_clauses", out / f"pareto_{dataset}_{algorithm}_by_R.png", algorithm=algorithm)
         largest_r = int(summary[summary["dataset"] == dataset]["n_clauses"].max())
