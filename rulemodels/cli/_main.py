@@ -18,20 +18,22 @@ from typing import Any, Callable, Sequence
 
 from solvers.signals import exit_status, find_interrupt, terminating_on_sigterm
 
-from rulemodels.cli import _args, _fit, _sweeps
+from rulemodels.cli import _args
 from rulemodels.cli._args import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
+from rulemodels.cli._fit import _cmd_exact, _cmd_export, _cmd_fit, _cmd_predict, _cmd_solvers
+from rulemodels.cli._sweeps import _cmd_cv, _cmd_reproduce
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every sub-command, each bound to the function that runs it."""
     return _args.build_parser({
-        "solvers": _fit._cmd_solvers,
-        "fit": _fit._cmd_fit,
-        "predict": _fit._cmd_predict,
-        "export": _fit._cmd_export,
-        "exact": _fit._cmd_exact,
-        "cv": _sweeps._cmd_cv,
-        "reproduce": _sweeps._cmd_reproduce,
+        "solvers": _cmd_solvers,
+        "fit": _cmd_fit,
+        "predict": _cmd_predict,
+        "export": _cmd_export,
+        "exact": _cmd_exact,
+        "cv": _cmd_cv,
+        "reproduce": _cmd_reproduce,
     })
 
 
