@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from types import FrameType
@@ -33,6 +34,7 @@ __all__ = [
     "Terminated",
     "exit_status",
     "find_interrupt",
+    "keeping_lost_interrupts",
     "reraise_interrupt",
     "terminating_on_sigterm",
     "watching_interrupts",
@@ -210,3 +212,32 @@ def deferred_signals() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+@contextlib.contextmanager
+def keeping_lost_interrupts() -> Iterator[InterruptWatch]:
+    """Remember an interrupt that Python could not raise: the watch's ``interrupt``.
+
+    A signal handler runs between any two bytecodes of the main thread, also
+    inside a ``__del__`` method or a weakref or garbage-collector callback.
+    An exception raised there cannot propagate: Python prints "Exception
+    ignored in ..." with a traceback and goes on, so the Ctrl-C or SIGTERM is
+    lost and the program runs to its end. During the block such an interrupt
+    is not printed but kept, so that the caller can still stop with the
+    interrupt's status; other unraisable exceptions are reported as before.
+    """
+    watch = InterruptWatch()
+    previous = sys.unraisablehook
+
+    def hook(unraisable: sys.UnraisableHookArgs) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            if watch.interrupt is None:
+                watch.interrupt = unraisable.exc_value
+            return
+        previous(unraisable)
+
+    sys.unraisablehook = hook
+    try:
+        yield watch
+    finally:
+        sys.unraisablehook = previous

@@ -289,3 +289,28 @@ def test_sigterm_is_an_interrupt_with_exit_143_in_process():
     wrapped.__cause__ = info.value
     assert find_interrupt(wrapped) is info.value
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # restored
+
+
+def test_an_interrupt_raised_inside_a_destructor_is_not_lost(capsys, monkeypatch):
+    """A signal handler can run inside ``__del__``, where Python only prints "Exception ignored": the interrupt is
+    kept and the command still stops with the interrupt's status, with no traceback."""
+    import rulemodels.cli._main as cli_main
+    from solvers.signals import Terminated, keeping_lost_interrupts
+
+    class Finalized:
+        def __del__(self):
+            raise Terminated()
+
+    with keeping_lost_interrupts() as lost:
+        Finalized()  # collected at once: its __del__ raises where nothing can catch it
+    assert isinstance(lost.interrupt, Terminated)
+    assert "Exception ignored" not in capsys.readouterr().err
+
+    def command(args):
+        Finalized()
+        return 0
+
+    monkeypatch.setattr(cli_main, "_cmd_solvers", command)  # build_parser binds the handler at call time
+    assert cli_main.main(["solvers"]) == 143
+    err = capsys.readouterr().err
+    assert "terminated (SIGTERM)" in err and "Traceback" not in err and "Exception ignored" not in err

@@ -11,7 +11,7 @@ checks:
   Python had started the command, -N for the same in Popen's terms);
 - no process of the command's session is left (solver children, sweep
   workers), after at most a short grace for the ones already exiting;
-- no temporary file is left (the private TMPDIR and /dev/shm are as before;
+- no temporary file is left (the private TMPDIR empty, no /dev/shm entry of the command;
   no hidden ``.*.tmp`` beside the outputs);
 - every input is byte-identical;
 - every output is complete (equal to the reference run's) or absent; a
@@ -195,7 +195,8 @@ def test_a_command_stopped_at_a_random_moment_stops_cleanly(command, sig, inputs
         time.sleep(0.1)
     assert session_processes(process.pid) == [], where
     assert list(tmpdir.iterdir()) == [], where
-    assert shm_entries() <= before_shm, where
+    # joblib's and loky's names carry the creating process's id: only the command's own count (other runs may share the machine)
+    assert {e for e in shm_entries() - before_shm if str(process.pid) in e} == set(), where
     assert {name: tree_digest(workdir / name) for name in INPUTS} == before_inputs, where
     leftovers = [p.name for p in (workdir / "out").rglob(".*.tmp")]
     assert leftovers == [], where

@@ -16,7 +16,7 @@ import sys
 import warnings
 from typing import Any, Callable, Sequence
 
-from solvers.signals import exit_status, find_interrupt, terminating_on_sigterm
+from solvers.signals import exit_status, find_interrupt, keeping_lost_interrupts, terminating_on_sigterm
 
 from rulemodels.cli import _args
 from rulemodels.cli._args import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
@@ -177,10 +177,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Callable[[argparse.Namespace], int] = args.handler
     status = EXIT_OK
     try:
-        with terminating_on_sigterm(), warnings.catch_warnings():
+        with terminating_on_sigterm(), keeping_lost_interrupts() as lost, warnings.catch_warnings():
             warnings.showwarning = _print_warning
             status = handler(args)
             stdout.flush()
+            if lost.interrupt is not None:  # it arrived inside a __del__ or callback: the command ran on, but stops now
+                raise lost.interrupt
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (solvers.signals.Terminated)
         status = _report_interrupt(exc, args)
     except Exception as exc:  # the CLI's one place that turns errors into messages
