@@ -29,11 +29,12 @@ from __future__ import annotations
 import logging
 import shutil
 import time
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from solvers._classic import ClassicBackend
 from solvers._common import clear_unfixed_values, error_result, install_hint, map_legacy_termination
-from solvers._process import DEFAULT_TIME_LIMIT, CBC_OPTIONS, GLPSOL_OPTIONS, OptionSyntax, check_binary, check_options
+from solvers._process import CBC_OPTIONS, DEFAULT_TIME_LIMIT, GLPSOL_OPTIONS, OptionSyntax, check_binary, check_options
 from solvers.base import Availability, ModelChanges, SolveResult, TerminationCondition
 from solvers.options import translate_options
 

@@ -89,7 +89,8 @@ def test_header_only_csv_and_malformed_rule(tmp_path, capsys):
     assert main(["fit", str(empty), "--target", "y"]) == 1
     assert "has a header but no rows" in capsys.readouterr().err
     bad = tmp_path / "bad.json"
-    bad.write_text('{"format": "rulemodels.model", "version": 1, "classes": [0, 1], "rule": {"format": "rulemodels.rule", "version": 1, "form": "dnf", "clauses": [[{"feature": "a", "op": "__import__", "value": 1}]]}}')
+    bad.write_text('{"format": "rulemodels.model", "version": 1, "classes": [0, 1], "rule": {"format": "rulemodels.rule", '
+                   '"version": 1, "form": "dnf", "clauses": [[{"feature": "a", "op": "__import__", "value": 1}]]}}')
     assert main(["predict", str(bad), str(empty)]) == 1
     assert "unknown op" in capsys.readouterr().err
 
@@ -113,7 +114,7 @@ def test_cv_prints_the_grid_and_resumes(tmp_path, capsys):
             "--folds", "3", "--thresholds", "3", "--results", str(results), "--backend", "sequential", "--no-progress"]
     assert main(args) == 0
     out = capsys.readouterr().out
-    rows = [line for line in out.splitlines() if line.startswith("| scs") or line.startswith("| am")]
+    rows = [line for line in out.splitlines() if line.startswith(("| scs", "| am"))]
     assert len(rows) == 4  # 2 algorithms x 2 values of R
     lines = results.read_text().splitlines()
     assert len(lines) == 2 * 2 * 2 * 3

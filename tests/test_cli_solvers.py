@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-
 from importlib import metadata
 
 from rulemodels.cli import main

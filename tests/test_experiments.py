@@ -21,8 +21,8 @@ import pandas as pd
 import pytest
 from sklearn.model_selection import StratifiedKFold
 
-from rulemodels.experiments import cells
-from rulemodels.experiments.cells import make_units
+from rulemodels import BooleanRuleClassifier
+from rulemodels.datasets import load_dataset
 from rulemodels.experiments import (
     PAPER_ALGORITHMS,
     PAPER_DATASETS,
@@ -31,6 +31,7 @@ from rulemodels.experiments import (
     RECORD_FIELDS,
     CSVData,
     Task,
+    cells,
     make_grid,
     nested_cv_selection,
     pareto_front,
@@ -42,8 +43,7 @@ from rulemodels.experiments import (
     table1,
     table1_markdown,
 )
-from rulemodels import BooleanRuleClassifier
-from rulemodels.datasets import load_dataset
+from rulemodels.experiments.cells import make_units
 from rulemodels.rules import Rule
 
 REPO = Path(__file__).resolve().parents[1]

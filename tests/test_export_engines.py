@@ -122,7 +122,7 @@ def query_values(rule: Rule, frame: pd.DataFrame) -> np.ndarray:
 
 def python_values(rule: Rule, frame: pd.DataFrame) -> np.ndarray:
     namespace: dict = {}
-    exec(compile(to_python(rule), "<exported rule>", "exec"), namespace)  # noqa: S102 - the code under test
+    exec(compile(to_python(rule), "<exported rule>", "exec"), namespace)
     rows = frame.astype(object).where(frame.notna(), None).to_dict("records")
     return np.array([namespace["predict_row"](row) for row in rows], dtype=int).astype(bool)
 
@@ -398,7 +398,7 @@ def test_python_export_on_csv_dictreader_rows_predicts_what_the_cli_predicts(tmp
         rows = list(csv.DictReader(handle))
     for rule in csv_rules():
         namespace: dict = {}
-        exec(to_python(rule), namespace)  # noqa: S102 - the code under test
+        exec(to_python(rule), namespace)
         got = [namespace["predict_row"](row) for row in rows]
         assert got == rule.evaluate(frame).astype(int).tolist(), str(rule)
 
@@ -414,7 +414,7 @@ def test_python_export_on_a_larger_csv_matches_the_cli(tmp_path):
     rules = [Rule.dnf([[lit]]) for lit in pool] + [Rule.dnf([pool[i : i + 3] for i in range(0, len(pool), 3)])]
     for rule in rules:
         namespace: dict = {}
-        exec(to_python(rule), namespace)  # noqa: S102
+        exec(to_python(rule), namespace)
         got = np.array([namespace["predict_row"](row) for row in rows], dtype=bool)
         wrong = np.flatnonzero(got != rule.evaluate(read))
         assert wrong.size == 0, f"{rule}: rows {wrong[:10].tolist()}"
@@ -422,7 +422,7 @@ def test_python_export_on_a_larger_csv_matches_the_cli(tmp_path):
 
 def test_python_export_keeps_integers_exact_and_refuses_non_numbers():
     namespace: dict = {}
-    exec(to_python(Rule.dnf([[Literal("n", "<=", float(2**53))]])), namespace)  # noqa: S102
+    exec(to_python(Rule.dnf([[Literal("n", "<=", float(2**53))]])), namespace)
     predict_row = namespace["predict_row"]
     assert predict_row({"n": 2**53 + 1}) == 0 and predict_row({"n": np.int64(2**53 + 1)}) == 0
     assert predict_row({"n": str(2**53 + 1)}) == 0 and predict_row({"n": str(2**53)}) == 1

@@ -31,22 +31,21 @@ from pathlib import Path
 import numpy as np
 import pyomo.environ as pyo
 import pytest
-from sklearn.exceptions import ConvergenceWarning
 from pyomo.common import Executable
+from sklearn.exceptions import ConvergenceWarning
 
 import rulemodels.algorithms.engine as engine_module
-from rulemodels.experiments import cells
 from rulemodels import BooleanRuleClassifier
 from rulemodels.algorithms import learn_cnf
 from rulemodels.cli import main
 from rulemodels.data import FeatureBinarizer
 from rulemodels.datasets import load_dataset
-from rulemodels.experiments import make_grid, run_experiments
+from rulemodels.experiments import cells, make_grid, run_experiments
 from rulemodels.models import CNFProblem, hamming_objective
 from solvers import (
     SolveError,
-    SolveResult,
     SolverError,
+    SolveResult,
     SolverFallbackWarning,
     SolverNotFoundError,
     TerminationCondition,
@@ -798,7 +797,7 @@ def test_sigint_mid_sweep_stops_cleanly_and_resumes_exactly_once(tmp_path, monke
         assert all(record["error"] is None for record in records)  # the interrupted fit is not a failed task
 
         ran: list[str] = []
-        monkeypatch.setattr(cells, "_run_cell", lambda task, *args: ran.append(task.key) or original(task, *args))
+        monkeypatch.setattr(cells, "_run_cell", lambda task, *args: ran.append(task.key) or original(task, *args))  # noqa: B023
         frame = run_experiments(list(grid.values()), results, backend="sequential")
         assert sorted(ran) == sorted(set(grid) - set(keys))  # only the unfinished tasks run again
         final = results.read_bytes()

@@ -15,17 +15,17 @@ from solvers import (
     Capabilities,
     GenericBackend,
     HighsBackend,
-    SolveError,
     ShellBackend,
+    SolveError,
     SolverNotFoundError,
     TerminationCondition,
     available_backends,
     get_backend,
     register_backend,
     registered_backends,
+    registry,
     translate_options,
 )
-from solvers import registry
 
 EXPECTED_BACKENDS = {"highs", "glpk", "cbc"}
 
@@ -235,7 +235,8 @@ def test_missing_solver_names_install_route_and_alternatives(monkeypatch):
             raise AssertionError("never called")
 
     monkeypatch.setitem(registry._REGISTRY, "cbc", lambda **kwargs: Missing())
-    with pytest.raises(SolverNotFoundError, match=r"solver 'cbc' not available .*coinor-cbc \(apt\) or coincbc \(conda-forge\); available instead: .*highs") as info:
+    with pytest.raises(SolverNotFoundError, match=r"solver 'cbc' not available .*coinor-cbc \(apt\) or coincbc \(conda-forge\); "
+                                                 r"available instead: .*highs") as info:
         get_backend("cbc")
     assert "cbc" not in info.value.alternatives
 
@@ -357,8 +358,8 @@ class FakePersistent:
 def fake_persistent(monkeypatch):
     """A persistent solver registered in Pyomo's SolverFactory, and a process that has not warned yet."""
     from pyomo.opt import SolverFactory
-    import solvers.generic
 
+    import solvers.generic
     from tests.conftest import require_backend
 
     require_backend("glpk")

@@ -15,8 +15,8 @@ from rulemodels import BooleanRuleClassifier, TrainingWorkspace
 from rulemodels.algorithms import ProblemWorkspace, WorkingData, learn
 from rulemodels.data import FeatureBinarizer
 from rulemodels.datasets import load_dataset
-from rulemodels.workspace import default_binarizer
 from rulemodels.models.problem import CNFProblem
+from rulemodels.workspace import default_binarizer
 from solvers import HighsBackend
 
 REPO = Path(__file__).resolve().parents[1]
