@@ -27,7 +27,7 @@ from rulemodels.models import (
 )
 from rulemodels.rules import Literal
 from solvers import ModelChanges, get_backend
-from tests.conftest import require_backend
+from tests.helpers import require_backend
 
 
 def random_instance(seed: int, n: int = 40, d: int = 7):

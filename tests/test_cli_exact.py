@@ -11,7 +11,7 @@ import pytest
 import solvers.registry
 from rulemodels.cli import main
 from solvers import TerminationCondition, get_backend
-from tests.wrappers import DelegatingBackend
+from tests.helpers import DelegatingBackend
 
 PYOMO_WARNING = ("Loading a SolverResults object with an 'aborted' status, but containing a solution\n"
                  "    Solver: cbc  Termination condition: maxTimeLimit")

@@ -20,8 +20,7 @@ from solvers import (
     SolverNotFoundError,
     TerminationCondition,
 )
-from tests.conftest import require_backend
-from tests.wrappers import DelegatingBackend
+from tests.helpers import DelegatingBackend, require_backend
 
 TOL = 1e-6
 OBJECTIVES = {"zero_one": zero_one_objective, "hamming": hamming_objective}

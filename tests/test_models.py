@@ -43,7 +43,7 @@ from rulemodels.models import (
 )
 from rulemodels.rules import Literal
 from solvers import HighsBackend, ModelChanges, get_backend
-from tests.conftest import require_backend
+from tests.helpers import require_backend
 
 ALL_BACKENDS = ("highs", "glpk", "cbc")
 TOL = 1e-6

@@ -30,7 +30,7 @@ from rulemodels.datasets import load_dataset
 from rulemodels.exact import solve_exact_problem
 from rulemodels.models import CNFProblem, hamming_objective, two_level_weights, zero_one_objective
 from rulemodels.workspace import default_binarizer
-from tests.conftest import require_backend
+from tests.helpers import require_backend
 
 TOL = 1e-6
 OBJECTIVES = {"zero_one": zero_one_objective, "hamming": hamming_objective}

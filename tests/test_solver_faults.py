@@ -51,7 +51,7 @@ from solvers import (
     TerminationCondition,
     get_backend,
 )
-from tests.wrappers import DelegatingBackend
+from tests.helpers import DelegatingBackend
 
 REPO = Path(__file__).resolve().parents[1]
 CHILD_ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
@@ -444,7 +444,7 @@ def test_broken_binary_is_unavailable_and_says_what_is_wrong_with_which_executab
     ("cbc", {"seconds": 5}, "cbc option 'seconds' is set by rulemodels from the time limit: pass time_limit"),
 ])
 def test_unknown_or_ill_typed_solver_options_are_a_value_error(name, options, says):
-    from tests.conftest import require_backend
+    from tests.helpers import require_backend
 
     backend = require_backend(name)
     with pytest.raises(ValueError) as info:
@@ -457,7 +457,7 @@ def test_unknown_or_ill_typed_solver_options_are_a_value_error(name, options, sa
 
 @pytest.mark.parametrize(("name", "options"), [("glpk", {"nopresol": "", "dual": None}), ("cbc", {"presolve": "off", "primalS": ""})])
 def test_valid_solver_options_are_used(name, options):
-    from tests.conftest import require_backend
+    from tests.helpers import require_backend
 
     result = require_backend(name).solve(toy_lp(), options=options)
     assert result.is_optimal and result.objective == pytest.approx(1.0)
@@ -465,7 +465,7 @@ def test_valid_solver_options_are_used(name, options):
 
 @pytest.mark.parametrize("name", ["glpk", "cbc"])
 def test_no_solver_output_reaches_stdout_unless_asked(name, capfd):
-    from tests.conftest import require_backend
+    from tests.helpers import require_backend
 
     require_backend(name)
     banner = {"glpk": "GLPSOL", "cbc": "Welcome to the CBC"}[name]
@@ -818,7 +818,7 @@ def test_cli_time_limit_is_one_warning_line_and_the_summary_says_so(capsys):
 def test_a_time_limited_cbc_solve_logs_no_pyomo_status_warning(caplog):
     """Pyomo's 'Loading a SolverResults object with an aborted status' warning is not repeated (the result says it)."""
     from rulemodels.models import build_zero_one
-    from tests.conftest import require_backend
+    from tests.helpers import require_backend
 
     X, y = liver()
     binarizer = FeatureBinarizer(n_thresholds=5).fit(X.iloc[:60])
