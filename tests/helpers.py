@@ -14,7 +14,6 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from hypothesis import strategies as st
 
 from rulemodels.rules import Literal, Rule
 from solvers import get_backend
@@ -78,37 +77,44 @@ EXPECTED_FAILED_CHECKS = {
 
 
 # ---------------------------------------------------------------------------
-# Hypothesis strategies for rules
+# Hypothesis strategies for rules (defined where hypothesis is installed: the
+# oldest-versions lane, bash dev.sh test-oldest, installs pytest only)
 # ---------------------------------------------------------------------------
 
+try:
+    from hypothesis import strategies as st
+except ImportError:
+    st = None
 
-def any_rule(literals: st.SearchStrategy[Literal]) -> st.SearchStrategy[Rule]:
-    """A CNF or DNF of up to 4 clauses of up to 4 literals drawn from ``literals``."""
-    clauses = st.lists(st.lists(literals, max_size=4), max_size=4)
-    return st.builds(Rule, st.sampled_from(("cnf", "dnf")), clauses)
+if st is not None:
 
-
-@st.composite
-def raw_literal(draw: st.DrawFn) -> Literal:
-    """A literal over the columns of ``raw_frame``: one of every kind."""
-    kind = draw(st.sampled_from(("num", "cat", "flag", "nan")))
-    if kind == "num":
-        return Literal("num", draw(st.sampled_from(("<=", ">"))), draw(st.integers(-1, 5)))
-    if kind == "cat":
-        return Literal("cat", draw(st.sampled_from(("==", "!="))), draw(st.sampled_from("abcz")))
-    if kind == "flag":
-        return Literal("flag", draw(st.sampled_from(("is_true", "is_false"))))
-    return Literal("num", draw(st.sampled_from(("is_nan", "not_nan"))))
+    def any_rule(literals: st.SearchStrategy[Literal]) -> st.SearchStrategy[Rule]:
+        """A CNF or DNF of up to 4 clauses of up to 4 literals drawn from ``literals``."""
+        clauses = st.lists(st.lists(literals, max_size=4), max_size=4)
+        return st.builds(Rule, st.sampled_from(("cnf", "dnf")), clauses)
 
 
-@st.composite
-def raw_frame(draw: st.DrawFn) -> pd.DataFrame:
-    """Complete raw data (no missing values) with numeric, category and flag columns."""
-    n = draw(st.integers(1, 30))
-    return pd.DataFrame(
-        {
-            "num": draw(st.lists(st.integers(0, 4), min_size=n, max_size=n)),
-            "cat": draw(st.lists(st.sampled_from("abc"), min_size=n, max_size=n)),
-            "flag": draw(st.lists(st.sampled_from((0, 1)), min_size=n, max_size=n)),
-        }
-    )
+    @st.composite
+    def raw_literal(draw: st.DrawFn) -> Literal:
+        """A literal over the columns of ``raw_frame``: one of every kind."""
+        kind = draw(st.sampled_from(("num", "cat", "flag", "nan")))
+        if kind == "num":
+            return Literal("num", draw(st.sampled_from(("<=", ">"))), draw(st.integers(-1, 5)))
+        if kind == "cat":
+            return Literal("cat", draw(st.sampled_from(("==", "!="))), draw(st.sampled_from("abcz")))
+        if kind == "flag":
+            return Literal("flag", draw(st.sampled_from(("is_true", "is_false"))))
+        return Literal("num", draw(st.sampled_from(("is_nan", "not_nan"))))
+
+
+    @st.composite
+    def raw_frame(draw: st.DrawFn) -> pd.DataFrame:
+        """Complete raw data (no missing values) with numeric, category and flag columns."""
+        n = draw(st.integers(1, 30))
+        return pd.DataFrame(
+            {
+                "num": draw(st.lists(st.integers(0, 4), min_size=n, max_size=n)),
+                "cat": draw(st.lists(st.sampled_from("abc"), min_size=n, max_size=n)),
+                "flag": draw(st.lists(st.sampled_from((0, 1)), min_size=n, max_size=n)),
+            }
+        )

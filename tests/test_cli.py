@@ -122,6 +122,7 @@ def test_cv_prints_the_grid_and_resumes(tmp_path, capsys):
     assert results.read_text().splitlines() == lines
 
 
+@pytest.mark.slow
 def test_reproduce_writes_table_and_figures(tmp_path, capsys):
     out_dir = tmp_path / "results"
     args = ["reproduce", "--datasets", "liver", "--algorithms", "scs", "am", "--clauses", "1-2", "--thetas", "0.01", "0.1",
@@ -148,6 +149,7 @@ def test_reproduce_writes_table_and_figures(tmp_path, capsys):
     assert (out_dir / "table1.md").read_text() == markdown
 
 
+@pytest.mark.slow
 def test_reproduce_starts_from_gzipped_results(tmp_path, capsys):
     import gzip
 
@@ -165,6 +167,7 @@ def test_reproduce_starts_from_gzipped_results(tmp_path, capsys):
     assert "unpacking" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_reproduce_report_only_needs_earlier_results(tmp_path, capsys):
     assert main(["reproduce", "--out", str(tmp_path), "--report-only"]) == 1
     assert "--report-only needs the results of an earlier run" in capsys.readouterr().err

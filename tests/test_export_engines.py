@@ -25,6 +25,8 @@ from rulemodels.data.binarizer import FeatureBinarizer
 from rulemodels.export import sql_identifier, to_python, to_query, to_sql
 from rulemodels.io import read_features
 
+pytestmark = pytest.mark.slow  # starts a PostgreSQL server; rules of thousands of literals on every engine
+
 duckdb = pytest.importorskip("duckdb")
 
 # ---------------------------------------------------------------------------
