@@ -180,6 +180,7 @@ LITERAL_POOL = [
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(form=st.sampled_from(["dnf", "cnf"]),
        clauses=st.lists(st.lists(st.sampled_from(LITERAL_POOL), max_size=4), max_size=4))
+@pytest.mark.slow
 def test_random_rules_export_to_the_same_predictions(form, clauses, mixed_frame):
     rule = Rule(form, [tuple(c) for c in clauses])
     assert_exports_match(rule, mixed_frame)

@@ -286,6 +286,7 @@ def test_solver_faults_through_the_cli(fake_solvers, capsys):
     assert_clean_error(stderr, "with glpk failed", "its solution could not be read")
 
 
+@pytest.mark.slow
 def test_missing_and_killed_solvers_through_the_cli_in_a_subprocess(fake_solvers, tmp_path: Path):
     """``python -m rulemodels``: exit 1, one message, no traceback (both run side by side)."""
     empty = tmp_path / "empty-bin"
@@ -344,6 +345,7 @@ def hung_message(name: str, why: str) -> str:
 
 
 @pytest.mark.parametrize("name", ["glpk", "cbc"])
+@pytest.mark.slow
 def test_hung_solver_is_killed_by_the_watchdog_and_is_a_typed_error(fake_solvers, tmp_path, name):
     fake_solvers("sleep")
     result = get_backend(name, grace=1).solve(toy_lp(), time_limit=1)
@@ -362,6 +364,7 @@ def test_hung_solver_is_killed_by_the_watchdog_and_is_a_typed_error(fake_solvers
 
 
 @pytest.mark.parametrize("name", ["glpk", "cbc"])
+@pytest.mark.slow
 def test_hung_solver_outside_the_main_thread_is_killed_by_pyomos_timeout(fake_solvers, tmp_path, monkeypatch, name):
     """No SIGALRM timer off the main thread: Pyomo's timelimit (its grace: max(1 s, 1 %)) watches instead, loudly."""
     import solvers._classic
@@ -393,6 +396,7 @@ def test_hung_solver_outside_the_main_thread_is_killed_by_pyomos_timeout(fake_so
     )
 
 
+@pytest.mark.slow
 def test_fit_with_a_hung_glpsol_ends_with_a_clean_error(fake_solvers, capsys):
     """``fit --solver glpk --time-limit 1`` with a glpsol that sleeps used to run forever."""
     fake_solvers("sleep")
@@ -765,6 +769,7 @@ def assert_nothing_left_running(session: int) -> None:
     assert not left, f"processes of the interrupted sweep still running: {left}"
 
 
+@pytest.mark.slow
 def test_sigint_mid_sweep_stops_cleanly_and_resumes_exactly_once(tmp_path, monkeypatch):
     """Sequential and joblib (2 workers) sweeps, Ctrl-C'ed side by side, then resumed."""
     children = {backend: (start_sweep(tmp_path / f"{backend}.jsonl", backend), tmp_path / f"{backend}.jsonl")
@@ -815,6 +820,7 @@ def test_cli_time_limit_is_one_warning_line_and_the_summary_says_so(capsys):
     assert "(time_limit)" in captured.out
 
 
+@pytest.mark.slow
 def test_a_time_limited_cbc_solve_logs_no_pyomo_status_warning(caplog):
     """Pyomo's 'Loading a SolverResults object with an aborted status' warning is not repeated (the result says it)."""
     from rulemodels.models import build_zero_one
