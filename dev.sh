@@ -3,10 +3,16 @@
 #
 #   bash dev.sh demo    set up, then learn a rule on a bundled dataset and print it
 #                       (bash dev.sh demo sonar: another bundled dataset)
-#   bash dev.sh test    set up, then run the whole test suite, then the solver and
-#                       model tests with the oldest supported versions (.venv-oldest);
-#                       with arguments (bash dev.sh test tests/test_cli.py -x) only
-#                       pytest with those arguments in .venv
+#   bash dev.sh test    set up, then the static checks (as in `check`), then the whole
+#                       test suite with the module doctests, then the solver and model
+#                       tests with the oldest supported versions (.venv-oldest);
+#                       with arguments only pytest with those arguments in .venv:
+#                         bash dev.sh test tests/test_cli.py -x   one file
+#                         bash dev.sh test -m "not slow"          the fast subset while editing
+#                                                                 (no notebooks, sweeps, PostgreSQL, ...)
+#   bash dev.sh check   set up, then only the static checks: ruff (lint and import
+#                       order), lint-imports (the layers of docs/architecture.md) and
+#                       mypy (solvers/ and the public API); configured in pyproject.toml
 #   bash dev.sh test-oldest [ARGS]
 #                       the oldest-versions lane alone (ARGS: other pytest arguments)
 #   bash dev.sh setup   set up only
@@ -101,6 +107,15 @@ setup_oldest() {
         -c constraints/oldest.txt -e . 'pytest>=7'
 }
 
+check() {  # the static checks; any failure stops here, before the minutes of pytest
+    log "ruff: lint and import order"
+    "$VENV/bin/ruff" check .
+    log "lint-imports: the layers of docs/architecture.md"
+    "$VENV/bin/lint-imports" --no-logo
+    log "mypy: solvers/ and the public API of rulemodels"
+    "$VENV/bin/mypy"
+}
+
 test_oldest() {
     setup_oldest
     log "solver and model tests with the oldest supported versions ($VENV_OLDEST)"
@@ -111,6 +126,10 @@ task=${1:-demo}
 shift || true
 case "$task" in
     setup) setup ;;
+    check)
+        setup
+        check
+        ;;
     demo)
         setup
         "$VENV/bin/rulemodels" solvers
@@ -122,6 +141,7 @@ case "$task" in
         if [ $# -gt 0 ]; then
             "$VENV/bin/python" -m pytest "$@"
         else
+            check
             status=0
             "$VENV/bin/python" -m pytest || status=$?
             test_oldest || status=$?
@@ -131,5 +151,5 @@ case "$task" in
     test-oldest)
         test_oldest "$@"
         ;;
-    *) die "unknown task '$task': use demo, test, test-oldest or setup" ;;
+    *) die "unknown task '$task': use demo, test, test-oldest, check or setup" ;;
 esac

@@ -6,8 +6,9 @@ import json
 import os
 import platform
 import resource
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 
 def machine() -> dict[str, Any]:

@@ -64,7 +64,7 @@ class Recorder:
         self.capabilities = backend.capabilities
         self.sequence: list[tuple[np.ndarray, float]] = []
 
-    def available(self):  # noqa: ANN201
+    def available(self):
         return self.backend.available()
 
     def version(self) -> str | None:
@@ -76,7 +76,7 @@ class Recorder:
     def release(self, model: Any) -> None:
         self.backend.release(model)
 
-    def solve(self, model: Any, **kwargs: Any):  # noqa: ANN201
+    def solve(self, model: Any, **kwargs: Any):
         self.sequence.append((model._sample_weight.copy(), model._theta_value))
         return self.backend.solve(model, **kwargs)
 

@@ -44,7 +44,7 @@ if str(REPO) not in sys.path:
 from benchmarks._common import machine, markdown_table, peak_rss_mib, write_json  # noqa: E402
 
 
-def pima_like(n: int, seed: int = 0):  # noqa: ANN201
+def pima_like(n: int, seed: int = 0):
     """``n`` synthetic rows resampled per class and column from Pima, with jitter."""
     import pandas as pd
 
@@ -66,7 +66,7 @@ def pima_like(n: int, seed: int = 0):  # noqa: ANN201
     return pd.DataFrame(columns), labels
 
 
-def replicated_pima(n: int):  # noqa: ANN201
+def replicated_pima(n: int):
     """Pima's rows repeated (and cut) to ``n`` rows."""
     from rulemodels.datasets import load_dataset
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import enum
 import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -141,7 +142,7 @@ class SolveResult:
     def is_optimal(self) -> bool:
         return self.termination is TerminationCondition.optimal
 
-    def raise_for_status(self, what: str = "the model") -> "SolveResult":
+    def raise_for_status(self, what: str = "the model") -> SolveResult:
         """Raise :class:`SolveError` unless a solution was loaded; return self otherwise.
 
         ``what`` names the solve in the message (for example ``"clause LP for clause 2"``).

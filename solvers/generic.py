@@ -24,7 +24,8 @@ import functools
 import logging
 import time
 import warnings
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from solvers._classic import ClassicBackend
 from solvers._common import clear_unfixed_values, error_result, map_legacy_termination
@@ -69,7 +70,7 @@ def _make_solver(name: str) -> Any:
         return SolverFactory(name)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _probe(name: str) -> tuple[bool, str]:
     try:
         with _quiet_pyomo():
@@ -79,7 +80,7 @@ def _probe(name: str) -> tuple[bool, str]:
     return ok, "" if ok else f"Pyomo reports solver '{name}' is not available (not installed or not licensed)"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _version(name: str) -> str | None:
     try:
         version = _make_solver(name).version()

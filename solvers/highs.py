@@ -43,12 +43,14 @@ import os
 import sys
 import time
 import warnings
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from pyomo.common.dependencies import attempt_import
 
+from solvers._common import zero_within_bounds
 from solvers.base import (
     Availability,
     Capabilities,
@@ -57,7 +59,6 @@ from solvers.base import (
     SolverFallbackWarning,
     TerminationCondition,
 )
-from solvers._common import zero_within_bounds
 from solvers.options import translate_options
 
 logger = logging.getLogger(__name__)

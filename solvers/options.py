@@ -9,7 +9,8 @@ HiGHS' option reference, Gurobi/CPLEX/SCIP parameter docs).
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 __all__ = ["COMMON_OPTION_NAMES", "solver_family", "translate_options"]
 

@@ -13,9 +13,10 @@ Add an adapter with :func:`register_backend`.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import metadata
-from typing import Any, Callable
+from typing import Any
 
 from solvers._common import INSTALL_HINTS, install_hint
 from solvers.base import Backend, SolverNotFoundError

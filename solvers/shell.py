@@ -29,7 +29,8 @@ from __future__ import annotations
 import logging
 import shutil
 import time
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from solvers._classic import ClassicBackend
 from solvers._common import clear_unfixed_values, error_result, install_hint, map_legacy_termination

@@ -1,8 +1,18 @@
-"""Shared fixtures: the solver test matrix.
+"""The fixtures of the whole test suite, and its hypothesis profiles.
 
-Tests that need a solver are parametrized over the registered backends. Under
-``CI=true`` a registered backend that is not available is a failure, not a
-skip: CI installs every solver. ``pytest --solver glpk`` runs one backend.
+Every fixture shared by test modules is defined here, once, under a name that
+says what it holds. Helpers that tests import live in ``tests/helpers.py``
+(test modules import nothing from here or from each other).
+
+The solver test matrix: tests that need a solver are parametrized over the
+registered backends. Under ``CI=true`` a registered backend that is not
+available is a failure, not a skip: CI installs every solver. ``pytest
+--solver glpk`` runs one backend.
+
+Hypothesis: the ``ci`` profile (the default) is derandomized, so a run is
+reproducible and CI cannot fail on an example that a rerun would not draw;
+``HYPOTHESIS_PROFILE=dev`` draws new random examples on each run and keeps
+failing ones in ``.hypothesis/``, for looking for bugs while editing.
 """
 
 from __future__ import annotations
@@ -10,11 +20,21 @@ from __future__ import annotations
 import os
 import signal
 
+import numpy as np
 import pytest
 
-from solvers import get_backend, registered_backends
+from rulemodels.datasets import load_dataset
+from solvers import registered_backends
+from tests.helpers import IN_CI, require_backend
 
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+try:
+    from hypothesis import settings
+except ImportError:  # the oldest-versions lane (bash dev.sh test-oldest) installs pytest only
+    pass
+else:
+    settings.register_profile("ci", derandomize=True, database=None, deadline=None, print_blob=True)
+    settings.register_profile("dev", deadline=None)
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -49,21 +69,35 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("solver_name", solver_names(metafunc.config))
 
 
-def require_backend(name: str):
-    """The backend for ``name``; skip when absent locally, fail when absent in CI."""
-    backend = get_backend(name, check_available=False)
-    status = backend.available()
-    if not status:
-        message = f"solver {name} not available: {status.reason}"
-        if IN_CI:
-            pytest.fail(message)
-        pytest.skip(message)
-    return backend
-
-
 @pytest.fixture
 def backend(solver_name: str):
     return require_backend(solver_name)
+
+
+# ---------------------------------------------------------------------------
+# Slices of the bundled Pima data (768 rows, 8 numeric columns, label "diabetes")
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def pima_200():
+    """``(X, y)``: the first 200 rows of Pima, all 8 columns, y a Series (index 0-199)."""
+    X, y = load_dataset("pima")
+    return X.iloc[:200].reset_index(drop=True), y.iloc[:200].reset_index(drop=True)
+
+
+@pytest.fixture(scope="module")
+def pima_120_array_labels():
+    """``(X, y)``: the first 120 rows of Pima, all 8 columns, y a numpy array."""
+    X, y = load_dataset("pima")
+    return X.iloc[:120].reset_index(drop=True), np.asarray(y)[:120]
+
+
+@pytest.fixture(scope="module")
+def pima_4_columns_180():
+    """``(X, y)``: the first 180 rows of Pima's glucose, bmi, age and pregnancies columns."""
+    X, y = load_dataset("pima")
+    return X[["glucose", "bmi", "age", "pregnancies"]].iloc[:180], y.iloc[:180]
 
 
 # ---------------------------------------------------------------------------

@@ -20,8 +20,7 @@ from rulemodels.exact import solve_exact_problem
 from rulemodels.models import CNFProblem, hamming_objective, zero_one_objective
 from rulemodels.rules import Literal
 from solvers import get_backend
-from tests.conftest import require_backend
-from tests.wrappers import DelegatingBackend
+from tests.helpers import DelegatingBackend, require_backend
 
 
 def planted_data(n: int = 240, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:

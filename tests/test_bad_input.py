@@ -12,16 +12,10 @@ import pandas as pd
 import pytest
 from sklearn.exceptions import DataConversionWarning
 
-from rulemodels import BooleanRuleClassifier, load_dataset
+from rulemodels import BooleanRuleClassifier
 from rulemodels.cli import main
 from rulemodels.data import FeatureBinarizer
 from rulemodels.io import load_model
-
-
-@pytest.fixture(scope="module")
-def pima_small():
-    X, y = load_dataset("pima")
-    return X.iloc[:120].reset_index(drop=True), np.asarray(y)[:120]
 
 
 def with_text(X: pd.DataFrame, column: str, every: int = 6) -> pd.DataFrame:
@@ -42,8 +36,8 @@ def fit_rule_file(X: pd.DataFrame, y: np.ndarray, tmp_path, capsys) -> Path:
     return rule_path
 
 
-def test_numbers_mixed_with_text_are_rejected_by_the_classifier(pima_small):
-    X, y = pima_small
+def test_numbers_mixed_with_text_are_rejected_by_the_classifier(pima_120_array_labels):
+    X, y = pima_120_array_labels
     with pytest.raises(ValueError, match=r"column 'glucose' mixes numbers \(100 values\) and text \(20 values, e.g. 'high'\)"):
         BooleanRuleClassifier(algorithm="scs", n_clauses=1).fit(with_text(X, "glucose"), y)
 
@@ -67,8 +61,8 @@ def test_text_categories_with_a_few_numeric_codes_stay_categorical():
     assert {lit.value for lit in literals if lit.feature == "c" and lit.op == "=="} == {"A1", "3", "B", "C"}
 
 
-def test_cli_reports_a_mixed_csv_column_and_exits_1(pima_small, tmp_path, capsys):
-    X, y = pima_small
+def test_cli_reports_a_mixed_csv_column_and_exits_1(pima_120_array_labels, tmp_path, capsys):
+    X, y = pima_120_array_labels
     path = tmp_path / "mixed.csv"
     with_text(X, "glucose").assign(outcome=y).to_csv(path, index=False)
     assert main(["fit", str(path), "--target", "outcome", "--algorithm", "scs", "--clauses", "1"]) == 1
@@ -76,8 +70,8 @@ def test_cli_reports_a_mixed_csv_column_and_exits_1(pima_small, tmp_path, capsys
     assert err.startswith("rulemodels: error: column 'glucose' mixes numbers") and "Traceback" not in err
 
 
-def test_duplicate_column_names_are_a_value_error_naming_them(pima_small):
-    X, y = pima_small
+def test_duplicate_column_names_are_a_value_error_naming_them(pima_120_array_labels):
+    X, y = pima_120_array_labels
     doubled = pd.concat([X, X[["glucose"]]], axis=1)
     with pytest.raises(ValueError, match=r"column names \['glucose'\] appear more than once"):
         BooleanRuleClassifier(algorithm="scs", n_clauses=1).fit(doubled, y)
@@ -87,8 +81,8 @@ def test_duplicate_column_names_are_a_value_error_naming_them(pima_small):
         FeatureBinarizer().fit(renamed)
 
 
-def test_cli_rejects_duplicate_csv_header_names_that_pandas_would_rename(pima_small, tmp_path, capsys):
-    X, y = pima_small
+def test_cli_rejects_duplicate_csv_header_names_that_pandas_would_rename(pima_120_array_labels, tmp_path, capsys):
+    X, y = pima_120_array_labels
     path = tmp_path / "doubled.csv"
     text = X.assign(outcome=y).to_csv(index=False)
     header, body = text.split("\n", 1)
@@ -98,8 +92,8 @@ def test_cli_rejects_duplicate_csv_header_names_that_pandas_would_rename(pima_sm
     assert "has duplicate column names ['glucose']: rename them" in err and "glucose.1" not in err
 
 
-def test_cli_predict_decides_rows_with_missing_values_as_the_estimator_does(pima_small, tmp_path, capsys):
-    X, y = pima_small
+def test_cli_predict_decides_rows_with_missing_values_as_the_estimator_does(pima_120_array_labels, tmp_path, capsys):
+    X, y = pima_120_array_labels
     rule_path = fit_rule_file(X, y, tmp_path, capsys)
     rule = load_model(rule_path).rule
     used = sorted(rule.features)
@@ -166,8 +160,8 @@ def test_cli_single_class_target_says_both_classes_are_needed(extra, tmp_path, c
 
 
 @pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf])
-def test_nan_and_inf_in_features_are_accepted_by_the_estimator_and_the_cli(value, pima_small, tmp_path, capsys):
-    X, y = pima_small
+def test_nan_and_inf_in_features_are_accepted_by_the_estimator_and_the_cli(value, pima_120_array_labels, tmp_path, capsys):
+    X, y = pima_120_array_labels
     spoiled = X.copy()
     spoiled.loc[5, "bmi"] = value
     clf = BooleanRuleClassifier(algorithm="scs", n_clauses=1).fit(spoiled, y)
@@ -178,8 +172,8 @@ def test_nan_and_inf_in_features_are_accepted_by_the_estimator_and_the_cli(value
     assert "baseline: " in capsys.readouterr().out
 
 
-def test_nan_error_is_still_available_in_the_estimator_and_the_cli(pima_small, tmp_path, capsys):
-    X, y = pima_small
+def test_nan_error_is_still_available_in_the_estimator_and_the_cli(pima_120_array_labels, tmp_path, capsys):
+    X, y = pima_120_array_labels
     spoiled = X.copy()
     spoiled.loc[[5, 9], "bmi"] = np.nan
     message = "column 'bmi' has 2 missing values and nan='error' was asked for"
@@ -192,16 +186,16 @@ def test_nan_error_is_still_available_in_the_estimator_and_the_cli(pima_small, t
     assert err.startswith("rulemodels: error: ") and message in err and "Traceback" not in err
 
 
-def test_missing_labels_are_named_in_the_users_terms(pima_small):
-    X, y = pima_small
+def test_missing_labels_are_named_in_the_users_terms(pima_120_array_labels):
+    X, y = pima_120_array_labels
     labels = pd.Series(y, dtype=object)
     labels[[2, 4]] = None
     with pytest.raises(ValueError, match=r"y has 2 missing label\(s\) \(None or NaN\) at row\(s\) 2, 4: drop those rows"):
         BooleanRuleClassifier(algorithm="scs").fit(X, labels)
 
 
-def test_a_constant_column_gets_no_literals_and_the_fit_goes_on(pima_small, tmp_path, capsys):
-    X, y = pima_small
+def test_a_constant_column_gets_no_literals_and_the_fit_goes_on(pima_120_array_labels, tmp_path, capsys):
+    X, y = pima_120_array_labels
     padded = X.assign(constant=7.0)
     clf = BooleanRuleClassifier(algorithm="scs", n_clauses=1, theta=0.001).fit(padded, y)
     assert all(literal.feature != "constant" for literal in clf.binarizer_.literals_)
@@ -249,8 +243,8 @@ def test_cli_unknown_algorithm_exits_2_and_lists_the_choices(capsys):
     (lambda X: X[X.columns[::-1]], "X has the fitted columns in a different order; reorder them with X[clf.feature_names_in_]"),
     (lambda X: X.assign(extra=1.0), "X has column(s) ['extra'] not seen in fit"),
 ])
-def test_estimator_names_missing_unexpected_and_reordered_columns(change, message, pima_small):
-    X, y = pima_small
+def test_estimator_names_missing_unexpected_and_reordered_columns(change, message, pima_120_array_labels):
+    X, y = pima_120_array_labels
     clf = BooleanRuleClassifier(algorithm="scs", n_clauses=1).fit(X, y)
     with pytest.raises(ValueError, match="^The feature names should match those that were passed during fit: " + re.escape(message)):
         clf.predict(change(X))
@@ -258,8 +252,8 @@ def test_estimator_names_missing_unexpected_and_reordered_columns(change, messag
         np.testing.assert_array_equal(clf.predict(change(X)[clf.feature_names_in_]), clf.predict(X))
 
 
-def test_cli_predict_matches_columns_by_name_and_names_a_missing_one(pima_small, tmp_path, capsys):
-    X, y = pima_small
+def test_cli_predict_matches_columns_by_name_and_names_a_missing_one(pima_120_array_labels, tmp_path, capsys):
+    X, y = pima_120_array_labels
     rule_path = fit_rule_file(X, y, tmp_path, capsys)
     data = tmp_path / "data.csv"
     X.to_csv(data, index=False)
@@ -297,8 +291,8 @@ def test_rule_files_are_data_never_code(tmp_path, capsys):
     assert all(err.startswith(f"rulemodels: error: '{rule_path}': clauses[0][0]") for err in errors[1:]), errors
 
 
-def test_a_one_column_dataframe_y_is_raveled_with_a_warning_and_two_columns_are_refused(pima_small):
-    X, y = pima_small
+def test_a_one_column_dataframe_y_is_raveled_with_a_warning_and_two_columns_are_refused(pima_120_array_labels):
+    X, y = pima_120_array_labels
     expected = BooleanRuleClassifier(algorithm="scs", n_clauses=1).fit(X, y)
     with pytest.warns(DataConversionWarning, match="A column-vector y was passed when a 1d array was expected"):
         clf = BooleanRuleClassifier(algorithm="scs", n_clauses=1).fit(X, pd.DataFrame({"outcome": y}))

@@ -39,6 +39,7 @@ def test_replicated_pima_repeats_rows_exactly():
     assert np.array_equal(X.iloc[768:1536].to_numpy(), X.iloc[:768].to_numpy())
 
 
+@pytest.mark.slow
 def test_profile_benchmark_splits_the_profiled_time_into_parts_that_add_up():
     from benchmarks import bench_profile
 

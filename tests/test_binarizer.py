@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
-
 import warnings
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
@@ -318,7 +317,8 @@ def test_non_numeric_column_not_listed_as_categorical_raises() -> None:
     with pytest.raises(ValueError, match=r"column 'c' has non-numeric values.*categorical="):
         FeatureBinarizer(categorical=["x"]).fit(objects)
     dates = pd.DataFrame({"d": pd.to_datetime(["2020-01-01", "2021-01-01"])})
-    with pytest.raises(ValueError, match=r"column 'd' holds dates or durations \(datetime64.*convert it to numbers first, e.g. X\['d'\].dt.year"):
+    with pytest.raises(ValueError, match=r"column 'd' holds dates or durations \(datetime64"
+                       r".*convert it to numbers first, e.g. X\['d'\].dt.year"):
         FeatureBinarizer().fit(dates)
 
 

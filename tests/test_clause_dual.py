@@ -27,7 +27,7 @@ from rulemodels.models import (
 )
 from rulemodels.rules import Literal
 from solvers import ModelChanges, get_backend
-from tests.conftest import require_backend
+from tests.helpers import require_backend
 
 
 def random_instance(seed: int, n: int = 40, d: int = 7):
@@ -124,7 +124,7 @@ def test_choose_formulation_picks_the_dual_only_for_tall_data():
         choose_formulation("both", 10, 10)
 
 
-def planted_problem(n: int = 120, seed: int = 0) -> tuple[CNFProblem, "pd.DataFrame", np.ndarray]:
+def planted_problem(n: int = 120, seed: int = 0) -> tuple[CNFProblem, pd.DataFrame, np.ndarray]:
     rng = np.random.default_rng(seed)
     A = rng.integers(0, 2, size=(n, 6))
     y = ((A[:, 0] & A[:, 1]) | (A[:, 2] & A[:, 3])).astype(int)

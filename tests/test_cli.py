@@ -89,7 +89,8 @@ def test_header_only_csv_and_malformed_rule(tmp_path, capsys):
     assert main(["fit", str(empty), "--target", "y"]) == 1
     assert "has a header but no rows" in capsys.readouterr().err
     bad = tmp_path / "bad.json"
-    bad.write_text('{"format": "rulemodels.model", "version": 1, "classes": [0, 1], "rule": {"format": "rulemodels.rule", "version": 1, "form": "dnf", "clauses": [[{"feature": "a", "op": "__import__", "value": 1}]]}}')
+    bad.write_text('{"format": "rulemodels.model", "version": 1, "classes": [0, 1], "rule": {"format": "rulemodels.rule", '
+                   '"version": 1, "form": "dnf", "clauses": [[{"feature": "a", "op": "__import__", "value": 1}]]}}')
     assert main(["predict", str(bad), str(empty)]) == 1
     assert "unknown op" in capsys.readouterr().err
 
@@ -113,7 +114,7 @@ def test_cv_prints_the_grid_and_resumes(tmp_path, capsys):
             "--folds", "3", "--thresholds", "3", "--results", str(results), "--backend", "sequential", "--no-progress"]
     assert main(args) == 0
     out = capsys.readouterr().out
-    rows = [line for line in out.splitlines() if line.startswith("| scs") or line.startswith("| am")]
+    rows = [line for line in out.splitlines() if line.startswith(("| scs", "| am"))]
     assert len(rows) == 4  # 2 algorithms x 2 values of R
     lines = results.read_text().splitlines()
     assert len(lines) == 2 * 2 * 2 * 3
@@ -121,6 +122,7 @@ def test_cv_prints_the_grid_and_resumes(tmp_path, capsys):
     assert results.read_text().splitlines() == lines
 
 
+@pytest.mark.slow
 def test_reproduce_writes_table_and_figures(tmp_path, capsys):
     out_dir = tmp_path / "results"
     args = ["reproduce", "--datasets", "liver", "--algorithms", "scs", "am", "--clauses", "1-2", "--thetas", "0.01", "0.1",
@@ -147,6 +149,7 @@ def test_reproduce_writes_table_and_figures(tmp_path, capsys):
     assert (out_dir / "table1.md").read_text() == markdown
 
 
+@pytest.mark.slow
 def test_reproduce_starts_from_gzipped_results(tmp_path, capsys):
     import gzip
 
@@ -164,6 +167,7 @@ def test_reproduce_starts_from_gzipped_results(tmp_path, capsys):
     assert "unpacking" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_reproduce_report_only_needs_earlier_results(tmp_path, capsys):
     assert main(["reproduce", "--out", str(tmp_path), "--report-only"]) == 1
     assert "--report-only needs the results of an earlier run" in capsys.readouterr().err

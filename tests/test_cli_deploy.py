@@ -120,7 +120,7 @@ def test_export_command_writes_code_that_predicts_like_the_rule(credit, fmt, tmp
         got = frame.eval(code.strip(), engine="python").tolist()
     else:
         namespace: dict = {}
-        exec(code, namespace)  # noqa: S102
+        exec(code, namespace)
         got = [namespace["predict_row"](row) for row in frame.to_dict("records")]
     assert np.array_equal(np.asarray(got, dtype=bool), expected)
 

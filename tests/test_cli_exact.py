@@ -11,7 +11,7 @@ import pytest
 import solvers.registry
 from rulemodels.cli import main
 from solvers import TerminationCondition, get_backend
-from tests.wrappers import DelegatingBackend
+from tests.helpers import DelegatingBackend
 
 PYOMO_WARNING = ("Loading a SolverResults object with an 'aborted' status, but containing a solution\n"
                  "    Solver: cbc  Termination condition: maxTimeLimit")
@@ -38,7 +38,7 @@ def test_exact_at_its_time_limit_prints_the_incumbent_its_error_bound_and_gap(ti
     assert main(args) == 0
     out, err = capfd.readouterr()
     assert "status: stopped at time limit (5 s) with an incumbent" in out
-    rule_line = out.splitlines()[out.splitlines().index(next(l for l in out.splitlines() if l.startswith("rule ("))) + 1]
+    rule_line = out.splitlines()[out.splitlines().index(next(line for line in out.splitlines() if line.startswith("rule ("))) + 1]
     assert rule_line.strip() not in ("", "True", "False")
     error_line = next(line for line in out.splitlines() if line.startswith("training error:"))
     error = float(error_line.split()[2])

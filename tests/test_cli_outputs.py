@@ -116,6 +116,7 @@ def test_an_output_that_would_destroy_an_input_or_cannot_be_written_exits_2_befo
     assert {name: digest(workdir / name) for name in before} == before
 
 
+@pytest.mark.slow
 def test_fit_writes_its_rule_even_when_stdout_is_a_pipe_closed_after_one_line(workdir, tmp_path):
     """``fit --out r.json | head -1``: the rule is saved before anything is printed."""
     out = tmp_path / "r.json"
@@ -129,6 +130,7 @@ def test_fit_writes_its_rule_even_when_stdout_is_a_pipe_closed_after_one_line(wo
     assert json.loads(out.read_text())["format"] == "rulemodels.model"
 
 
+@pytest.mark.slow
 def test_predictions_to_a_closed_or_broken_stdout_exit_1(workdir):
     """``predict R D >&-`` and ``predict R D | head -1``: the predictions are lost, so the command fails."""
     closed = run("predict", "rule.json", "data.csv", cwd=workdir, stdout=None, capture_output=False,
@@ -147,6 +149,7 @@ def test_predictions_to_a_closed_or_broken_stdout_exit_1(workdir):
     assert exported.returncode == 1
 
 
+@pytest.mark.slow
 def test_a_failure_is_not_turned_into_success_by_a_broken_stdout(workdir, tmp_path):
     """A command that fails still exits 1 and says why when its stdout reader went away."""
     command = [*RULEMODELS, "fit", str(workdir / "data.csv"), "--target", "selector", "--solver", "nosuchsolver"]

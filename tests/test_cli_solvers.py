@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
-
 from importlib import metadata
 
 from rulemodels.cli import main
 from solvers import available_backends, get_backend, registered_backends
-from tests.conftest import IN_CI
+from tests.helpers import IN_CI
 
 
 def test_solvers_command_lists_every_backend(capsys):

@@ -22,7 +22,9 @@ from rulemodels.cli import main
 from rulemodels.experiments import cells, make_grid, read_results, run_experiments
 from rulemodels.utils import progress_bar, track
 from solvers import Availability, get_backend
-from tests.wrappers import DelegatingBackend
+from tests.helpers import DelegatingBackend
+
+pytestmark = pytest.mark.slow  # sweeps, cross-validation and reproduce runs through the CLI
 
 SMALL = ["--algorithms", "scs", "--clauses", "1", "--thetas", "0.01,0.1", "--folds", "2", "--thresholds", "3",
          "--backend", "sequential", "--no-progress"]

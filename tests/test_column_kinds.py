@@ -16,10 +16,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rulemodels import BooleanRuleClassifier, FeatureBinarizer, Literal, Rule
+from rulemodels import BooleanRuleClassifier, ColumnKindDriftWarning, FeatureBinarizer, Literal, Rule
 from rulemodels.cli import main
 from rulemodels.io import load_model, save_model
-from rulemodels import ColumnKindDriftWarning
 from rulemodels.kinds import ColumnKind, conform
 from rulemodels.rules import RuleFormatError
 

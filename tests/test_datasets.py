@@ -111,9 +111,7 @@ def test_loading_goes_through_importlib_resources(monkeypatch: pytest.MonkeyPatc
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_packaged_files_match_published_checksums(name: str) -> None:
     readme = _packaged("README.md").read_text(encoding="utf-8")
-    checksums = dict(
-        (file, digest) for digest, file in re.findall(r"^([0-9a-f]{64})  (\S+)$", readme, re.M)
-    )
+    checksums = {file: digest for digest, file in re.findall(r"^([0-9a-f]{64})  (\S+)$", readme, re.M)}
     data = _packaged(f"{name}.csv").read_bytes()
     assert hashlib.sha256(data).hexdigest() == checksums[f"{name}.csv"]
 

@@ -12,15 +12,8 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import FunctionTransformer
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from rulemodels import BooleanRuleClassifier, load_dataset
-from tests.conftest import require_backend
-
-EXPECTED_FAILED_CHECKS = {
-    "check_sample_weight_equivalence_on_dense_data": (
-        "the quantile thresholds are computed from the training rows themselves, so repeating a row "
-        "(instead of weighting it) moves the thresholds and changes the literals"
-    ),
-}
+from rulemodels import BooleanRuleClassifier
+from tests.helpers import EXPECTED_FAILED_CHECKS, require_backend
 
 
 @parametrize_with_checks(
@@ -31,14 +24,8 @@ def test_sklearn_compatible(estimator, check):
     check(estimator)
 
 
-@pytest.fixture(scope="module")
-def pima_small():
-    X, y = load_dataset("pima")
-    return X.iloc[:200], y.iloc[:200]
-
-
-def test_fit_returns_self_and_rule_uses_column_names(pima_small):
-    X, y = pima_small
+def test_fit_returns_self_and_rule_uses_column_names(pima_200):
+    X, y = pima_200
     clf = BooleanRuleClassifier(n_clauses=2, theta=0.02)
     assert clf.fit(X, y) is clf
     assert clf.rule_.form == "dnf"
@@ -49,8 +36,8 @@ def test_fit_returns_self_and_rule_uses_column_names(pima_small):
     assert clf.n_builds_ <= 2 < clf.n_solves_ + 2
 
 
-def test_any_two_labels_are_mapped_with_classes(pima_small):
-    X, y = pima_small
+def test_any_two_labels_are_mapped_with_classes(pima_200):
+    X, y = pima_200
     labels = np.where(y == 1, "diabetic", "healthy")
     clf = BooleanRuleClassifier(theta=0.02).fit(X, labels)
     assert list(clf.classes_) == ["diabetic", "healthy"]
@@ -58,14 +45,14 @@ def test_any_two_labels_are_mapped_with_classes(pima_small):
     assert np.array_equal(clf.predict(X) == "healthy", clf.rule_.evaluate(X))
 
 
-def test_more_than_two_classes_is_a_clear_error(pima_small):
-    X, _ = pima_small
+def test_more_than_two_classes_is_a_clear_error(pima_200):
+    X, _ = pima_200
     with pytest.raises(ValueError, match="Only binary classification is supported.*got 3 classes"):
         BooleanRuleClassifier().fit(X, np.arange(len(X)) % 3)
 
 
-def test_one_class_is_a_clear_error(pima_small):
-    X, _ = pima_small
+def test_one_class_is_a_clear_error(pima_200):
+    X, _ = pima_200
     with pytest.raises(ValueError, match=r"y has only 1 class \(0.0\): .* samples of both classes"):
         BooleanRuleClassifier().fit(X, np.zeros(len(X)))
 
@@ -77,25 +64,32 @@ def test_one_class_is_a_clear_error(pima_small):
     ({"disable_cost": float("inf")}, "The 'disable_cost' parameter of BooleanRuleClassifier"),
     ({"time_limit": float("inf")}, "The 'time_limit' parameter of BooleanRuleClassifier"),
 ])
-def test_invalid_parameters_are_rejected_in_fit(pima_small, bad, message):
-    X, y = pima_small
+def test_invalid_parameters_are_rejected_in_fit(pima_200, bad, message):
+    X, y = pima_200
     clf = BooleanRuleClassifier(**bad)  # no validation in __init__
     with pytest.raises(ValueError, match=message):
         clf.fit(X, y)
 
 
-def test_unknown_solver_is_a_clear_error(pima_small):
-    X, y = pima_small
+def test_unknown_solver_is_a_clear_error(pima_200):
+    X, y = pima_200
     with pytest.raises(ValueError, match="unknown solver 'nosuch'"):
         BooleanRuleClassifier(solver="nosuch").fit(X, y)
 
 
 @pytest.mark.parametrize("algorithm", ["am", "bcd", "tlp", "scs", "scn"])
-def test_every_algorithm_through_the_estimator(pima_small, algorithm):
-    X, y = pima_small
+def test_every_algorithm_through_the_estimator(pima_200, algorithm):
+    X, y = pima_200
     clf = BooleanRuleClassifier(algorithm=algorithm, n_clauses=2, theta=0.05, n_thresholds=4).fit(X, y)
     assert clf.score(X, y) >= max(y.mean(), 1 - y.mean()) - 1e-9
-    assert len(clf.history_) <= clf.n_iter_ + 1 or algorithm in ("tlp", "scs", "scn")
+    # history_: the objective after the initialisation and after each accepted iteration, ending at objective_
+    assert 1 <= len(clf.history_) <= clf.n_iter_ + 1
+    assert clf.history_[-1] == pytest.approx(clf.objective_)
+    if algorithm in ("tlp", "scs", "scn"):  # one pass: one iteration, one objective
+        assert (clf.n_iter_, len(clf.history_), clf.termination_) == (1, 1, "single_pass")
+    else:  # BCD and AM accept only iterations that lower the objective
+        assert all(later < earlier for earlier, later in zip(clf.history_, clf.history_[1:]))
+        assert clf.termination_ != "single_pass"
 
 
 def test_exact_algorithm_through_the_estimator(solver_name):
@@ -108,8 +102,8 @@ def test_exact_algorithm_through_the_estimator(solver_name):
     assert clf.score(X, y) == 1.0
 
 
-def test_works_with_clone_grid_search_and_pipelines(pima_small):
-    X, y = pima_small
+def test_works_with_clone_grid_search_and_pipelines(pima_200):
+    X, y = pima_200
     clf = BooleanRuleClassifier(n_thresholds=4, max_iter=5)
     assert clone(clf).get_params() == clf.get_params()
     scores = cross_val_score(clf, X, y, cv=3)
@@ -120,16 +114,16 @@ def test_works_with_clone_grid_search_and_pipelines(pima_small):
     assert pipe.score(X, y) > 0.5
 
 
-def test_fit_is_deterministic(pima_small):
-    X, y = pima_small
+def test_fit_is_deterministic(pima_200):
+    X, y = pima_200
     first = BooleanRuleClassifier(theta=0.02, random_state=0).fit(X, y)
     second = BooleanRuleClassifier(theta=0.02, random_state=0).fit(X, y)
     assert first.rule_ == second.rule_
     assert first.history_ == second.history_
 
 
-def test_time_limit_reports_status(pima_small):
-    X, y = pima_small
+def test_time_limit_reports_status(pima_200):
+    X, y = pima_200
     with pytest.warns(ConvergenceWarning, match=r"the time limit was reached.*termination_='time_limit'"):
         clf = BooleanRuleClassifier(time_limit=1e-6).fit(X, y)
     assert clf.termination_ == "time_limit"

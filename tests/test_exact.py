@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pandas as pd
@@ -20,8 +20,7 @@ from solvers import (
     SolverNotFoundError,
     TerminationCondition,
 )
-from tests.conftest import require_backend
-from tests.wrappers import DelegatingBackend
+from tests.helpers import DelegatingBackend, require_backend
 
 TOL = 1e-6
 OBJECTIVES = {"zero_one": zero_one_objective, "hamming": hamming_objective}
@@ -35,7 +34,7 @@ def tiny_data(seed: int = 0, n: int = 10, d: int = 4) -> tuple[np.ndarray, np.nd
     return A, y
 
 
-@lru_cache(maxsize=None)
+@cache
 def brute_force(seed: int, form: str, formulation: str, R: int, theta: float, weighted: bool, disable_cost) -> float:
     """Optimum of the CNF objective on the working data of ``form`` (negated for a DNF)."""
     A, y = tiny_data(seed)

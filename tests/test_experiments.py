@@ -21,8 +21,8 @@ import pandas as pd
 import pytest
 from sklearn.model_selection import StratifiedKFold
 
-from rulemodels.experiments import cells
-from rulemodels.experiments.cells import make_units
+from rulemodels import BooleanRuleClassifier
+from rulemodels.datasets import load_dataset
 from rulemodels.experiments import (
     PAPER_ALGORITHMS,
     PAPER_DATASETS,
@@ -31,6 +31,7 @@ from rulemodels.experiments import (
     RECORD_FIELDS,
     CSVData,
     Task,
+    cells,
     make_grid,
     nested_cv_selection,
     pareto_front,
@@ -42,8 +43,7 @@ from rulemodels.experiments import (
     table1,
     table1_markdown,
 )
-from rulemodels import BooleanRuleClassifier
-from rulemodels.datasets import load_dataset
+from rulemodels.experiments.cells import make_units
 from rulemodels.rules import Rule
 
 REPO = Path(__file__).resolve().parents[1]
@@ -299,6 +299,7 @@ def kill_grid() -> list[Task]:
     return make_grid(["liver"], ["am", "scs"], [1, 2], [0.001, 0.01, 0.1, 1.0, 5.0], n_folds=2, n_thresholds=5, max_iter=5)
 
 
+@pytest.mark.slow
 def test_sigkill_mid_sweep_then_resume(tmp_path: Path) -> None:
     path = tmp_path / "results.jsonl"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
@@ -363,6 +364,7 @@ def outcomes(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 @pytest.mark.parametrize("n_jobs", [1, 2])
+@pytest.mark.slow
 def test_joblib_gives_the_sequential_records(tmp_path: Path, tiny_run: tuple[Path, pd.DataFrame], n_jobs: int) -> None:
     path = tmp_path / "results.jsonl"
     frame = run_experiments(tiny_grid(), path, backend="joblib", n_jobs=n_jobs)
@@ -370,6 +372,7 @@ def test_joblib_gives_the_sequential_records(tmp_path: Path, tiny_run: tuple[Pat
     pd.testing.assert_frame_equal(outcomes(frame), outcomes(tiny_run[1]))
 
 
+@pytest.mark.slow
 def test_dask_gives_the_sequential_records(tmp_path: Path, tiny_run: tuple[Path, pd.DataFrame]) -> None:
     distributed = pytest.importorskip("distributed")
     path = tmp_path / "results.jsonl"
@@ -638,6 +641,7 @@ def test_inner_fold_settings_are_checked() -> None:
     assert not Task.from_record({k: v for k, v in task.to_dict().items() if "inner" not in k}).is_inner
 
 
+@pytest.mark.slow
 def test_pareto_front_and_plot(tmp_path: Path, tiny_run: tuple[Path, pd.DataFrame]) -> None:
     summary = summarize(tiny_run[1])
     for by in ("n_clauses", "algorithm"):

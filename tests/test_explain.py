@@ -13,19 +13,12 @@ from hypothesis.extra.numpy import arrays
 from sklearn.calibration import CalibratedClassifierCV
 from sklearn.metrics import roc_auc_score
 
-from rulemodels import BooleanRuleClassifier, load_dataset
+from rulemodels import BooleanRuleClassifier
 from rulemodels.cli import main
 from rulemodels.explain import explain_rule
 from rulemodels.probability import PatternRates
 from rulemodels.rules import Literal, Rule
-from tests.test_rules import any_rule, raw_frame, raw_literal
-
-
-@pytest.fixture(scope="module")
-def pima_small():
-    X, y = load_dataset("pima")
-    return X.iloc[:200].reset_index(drop=True), y.iloc[:200].reset_index(drop=True)
-
+from tests.helpers import any_rule, raw_frame, raw_literal
 
 # ---------------------------------------------------------------------------
 # Reasons
@@ -89,8 +82,8 @@ def test_empty_rules_and_clauses_say_so() -> None:
     assert explain_rule(Rule("dnf", [[]]), X)["reason"].tolist() == ["term 1 is empty (always true)"] * 2
 
 
-def test_estimator_explain_matches_predict_and_keeps_the_index(pima_small) -> None:
-    X, y = pima_small
+def test_estimator_explain_matches_predict_and_keeps_the_index(pima_200) -> None:
+    X, y = pima_200
     clf = BooleanRuleClassifier(algorithm="am", n_clauses=2, n_thresholds=5, theta=0.01).fit(X, y)
     rows = X.iloc[10:60].set_index(pd.Index(range(1000, 1050)))
     explained = clf.explain(rows)
@@ -155,8 +148,8 @@ def test_a_contradicting_pattern_is_pooled() -> None:
     assert table[(False, True)] == pytest.approx(pooled) and table[(False, False)] == pytest.approx(pooled)
 
 
-def test_predict_proba_equals_the_pattern_counts_and_works_with_sklearn(pima_small) -> None:
-    X, y = pima_small
+def test_predict_proba_equals_the_pattern_counts_and_works_with_sklearn(pima_200) -> None:
+    X, y = pima_200
     clf = BooleanRuleClassifier(algorithm="am", n_clauses=2, n_thresholds=5, theta=0.01).fit(X, y)
     proba = clf.predict_proba(X)
     assert proba.shape == (len(X), 2)
@@ -177,8 +170,8 @@ def test_predict_proba_equals_the_pattern_counts_and_works_with_sklearn(pima_sma
     assert calibrated_proba.shape == (len(X), 2) and np.all((calibrated_proba >= 0) & (calibrated_proba <= 1))
 
 
-def test_string_labels_order_the_proba_columns_like_classes(pima_small) -> None:
-    X, y = pima_small
+def test_string_labels_order_the_proba_columns_like_classes(pima_200) -> None:
+    X, y = pima_200
     labels = np.where(y == 1, "sick", "healthy")
     clf = BooleanRuleClassifier(algorithm="scs", n_clauses=1, n_thresholds=5).fit(X, labels)
     assert clf.classes_.tolist() == ["healthy", "sick"]
@@ -225,8 +218,8 @@ def test_form_auto_is_deterministic_for_a_fixed_random_state() -> None:
     assert first.form_ == second.form_ and str(first.rule_) == str(second.rule_)
 
 
-def test_complexity_and_printing(pima_small) -> None:
-    X, y = pima_small
+def test_complexity_and_printing(pima_200) -> None:
+    X, y = pima_200
     clf = BooleanRuleClassifier(algorithm="scs", n_clauses=2, n_thresholds=5)
     assert str(clf) == repr(clf) == "BooleanRuleClassifier(algorithm='scs', n_thresholds=5)"
     clf.fit(X, y)
@@ -244,8 +237,8 @@ def test_complexity_and_printing(pima_small) -> None:
 # ---------------------------------------------------------------------------
 
 
-def test_cli_predict_explain_adds_a_reason_per_row(pima_small, tmp_path, capsys) -> None:
-    X, y = pima_small
+def test_cli_predict_explain_adds_a_reason_per_row(pima_200, tmp_path, capsys) -> None:
+    X, y = pima_200
     train = tmp_path / "train.csv"
     X.assign(diabetes=y).to_csv(train, index=False)
     rule_path = tmp_path / "rule.json"

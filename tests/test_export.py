@@ -52,7 +52,7 @@ def query_predictions(rule: Rule, frame: pd.DataFrame) -> np.ndarray:
 
 def python_predictions(rule: Rule, frame: pd.DataFrame) -> np.ndarray:
     namespace: dict = {}
-    exec(compile(to_python(rule), "<exported rule>", "exec"), namespace)  # noqa: S102 - the code under test
+    exec(compile(to_python(rule), "<exported rule>", "exec"), namespace)
     assert namespace["FEATURES"] == rule.features
     rows = frame.astype(object).where(frame.notna(), None).to_dict("records")  # plain values, None for missing
     raw = frame.to_dict("records")  # with NaN floats as pandas gives them
@@ -157,7 +157,7 @@ def test_query_refuses_a_backtick_in_a_column_name():
 def test_python_export_reads_csv_text_rows_and_missing_keys_fail_loudly():
     rule = Rule.dnf([[Literal("x", ">", 2.5), Literal("c", "in", ["a", "b"])]])
     namespace: dict = {}
-    exec(to_python(rule), namespace)  # noqa: S102
+    exec(to_python(rule), namespace)
     predict_row = namespace["predict_row"]
     assert predict_row({"x": "3.5", "c": "a"}) == 1  # csv.DictReader gives text: thresholds use float()
     assert predict_row({"x": 3.5, "c": None}) == 0 and predict_row({"x": math.nan, "c": "a"}) == 0
@@ -180,6 +180,7 @@ LITERAL_POOL = [
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(form=st.sampled_from(["dnf", "cnf"]),
        clauses=st.lists(st.lists(st.sampled_from(LITERAL_POOL), max_size=4), max_size=4))
+@pytest.mark.slow
 def test_random_rules_export_to_the_same_predictions(form, clauses, mixed_frame):
     rule = Rule(form, [tuple(c) for c in clauses])
     assert_exports_match(rule, mixed_frame)

@@ -25,6 +25,8 @@ from rulemodels.data.binarizer import FeatureBinarizer
 from rulemodels.export import sql_identifier, to_python, to_query, to_sql
 from rulemodels.io import read_features
 
+pytestmark = pytest.mark.slow  # starts a PostgreSQL server; rules of thousands of literals on every engine
+
 duckdb = pytest.importorskip("duckdb")
 
 # ---------------------------------------------------------------------------
@@ -122,7 +124,7 @@ def query_values(rule: Rule, frame: pd.DataFrame) -> np.ndarray:
 
 def python_values(rule: Rule, frame: pd.DataFrame) -> np.ndarray:
     namespace: dict = {}
-    exec(compile(to_python(rule), "<exported rule>", "exec"), namespace)  # noqa: S102 - the code under test
+    exec(compile(to_python(rule), "<exported rule>", "exec"), namespace)
     rows = frame.astype(object).where(frame.notna(), None).to_dict("records")
     return np.array([namespace["predict_row"](row) for row in rows], dtype=int).astype(bool)
 
@@ -171,13 +173,13 @@ def make_mixed_frame(n: int = 300, seed: int = 0) -> pd.DataFrame:
 
 
 @pytest.fixture(scope="module")
-def mixed_frame() -> pd.DataFrame:
+def engine_mixed_frame() -> pd.DataFrame:
     return make_mixed_frame()
 
 
 @pytest.fixture(scope="module")
-def mixed_tables(mixed_frame, postgres) -> Tables:
-    return Tables(mixed_frame, postgres)
+def mixed_tables(engine_mixed_frame, postgres) -> Tables:
+    return Tables(engine_mixed_frame, postgres)
 
 
 STAMP_THRESHOLDS = [float(BIG + k) for k in (0, 100, 255, 399)] + [float(2**63), -float(2**63), 1.5e18, 1e300, -1e300, 0.5]
@@ -200,33 +202,33 @@ CONSTANT_RULES = [Rule.dnf([]), Rule.cnf([]), Rule.dnf([[]]), Rule.cnf([[]]), Ru
                   Rule.cnf([[], [Literal("flag", "is_true")]])]
 
 
-def test_every_literal_and_constant_rule_is_exact_on_every_engine(mixed_frame, mixed_tables):
+def test_every_literal_and_constant_rule_is_exact_on_every_engine(engine_mixed_frame, mixed_tables):
     rules = [Rule.dnf([[lit]]) for lit in LITERAL_POOL] + [Rule.cnf([[lit]]) for lit in LITERAL_POOL] + CONSTANT_RULES
     # pandas cannot quote the column with a newline: its literal is checked on the SQL engines and Python only
     quotable = [r for r in rules if "line\nbreak\ttab" not in r.features]
-    assert_every_engine_agrees(quotable, mixed_frame, mixed_tables)
+    assert_every_engine_agrees(quotable, engine_mixed_frame, mixed_tables)
     unquotable = [r for r in rules if "line\nbreak\ttab" in r.features]
-    expected = np.array([r.evaluate(mixed_frame) for r in unquotable])
+    expected = np.array([r.evaluate(engine_mixed_frame) for r in unquotable])
     for engine, got in mixed_tables.sql(unquotable).items():
         assert np.array_equal(got, expected), engine
-    assert all(np.array_equal(python_values(r, mixed_frame), e) for r, e in zip(unquotable, expected))
+    assert all(np.array_equal(python_values(r, engine_mixed_frame), e) for r, e in zip(unquotable, expected))
 
 
-def test_integers_beyond_2_53_are_compared_exactly_by_the_library_and_every_engine(mixed_frame, mixed_tables):
-    stamp = mixed_frame["stamp"]
+def test_integers_beyond_2_53_are_compared_exactly_by_the_library_and_every_engine(engine_mixed_frame, mixed_tables):
+    stamp = engine_mixed_frame["stamp"]
     exact = [int(v) for v in stamp]
     for t in STAMP_THRESHOLDS:
         # the library: exact integer comparison (float64 would merge BIG + k for neighbouring k)
-        assert Literal("stamp", "<=", t).evaluate(mixed_frame).tolist() == [x <= t for x in exact]
-        assert Literal("stamp", ">", t).evaluate(mixed_frame).tolist() == [x > t for x in exact]
+        assert Literal("stamp", "<=", t).evaluate(engine_mixed_frame).tolist() == [x <= t for x in exact]
+        assert Literal("stamp", ">", t).evaluate(engine_mixed_frame).tolist() == [x > t for x in exact]
     assert sum(x <= BIG + 100 for x in exact) != sum(float(x) <= float(BIG + 100) for x in exact)  # the case matters
     rules = [Rule.dnf([[Literal("stamp", op, t)]]) for t in STAMP_THRESHOLDS for op in ("<=", ">")]
-    assert_every_engine_agrees(rules, mixed_frame, mixed_tables)
+    assert_every_engine_agrees(rules, engine_mixed_frame, mixed_tables)
     assert "1500000000000000000" in to_sql(Rule.dnf([[Literal("stamp", "<=", 1.5e18)]]))  # not 1.5e+18 (DOUBLE in DuckDB)
 
 
-def test_the_binarizer_compares_integers_beyond_2_53_exactly_as_literal_evaluate(mixed_frame):
-    frame = mixed_frame[["stamp"]].copy()
+def test_the_binarizer_compares_integers_beyond_2_53_exactly_as_literal_evaluate(engine_mixed_frame):
+    frame = engine_mixed_frame[["stamp"]].copy()
     frame["nullable"] = pd.array([None if i % 7 == 0 else v for i, v in enumerate(frame["stamp"])], dtype="Int64")
     binarizer = FeatureBinarizer(n_thresholds=40, nan="indicator").fit(frame)
     A = binarizer.transform(frame)
@@ -239,14 +241,14 @@ def test_the_binarizer_compares_integers_beyond_2_53_exactly_as_literal_evaluate
     assert len({float(v) for v in values if v <= t}) < sum(v <= t for v in values)
 
 
-def test_flags_on_boolean_and_numeric_columns_agree_with_the_library_on_every_engine(mixed_frame, mixed_tables):
+def test_flags_on_boolean_and_numeric_columns_agree_with_the_library_on_every_engine(engine_mixed_frame, mixed_tables):
     """``"x" = '1'``: PostgreSQL refused ``boolean = 1``; drifted values 0.5, 2, 1 ± 1 ulp are neither 0 nor 1."""
-    flag = mixed_frame["flag"]
-    is_true = Literal("flag", "is_true").evaluate(mixed_frame)
-    assert not is_true[[1, 2]].any() and Literal("flag", "is_false").evaluate(mixed_frame)[0]  # 1 ± 1 ulp, -0.0
-    assert not (is_true | Literal("flag", "is_false").evaluate(mixed_frame))[(flag == 0.5) | (flag == 2)].any()
+    flag = engine_mixed_frame["flag"]
+    is_true = Literal("flag", "is_true").evaluate(engine_mixed_frame)
+    assert not is_true[[1, 2]].any() and Literal("flag", "is_false").evaluate(engine_mixed_frame)[0]  # 1 ± 1 ulp, -0.0
+    assert not (is_true | Literal("flag", "is_false").evaluate(engine_mixed_frame))[(flag == 0.5) | (flag == 2)].any()
     rules = [Rule.dnf([[Literal(c, op)]]) for c in ("flag", "bool", "bool_na", "code") for op in ("is_true", "is_false")]
-    assert_every_engine_agrees(rules, mixed_frame, mixed_tables)
+    assert_every_engine_agrees(rules, engine_mixed_frame, mixed_tables)
     assert to_sql(rules[2]) == """("bool" IS NOT NULL AND "bool" = '1')"""
 
 
@@ -254,8 +256,8 @@ def test_flags_on_boolean_and_numeric_columns_agree_with_the_library_on_every_en
 @given(form=st.sampled_from(["dnf", "cnf"]),
        clauses=st.lists(st.lists(st.sampled_from([lit for lit in LITERAL_POOL if "\n" not in lit.feature]), max_size=5),
                         max_size=5))
-def test_random_rules_are_exact_on_every_engine(form, clauses, mixed_frame, mixed_tables):
-    assert_every_engine_agrees([Rule(form, [tuple(c) for c in clauses])], mixed_frame, mixed_tables)
+def test_random_rules_are_exact_on_every_engine(form, clauses, engine_mixed_frame, mixed_tables):
+    assert_every_engine_agrees([Rule(form, [tuple(c) for c in clauses])], engine_mixed_frame, mixed_tables)
 
 
 # ---------------------------------------------------------------------------
@@ -398,7 +400,7 @@ def test_python_export_on_csv_dictreader_rows_predicts_what_the_cli_predicts(tmp
         rows = list(csv.DictReader(handle))
     for rule in csv_rules():
         namespace: dict = {}
-        exec(to_python(rule), namespace)  # noqa: S102 - the code under test
+        exec(to_python(rule), namespace)
         got = [namespace["predict_row"](row) for row in rows]
         assert got == rule.evaluate(frame).astype(int).tolist(), str(rule)
 
@@ -414,7 +416,7 @@ def test_python_export_on_a_larger_csv_matches_the_cli(tmp_path):
     rules = [Rule.dnf([[lit]]) for lit in pool] + [Rule.dnf([pool[i : i + 3] for i in range(0, len(pool), 3)])]
     for rule in rules:
         namespace: dict = {}
-        exec(to_python(rule), namespace)  # noqa: S102
+        exec(to_python(rule), namespace)
         got = np.array([namespace["predict_row"](row) for row in rows], dtype=bool)
         wrong = np.flatnonzero(got != rule.evaluate(read))
         assert wrong.size == 0, f"{rule}: rows {wrong[:10].tolist()}"
@@ -422,7 +424,7 @@ def test_python_export_on_a_larger_csv_matches_the_cli(tmp_path):
 
 def test_python_export_keeps_integers_exact_and_refuses_non_numbers():
     namespace: dict = {}
-    exec(to_python(Rule.dnf([[Literal("n", "<=", float(2**53))]])), namespace)  # noqa: S102
+    exec(to_python(Rule.dnf([[Literal("n", "<=", float(2**53))]])), namespace)
     predict_row = namespace["predict_row"]
     assert predict_row({"n": 2**53 + 1}) == 0 and predict_row({"n": np.int64(2**53 + 1)}) == 0
     assert predict_row({"n": str(2**53 + 1)}) == 0 and predict_row({"n": str(2**53)}) == 1

@@ -16,8 +16,8 @@ import numpy as np
 import pyomo.environ as pyo
 import pytest
 
-from rulemodels.datasets import load_dataset
 from rulemodels.data import FeatureBinarizer
+from rulemodels.datasets import load_dataset
 from rulemodels.models import (
     build_clause_lp,
     build_zero_one,

@@ -13,8 +13,8 @@ from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import StratifiedKFold, cross_val_score, cross_validate
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from rulemodels import BooleanRuleClassifier, BooleanRuleCV, load_dataset
-from tests.test_estimator import EXPECTED_FAILED_CHECKS
+from rulemodels import BooleanRuleClassifier, BooleanRuleCV
+from tests.helpers import EXPECTED_FAILED_CHECKS
 
 # θ in the paper's units (misclassified samples): these tests were written on that scale
 FAST = {"algorithm": "am", "max_iter": 5, "n_thresholds": 3, "theta_unit": "sample"}
@@ -28,12 +28,6 @@ FAST = {"algorithm": "am", "max_iter": 5, "n_thresholds": 3, "theta_unit": "samp
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
-
-
-@pytest.fixture(scope="module")
-def pima_small():
-    X, y = load_dataset("pima")
-    return X[["glucose", "bmi", "age", "pregnancies"]].iloc[:180], y.iloc[:180]
 
 
 @pytest.fixture(scope="module")
@@ -57,8 +51,8 @@ def _first_best(means: np.ndarray) -> int:
     return int(np.flatnonzero(rounded == rounded.max())[0])
 
 
-def test_choice_is_first_argmax_of_scores_recomputed_with_cross_validate(pima_small):
-    X, y = pima_small
+def test_choice_is_first_argmax_of_scores_recomputed_with_cross_validate(pima_4_columns_180):
+    X, y = pima_4_columns_180
     cv = BooleanRuleCV(thetas=(0.5, 5.0), n_clauses=(1, 2), cv=3, random_state=0, **FAST).fit(X, y)
     # Simplest first: fewest clauses, then largest θ.
     order = [(p["n_clauses"], p["theta"]) for p in cv.cv_results_["params"]]
@@ -168,8 +162,8 @@ def test_bad_labels_are_reported_by_the_base_estimator(planted):
         BooleanRuleCV(thetas=1.0, n_clauses=1, cv=2, **FAST).fit(X, np.arange(len(X)) % 3)
 
 
-def test_nested_cross_validation_on_pima(pima_small):
-    X, y = pima_small
+def test_nested_cross_validation_on_pima(pima_4_columns_180):
+    X, y = pima_4_columns_180
     inner = BooleanRuleCV(thetas=(1.0, 10.0), n_clauses=(1, 2), cv=3, random_state=0, **FAST)
     scores = cross_val_score(inner, X, y, cv=StratifiedKFold(3, shuffle=True, random_state=1))
     assert scores.shape == (3,)

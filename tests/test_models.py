@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 import itertools
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pandas as pd
@@ -43,7 +43,7 @@ from rulemodels.models import (
 )
 from rulemodels.rules import Literal
 from solvers import HighsBackend, ModelChanges, get_backend
-from tests.conftest import require_backend
+from tests.helpers import require_backend
 
 ALL_BACKENDS = ("highs", "glpk", "cbc")
 TOL = 1e-6
@@ -92,7 +92,7 @@ def make_data(seed: int) -> tuple[np.ndarray, np.ndarray]:
     return A, y
 
 
-@lru_cache(maxsize=None)
+@cache
 def case_data(case: Case) -> dict:
     A, y = make_data(case.seed)
     rng = np.random.default_rng(1000 + case.seed)
@@ -129,7 +129,7 @@ def binary_matrices(d: int, R: int):
         yield np.array(bits, dtype=float).reshape(d, R)
 
 
-@lru_cache(maxsize=None)
+@cache
 def brute_force(case: Case, which: str) -> float:
     """min over all binary W (and w0) of the numpy objective ``which``."""
     data = case_data(case)
@@ -317,7 +317,7 @@ def test_backends_agree(which, case):
         backend = require_backend(name)
         objectives[name] = solve(backend, build(kind, case, **options))
     reference = objectives["highs"]
-    for name, value in objectives.items():
+    for value in objectives.values():
         assert value == pytest.approx(reference, abs=TOL), objectives
 
 

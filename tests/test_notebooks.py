@@ -4,6 +4,11 @@ Each ``notebooks/*.ipynb`` is executed with nbclient in a ``python3`` kernel
 whose working directory is ``notebooks/``; a cell that raises fails the test
 (nbclient's ``CellExecutionError`` carries the cell and its traceback).
 
+Each notebook's source is the jupytext percent-format ``.py`` beside it
+(``notebooks/01_quickstart.py`` ...); ``jupytext --sync notebooks/0*.py``
+writes the ``.ipynb`` from it, and a test checks that the two hold the same
+cells.
+
 ``04_reproduce_paper.ipynb`` reads the results of ``rulemodels reproduce``:
 from ``$RULEMODELS_RESULTS`` when it is set, else from the committed
 ``docs/results``. Without a ``table1.csv`` there the test fails and says so.
@@ -15,6 +20,7 @@ import os
 import re
 from pathlib import Path
 
+import jupytext
 import nbformat
 import pytest
 from nbclient import NotebookClient
@@ -51,6 +57,28 @@ def test_the_tutorials_are_there() -> None:
     assert [path.name for path in NOTEBOOKS] == list(EXPECTED)
 
 
+def cells(notebook: nbformat.NotebookNode) -> list[tuple[str, str]]:
+    """(cell type, source) of every cell, the part of a notebook its .py source determines."""
+    return [(cell.cell_type, cell.source) for cell in notebook.cells]
+
+
+def test_every_notebook_has_its_source() -> None:
+    sources = sorted(path.with_suffix(".ipynb").name for path in NOTEBOOK_DIR.glob("[0-9]*.py"))
+    assert sources == list(EXPECTED), "each notebooks/NN_name.ipynb is generated from notebooks/NN_name.py"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.name)
+def test_notebook_agrees_with_its_source(path: Path) -> None:
+    source = path.with_suffix(".py")
+    from_source = cells(jupytext.read(source))
+    stored = cells(nbformat.read(path, as_version=4))
+    assert from_source == stored, (
+        f"{path.name} differs from {source.name}: edit {source.name}, then run "
+        "`jupytext --sync notebooks/0*.py` to regenerate the .ipynb"
+    )
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.name)
 def test_notebook_runs(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The kernel inherits this environment: make the package importable from

@@ -27,10 +27,10 @@ from hypothesis.extra.numpy import arrays
 from rulemodels import BooleanRuleClassifier, TrainingWorkspace
 from rulemodels.algorithms import ALGORITHMS, learn_cnf
 from rulemodels.datasets import load_dataset
-from rulemodels.workspace import default_binarizer
 from rulemodels.exact import solve_exact_problem
 from rulemodels.models import CNFProblem, hamming_objective, two_level_weights, zero_one_objective
-from tests.conftest import require_backend
+from rulemodels.workspace import default_binarizer
+from tests.helpers import require_backend
 
 TOL = 1e-6
 OBJECTIVES = {"zero_one": zero_one_objective, "hamming": hamming_objective}

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from rulemodels.rules import VALID_OPS, Clause, Literal, Rule, RuleFormatError
+from tests.helpers import any_rule, raw_frame, raw_literal
 
 # ---------------------------------------------------------------------------
 # Strategies
@@ -45,40 +46,9 @@ def any_literal(draw: st.DrawFn) -> Literal:
     return Literal(feature, op, value)
 
 
-def any_rule(literals: st.SearchStrategy[Literal]) -> st.SearchStrategy[Rule]:
-    clauses = st.lists(st.lists(literals, max_size=4), max_size=4)
-    return st.builds(Rule, st.sampled_from(("cnf", "dnf")), clauses)
-
-
 flag_literals = st.builds(
     Literal, st.sampled_from(FLAGS), st.sampled_from(("is_true", "is_false"))
 )
-
-
-@st.composite
-def raw_literal(draw: st.DrawFn) -> Literal:
-    """A literal over the columns of ``raw_frame``: one of every kind."""
-    kind = draw(st.sampled_from(("num", "cat", "flag", "nan")))
-    if kind == "num":
-        return Literal("num", draw(st.sampled_from(("<=", ">"))), draw(st.integers(-1, 5)))
-    if kind == "cat":
-        return Literal("cat", draw(st.sampled_from(("==", "!="))), draw(st.sampled_from("abcz")))
-    if kind == "flag":
-        return Literal("flag", draw(st.sampled_from(("is_true", "is_false"))))
-    return Literal("num", draw(st.sampled_from(("is_nan", "not_nan"))))
-
-
-@st.composite
-def raw_frame(draw: st.DrawFn) -> pd.DataFrame:
-    """Complete raw data (no missing values) with numeric, category and flag columns."""
-    n = draw(st.integers(1, 30))
-    return pd.DataFrame(
-        {
-            "num": draw(st.lists(st.integers(0, 4), min_size=n, max_size=n)),
-            "cat": draw(st.lists(st.sampled_from("abc"), min_size=n, max_size=n)),
-            "flag": draw(st.lists(st.sampled_from((0, 1)), min_size=n, max_size=n)),
-        }
-    )
 
 
 def binary_matrix(n_cols: int) -> st.SearchStrategy[np.ndarray]:

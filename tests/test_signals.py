@@ -39,6 +39,8 @@ import pytest
 
 from rulemodels import load_dataset
 
+pytestmark = pytest.mark.slow  # real processes stopped by real signals, each command run once for reference first
+
 SEED = int(os.environ.get("RULEMODELS_SIGNAL_SEED", "25"))
 GRACE = 5.0  # seconds the processes of a stopped command may take to disappear
 

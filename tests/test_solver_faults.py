@@ -31,28 +31,27 @@ from pathlib import Path
 import numpy as np
 import pyomo.environ as pyo
 import pytest
-from sklearn.exceptions import ConvergenceWarning
 from pyomo.common import Executable
+from sklearn.exceptions import ConvergenceWarning
 
 import rulemodels.algorithms.engine as engine_module
-from rulemodels.experiments import cells
 from rulemodels import BooleanRuleClassifier
 from rulemodels.algorithms import learn_cnf
 from rulemodels.cli import main
 from rulemodels.data import FeatureBinarizer
 from rulemodels.datasets import load_dataset
-from rulemodels.experiments import make_grid, run_experiments
+from rulemodels.experiments import cells, make_grid, run_experiments
 from rulemodels.models import CNFProblem, hamming_objective
 from solvers import (
     SolveError,
-    SolveResult,
     SolverError,
+    SolveResult,
     SolverFallbackWarning,
     SolverNotFoundError,
     TerminationCondition,
     get_backend,
 )
-from tests.wrappers import DelegatingBackend
+from tests.helpers import DelegatingBackend
 
 REPO = Path(__file__).resolve().parents[1]
 CHILD_ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
@@ -287,6 +286,7 @@ def test_solver_faults_through_the_cli(fake_solvers, capsys):
     assert_clean_error(stderr, "with glpk failed", "its solution could not be read")
 
 
+@pytest.mark.slow
 def test_missing_and_killed_solvers_through_the_cli_in_a_subprocess(fake_solvers, tmp_path: Path):
     """``python -m rulemodels``: exit 1, one message, no traceback (both run side by side)."""
     empty = tmp_path / "empty-bin"
@@ -345,6 +345,7 @@ def hung_message(name: str, why: str) -> str:
 
 
 @pytest.mark.parametrize("name", ["glpk", "cbc"])
+@pytest.mark.slow
 def test_hung_solver_is_killed_by_the_watchdog_and_is_a_typed_error(fake_solvers, tmp_path, name):
     fake_solvers("sleep")
     result = get_backend(name, grace=1).solve(toy_lp(), time_limit=1)
@@ -363,6 +364,7 @@ def test_hung_solver_is_killed_by_the_watchdog_and_is_a_typed_error(fake_solvers
 
 
 @pytest.mark.parametrize("name", ["glpk", "cbc"])
+@pytest.mark.slow
 def test_hung_solver_outside_the_main_thread_is_killed_by_pyomos_timeout(fake_solvers, tmp_path, monkeypatch, name):
     """No SIGALRM timer off the main thread: Pyomo's timelimit (its grace: max(1 s, 1 %)) watches instead, loudly."""
     import solvers._classic
@@ -394,6 +396,7 @@ def test_hung_solver_outside_the_main_thread_is_killed_by_pyomos_timeout(fake_so
     )
 
 
+@pytest.mark.slow
 def test_fit_with_a_hung_glpsol_ends_with_a_clean_error(fake_solvers, capsys):
     """``fit --solver glpk --time-limit 1`` with a glpsol that sleeps used to run forever."""
     fake_solvers("sleep")
@@ -445,7 +448,7 @@ def test_broken_binary_is_unavailable_and_says_what_is_wrong_with_which_executab
     ("cbc", {"seconds": 5}, "cbc option 'seconds' is set by rulemodels from the time limit: pass time_limit"),
 ])
 def test_unknown_or_ill_typed_solver_options_are_a_value_error(name, options, says):
-    from tests.conftest import require_backend
+    from tests.helpers import require_backend
 
     backend = require_backend(name)
     with pytest.raises(ValueError) as info:
@@ -458,7 +461,7 @@ def test_unknown_or_ill_typed_solver_options_are_a_value_error(name, options, sa
 
 @pytest.mark.parametrize(("name", "options"), [("glpk", {"nopresol": "", "dual": None}), ("cbc", {"presolve": "off", "primalS": ""})])
 def test_valid_solver_options_are_used(name, options):
-    from tests.conftest import require_backend
+    from tests.helpers import require_backend
 
     result = require_backend(name).solve(toy_lp(), options=options)
     assert result.is_optimal and result.objective == pytest.approx(1.0)
@@ -466,7 +469,7 @@ def test_valid_solver_options_are_used(name, options):
 
 @pytest.mark.parametrize("name", ["glpk", "cbc"])
 def test_no_solver_output_reaches_stdout_unless_asked(name, capfd):
-    from tests.conftest import require_backend
+    from tests.helpers import require_backend
 
     require_backend(name)
     banner = {"glpk": "GLPSOL", "cbc": "Welcome to the CBC"}[name]
@@ -766,6 +769,7 @@ def assert_nothing_left_running(session: int) -> None:
     assert not left, f"processes of the interrupted sweep still running: {left}"
 
 
+@pytest.mark.slow
 def test_sigint_mid_sweep_stops_cleanly_and_resumes_exactly_once(tmp_path, monkeypatch):
     """Sequential and joblib (2 workers) sweeps, Ctrl-C'ed side by side, then resumed."""
     children = {backend: (start_sweep(tmp_path / f"{backend}.jsonl", backend), tmp_path / f"{backend}.jsonl")
@@ -798,7 +802,7 @@ def test_sigint_mid_sweep_stops_cleanly_and_resumes_exactly_once(tmp_path, monke
         assert all(record["error"] is None for record in records)  # the interrupted fit is not a failed task
 
         ran: list[str] = []
-        monkeypatch.setattr(cells, "_run_cell", lambda task, *args: ran.append(task.key) or original(task, *args))
+        monkeypatch.setattr(cells, "_run_cell", lambda task, *args: ran.append(task.key) or original(task, *args))  # noqa: B023
         frame = run_experiments(list(grid.values()), results, backend="sequential")
         assert sorted(ran) == sorted(set(grid) - set(keys))  # only the unfinished tasks run again
         final = results.read_bytes()
@@ -816,10 +820,11 @@ def test_cli_time_limit_is_one_warning_line_and_the_summary_says_so(capsys):
     assert "(time_limit)" in captured.out
 
 
+@pytest.mark.slow
 def test_a_time_limited_cbc_solve_logs_no_pyomo_status_warning(caplog):
     """Pyomo's 'Loading a SolverResults object with an aborted status' warning is not repeated (the result says it)."""
     from rulemodels.models import build_zero_one
-    from tests.conftest import require_backend
+    from tests.helpers import require_backend
 
     X, y = liver()
     binarizer = FeatureBinarizer(n_thresholds=5).fit(X.iloc[:60])

@@ -15,8 +15,8 @@ from rulemodels import BooleanRuleClassifier, TrainingWorkspace
 from rulemodels.algorithms import ProblemWorkspace, WorkingData, learn
 from rulemodels.data import FeatureBinarizer
 from rulemodels.datasets import load_dataset
-from rulemodels.workspace import default_binarizer
 from rulemodels.models.problem import CNFProblem
+from rulemodels.workspace import default_binarizer
 from solvers import HighsBackend
 
 REPO = Path(__file__).resolve().parents[1]
@@ -48,6 +48,7 @@ def summary(clf: BooleanRuleClassifier) -> dict:
     return {"rule": clf.rule_.to_json(), "objective": clf.objective_, "history": clf.history_}
 
 
+@pytest.mark.slow
 def test_fit_a_then_b_then_a_equals_a_alone_in_a_fresh_process() -> None:
     """Each fit A, run after A and B on one workspace (and after fits on other data), equals A in a new process."""
     completed = subprocess.run(
@@ -88,6 +89,7 @@ def test_workspace_fits_equal_private_fits_and_share_work() -> None:
     assert scn.n_solves_ == 0  # AM at the same θ already learned SCN's set-covering clauses
 
 
+@pytest.mark.slow
 def test_closing_releases_solver_instances_and_refuses_further_fits() -> None:
     X, y = load_dataset("parkinsons")
     backend = HighsBackend()

@@ -1,0 +1,120 @@
+"""Helpers shared by the test modules: the one module tests import besides the code under test.
+
+Test modules import nothing from each other or from ``conftest.py``; what
+several of them need lives here: the solver matrix's backend lookup, a
+delegating backend for tests that count or break solves, hypothesis
+strategies for rules, and the scikit-learn checks that the estimators are
+expected to fail.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pandas as pd
+import pytest
+
+from rulemodels.rules import Literal, Rule
+from solvers import get_backend
+
+#: Under CI (``CI=true``) a missing solver, PostgreSQL or psycopg fails a test instead of skipping it.
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+# ---------------------------------------------------------------------------
+# Solvers
+# ---------------------------------------------------------------------------
+
+
+def require_backend(name: str):
+    """The backend for ``name``; skip when absent locally, fail when absent in CI."""
+    backend = get_backend(name, check_available=False)
+    status = backend.available()
+    if not status:
+        message = f"solver {name} not available: {status.reason}"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+    return backend
+
+
+class DelegatingBackend:
+    """Implements the backend protocol by passing every call to ``inner``; subclasses override ``solve``."""
+
+    def __init__(self, inner: Any):
+        self.inner = inner
+        self.name = inner.name
+        self.capabilities = inner.capabilities
+
+    def available(self):
+        return self.inner.available()
+
+    def version(self):
+        return self.inner.version()
+
+    def route(self) -> str:
+        return f"test wrapper around {self.inner.route()}"
+
+    def release(self, model: Any) -> None:
+        self.inner.release(model)
+
+    def solve(self, model: Any, **kwargs: Any):
+        return self.inner.solve(model, **kwargs)
+
+
+# ---------------------------------------------------------------------------
+# Estimators
+# ---------------------------------------------------------------------------
+
+#: The scikit-learn estimator checks that BooleanRuleClassifier and BooleanRuleCV fail, and why.
+EXPECTED_FAILED_CHECKS = {
+    "check_sample_weight_equivalence_on_dense_data": (
+        "the quantile thresholds are computed from the training rows themselves, so repeating a row "
+        "(instead of weighting it) moves the thresholds and changes the literals"
+    ),
+}
+
+
+# ---------------------------------------------------------------------------
+# Hypothesis strategies for rules (defined where hypothesis is installed: the
+# oldest-versions lane, bash dev.sh test-oldest, installs pytest only)
+# ---------------------------------------------------------------------------
+
+try:
+    from hypothesis import strategies as st
+except ImportError:
+    st = None
+
+if st is not None:
+
+    def any_rule(literals: st.SearchStrategy[Literal]) -> st.SearchStrategy[Rule]:
+        """A CNF or DNF of up to 4 clauses of up to 4 literals drawn from ``literals``."""
+        clauses = st.lists(st.lists(literals, max_size=4), max_size=4)
+        return st.builds(Rule, st.sampled_from(("cnf", "dnf")), clauses)
+
+
+    @st.composite
+    def raw_literal(draw: st.DrawFn) -> Literal:
+        """A literal over the columns of ``raw_frame``: one of every kind."""
+        kind = draw(st.sampled_from(("num", "cat", "flag", "nan")))
+        if kind == "num":
+            return Literal("num", draw(st.sampled_from(("<=", ">"))), draw(st.integers(-1, 5)))
+        if kind == "cat":
+            return Literal("cat", draw(st.sampled_from(("==", "!="))), draw(st.sampled_from("abcz")))
+        if kind == "flag":
+            return Literal("flag", draw(st.sampled_from(("is_true", "is_false"))))
+        return Literal("num", draw(st.sampled_from(("is_nan", "not_nan"))))
+
+
+    @st.composite
+    def raw_frame(draw: st.DrawFn) -> pd.DataFrame:
+        """Complete raw data (no missing values) with numeric, category and flag columns."""
+        n = draw(st.integers(1, 30))
+        return pd.DataFrame(
+            {
+                "num": draw(st.lists(st.integers(0, 4), min_size=n, max_size=n)),
+                "cat": draw(st.lists(st.sampled_from("abc"), min_size=n, max_size=n)),
+                "flag": draw(st.lists(st.sampled_from((0, 1)), min_size=n, max_size=n)),
+            }
+        )
