@@ -24,7 +24,7 @@ _EXPORTS: dict[str, str] = {
     "BooleanRuleCV": "rulemodels.model_selection",
     "BooleanRuleClassifier": "rulemodels.estimator",
     "Clause": "rulemodels.rules",
-    "ColumnKindDriftWarning": "rulemodels.kinds",
+    "ColumnKindDriftWarning": "rulemodels.rules",
     "FeatureBinarizer": "rulemodels.data",
     "Literal": "rulemodels.rules",
     "Rule": "rulemodels.rules",
@@ -40,10 +40,9 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from rulemodels.data import FeatureBinarizer
     from rulemodels.datasets import list_datasets, load_dataset
     from rulemodels.estimator import BooleanRuleClassifier
-    from rulemodels.kinds import ColumnKindDriftWarning
     from rulemodels.exact import solve_exact
     from rulemodels.model_selection import BooleanRuleCV
-    from rulemodels.rules import Clause, Literal, Rule
+    from rulemodels.rules import Clause, ColumnKindDriftWarning, Literal, Rule
     from rulemodels.workspace import TrainingWorkspace
 
 

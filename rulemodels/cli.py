@@ -133,7 +133,7 @@ def _add_csv_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _csv_options(args: argparse.Namespace) -> Any:
-    from rulemodels.io import CSVOptions
+    from rulemodels.data import CSVOptions
 
     na_values = tuple(v for v in args.na_values.split(",") if v != "")
     try:
@@ -189,7 +189,7 @@ def _add_rule_arguments(parser: argparse.ArgumentParser, *, solver: str, forms: 
 
 def _fit_estimator(args: argparse.Namespace, algorithm: str):
     from rulemodels import BooleanRuleClassifier
-    from rulemodels.io import load_data
+    from rulemodels.data import load_data
 
     _translate_pyomo_warnings(args, args.cleanups)
     categorical = [name for name in args.categorical.split(",") if name]
@@ -237,7 +237,7 @@ def _print_rule_summary(data, clf, seconds: float) -> None:
 
 def _cmd_fit(args: argparse.Namespace) -> int:
     """Learn a rule and save it (--out), then print it with its training error, complexity and solve statistics."""
-    from rulemodels.io import save_model
+    from rulemodels.rules import save_model
 
     out = _checked_output(args.out, _data_inputs(args))
     data, clf, seconds = _fit_estimator(args, args.algorithm)
@@ -258,8 +258,8 @@ def _cmd_predict(args: argparse.Namespace) -> int:
     --explain its reason); when the file has the label column, scores on stderr."""
     import pandas as pd
 
-    from rulemodels.io import load_model, read_features, resolve_target
-    from rulemodels.kinds import ColumnKindDriftWarning
+    from rulemodels.data import read_features, resolve_target
+    from rulemodels.rules import ColumnKindDriftWarning, load_model
 
     out = _checked_output(args.out, [("RULE.json", args.rule), ("DATA.csv", args.data)])
     args.result_on_stdout = out is None
@@ -299,7 +299,7 @@ def _write_table(table: Any, out: Path | None, what: str) -> None:
 
 def _data_inputs(args: argparse.Namespace) -> list[tuple[str, str]]:
     """The DATA argument as an input that no output may overwrite (a bundled dataset's name is no file)."""
-    from rulemodels.io import is_bundled_dataset
+    from rulemodels.data import is_bundled_dataset
 
     return [] if is_bundled_dataset(args.data) else [("DATA", args.data)]
 
@@ -354,7 +354,7 @@ def _print_scores(labels: Any, fired: Any, classes: tuple[Any, Any], target: str
 
 def _cmd_export(args: argparse.Namespace) -> int:
     """Write a saved rule as SQL, a pandas query or a dependency-free Python module."""
-    from rulemodels.io import load_model
+    from rulemodels.rules import load_model
     from rulemodels.outputs import write_text_atomically
 
     out = _checked_output(args.out, [("RULE.json", args.rule)])
@@ -375,7 +375,7 @@ def _cmd_exact(args: argparse.Namespace) -> int:
     import numpy as np
 
     from rulemodels.exact import solve_exact
-    from rulemodels.io import load_data
+    from rulemodels.data import load_data
 
     _translate_pyomo_warnings(args, args.cleanups)
     data = load_data(args.data, args.target, args.positive, _csv_options(args))
@@ -608,7 +608,7 @@ def _print_selection(results: Any, forms: list[str]) -> None:
 def _cmd_cv(args: argparse.Namespace) -> int:
     """Cross-validate a grid of algorithms x R x theta (x form) on one dataset."""
     from rulemodels.experiments import make_grid
-    from rulemodels.io import is_bundled_dataset, load_data
+    from rulemodels.data import is_bundled_dataset, load_data
 
     thetas = _parse_thetas(args.thetas)
     if args.form == "auto" and not args.inner_folds:
@@ -645,7 +645,7 @@ def _cv_csv(args: argparse.Namespace) -> Any:
     never written).
     """
     from rulemodels.experiments import CSVData
-    from rulemodels.io import CSVOptions, load_data, read_features
+    from rulemodels.data import CSVOptions, load_data, read_features
     from rulemodels.outputs import atomic_write
 
     options = _csv_options(args)
@@ -698,7 +698,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     from rulemodels.experiments import (
         make_grid, nested_cv_selection, plot_pareto, read_results, summarize, table1, table1_markdown,
     )
-    from rulemodels.io import is_bundled_dataset
+    from rulemodels.data import is_bundled_dataset
     from rulemodels.outputs import OutputError, atomic_write, check_output_directory, write_text_atomically
 
     try:

@@ -17,13 +17,9 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from rulemodels.algorithms import ALGORITHMS
 from rulemodels.baseline import majority_baseline, warn_if_trivial
-from rulemodels.data import FeatureBinarizer
-from rulemodels.explain import explain_rule
-from rulemodels.inputs import as_frame, check_input
-from rulemodels.kinds import conform
+from rulemodels.data import FeatureBinarizer, as_frame, check_input
 from rulemodels.params import Interval, Options, validate_params
-from rulemodels.probability import PatternRates
-from rulemodels.simplify import SimplifyReport, simplify_rule
+from rulemodels.rules import PatternRates, SimplifyReport, conform, explain_rule, simplify_rule
 from rulemodels.theta import THETA_UNITS, paper_theta
 from rulemodels.workspace import LearnedRule, TrainingWorkspace
 
@@ -501,7 +497,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         """For notebooks: the fitted rule as a table of clauses, with complexity, training error and baseline."""
         import html
 
-        from rulemodels.display import rule_html
+        from rulemodels.rules import rule_html
 
         if not hasattr(self, "rule_"):
             return f"<pre>{html.escape(repr(self))}</pre>"

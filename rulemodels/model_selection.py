@@ -21,7 +21,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from rulemodels.baseline import TrivialRuleWarning
 from rulemodels.estimator import BooleanRuleClassifier, _log_level
-from rulemodels.inputs import check_input
+from rulemodels.data import check_input
 from rulemodels.params import Options, validate_params
 from rulemodels.progress import track
 from rulemodels.workspace import TrainingWorkspace

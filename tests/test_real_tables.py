@@ -14,8 +14,9 @@ from rulemodels import BooleanRuleClassifier, BooleanRuleCV, load_dataset
 from rulemodels.baseline import TrivialRuleWarning, majority_baseline
 from rulemodels.cli import DEFAULT_THETA as CLI_DEFAULT_THETA
 from rulemodels.cli import main
+from rulemodels.data import HeaderLooksLikeDataWarning
 from rulemodels.estimator import DEFAULT_THETA, PAPER_SETTINGS
-from rulemodels.io import HeaderLooksLikeDataWarning, load_model
+from rulemodels.rules import load_model
 from rulemodels.theta import paper_theta
 
 
@@ -146,7 +147,7 @@ def test_cli_warns_when_the_header_looks_like_data(tmp_path, capsys) -> None:
     err = capsys.readouterr().err
     assert "rulemodels: warning: every column name in the first row" in err and "pass --no-header" in err
     with pytest.warns(HeaderLooksLikeDataWarning):
-        from rulemodels.io import read_features
+        from rulemodels.data import read_features
 
         read_features(path)
 
