@@ -5,7 +5,9 @@ Public names: :class:`BooleanRuleClassifier` (the estimator),
 :class:`TrainingWorkspace` (the work several fits on one training set share), the rule values
 :class:`Literal`, :class:`Clause`, :class:`Rule`, :class:`FeatureBinarizer`,
 :class:`ColumnKindDriftWarning` (a column's values drifted from the kind learned),
-:func:`load_dataset` / :func:`list_datasets`, and :func:`solve_exact`.
+:class:`RuleFormatError`, :func:`load_model` / :func:`save_model` (model files),
+:func:`load_dataset` / :func:`list_datasets`, and :func:`solve_exact`. The rule's
+exports and tools (``to_sql(rule)``, ``explain_rule``, ...) are in :mod:`rulemodels.rules`.
 
 The names are imported on first use (PEP 562), so ``import rulemodels`` and
 the command line's ``--help`` and ``predict`` load neither Pyomo nor
@@ -24,13 +26,16 @@ _EXPORTS: dict[str, str] = {
     "BooleanRuleCV": "rulemodels.model_selection",
     "BooleanRuleClassifier": "rulemodels.estimator",
     "Clause": "rulemodels.rules",
-    "ColumnKindDriftWarning": "rulemodels.kinds",
+    "ColumnKindDriftWarning": "rulemodels.rules",
     "FeatureBinarizer": "rulemodels.data",
     "Literal": "rulemodels.rules",
     "Rule": "rulemodels.rules",
+    "RuleFormatError": "rulemodels.rules",
     "TrainingWorkspace": "rulemodels.workspace",
     "list_datasets": "rulemodels.datasets",
     "load_dataset": "rulemodels.datasets",
+    "load_model": "rulemodels.rules",
+    "save_model": "rulemodels.rules",
     "solve_exact": "rulemodels.exact",
 }
 
@@ -40,10 +45,9 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from rulemodels.data import FeatureBinarizer
     from rulemodels.datasets import list_datasets, load_dataset
     from rulemodels.estimator import BooleanRuleClassifier
-    from rulemodels.kinds import ColumnKindDriftWarning
     from rulemodels.exact import solve_exact
     from rulemodels.model_selection import BooleanRuleCV
-    from rulemodels.rules import Clause, Literal, Rule
+    from rulemodels.rules import Clause, ColumnKindDriftWarning, Literal, Rule, RuleFormatError, load_model, save_model
     from rulemodels.workspace import TrainingWorkspace
 
 

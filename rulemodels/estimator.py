@@ -17,14 +17,10 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from rulemodels import defaults
 from rulemodels.algorithms.baseline import majority_baseline, warn_if_trivial
-from rulemodels.data import FeatureBinarizer
-from rulemodels.explain import explain_rule
-from rulemodels.inputs import as_frame, check_input
-from rulemodels.kinds import conform
-from rulemodels.utils import PARAMETERS, Interval, validate_params
-from rulemodels.probability import PatternRates
-from rulemodels.simplify import SimplifyReport, simplify_rule
 from rulemodels.algorithms.theta import paper_theta
+from rulemodels.data import FeatureBinarizer, as_frame, check_input
+from rulemodels.rules import PatternRates, SimplifyReport, conform, explain_rule, simplify_rule
+from rulemodels.utils import PARAMETERS, Interval, validate_params
 from rulemodels.workspace import LearnedRule, TrainingWorkspace
 
 logger = logging.getLogger(__name__)
@@ -138,7 +134,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         them categories (see :class:`~rulemodels.data.FeatureBinarizer`).
     simplify : bool, default=True
         Simplify the learned rule without changing any prediction
-        (:func:`rulemodels.simplify.simplify_rule`): implied literals dropped,
+        (:func:`rulemodels.rules.simplify_rule`): implied literals dropped,
         thresholds merged into intervals, category literals merged into sets,
         dead, always-true, duplicate and implied clauses dropped. ``rule_`` is
         the simplified rule, ``raw_rule_`` the learned one.
@@ -173,7 +169,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     raw_rule_ : Rule
         The rule as the learner produced it; ``raw_rule_.n_literals`` is the
         paper's literal count. Predicts exactly as ``rule_``.
-    simplification_ : rulemodels.simplify.SimplifyReport
+    simplification_ : rulemodels.rules.SimplifyReport
         What the simplification removed (``str`` of it is one line).
     baseline_error_ : float
         Weighted training error of always predicting the majority class
@@ -215,7 +211,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         of ``rule_``: clauses, literals (a set literal counts once), conditions
         as printed (an interval ``3 < x <= 7`` counts once) and distinct source
         features. The paper's count is ``raw_rule_.n_literals``.
-    pattern_rates_ : rulemodels.probability.PatternRates
+    pattern_rates_ : rulemodels.rules.PatternRates
         The training positive rate per pattern of clause outputs, behind
         :meth:`predict_proba` (``pattern_rates_.to_frame()`` shows it).
     target_name_ : str or None
@@ -431,7 +427,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         negative-rule one) are pooled, so no row the rule calls positive gets a lower
         probability than a row it calls negative; a pattern never seen in training gets
         the rate of all rows with the same rule output. The table is
-        ``pattern_rates_.to_frame()``; see :mod:`rulemodels.probability`.
+        ``pattern_rates_.to_frame()``; see :class:`rulemodels.rules.PatternRates`.
 
         ``predict`` stays the rule's Boolean output, so ``predict_proba(X)[:, 1] >= 0.5``
         may disagree with it on patterns where the rule is mostly wrong. The estimate is
@@ -453,7 +449,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         literals); a negative row by, for each term, the literals that failed. A
         CNF's positive row by, for each clause, the literals that held; a negative
         row by the clauses that failed (all their literals). See
-        :func:`rulemodels.explain.explain_rule`.
+        :func:`rulemodels.rules.explain_rule`.
 
         Returns
         -------
@@ -487,7 +483,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         """For notebooks: the fitted rule as a table of clauses, with complexity, training error and baseline."""
         import html
 
-        from rulemodels.display import rule_html
+        from rulemodels.rules import rule_html
 
         if not hasattr(self, "rule_"):
             return f"<pre>{html.escape(repr(self))}</pre>"

@@ -44,7 +44,7 @@ from rulemodels.algorithms import ALGORITHMS, ProblemWorkspace, WorkingData, lea
 from rulemodels.algorithms.rounding import tautological_clauses
 from rulemodels.data import FeatureBinarizer
 from rulemodels.exact import solve_exact_problem
-from rulemodels.inputs import as_frame, binary_labels, check_input, check_sample_weight
+from rulemodels.data import as_frame, binary_labels, check_input, check_sample_weight
 from rulemodels.models.objectives import hamming_objective, zero_one_objective
 from rulemodels.models.problem import CNFProblem
 from rulemodels.rules import Clause, Literal, Rule

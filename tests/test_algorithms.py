@@ -231,7 +231,7 @@ def test_am_and_tlp_emit_no_duplicate_or_dead_clauses(algorithm):
     problem = CNFProblem.from_binary(A, y, literals=literals, form="dnf")
     result, data = learn_cnf(problem, get_backend("highs"), algorithm=algorithm, n_clauses=3, theta=0.5)
     rule = problem.rule_from_weights(*data.split(result.W))
-    from rulemodels.simplify import simplify_rule
+    from rulemodels.rules import simplify_rule
 
     assert not simplify_rule(rule)[1].removed_clauses, str(rule)
     assert len(set(rule.clauses)) == rule.n_clauses

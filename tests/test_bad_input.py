@@ -15,7 +15,7 @@ from sklearn.exceptions import DataConversionWarning
 from rulemodels import BooleanRuleClassifier
 from rulemodels.cli import main
 from rulemodels.data import FeatureBinarizer
-from rulemodels.io import load_model
+from rulemodels.rules import load_model
 
 
 def with_text(X: pd.DataFrame, column: str, every: int = 6) -> pd.DataFrame:

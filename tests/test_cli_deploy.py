@@ -15,8 +15,7 @@ import pytest
 
 from rulemodels import BooleanRuleClassifier, load_dataset
 from rulemodels.cli import main
-from rulemodels.io import MAX_RULE_FILE_BYTES, load_model
-from rulemodels.rules import RuleFormatError
+from rulemodels.rules import MAX_RULE_FILE_BYTES, RuleFormatError, load_model
 
 
 @pytest.fixture(scope="module")

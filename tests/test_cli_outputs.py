@@ -208,7 +208,7 @@ def test_predict_out_is_complete_or_absent_and_equals_stdout(workdir, tmp_path):
 def test_positive_label_with_surrounding_spaces_is_the_positive_class(tmp_path, capsys):
     frame = pd.DataFrame({"x": range(40), "label": ["yes ", "no"] * 10 + ["yes", " no"] * 10})
     frame.to_csv(tmp_path / "d.csv", index=False)
-    from rulemodels.io import load_data
+    from rulemodels.data import load_data
 
     data = load_data(str(tmp_path / "d.csv"), "label", "yes")
     assert data.y.tolist() == [1, 0] * 20
@@ -241,7 +241,7 @@ def test_missing_value_texts_can_be_turned_off(tmp_path, capsys):
     """``None``, ``NA`` and ``null`` are missing by default; with --no-default-na they are categories."""
     frame = pd.DataFrame({"code": ["None", "NA", "A", "B"] * 10, "label": [1, 1, 0, 0] * 10})
     frame.to_csv(tmp_path / "d.csv", index=False)
-    from rulemodels.io import CSVOptions, read_features
+    from rulemodels.data import CSVOptions, read_features
 
     default = read_features(tmp_path / "d.csv")
     assert default["code"].isna().sum() == 20
@@ -258,7 +258,7 @@ def test_non_utf8_and_ragged_csvs_name_the_file_and_what_to_do(tmp_path, capsys)
     assert main(["fit", str(latin), "--target", "label"]) == 1
     err = capsys.readouterr().err
     assert f"data file '{latin}' is not utf-8 text" in err and "--encoding latin-1" in err
-    from rulemodels.io import CSVOptions, read_features
+    from rulemodels.data import CSVOptions, read_features
 
     assert read_features(latin, CSVOptions(encoding="latin-1"))["name"].tolist() == ["café", "thé"]
     ragged = tmp_path / "ragged.csv"

@@ -18,9 +18,7 @@ import pytest
 
 from rulemodels import BooleanRuleClassifier, ColumnKindDriftWarning, FeatureBinarizer, Literal, Rule
 from rulemodels.cli import main
-from rulemodels.io import load_model, save_model
-from rulemodels.kinds import ColumnKind, conform
-from rulemodels.rules import RuleFormatError
+from rulemodels.rules import ColumnKind, RuleFormatError, conform, load_model, save_model
 
 #: Training codes: some look like numbers, most do not, so pandas keeps the column as text.
 TRAIN_CODES = ["250", "428", "401", "E11", "V58", "E78", "Z79", "I10"]

@@ -15,9 +15,7 @@ from sklearn.metrics import roc_auc_score
 
 from rulemodels import BooleanRuleClassifier
 from rulemodels.cli import main
-from rulemodels.explain import explain_rule
-from rulemodels.probability import PatternRates
-from rulemodels.rules import Literal, Rule
+from rulemodels.rules import Literal, PatternRates, Rule, explain_rule
 from tests.helpers import any_rule, raw_frame, raw_literal
 
 # ---------------------------------------------------------------------------

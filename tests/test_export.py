@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulemodels import BooleanRuleClassifier, Literal, Rule, list_datasets, load_dataset
-from rulemodels.export import to_python, to_query, to_sql
+from rulemodels.rules import to_python, to_query, to_sql
 
 
 def sql_predictions(rule: Rule, frame: pd.DataFrame) -> np.ndarray:

@@ -21,9 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulemodels import BooleanRuleClassifier, Literal, Rule, list_datasets, load_dataset
+from rulemodels.data import read_features
 from rulemodels.data.binarizer import FeatureBinarizer
-from rulemodels.export import sql_identifier, to_python, to_query, to_sql
-from rulemodels.io import read_features
+from rulemodels.rules import to_python, to_query, to_sql
+from rulemodels.rules._export import sql_identifier
 
 pytestmark = pytest.mark.slow  # starts a PostgreSQL server; rules of thousands of literals on every engine
 

@@ -175,7 +175,7 @@ def test_rule_does_not_depend_on_the_scale_of_the_weights(algorithm: str, form: 
 
 
 def test_weights_are_normalised_to_mean_one_without_overflow():
-    from rulemodels.inputs import check_sample_weight
+    from rulemodels.data import check_sample_weight
 
     weights = check_sample_weight(np.array([1e308, 1e308, 0.0, 5e307]), 4)
     assert np.all(np.isfinite(weights))

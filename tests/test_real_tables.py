@@ -12,10 +12,11 @@ import pytest
 
 from rulemodels import BooleanRuleClassifier, BooleanRuleCV, load_dataset
 from rulemodels.algorithms.baseline import TrivialRuleWarning, majority_baseline
-from rulemodels.cli import build_parser, main
-from rulemodels.estimator import DEFAULT_THETA, PAPER_SETTINGS
-from rulemodels.io import HeaderLooksLikeDataWarning, load_model
 from rulemodels.algorithms.theta import paper_theta
+from rulemodels.cli import build_parser, main
+from rulemodels.data import HeaderLooksLikeDataWarning
+from rulemodels.estimator import DEFAULT_THETA, PAPER_SETTINGS
+from rulemodels.rules import load_model
 
 
 def credit_like(n: int = 300, seed: int = 0) -> pd.DataFrame:
@@ -145,7 +146,7 @@ def test_cli_warns_when_the_header_looks_like_data(tmp_path, capsys) -> None:
     err = capsys.readouterr().err
     assert "rulemodels: warning: every column name in the first row" in err and "pass --no-header" in err
     with pytest.warns(HeaderLooksLikeDataWarning):
-        from rulemodels.io import read_features
+        from rulemodels.data import read_features
 
         read_features(path)
 

@@ -9,8 +9,8 @@ import pytest
 
 from rulemodels import Literal, Rule
 from rulemodels.cli import main
-from rulemodels.io import _model_from_document, load_model
-from rulemodels.rules import RuleFormatError
+from rulemodels.rules import RuleFormatError, load_model
+from rulemodels.rules._files import _model_from_document
 
 
 def wide_document(n: int) -> dict:

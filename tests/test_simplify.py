@@ -11,8 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulemodels.rules import Literal as L
-from rulemodels.rules import Rule, RuleFormatError
-from rulemodels.simplify import simplify_rule
+from rulemodels.rules import Rule, RuleFormatError, simplify_rule
 
 # -- examples ------------------------------------------------------------------
 

@@ -50,7 +50,7 @@ def _add_csv_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _csv_options(args: argparse.Namespace) -> Any:
-    from rulemodels.io import CSVOptions
+    from rulemodels.data import CSVOptions
 
     na_values = tuple(v for v in args.na_values.split(",") if v != "")
     try:
@@ -64,7 +64,7 @@ def _csv_options(args: argparse.Namespace) -> Any:
 
 def _data_inputs(args: argparse.Namespace) -> list[tuple[str, str]]:
     """The DATA argument as an input that no output may overwrite (a bundled dataset's name is no file)."""
-    from rulemodels.io import is_bundled_dataset
+    from rulemodels.data import is_bundled_dataset
 
     return [] if is_bundled_dataset(args.data) else [("DATA", args.data)]
 

@@ -92,7 +92,7 @@ def _translate_pyomo_warnings(args: argparse.Namespace, cleanups: list[Callable[
 
 def _fit_estimator(args: argparse.Namespace, algorithm: str):
     from rulemodels import BooleanRuleClassifier
-    from rulemodels.io import load_data
+    from rulemodels.data import load_data
 
     _translate_pyomo_warnings(args, args.cleanups)
     categorical = [name for name in args.categorical.split(",") if name]
@@ -140,7 +140,7 @@ def _print_rule_summary(data, clf, seconds: float) -> None:
 
 def _cmd_fit(args: argparse.Namespace) -> int:
     """Learn a rule and save it (--out), then print it with its training error, complexity and solve statistics."""
-    from rulemodels.io import save_model
+    from rulemodels.rules import save_model
 
     out = _checked_output(args.out, _data_inputs(args))
     data, clf, seconds = _fit_estimator(args, args.algorithm)
@@ -161,8 +161,8 @@ def _cmd_predict(args: argparse.Namespace) -> int:
     --explain its reason); when the file has the label column, scores on stderr."""
     import pandas as pd
 
-    from rulemodels.io import load_model, read_features, resolve_target
-    from rulemodels.kinds import ColumnKindDriftWarning
+    from rulemodels.data import read_features, resolve_target
+    from rulemodels.rules import ColumnKindDriftWarning, load_model
 
     out = _checked_output(args.out, [("RULE.json", args.rule), ("DATA.csv", args.data)])
     args.result_on_stdout = out is None
@@ -238,7 +238,7 @@ def _print_scores(labels: Any, fired: Any, classes: tuple[Any, Any], target: str
 
 def _cmd_export(args: argparse.Namespace) -> int:
     """Write a saved rule as SQL, a pandas query or a dependency-free Python module."""
-    from rulemodels.io import load_model
+    from rulemodels.rules import load_model
     from rulemodels.outputs import write_text_atomically
 
     out = _checked_output(args.out, [("RULE.json", args.rule)])
@@ -259,7 +259,7 @@ def _cmd_exact(args: argparse.Namespace) -> int:
     import numpy as np
 
     from rulemodels.exact import solve_exact
-    from rulemodels.io import load_data
+    from rulemodels.data import load_data
 
     _translate_pyomo_warnings(args, args.cleanups)
     data = load_data(args.data, args.target, args.positive, _csv_options(args))

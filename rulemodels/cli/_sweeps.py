@@ -77,7 +77,7 @@ def _cmd_cv(args: argparse.Namespace) -> int:
     """Cross-validate a grid of algorithms x R x theta (x form) on one dataset."""
     from rulemodels.experiments import make_grid
     from rulemodels.experiments.reports import cv_table_markdown, selection_markdown
-    from rulemodels.io import is_bundled_dataset, load_data
+    from rulemodels.data import is_bundled_dataset, load_data
 
     thetas = _parse_thetas(args.thetas)
     if args.form == "auto" and not args.inner_folds:
@@ -117,7 +117,7 @@ def _cv_csv(args: argparse.Namespace) -> Any:
     """
     from rulemodels.experiments import CSVData
     from rulemodels.experiments.reports import write_csv
-    from rulemodels.io import CSVOptions, load_data, read_features
+    from rulemodels.data import CSVOptions, load_data, read_features
 
     options = _csv_options(args)
     target = args.target
@@ -152,7 +152,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     from rulemodels.datasets import load_dataset
     from rulemodels.experiments import make_grid, read_results, table1_markdown
     from rulemodels.experiments.reports import packed_results, unpack_results, write_report
-    from rulemodels.io import is_bundled_dataset
+    from rulemodels.data import is_bundled_dataset
     from rulemodels.outputs import OutputError, check_output_directory
 
     from rulemodels.experiments.paper import PAPER_ALGORITHMS, PAPER_CLAUSES, PAPER_DATASETS

@@ -1,5 +1,74 @@
-"""Data preparation: binarize raw features into literal columns."""
+"""Data preparation: read user data, check the raw inputs of a fit, and binarize features.
 
-from rulemodels.data.binarizer import FeatureBinarizer
+- CSV files and the bundled datasets: :func:`load_data` (features, 0/1 labels and
+  the class names as :class:`LabeledData`), :func:`read_features`,
+  :class:`CSVOptions`, :func:`resolve_target`, :func:`is_bundled_dataset`;
+- the checks every fit runs on X, y and sample weights: :func:`check_input`,
+  :func:`as_frame`, :func:`binary_labels`, :func:`check_no_missing_labels`,
+  :func:`check_sample_weight`;
+- :class:`FeatureBinarizer`: raw columns to the 0/1 literal columns a rule is
+  learned from.
 
-__all__ = ["FeatureBinarizer"]
+This layer sits on :mod:`rulemodels.rules` (the rule values) and imports nothing
+above it. The names are imported on first use (PEP 562), so reading a CSV file for
+``rulemodels predict`` loads no scikit-learn.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+#: public name -> the module that defines it
+_EXPORTS: dict[str, str] = {
+    "CSVOptions": "rulemodels.data._csv",
+    "DEFAULT_NA_VALUES": "rulemodels.data._csv",
+    "FeatureBinarizer": "rulemodels.data.binarizer",
+    "HeaderLooksLikeDataWarning": "rulemodels.data._csv",
+    "LabeledData": "rulemodels.data._csv",
+    "as_frame": "rulemodels.data._inputs",
+    "binary_labels": "rulemodels.data._inputs",
+    "check_input": "rulemodels.data._inputs",
+    "check_no_missing_labels": "rulemodels.data._inputs",
+    "check_sample_weight": "rulemodels.data._inputs",
+    "is_bundled_dataset": "rulemodels.data._csv",
+    "load_data": "rulemodels.data._csv",
+    "read_features": "rulemodels.data._csv",
+    "resolve_target": "rulemodels.data._csv",
+}
+
+__all__ = sorted(_EXPORTS)
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
+    from rulemodels.data._csv import (
+        DEFAULT_NA_VALUES,
+        CSVOptions,
+        HeaderLooksLikeDataWarning,
+        LabeledData,
+        is_bundled_dataset,
+        load_data,
+        read_features,
+        resolve_target,
+    )
+    from rulemodels.data._inputs import (
+        as_frame,
+        binary_labels,
+        check_input,
+        check_no_missing_labels,
+        check_sample_weight,
+    )
+    from rulemodels.data.binarizer import FeatureBinarizer
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's module on first access, and cache the name here."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'rulemodels.data' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

@@ -26,9 +26,10 @@ from sklearn.utils import Tags
 from sklearn.utils.validation import check_is_fitted
 
 from rulemodels import defaults
-from rulemodels.kinds import ColumnKind, category_values, conform, holds_only_numbers
+from rulemodels.rules import ColumnKind, Literal, conform
+from rulemodels.rules._kinds import category_values, holds_only_numbers
+from rulemodels.rules._rule import _category_codes, _numeric_values, threshold_tests
 from rulemodels.utils import PARAMETERS, Options, validate_params
-from rulemodels.rules import Literal, _category_codes, _numeric_values, threshold_tests
 
 __all__ = ["FeatureBinarizer", "IDLikeColumnWarning"]
 
@@ -270,7 +271,7 @@ def _to_frame(X: Any) -> tuple[pd.DataFrame, bool]:
 
 
 def _column_kind(plan: _ColumnPlan, column: pd.Series) -> ColumnKind:
-    """The kind of a fitted column (what :func:`rulemodels.kinds.conform` reads it back as)."""
+    """The kind of a fitted column (what :func:`rulemodels.rules.conform` reads it back as)."""
     if plan.kind == "flag":
         return ColumnKind("flag")
     if plan.kind == "threshold":
@@ -296,7 +297,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
       two consecutive values as the exact quantile (see
       :func:`_linear_quantiles`: the 12-significant-digit value is stored only
       when it stays there, else the exact one), and it is compared exactly;
-      only its printed text is shortened (:func:`rulemodels.rules.format_threshold`). A column with at
+      only its printed text is shortened (:func:`rulemodels.rules._rule.format_threshold`). A column with at
       most ``n_thresholds + 1`` distinct values uses its finite distinct values
       except the maximum. Literals: ``x <= t_k`` for ascending ``k``, then
       (with ``negations``) ``x > t_k`` for ascending ``k``.
@@ -361,12 +362,12 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
     column_kinds_ : dict of str to ColumnKind
         What each source column was in :meth:`fit`: numeric, a flag, or
         categorical with text, number or mixed categories
-        (:class:`rulemodels.kinds.ColumnKind`). :meth:`transform` reads each
-        column with literals back as that kind (:func:`rulemodels.kinds.conform`):
+        (:class:`rulemodels.rules.ColumnKind`). :meth:`transform` reads each
+        column with literals back as that kind (:func:`rulemodels.rules.conform`):
         text categories match as text however pandas parsed them (``250`` and
         ``250.0`` as ``'250'``), objects holding numbers are numbers, and a
         column holding values of another kind gets one
-        :class:`~rulemodels.kinds.ColumnKindDriftWarning` saying what is done
+        :class:`~rulemodels.rules.ColumnKindDriftWarning` saying what is done
         with them.
     chains_ : list of tuple of int
         Nested chains of output columns: ``A[:, c[k]] <= A[:, c[k + 1]]``

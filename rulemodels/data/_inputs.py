@@ -1,8 +1,9 @@
 """Checks of the raw inputs a fit receives: features X, labels y, sample weights.
 
 Shared by :class:`~rulemodels.BooleanRuleClassifier` and
-:class:`~rulemodels.workspace.TrainingWorkspace`, so both say the same thing
-about the same bad input.
+:class:`~rulemodels.TrainingWorkspace`, so both say the same thing about the
+same bad input: this module is the one home of these checks (the sample-weight
+check included). Public names are re-exported by :mod:`rulemodels.data`.
 """
 
 from __future__ import annotations

@@ -23,15 +23,17 @@ real PostgreSQL server by tests/test_export_engines.py:
   eight, so no engine's nesting limit is reached;
 - a column name an engine cannot quote is refused with a ValueError that names it.
 
->>> from rulemodels.rules import Literal, Rule
+>>> from rulemodels.rules import Literal, Rule, to_query, to_sql
 >>> rule = Rule.dnf([[Literal("age", ">", 50), Literal("job", "in", ["a", "b"])]])
 >>> print(to_sql(rule))
 (("age" IS NOT NULL AND "age" > 50.0) AND ("job" IS NOT NULL AND "job" IN ('a', 'b')))
 >>> print(to_query(rule))
 ((`age` > 50.0) & ((`job` == `job`) & (`job` in ['a', 'b'])))
 
-This module depends on the standard library and :mod:`rulemodels.rules` only (and on
-pandas, to check that pandas can read a column name in a query).
+This module depends on the standard library only (and on pandas, to check that pandas
+can read a column name in a query): it reads the attributes of the rule values and
+imports :mod:`rulemodels.rules._rule` for annotations only, so that module can import
+this one for :meth:`Rule.to_sql` and the like without a cycle.
 """
 
 from __future__ import annotations
@@ -39,8 +41,10 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
-from rulemodels.rules import Clause, Literal, Rule
+if TYPE_CHECKING:  # annotations only: rulemodels.rules._rule imports this module for Rule.to_sql & co.
+    from rulemodels.rules._rule import Clause, Literal, Rule
 
 __all__ = ["to_python", "to_query", "to_sql"]
 
@@ -367,7 +371,7 @@ def predict_row(row: Mapping[str, object]) -> int:
 """
 
 #: The texts the rulemodels CLI reads as missing by default: pandas' defaults and ``?``
-#: (rulemodels.io.DEFAULT_NA_VALUES); csv.DictReader gives them as text.
+#: (rulemodels.data.DEFAULT_NA_VALUES); csv.DictReader gives them as text.
 PYTHON_MISSING_TEXTS: tuple[str, ...] = (
     "", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN",
     "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null", "?",

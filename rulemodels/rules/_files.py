@@ -1,280 +1,37 @@
-"""Reading user data and saving/loading fitted rules (JSON, validated; never pickle)."""
+"""Saving and loading fitted rules as model files (JSON, validated; never pickle).
+
+A model file holds the rule, its class names, its feature columns and, when saved, the
+training positive rate per pattern of clause outputs and the kind of each column the
+rule uses. Public names are re-exported by :mod:`rulemodels.rules`.
+"""
 
 from __future__ import annotations
 
-import codecs
-import csv
 import json
 import math
 from collections import Counter
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 import numpy as np
 import pandas as pd
 
-from rulemodels.datasets import DATASET_INFO, list_datasets, load_dataset
-from rulemodels.explain import explain_rule
-from rulemodels.kinds import ColumnKind, conform, text_dtypes
 from rulemodels.outputs import write_text_atomically
-from rulemodels.probability import PatternRates
-from rulemodels.rules import CATEGORY_OPS, FLAG_OPS, SET_OPS, THRESHOLD_OPS, Rule, RuleFormatError, check_unique_keys
-from rulemodels.rules import _object_from_pairs
+from rulemodels.rules._explain import explain_rule
+from rulemodels.rules._kinds import ColumnKind, conform, text_dtypes
+from rulemodels.rules._probability import PatternRates
+from rulemodels.rules._rule import CATEGORY_OPS, FLAG_OPS, SET_OPS, THRESHOLD_OPS, Rule, RuleFormatError, check_unique_keys
+from rulemodels.rules._rule import _object_from_pairs
 
-__all__ = [
-    "CSVOptions", "HeaderLooksLikeDataWarning", "LabeledData", "SavedModel", "is_bundled_dataset", "load_data",
-    "MAX_RULE_FILE_BYTES", "load_model", "read_features", "resolve_target", "save_model",
-]
+__all__ = ["MAX_RULE_FILE_BYTES", "MODEL_FORMAT", "SavedModel", "load_model", "save_model"]
 
 MODEL_FORMAT = "rulemodels.model"
-
-#: Cell texts read as missing besides pandas' own (empty, NA, NaN, null, n/a, ...).
-DEFAULT_NA_VALUES: tuple[str, ...] = ("?",)
-
-
-class HeaderLooksLikeDataWarning(UserWarning):
-    """Every name in the CSV's header row is a number: the file probably has no header.
-
-    Its first data row would become the column names; read it with
-    ``header=False`` (CLI: ``--no-header``), which names the columns ``x0, x1, ...``.
-    """
-
-
-@dataclass(frozen=True)
-class CSVOptions:
-    """How to read a CSV file.
-
-    Attributes
-    ----------
-    header : bool
-        The first row holds the column names; False names them ``x0, x1, ...``.
-    sep : str
-        The field separator.
-    na_values : tuple of str
-        Cell texts read as missing, besides pandas' defaults (empty, ``NA``,
-        ``NaN``, ``null``, ``n/a``, ``None``, ...) unless ``default_na`` is
-        False. Spaces after a separator are skipped, so ``, ?`` is missing too.
-    default_na : bool
-        Also read pandas' default texts as missing. False: only empty cells
-        and ``na_values`` are missing (a category named ``None`` or ``NA``
-        stays a category).
-    encoding : str
-        The file's text encoding (``utf-8``; ``latin-1`` or ``cp1252`` for
-        many spreadsheet exports).
-    """
-
-    header: bool = True
-    sep: str = ","
-    na_values: tuple[str, ...] = field(default=DEFAULT_NA_VALUES)
-    default_na: bool = True
-    encoding: str = "utf-8"
-
-    def __post_init__(self) -> None:
-        if self.sep == "":
-            raise ValueError("the CSV separator is empty: give one character, e.g. ',' ';' or a tab")
-        try:
-            codecs.lookup(self.encoding)
-        except LookupError:
-            raise ValueError(f"unknown text encoding {self.encoding!r}: use e.g. utf-8, latin-1 or cp1252") from None
-
-
-@dataclass(frozen=True)
-class LabeledData:
-    """Features, 0/1 labels, and the names of the two classes (``classes[1]`` is label 1)."""
-
-    X: pd.DataFrame
-    y: np.ndarray
-    target: str
-    classes: tuple[Any, Any]
-    source: str
 
 
 def _plain(value: Any) -> Any:
     """numpy scalars as Python values (for JSON)."""
     return value.item() if isinstance(value, np.generic) else value
-
-
-def read_features(path: str | Path, options: CSVOptions | None = None,
-                  dtypes: Mapping[str, Any] | None = None) -> pd.DataFrame:
-    """A CSV file as a DataFrame, with clear errors for a missing or empty file.
-
-    Warns (:class:`HeaderLooksLikeDataWarning`) when every header name is a number.
-    ``dtypes`` reads the columns it names with those dtypes (``{"zip": str}`` keeps
-    ``"02110"`` as text; names the file lacks are ignored).
-    """
-    options = options or CSVOptions()
-    file = Path(path)
-    if not file.exists():
-        raise FileNotFoundError(f"data file '{path}' not found (give a CSV path or a bundled dataset: {', '.join(list_datasets())})")
-    if file.is_dir():
-        raise ValueError(f"data file '{path}' is a directory: give a CSV file")
-    na_values = list(options.na_values) if options.default_na else ["", *options.na_values]
-    try:
-        frame = pd.read_csv(
-            file, sep=options.sep, header=0 if options.header else None, na_values=na_values,
-            keep_default_na=options.default_na, skipinitialspace=True, encoding=options.encoding,
-            dtype=_dtype_argument(dtypes, options.header),
-        )
-    except pd.errors.EmptyDataError:
-        raise ValueError(f"data file '{path}' is empty") from None
-    except UnicodeDecodeError as exc:
-        raise ValueError(
-            f"data file '{path}' is not {options.encoding} text: byte 0x{exc.object[exc.start]:02x} at offset "
-            f"{exc.start} cannot be decoded; give its encoding with --encoding (e.g. --encoding latin-1 or "
-            "cp1252 for many spreadsheet exports)"
-        ) from None
-    except pd.errors.ParserError as exc:
-        detail = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
-        raise ValueError(
-            f"data file '{path}' is not a well-formed CSV table ({detail.removeprefix('Error tokenizing data. ')}): "
-            "every row needs as many fields as the header; check the separator (--sep) and the quoting"
-        ) from None
-    if not options.header:
-        frame.columns = [f"x{k}" for k in range(frame.shape[1])]
-    if frame.shape[0] == 0:
-        raise ValueError(f"data file '{path}' has a header but no rows")
-    if options.header:
-        header = _header_names(file, options.sep, options.encoding)
-        duplicated = sorted(name for name, count in Counter(header).items() if count > 1)
-        if duplicated:  # pandas would silently rename the second one to 'name.1'
-            raise ValueError(f"data file '{path}' has duplicate column names {duplicated}: rename them so each is unique")
-        if header and all(_is_number(name) for name in header):
-            warnings.warn(
-                f"every column name in the first row of '{path}' is a number ({', '.join(header[:4])}"
-                f"{', ...' if len(header) > 4 else ''}): the file seems to have no header row, and its first "
-                "row of data was read as column names; pass --no-header (columns x0, x1, ...)",
-                HeaderLooksLikeDataWarning, stacklevel=2,
-            )
-    return frame
-
-
-def _dtype_argument(dtypes: Mapping[str, Any] | None, header: bool) -> dict[Any, Any] | None:
-    """``read_csv``'s ``dtype``: by name, or by position for a file without a header (``x3`` is column 3)."""
-    if not dtypes:
-        return None
-    if header:
-        return dict(dtypes)
-    return {int(name[1:]): dtype for name, dtype in dtypes.items() if name[:1] == "x" and name[1:].isdigit()}
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _header_names(file: Path, sep: str, encoding: str) -> list[str]:
-    """The names in the CSV file's header row, as written."""
-    with file.open(newline="", encoding=encoding) as handle:
-        header = next(csv.reader(handle, delimiter=sep, skipinitialspace=True), [])
-    return [name.strip() for name in header]
-
-
-def resolve_target(target: str, columns: list[str]) -> str:
-    """The target column's name from a name or a 0-based index (negative counts from the end).
-
-    A name that is a column wins over the same text read as an index.
-    """
-    if target in columns:
-        return target
-    try:
-        index = int(target)
-    except ValueError:
-        raise ValueError(f"target column '{target}' is not a column; columns are {', '.join(map(str, columns))}") from None
-    if not -len(columns) <= index < len(columns):
-        raise ValueError(
-            f"--target {index} is out of range: the file has {len(columns)} columns "
-            f"(0 to {len(columns) - 1}, or -1 for the last)"
-        )
-    return str(columns[index])
-
-
-def is_bundled_dataset(source: str) -> bool:
-    """Whether ``source`` names a bundled dataset (and is not also a file path)."""
-    return source in list_datasets() and not Path(source).exists()
-
-
-def load_data(source: str, target: str | None = None, positive: str | None = None,
-              options: CSVOptions | None = None, categorical: Sequence[str] = ()) -> LabeledData:
-    """Load a bundled dataset by name, or a CSV file with a ``target`` column.
-
-    ``target`` is a column name or a 0-based column index (``-1``: the last
-    column). The target must have exactly two values, or ``positive`` must
-    name the value that counts as the positive class (label 1; every other
-    value is 0). ``options`` says how to read the CSV file. ``categorical``
-    names columns whose values are codes, not quantities (ICD or ZIP codes):
-    they are read as text (``"02110"`` keeps its zero) and given the
-    ``category`` dtype, so every value is a category.
-    """
-    if is_bundled_dataset(source):
-        X, y = load_dataset(source)
-        info = DATASET_INFO[source]
-        if target is not None and target != info["target"]:
-            raise ValueError(f"bundled dataset '{source}' has target '{info['target']}', not '{target}'")
-        return LabeledData(_as_categories(X, categorical, source), y.to_numpy().astype(int), info["target"], (0, 1), source)
-    frame = read_features(source, options, dtypes=dict.fromkeys(categorical, str))
-    if target is None:
-        raise ValueError(
-            f"--target is required for a CSV file (a column name, or an index: -1 is the last column); "
-            f"columns are {', '.join(map(str, frame.columns))}"
-        )
-    target = resolve_target(str(target), [str(c) for c in frame.columns])
-    column = frame[target]
-    if column.isna().any():
-        raise ValueError(f"target column '{target}' has {int(column.isna().sum())} missing values; drop those rows first")
-    if target in categorical:
-        raise ValueError(f"--categorical names the target column '{target}': it names feature columns")
-    X = _as_categories(frame.drop(columns=[target]), categorical, source)
-    # Label texts are compared without surrounding spaces ("yes " is "yes"): a CSV written with
-    # padded cells must not turn positives into negatives.
-    texts = column.astype(str).str.strip()
-    values = sorted(texts.unique())
-    if len(values) == 1:
-        raise ValueError(
-            f"target column '{target}' has a single value ({values[0]}) in '{source}': "
-            "a rule is learned from rows of both classes"
-        )
-    if positive is None:
-        if len(values) != 2:
-            raise ValueError(
-                f"target column '{target}' has {len(values)} distinct values ({', '.join(values[:10])}); "
-                "pass --positive VALUE to name the positive class"
-            )
-        positive_text = values[1]
-        negative: Any = _plain(column[texts == values[0]].iloc[0])
-    else:
-        positive_text = str(positive).strip()
-        if positive_text not in values:
-            raise ValueError(f"--positive {positive!r} is not a value of '{target}'; values are {', '.join(values[:10])}")
-        others = [v for v in values if v != positive_text]
-        negative = _plain(column[texts == others[0]].iloc[0]) if len(others) == 1 else f"not {positive_text}"
-    positive_value = _plain(column[texts == positive_text].iloc[0])
-    if isinstance(positive_value, str):
-        positive_value = positive_value.strip()
-    if isinstance(negative, str):
-        negative = negative.strip()
-    y = (texts == positive_text).to_numpy().astype(int)
-    return LabeledData(X, y, target, (negative, positive_value), source)
-
-
-def _as_categories(X: pd.DataFrame, categorical: Sequence[str], source: str) -> pd.DataFrame:
-    """``X`` with the ``categorical`` columns as ``category`` dtype (missing values stay missing)."""
-    unknown = [name for name in categorical if name not in X.columns]
-    if unknown:
-        raise ValueError(
-            f"--categorical names column(s) {', '.join(map(repr, unknown))} that '{source}' does not have; "
-            f"columns are {', '.join(map(str, X.columns))}"
-        )
-    if not categorical:
-        return X
-    X = X.copy()
-    for name in categorical:
-        X[name] = X[name].astype("category")
-    return X
 
 
 #: Rule files larger than this (10 MiB) are refused before they are parsed. A saved
@@ -297,7 +54,7 @@ class SavedModel:
     ``predict``, ``predict_proba`` and ``explain`` read each column of ``column_kinds``
     as that kind first (:meth:`conform`): text categories match as text however pandas
     parsed the column, and a column holding values of another kind gets one
-    :class:`~rulemodels.kinds.ColumnKindDriftWarning`. A file without kinds (older
+    :class:`~rulemodels.rules.ColumnKindDriftWarning`. A file without kinds (older
     releases) evaluates the rule on the data as given.
     """
 
@@ -310,7 +67,7 @@ class SavedModel:
     column_kinds: Mapping[str, ColumnKind] = field(default_factory=dict)
 
     def conform(self, X: pd.DataFrame) -> pd.DataFrame:
-        """``X`` with each column of :attr:`column_kinds` read as its kind (:func:`rulemodels.kinds.conform`);
+        """``X`` with each column of :attr:`column_kinds` read as its kind (:func:`rulemodels.rules.conform`);
         warns once per column whose kind drifted."""
         return conform(X, self.column_kinds, stacklevel=3)
 
@@ -326,7 +83,7 @@ class SavedModel:
         return np.where(fired, self.classes[1], self.classes[0])
 
     def predict_proba(self, X: pd.DataFrame) -> np.ndarray:
-        """The probability of ``classes[1]`` per row, from the saved pattern rates (see :mod:`rulemodels.probability`)."""
+        """The probability of ``classes[1]`` per row, from the saved pattern rates (see :class:`rulemodels.rules.PatternRates`)."""
         if self.pattern_rates is None:
             raise ValueError(
                 "this rule file has no pattern rates, so it gives no probabilities: save the rule again "
@@ -337,7 +94,7 @@ class SavedModel:
         return self.pattern_rates.predict(clause_values, self.rule.reduce(clause_values))
 
     def explain(self, X: pd.DataFrame) -> pd.DataFrame:
-        """Each row's prediction with the clauses and literals that decided it (:func:`rulemodels.explain.explain_rule`)."""
+        """Each row's prediction with the clauses and literals that decided it (:func:`rulemodels.rules.explain_rule`)."""
         self._check_columns(X)
         return explain_rule(self.rule, self.conform(X), self.classes)
 

@@ -17,7 +17,10 @@ matrix produced by :class:`rulemodels.data.binarizer.FeatureBinarizer`
 evaluated on raw data equals the binarizer's column for that literal, missing
 values included (see :meth:`Literal.evaluate`).
 
-This module depends on numpy and pandas only: no optimisation modelling.
+This module depends on numpy and pandas only: no optimisation modelling. Its export
+methods (:meth:`Rule.to_sql` and the like) call the functions of
+:mod:`rulemodels.rules._export` and ``_display``, which use the standard library only and
+do not import this module back.
 
 References
 ----------
@@ -36,6 +39,13 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+
+# The exports and the HTML view need only the attributes of these values (they import the
+# types for annotations only), so this module imports them and nothing imports back.
+from rulemodels.rules._display import rule_html as _rule_html
+from rulemodels.rules._export import to_python as _to_python
+from rulemodels.rules._export import to_query as _to_query
+from rulemodels.rules._export import to_sql as _to_sql
 
 __all__ = ["Literal", "Clause", "Rule", "RuleFormatError", "VALID_OPS"]
 
@@ -731,31 +741,23 @@ class Rule:
         inner = "dnf" if self.form == "dnf" else "cnf"
         return joiner.join(c.to_str(inner) for c in self.clauses)
 
-    # -- exports (rulemodels.export) ----------------------------------------
+    # -- exports (rulemodels.rules: to_sql, to_query, to_python, rule_html) ----
 
     def to_sql(self) -> str:
-        """The rule as a NULL-aware boolean SQL expression (SQLite, DuckDB, PostgreSQL); see :func:`rulemodels.export.to_sql`."""
-        from rulemodels.export import to_sql
-
-        return to_sql(self)
+        """The rule as a NULL-aware boolean SQL expression (SQLite, DuckDB, PostgreSQL); see :func:`rulemodels.rules.to_sql`."""
+        return _to_sql(self)
 
     def to_query(self) -> str:
-        """The rule as a ``DataFrame.query``/``eval`` expression; see :func:`rulemodels.export.to_query`."""
-        from rulemodels.export import to_query
-
-        return to_query(self)
+        """The rule as a ``DataFrame.query``/``eval`` expression; see :func:`rulemodels.rules.to_query`."""
+        return _to_query(self)
 
     def to_python(self) -> str:
-        """The source of a dependency-free module with ``predict_row(row) -> int``; see :func:`rulemodels.export.to_python`."""
-        from rulemodels.export import to_python
-
-        return to_python(self)
+        """The source of a dependency-free module with ``predict_row(row) -> int``; see :func:`rulemodels.rules.to_python`."""
+        return _to_python(self)
 
     def _repr_html_(self) -> str:
         """The rule as a small HTML table of its clauses, with its complexity (for notebooks)."""
-        from rulemodels.display import rule_html
-
-        return rule_html(self)
+        return _rule_html(self)
 
     # -- serialization -----------------------------------------------------
 

@@ -40,7 +40,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from rulemodels.rules import (
+from rulemodels.rules._rule import (
     CATEGORY_OPS,
     FLAG_OPS,
     SET_OPS,

@@ -3,15 +3,18 @@
 A rule shows as a small table with one row per clause (its conditions as
 printed), the connective between clauses, and a line with its complexity; a
 fitted estimator adds its training error and the majority-class baseline.
-Standard library only (and :mod:`rulemodels.rules`).
+Standard library only (the rule values are imported for annotations only:
+:mod:`rulemodels.rules._rule` imports this module for :meth:`Rule._repr_html_`).
 """
 
 from __future__ import annotations
 
 import html
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from rulemodels.rules import Rule
+if TYPE_CHECKING:  # annotations only: rulemodels.rules._rule imports this module for Rule._repr_html_
+    from rulemodels.rules._rule import Rule
 
 __all__ = ["rule_html"]
 

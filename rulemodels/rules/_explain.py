@@ -27,7 +27,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from rulemodels.rules import Literal, Rule
+from rulemodels.rules._rule import Literal, Rule
 
 __all__ = ["explain_rule"]
 
