@@ -28,10 +28,10 @@ _EXPORTS: dict[str, str] = {
     "FeatureBinarizer": "rulemodels.data",
     "Literal": "rulemodels.rules",
     "Rule": "rulemodels.rules",
-    "TrainingWorkspace": "rulemodels.workspace",
+    "TrainingWorkspace": "rulemodels.algorithms.training",
     "list_datasets": "rulemodels.datasets",
     "load_dataset": "rulemodels.datasets",
-    "solve_exact": "rulemodels.exact",
+    "solve_exact": "rulemodels.algorithms.exact",
 }
 
 __all__ = sorted([*_EXPORTS, "__version__"])
@@ -41,10 +41,10 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from rulemodels.datasets import list_datasets, load_dataset
     from rulemodels.estimator import BooleanRuleClassifier
     from rulemodels.kinds import ColumnKindDriftWarning
-    from rulemodels.exact import solve_exact
+    from rulemodels.algorithms.exact import solve_exact
     from rulemodels.model_selection import BooleanRuleCV
     from rulemodels.rules import Clause, Literal, Rule
-    from rulemodels.workspace import TrainingWorkspace
+    from rulemodels.algorithms.training import TrainingWorkspace
 
 
 def __getattr__(name: str) -> Any:

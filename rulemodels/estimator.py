@@ -25,7 +25,7 @@ from rulemodels.params import Interval, Options, validate_params
 from rulemodels.probability import PatternRates
 from rulemodels.simplify import SimplifyReport, simplify_rule
 from rulemodels.theta import THETA_UNITS, paper_theta
-from rulemodels.workspace import LearnedRule, TrainingWorkspace
+from rulemodels.algorithms import LearnedRule, TrainingWorkspace
 
 logger = logging.getLogger(__name__)
 
@@ -205,7 +205,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     n_reused_ : int
         Clause-LP solutions (and set-covering clauses) this fit re-used
         instead of solving: repeated LPs within the fit, or LPs an earlier
-        fit on the same workspace solved (:mod:`rulemodels.workspace`).
+        fit on the same workspace solved (:mod:`rulemodels.algorithms.training`).
     form_ : {"dnf", "cnf"}
         The form learned (the chosen one with ``form="auto"``).
     form_cv_errors_ : dict (only with ``form="auto"``)

@@ -1,7 +1,7 @@
 """Checks of the raw inputs a fit receives: features X, labels y, sample weights.
 
 Shared by :class:`~rulemodels.BooleanRuleClassifier` and
-:class:`~rulemodels.workspace.TrainingWorkspace`, so both say the same thing
+:class:`~rulemodels.algorithms.TrainingWorkspace`, so both say the same thing
 about the same bad input.
 """
 

@@ -24,7 +24,7 @@ from rulemodels.estimator import BooleanRuleClassifier, _log_level
 from rulemodels.inputs import check_input
 from rulemodels.params import Options, validate_params
 from rulemodels.progress import track
-from rulemodels.workspace import TrainingWorkspace
+from rulemodels.algorithms.training import TrainingWorkspace
 
 logger = logging.getLogger(__name__)
 

@@ -51,7 +51,7 @@ def assign_negatives(A: np.ndarray, W: np.ndarray, negatives: np.ndarray) -> np.
 
 
 def alternating_minimization(
-    engine: ClauseEngine, W_init: np.ndarray, *, max_iter: int = 100, tol: float = 1e-9
+    engine: ClauseEngine, W_init: np.ndarray, *, max_iter: int, tol: float = 1e-9
 ) -> FitResult:
     """AM from ``W_init`` (d', R); returns the best W and the objective trace."""
     data = engine.data
@@ -100,7 +100,7 @@ def alternating_minimization(
     W, current = _drop_redundant(data, W, current, objective, tol)
     if current < history[-1]:
         history.append(current)
-    return FitResult(W=W, objective=current, history=history, n_iter=iteration, stop_reason=stop)
+    return FitResult(W=W, objective=current, history=history, n_iter=iteration, termination=stop)
 
 
 def _drop_redundant(data, W: np.ndarray, current: float, objective, tol: float) -> tuple[np.ndarray, float]:  # noqa: ANN001
