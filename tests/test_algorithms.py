@@ -12,15 +12,14 @@ from rulemodels.algorithms import (
     ALGORITHMS,
     RedundancyAwareBinarizer,
     assign_negatives,
-    learn_cnf,
     non_redundant_combinations,
     simple_binarize,
 )
-from rulemodels.exact import solve_exact_problem
+from rulemodels.algorithms import solve_exact_problem
 from rulemodels.models import CNFProblem, hamming_objective, zero_one_objective
 from rulemodels.rules import Literal
 from solvers import get_backend
-from tests.conftest import require_backend
+from tests.conftest import learn_once, require_backend
 from tests.wrappers import DelegatingBackend
 
 
@@ -59,7 +58,7 @@ def test_planted_two_term_dnf_is_recovered(algorithm):
     A = X.to_numpy()
     literals = [Literal(c, "is_true") for c in X.columns]
     problem = CNFProblem.from_binary(A, y, literals=literals, form="dnf")
-    result, data = learn_cnf(problem, get_backend("highs"), algorithm=algorithm, n_clauses=2, theta=0.01)
+    result, data = learn_once(problem, get_backend("highs"), algorithm=algorithm, n_clauses=2, theta=0.01)
     rule = problem.rule_from_weights(*data.split(result.W))
     assert np.array_equal(rule.evaluate(X), y == 1)
     assert {frozenset(map(str, clause.literals)) for clause in rule.clauses} == {frozenset({"f0", "f1"}), frozenset({"f2", "f3"})}
@@ -69,7 +68,7 @@ def test_planted_two_term_dnf_is_recovered(algorithm):
 @pytest.mark.parametrize("algorithm", ["bcd", "am"])
 def test_objective_trace_never_increases(algorithm, seed):
     problem = random_problem(seed, n=40, d=6)
-    result, data = learn_cnf(problem, get_backend("highs"), algorithm=algorithm, n_clauses=3, theta=0.2)
+    result, data = learn_once(problem, get_backend("highs"), algorithm=algorithm, n_clauses=3, theta=0.2)
     history = np.asarray(result.history)
     assert np.all(np.diff(history) <= 1e-9), history
     assert result.objective == pytest.approx(history[-1])
@@ -84,7 +83,7 @@ def test_no_heuristic_beats_the_exact_mip(seed, record_property):
     hamming_opt = min(solve_exact_problem(problem, r, theta, formulation="hamming", solver="highs").objective for r in (1, 2))
     zero_one_opt = min(solve_exact_problem(problem, r, theta, formulation="zero_one", solver="highs").objective for r in (1, 2))
     for algorithm in ALGORITHMS:
-        result, data = learn_cnf(problem, get_backend("highs"), algorithm=algorithm, n_clauses=2, theta=theta)
+        result, data = learn_once(problem, get_backend("highs"), algorithm=algorithm, n_clauses=2, theta=theta)
         if algorithm == "tlp":
             value = zero_one_objective(data.A, data.y, result.W, theta)
             optimum = zero_one_opt
@@ -102,8 +101,8 @@ def test_cnf_dnf_duality():
     dnf_problem = CNFProblem.from_binary(A, y, literals=literals, form="dnf")
     cnf_problem = CNFProblem.from_binary(1 - A, 1 - y, literals=[lit.negate() for lit in literals], form="cnf")
     backend = get_backend("highs")
-    dnf_result, dnf_data = learn_cnf(dnf_problem, backend, algorithm="am", n_clauses=2, theta=0.05)
-    cnf_result, cnf_data = learn_cnf(cnf_problem, backend, algorithm="am", n_clauses=2, theta=0.05)
+    dnf_result, dnf_data = learn_once(dnf_problem, backend, algorithm="am", n_clauses=2, theta=0.05)
+    cnf_result, cnf_data = learn_once(cnf_problem, backend, algorithm="am", n_clauses=2, theta=0.05)
     assert np.array_equal(dnf_result.W, cnf_result.W)
     dnf_rule = dnf_problem.rule_from_weights(*dnf_data.split(dnf_result.W))
     cnf_rule = cnf_problem.rule_from_weights(*cnf_data.split(cnf_result.W))
@@ -116,7 +115,7 @@ def test_each_algorithm_runs_with_each_backend(algorithm, solver_name):
     backend = require_backend(solver_name)
     X, y = planted_data(n=60, seed=1)
     problem = CNFProblem.from_binary(X.to_numpy(), y, literals=[Literal(c, "is_true") for c in X.columns], form="dnf")
-    result, data = learn_cnf(problem, backend, algorithm=algorithm, n_clauses=2, theta=0.05, max_iter=5)
+    result, data = learn_once(problem, backend, algorithm=algorithm, n_clauses=2, theta=0.05, max_iter=5)
     rule = problem.rule_from_weights(*data.split(result.W))
     error = np.mean(rule.evaluate(X) != (y == 1))
     assert error <= min(np.mean(y), 1 - np.mean(y)) + 1e-9  # never worse than the constant rule
@@ -134,7 +133,7 @@ def test_model_builds_are_constant_in_iterations(algorithm):
     n_clauses = 3
     for max_iter in (1, 30):
         backend = CountingBackend(get_backend("highs"))
-        result, _ = learn_cnf(problem, backend, algorithm=algorithm, n_clauses=n_clauses, theta=0.1, max_iter=max_iter)
+        result, _ = learn_once(problem, backend, algorithm=algorithm, n_clauses=n_clauses, theta=0.1, max_iter=max_iter)
         assert len(backend.models) == result.n_builds <= 1
         assert backend.n_solves == result.n_solves
         if algorithm != "scn" and max_iter == 30:
@@ -144,7 +143,7 @@ def test_model_builds_are_constant_in_iterations(algorithm):
 def test_disable_option_can_drop_clauses():
     X, y = planted_data(n=120, seed=2)
     problem = CNFProblem.from_binary(X.to_numpy(), y, literals=[Literal(c, "is_true") for c in X.columns], form="dnf")
-    result, data = learn_cnf(problem, get_backend("highs"), algorithm="am", n_clauses=4, theta=0.05, allow_disable=True, disable_cost=0.0)
+    result, data = learn_once(problem, get_backend("highs"), algorithm="am", n_clauses=4, theta=0.05, allow_disable=True, disable_cost=0.0)
     W, w0 = data.split(result.W)
     assert w0 is not None and w0.shape == (4,)
     rule = problem.rule_from_weights(W, w0)
@@ -154,8 +153,8 @@ def test_disable_option_can_drop_clauses():
 
 def test_time_limit_stops_with_a_rule():
     problem = random_problem(0, n=200, d=10)
-    result, data = learn_cnf(problem, get_backend("highs"), algorithm="am", n_clauses=3, theta=0.01, time_limit=1e-6)
-    assert result.stop_reason == "time_limit"
+    result, data = learn_once(problem, get_backend("highs"), algorithm="am", n_clauses=3, theta=0.01, time_limit=1e-6)
+    assert result.termination == "time_limit"
     assert result.W.shape == (10, 3)
 
 
@@ -230,7 +229,7 @@ def test_am_and_tlp_emit_no_duplicate_or_dead_clauses(algorithm):
     A = np.hstack([X.to_numpy(), 1 - X.to_numpy()])
     literals = [Literal(c, "is_true") for c in X.columns] + [Literal(c, "is_false") for c in X.columns]
     problem = CNFProblem.from_binary(A, y, literals=literals, form="dnf")
-    result, data = learn_cnf(problem, get_backend("highs"), algorithm=algorithm, n_clauses=3, theta=0.5)
+    result, data = learn_once(problem, get_backend("highs"), algorithm=algorithm, n_clauses=3, theta=0.5)
     rule = problem.rule_from_weights(*data.split(result.W))
     from rulemodels.simplify import simplify_rule
 

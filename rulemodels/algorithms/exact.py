@@ -54,7 +54,7 @@ ExactResult = LearnedRule
 
 
 def prepare_problem(
-    X: Any, y: Any, *, form: str, n_thresholds: int | None, sample_weight: Any = None
+    X: Any, y: Any, *, form: str, n_thresholds: int | None = None, sample_weight: Any = None
 ) -> tuple[CNFProblem, FeatureBinarizer | None]:
     """Binarize ``X`` when needed and build the CNF problem of ``form``.
 
@@ -203,7 +203,7 @@ def _objective_of_solution(formulation: str, problem: CNFProblem, handle: TwoLev
     reports 2.999999 when a ψ is 0.9999997), so the objective reported for
     the returned rule is recomputed from its binary W.
     """
-    W, w0 = two_level_weights(handle)
+    W, w0 = two_level_weights(handle.model)
     objective = zero_one_objective if formulation == "zero_one" else hamming_objective
     return objective(
         problem.A, problem.y, W, theta, sample_weight=problem.sample_weight, w0=w0, disable_cost=disable_cost or 0.0,

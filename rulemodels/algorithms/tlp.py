@@ -67,7 +67,7 @@ def two_level_lp(
     )
     seconds = time.perf_counter() - start
     result.raise_for_status(f"the two-level LP relaxation (TLP, R={n_clauses})")
-    W_lp, _ = two_level_weights(relaxation)
+    W_lp, _ = two_level_weights(relaxation.model)
     W_lp = np.clip(W_lp, 0.0, 1.0)
     if binarization == "simple":
         W = simple_binarize(W_lp, threshold)

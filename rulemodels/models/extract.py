@@ -27,9 +27,8 @@ def clause_weights(lp: ClauseLP) -> np.ndarray:
     return lp.weights()
 
 
-def two_level_weights(handle: TwoLevelModel) -> tuple[np.ndarray, np.ndarray | None]:
-    """``(W, w0)`` of a solved two-level model: W is (d, R); w0 is (R,) or None."""
-    model = handle.model
+def two_level_weights(model: pyo.ConcreteModel) -> tuple[np.ndarray, np.ndarray | None]:
+    """``(W, w0)`` of a solved two-level Pyomo model (``handle.model``): W is (d, R); w0 is (R,) or None."""
     W = np.array([[_solved_value(model.w[j, r]) for r in model.R] for j in model.J])
     w0 = None
     if model.find_component("w0") is not None:
@@ -58,7 +57,7 @@ def rule_from_model(handle: ClauseLP | TwoLevelModel, problem: CNFProblem) -> Ru
         elif model.find_component("price0") is not None:
             w0 = duals_as_weights(model, [model.price0])
     else:
-        W, w0 = two_level_weights(handle)
+        W, w0 = two_level_weights(handle.model)
     values = W if w0 is None else np.concatenate([W.ravel(), w0])
     if not is_integral(values):
         raise ValueError("the solution is fractional: binarize it (simple threshold or redundancy-aware) before reading a rule")
