@@ -189,9 +189,11 @@ MODELS = [
     md(r"""
 # Inside the models: Pyomo formulations, LP relaxation, exact MIPs, solvers
 
-Three builders in `rulemodels.models` return a Pyomo `ConcreteModel` without
-solving it; each component has the paper's name and a `doc` string citing its
-equation, so `model.pprint()` reads like the paper.
+Three builders in `rulemodels.models` build a Pyomo `ConcreteModel` without
+solving it and return a small handle: `handle.model` is the model, and the
+handle's methods change its mutable Params in place. Each component has the
+paper's name and a `doc` string citing its equation, so `handle.model.pprint()`
+reads like the paper.
 
 | builder | paper |
 |---|---|
@@ -208,8 +210,9 @@ import numpy as np
 import pandas as pd
 
 from rulemodels import FeatureBinarizer, load_dataset
-from rulemodels.algorithms import RedundancyAwareBinarizer, learn_cnf, simple_binarize
-from rulemodels.exact import solve_exact_problem
+from rulemodels.algorithms import (
+    LPSolutionCache, RedundancyAwareBinarizer, WorkingData, learn, simple_binarize, solve_exact_problem,
+)
 from rulemodels.models import (
     CNFProblem, build_clause_lp, build_hamming, build_zero_one, clause_weights,
     hamming_objective, objective_breakdown, two_level_weights, zero_one_objective,
@@ -247,11 +250,11 @@ $w_j \in \{0, 1\}$ (4) relaxed to $0 \le w_j \le 1$. In the model, `xi` and
 parameter `neg_cost[j]`; `weight` counts identical rows, which are merged.
 """),
     code("""
-clause_lp = build_clause_lp(toy.A, toy.y, theta=0.1)
-clause_lp.pprint()
+clause_lp = build_clause_lp(toy.A, toy.y, theta=0.1)  # a handle: the Pyomo model and what changes it
+clause_lp.model.pprint()
 """),
     code("""
-result = highs.solve(clause_lp)
+result = highs.solve(clause_lp.model)
 print(result.termination.value, result.objective)
 pd.Series(clause_weights(clause_lp), index=[str(lit) for lit in toy.literals], name="w")
 """),
@@ -270,7 +273,7 @@ $$\psi_i \ge 1 - \sum_j a_{i,j} w_{j,r}\ (y_i = 1, \forall r), \qquad
 These are `pos_error`, `neg_error` and `beta_def` (only rows with $a_{i,j}=1$).
 """),
     code("""
-zero_one = build_zero_one(toy.A, toy.y, n_clauses=2, theta=0.1)
+zero_one = build_zero_one(toy.A, toy.y, n_clauses=2, theta=0.1).model
 for component in (zero_one.pos_error, zero_one.neg_error, zero_one.beta_def, zero_one.objective):
     component.pprint()
 """),
@@ -282,11 +285,11 @@ the rule classify it correctly: $\eta_i = \sum_r \max\{0, 1 - \sum_j a_{i,j}
 w_{j,r}\}$ for a positive, and $\eta_i = \min_r \sum_j a_{i,j} w_{j,r}$ for a
 negative (eq. (11)). The minimum picks the clause $r_0$ that must reject the
 sample (eq. (9), `def-r0`; $v_{i,r_0} = 0$ in eq. (12)). The MIP chooses it
-with binaries `z[i, r]` (`assign_one`) and a big-M constraint (`neg_cost`).
+with binaries `z[i, r]` (`assign_one`) and a big-M constraint (`eta_def`).
 """),
     code("""
-hamming = build_hamming(toy.A, toy.y, n_clauses=2, theta=0.1)
-for component in (hamming.pos_cost, hamming.assign_one, hamming.neg_cost, hamming.objective):
+hamming = build_hamming(toy.A, toy.y, n_clauses=2, theta=0.1).model
+for component in (hamming.xi_def, hamming.assign_one, hamming.eta_def, hamming.objective):
     component.pprint()
 """),
     md(r"""
@@ -312,8 +315,8 @@ objective almost vanishes.
 """),
     code("""
 tlp = build_zero_one(problem.A, problem.y, R, theta=theta, relax=True)
-highs.solve(tlp).raise_for_status()
-W_lp = two_level_weights(tlp)[0].round(4) + 0.0
+highs.solve(tlp.model).raise_for_status()
+W_lp = two_level_weights(tlp.model)[0].round(4) + 0.0
 print(objective_breakdown(tlp))
 pd.DataFrame(W_lp, index=names, columns=["term 1", "term 2"]).query("`term 1` > 0 or `term 2` > 0")
 """),
@@ -368,7 +371,9 @@ redundant too (Section 4.4). The library's `tlp` algorithm runs exactly the
 steps above:
 """),
     code("""
-result, data = learn_cnf(problem, highs, algorithm="tlp", n_clauses=R, theta=theta)
+data = WorkingData.from_problem(problem)
+with LPSolutionCache(data, highs) as cache:
+    result = learn(cache, algorithm="tlp", n_clauses=R, theta=theta, max_iter=100)
 np.array_equal(data.split(result.W)[0], W_aware)
 """),
     md(r"""
@@ -383,12 +388,14 @@ can beat the Hamming MIP on that column, and nothing beats the 0-1 MIP on the
 """),
     code("""
 solutions = {}
-for algorithm in ("scs", "scn", "tlp", "bcd", "am"):
-    result, data = learn_cnf(problem, highs, algorithm=algorithm, n_clauses=R, theta=theta)
-    solutions[algorithm.upper()] = data.split(result.W)[0]
+data = WorkingData.from_problem(problem)
+with LPSolutionCache(data, highs) as cache:  # the LP solutions the algorithms share
+    for algorithm in ("scs", "scn", "tlp", "bcd", "am"):
+        result = learn(cache, algorithm=algorithm, n_clauses=R, theta=theta, max_iter=100)
+        solutions[algorithm.upper()] = data.split(result.W)[0]
 for formulation in ("zero_one", "hamming"):
     exact = solve_exact_problem(problem, R, theta, formulation=formulation, solver="cbc")
-    solutions[f"exact {formulation} MIP ({exact.status})"] = two_level_weights(exact.model)[0]
+    solutions[f"exact {formulation} MIP ({exact.termination})"] = two_level_weights(exact.model)[0]
 
 pd.DataFrame([
     {"method": name,
@@ -413,9 +420,9 @@ pd.DataFrame(describe_backends())[["name", "available", "version", "persistent"]
 """),
     code("""
 models = {
-    "TLP (LP)": build_zero_one(problem.A, problem.y, R, theta=theta, relax=True),
-    "0-1 MIP": build_zero_one(problem.A, problem.y, R, theta=theta),
-    "Hamming MIP": build_hamming(problem.A, problem.y, R, theta=theta),
+    "TLP (LP)": build_zero_one(problem.A, problem.y, R, theta=theta, relax=True).model,
+    "0-1 MIP": build_zero_one(problem.A, problem.y, R, theta=theta).model,
+    "Hamming MIP": build_hamming(problem.A, problem.y, R, theta=theta).model,
 }
 rows = []
 for solver in [name for name in ("highs", "glpk", "cbc") if name in available_backends()]:
