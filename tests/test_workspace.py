@@ -122,7 +122,7 @@ def test_a_workspace_serves_only_its_own_data_and_settings() -> None:
         BooleanRuleClassifier(theta=1.0).fit(X.copy(), y.copy(), workspace=workspace)
 
 
-def test_lp_cache_results_do_not_depend_on_the_order_of_fits() -> None:
+def test_problem_workspace_results_do_not_depend_on_the_order_of_fits() -> None:
     X, y = load_dataset("sonar")
     binarizer = FeatureBinarizer(n_thresholds=4).fit(X)
     problem = CNFProblem.from_binary(binarizer.transform(X), y, literals=binarizer.literals_, form="dnf")
