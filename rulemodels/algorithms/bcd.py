@@ -1,4 +1,4 @@
-"""Block coordinate descent (paper section 4.2) on the Hamming objective (eq. HammingFormulationBothVW).
+"""Block coordinate descent (paper section 4.2) on the Hamming objective (eq. (3.12) HammingFormulationBothVW).
 
 One block is one clause. To update clause r_0 with the others fixed, every
 negative sample already rejected by another clause (``v̂_ir = 0`` for some
