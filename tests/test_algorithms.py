@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -237,3 +238,84 @@ def test_am_and_tlp_emit_no_duplicate_or_dead_clauses(algorithm):
     assert len(set(rule.clauses)) == rule.n_clauses
     assert result.objective == pytest.approx(
         zero_one_objective(data.A, data.y, result.W, 0.5) if algorithm == "tlp" else hamming_objective(data.A, data.y, result.W, 0.5))
+
+
+# ---------------------------------------------------------------------------
+# The fit machinery: one name per concept (issue 26)
+# ---------------------------------------------------------------------------
+
+
+def test_the_lp_solution_cache_is_written_only_through_its_methods():
+    """A second fit on the same cache re-uses every LP solution; a closed cache refuses to store more."""
+    from rulemodels.algorithms import LPSolutionCache, WorkingData, learn
+
+    problem = random_problem(3, n=40, d=6)
+    with LPSolutionCache(WorkingData.from_problem(problem), get_backend("highs")) as cache:
+        first = learn(cache, algorithm="am", n_clauses=2, theta=0.05, max_iter=100)
+        stored = cache.n_solutions
+        assert stored == first.n_solves > 0
+        again = learn(cache, algorithm="am", n_clauses=2, theta=0.05, max_iter=100)
+        assert again.n_solves == 0 and again.n_reused > 0 and cache.n_solutions == stored
+        np.testing.assert_array_equal(again.W, first.W)
+        # what it stores is private: engine and drivers go through solution()/store_solution()/clause()/...
+        assert all(name.startswith("_") for name, value in vars(cache).items() if isinstance(value, dict))
+    assert cache.n_solutions == 0
+    with pytest.raises(RuntimeError, match="LP-solution cache was closed"):
+        cache.store_solution(b"key", np.zeros(3))
+
+
+def test_lower_layers_declare_no_defaults_for_the_estimator_settings():
+    """``learn`` and the builders take θ, R, the algorithm and max_iter from their caller (the estimator's defaults live above)."""
+    import inspect
+
+    from rulemodels.algorithms import TrainingWorkspace, learn
+    from rulemodels.models import build_clause_dual_lp, build_clause_lp, build_hamming, build_zero_one
+
+    required = {
+        learn: {"algorithm", "n_clauses", "theta", "max_iter"},
+        TrainingWorkspace.learn: {"form", "algorithm", "n_clauses", "theta", "allow_disable", "disable_cost", "max_iter"},
+        build_clause_lp: {"theta"}, build_clause_dual_lp: {"theta"}, build_zero_one: {"theta"}, build_hamming: {"theta"},
+    }
+    for function, names in required.items():
+        parameters = inspect.signature(function).parameters
+        assert {name for name in names if parameters[name].default is inspect.Parameter.empty} == names, function
+    with pytest.raises(TypeError, match="max_iter"):
+        learn(None, algorithm="am", n_clauses=2, theta=0.01)
+
+
+def test_one_learned_rule_type_and_the_old_names_are_gone():
+    import importlib
+
+    import rulemodels
+    import rulemodels.algorithms as algorithms
+    from rulemodels.algorithms import LearnedRule, TrainingWorkspace, WorkingData, solve_exact
+
+    assert rulemodels.TrainingWorkspace is TrainingWorkspace
+    assert not hasattr(algorithms, "learn_cnf") and not hasattr(algorithms, "ProblemWorkspace")
+    package = Path(rulemodels.__file__).parent  # (an editable install elsewhere may still map the old names)
+    for old in ("exact.py", "workspace.py", "algorithms/workspace.py"):
+        assert not (package / old).exists(), old
+    assert importlib.import_module("rulemodels.algorithms.exact").solve_exact is rulemodels.solve_exact
+    X, y = planted_data(n=40)
+    exact = solve_exact(X, y, n_clauses=1, theta=0.5, solver="highs")
+    with TrainingWorkspace(X, y) as workspace:
+        learned = workspace.learn(form="dnf", algorithm="scn", n_clauses=1, theta=0.5, allow_disable=False,
+                                  disable_cost=None, max_iter=100)
+    assert type(exact) is LearnedRule and type(learned) is LearnedRule
+    assert exact.termination == "optimal" and exact.exact_bound is not None
+    with pytest.warns(DeprecationWarning, match="use .termination"):
+        assert exact.status == "optimal"
+    with pytest.raises(ValueError, match="allow_disable=True needs disable_cost"):
+        WorkingData.from_problem(random_problem(0), allow_disable=True)
+
+
+def test_the_binary_matrix_is_converted_once_for_the_builders():
+    """WorkingData keeps the int8 CSR the builders take; the builders use it as is."""
+    from rulemodels.algorithms import WorkingData
+    from rulemodels.models._data import as_binary_csr
+
+    problem = random_problem(1, n=30, d=5)
+    for allow_disable in (False, True):
+        data = WorkingData.from_problem(problem, allow_disable=allow_disable, disable_cost=0.5)
+        assert as_binary_csr(data.A_binary) is data.A_binary
+        np.testing.assert_array_equal(data.A_binary.toarray(), data.A)

@@ -46,7 +46,7 @@ class WorkingData:
             A_binary = sp.hstack([A_binary, np.ones((A_binary.shape[0], 1), dtype=A_binary.dtype)], format="csr")
             cost = np.append(cost, disable_cost)
             groups.append(ALWAYS_TRUE)
-        A = A_binary.toarray().astype(float)
+        A = A_binary.astype(np.float64).toarray()  # one dense allocation
         return cls(A, A_binary, problem.y.astype(int), problem.sample_weight.astype(float), cost, tuple(groups), allow_disable)
 
     @property
