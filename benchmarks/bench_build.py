@@ -73,7 +73,8 @@ def run_case(variant: str, n: int, d: int, n_distinct: int, seed: int, measure_m
     A, y = make_data(variant, n, d, n_distinct, seed)
     gc.collect()
     start = time.perf_counter()
-    model = build_clause_lp(A, y, theta=THETA)
+    lp = build_clause_lp(A, y, theta=THETA)
+    model = lp.model
     build_s = time.perf_counter() - start
 
     peak_mib = None
@@ -96,7 +97,7 @@ def run_case(variant: str, n: int, d: int, n_distinct: int, seed: int, measure_m
         "variant": variant,
         "n_samples": n,
         "n_features": d,
-        "n_distinct_rows": int(model._groups.n_groups),
+        "n_distinct_rows": int(lp.groups.n_groups),
         "n_cover_rows": len(model.cover),
         "nnz": int(A.sum()),
         "build_s": build_s,

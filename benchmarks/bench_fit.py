@@ -29,21 +29,21 @@ if str(REPO) not in sys.path:
 
 from benchmarks._common import machine, markdown_table, peak_rss_mib, write_json  # noqa: E402
 from benchmarks.bench_resolve import fold_problem  # noqa: E402
-from rulemodels.algorithms import ProblemWorkspace, WorkingData, learn  # noqa: E402
+from rulemodels.algorithms import LPSolutionCache, WorkingData, learn  # noqa: E402
 from solvers import get_backend  # noqa: E402
 
 THETA = 0.01
 N_CLAUSES = 3
 
 
-def timed_fit(workspace: ProblemWorkspace, algorithm: str) -> dict:
+def timed_fit(cache: LPSolutionCache, algorithm: str) -> dict:
     start = time.perf_counter()
-    result = learn(workspace, algorithm=algorithm, n_clauses=N_CLAUSES, theta=THETA)
+    result = learn(cache, algorithm=algorithm, n_clauses=N_CLAUSES, theta=THETA, max_iter=100)
     wall = time.perf_counter() - start
     return {
         "wall s": wall,
         "LP solves": result.n_solves,
-        "re-used": result.n_cache_hits,
+        "re-used": result.n_reused,
         "built": result.n_builds,
         "in solver s": result.solver_seconds,
         "Python s": wall - result.solver_seconds,
@@ -62,9 +62,9 @@ def main(argv: list[str] | None = None) -> int:
         problem = fold_problem(dataset)
         for algorithm in ("am", "bcd"):
             for kind in ("fresh", "in a sweep"):
-                with ProblemWorkspace(WorkingData.from_problem(problem), get_backend(args.solver)) as workspace:
+                with LPSolutionCache(WorkingData.from_problem(problem), get_backend(args.solver)) as workspace:
                     if kind == "in a sweep":
-                        learn(workspace, algorithm=algorithm, n_clauses=N_CLAUSES, theta=2 * THETA)
+                        learn(workspace, algorithm=algorithm, n_clauses=N_CLAUSES, theta=2 * THETA, max_iter=100)
                     row = {"dataset": dataset, "binary features": problem.A.shape[1], "algorithm": algorithm, "fit": kind}
                     row.update(timed_fit(workspace, algorithm))
                 rows.append(row)

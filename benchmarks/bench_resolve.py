@@ -7,8 +7,8 @@ first training fold of Pima and of Sonar (10-fold stratified split,
 clause engine solved is recorded as (fit, sample weights, θ). The same
 sequence is then replayed, in one run:
 
-* through our persistent model, one per fit (``set_sample_weight`` +
-  ``backend.solve(model, changes=ModelChanges(**parameter_changes(model)))``,
+* through our persistent model, one per fit (``lp.set_sample_weight`` +
+  ``backend.solve(lp.model, changes=ModelChanges(**lp.parameter_changes()))``,
   the variable values loaded into the Pyomo model), with every backend
   available here; for HiGHS both *warm* (the basis of the previous solve is
   kept) and *cold* (``warm_start=False``, what the clause engine does);
@@ -31,6 +31,7 @@ Run from the repository root::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import statistics
 import sys
 import time
@@ -44,10 +45,10 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from benchmarks._common import machine, markdown_table, write_json  # noqa: E402
-from rulemodels.algorithms import learn_cnf  # noqa: E402
+from rulemodels.algorithms import ClauseEngine, LPSolutionCache, WorkingData, learn  # noqa: E402
 from rulemodels.data import FeatureBinarizer  # noqa: E402
 from rulemodels.datasets import load_dataset  # noqa: E402
-from rulemodels.models import build_clause_lp, parameter_changes, set_sample_weight  # noqa: E402
+from rulemodels.models import build_clause_lp  # noqa: E402
 from rulemodels.models.problem import CNFProblem  # noqa: E402
 from solvers import ModelChanges, available_backends, get_backend  # noqa: E402
 
@@ -55,30 +56,20 @@ THETAS = (0.001, 0.01, 0.1)
 N_CLAUSES = 3
 
 
-class Recorder:
-    """A backend wrapper that records the sample weights and θ of every solve."""
+@contextlib.contextmanager
+def recording(sequence: list[tuple[np.ndarray, float]]):
+    """Record the sample weights and θ of every clause-LP solve of the fits run inside the block."""
+    solve = ClauseEngine._solve
 
-    def __init__(self, backend: Any):
-        self.backend = backend
-        self.name = backend.name
-        self.capabilities = backend.capabilities
-        self.sequence: list[tuple[np.ndarray, float]] = []
+    def recorded(engine: ClauseEngine, slot: int, weight: np.ndarray) -> np.ndarray:
+        sequence.append((weight.copy(), engine.theta))
+        return solve(engine, slot, weight)
 
-    def available(self):
-        return self.backend.available()
-
-    def version(self) -> str | None:
-        return self.backend.version()
-
-    def route(self) -> str:
-        return self.backend.route()
-
-    def release(self, model: Any) -> None:
-        self.backend.release(model)
-
-    def solve(self, model: Any, **kwargs: Any):
-        self.sequence.append((model._sample_weight.copy(), model._theta_value))
-        return self.backend.solve(model, **kwargs)
+    ClauseEngine._solve = recorded  # type: ignore[method-assign]
+    try:
+        yield sequence
+    finally:
+        ClauseEngine._solve = solve  # type: ignore[method-assign]
 
 
 def fold_problem(dataset: str) -> CNFProblem:
@@ -98,9 +89,9 @@ def record_sequence(problem: CNFProblem) -> list[tuple[int, np.ndarray, float]]:
     fit = 0
     for theta in THETAS:
         for algorithm in ("bcd", "am"):
-            recorder = Recorder(get_backend("highs"))
-            learn_cnf(problem, recorder, algorithm=algorithm, n_clauses=N_CLAUSES, theta=theta)
-            sequence += [(fit, weight, solved_theta) for weight, solved_theta in recorder.sequence]
+            with recording([]) as recorded, LPSolutionCache(WorkingData.from_problem(problem), get_backend("highs")) as cache:
+                learn(cache, algorithm=algorithm, n_clauses=N_CLAUSES, theta=theta, max_iter=100)
+            sequence += [(fit, weight, solved_theta) for weight, solved_theta in recorded]
             fit += 1
     return sequence
 
@@ -113,11 +104,11 @@ def replay_pyomo(problem: CNFProblem, sequence: list, solver: str, cold: bool) -
     for fit, weight, theta in sequence:
         if fit not in models:
             models[fit] = build_clause_lp(problem.A, problem.y, theta=theta, sample_weight=weight)
-            backend.solve(models[fit])  # the first solve builds the solver instance: not a re-solve
+            backend.solve(models[fit].model)  # the first solve builds the solver instance: not a re-solve
         start = time.perf_counter()
-        set_sample_weight(models[fit], weight)
-        changes = ModelChanges(**parameter_changes(models[fit]))
-        result = backend.solve(models[fit], changes=changes, warm_start=not cold)
+        models[fit].set_sample_weight(weight)
+        changes = ModelChanges(**models[fit].parameter_changes())
+        result = backend.solve(models[fit].model, changes=changes, warm_start=not cold)
         times.append(time.perf_counter() - start)
         objectives.append(result.objective)
     return times, objectives
@@ -130,12 +121,12 @@ class DirectClauseLP:
         import highspy
         import scipy.sparse as sp
 
-        groups = model._groups
+        groups = model.groups
         self.groups = groups
-        self.positives = model._pos_groups
-        self.negatives = model._neg_groups
+        self.positives = groups.positives
+        self.negatives = groups.negatives
         self.theta = theta
-        d = len(model.J)
+        d = len(model.model.J)
         p = self.positives.shape[0]
         self.d = d
         rows = sp.hstack([groups.patterns[self.positives].astype(float), sp.identity(p, format="csr")], format="csc")

@@ -91,10 +91,11 @@ def measure_one(n: int, data: str = "synthetic") -> dict:
     formulation = choose_formulation("auto", len(np.unique(negatives, axis=0)), A.shape[1])
     build_model = build_clause_dual_lp if formulation == "dual" else build_clause_lp
     start = time.perf_counter()
-    model = build_model(A, 1 - y, theta=0.01)
+    lp = build_model(A, 1 - y, theta=0.01)
+    model = lp.model
     build = time.perf_counter() - start
-    distinct = len(model.P) + len(model._neg_groups)
-    del model
+    distinct = len(model.P) + len(lp.groups.negatives)
+    del model, lp
     row = {
         "data": data,
         "n": n,

@@ -24,15 +24,16 @@ PAPER_THETAS = [a * 10.0**b for b in range(-4, 2) for a in (1, 2, 5)]
 
 def run_fold(args: tuple) -> dict:
     algorithm, theta, fold, train, test, solver, n_clauses, n_thresholds = args
-    from rulemodels.algorithms import learn_cnf
+    from rulemodels.algorithms import LPSolutionCache, WorkingData, learn, prepare_problem
     from rulemodels.datasets import load_dataset
-    from rulemodels.exact import prepare_problem
     from solvers import get_backend
 
     X, y = load_dataset("pima")
     start = time.perf_counter()
     problem, binarizer = prepare_problem(X.iloc[train], y.iloc[train], form="dnf", n_thresholds=n_thresholds)
-    result, data = learn_cnf(problem, get_backend(solver), algorithm=algorithm, n_clauses=n_clauses, theta=theta)
+    data = WorkingData.from_problem(problem)
+    with LPSolutionCache(data, get_backend(solver)) as cache:
+        result = learn(cache, algorithm=algorithm, n_clauses=n_clauses, theta=theta, max_iter=100)
     W, w0 = data.split(result.W)
     rule = problem.rule_from_weights(W, w0)
     test_error = float(np.mean(rule.evaluate(X.iloc[test]) != (y.iloc[test].to_numpy() == 1)))
@@ -40,7 +41,7 @@ def run_fold(args: tuple) -> dict:
     return {
         "algorithm": algorithm, "theta": theta, "fold": fold, "test_error": test_error, "train_error": train_error,
         "n_literals": rule.n_literals, "seconds": time.perf_counter() - start, "n_solves": result.n_solves,
-        "n_iter": result.n_iter, "stop": result.stop_reason,
+        "n_iter": result.n_iter, "stop": result.termination,
     }
 
 

@@ -15,9 +15,11 @@
 # %% [markdown]
 # # Inside the models: Pyomo formulations, LP relaxation, exact MIPs, solvers
 #
-# Three builders in `rulemodels.models` return a Pyomo `ConcreteModel` without
-# solving it; each component has the paper's name and a `doc` string citing its
-# equation, so `model.pprint()` reads like the paper.
+# Three builders in `rulemodels.models` build a Pyomo `ConcreteModel` without
+# solving it and return a small handle: `handle.model` is the model, and the
+# handle's methods change its mutable Params in place. Each component has the
+# paper's name and a `doc` string citing its equation, so `handle.model.pprint()`
+# reads like the paper.
 #
 # | builder | paper |
 # |---|---|
@@ -34,8 +36,14 @@ import numpy as np
 import pandas as pd
 
 from rulemodels import FeatureBinarizer, load_dataset
-from rulemodels.algorithms import RedundancyAwareBinarizer, learn_cnf, simple_binarize
-from rulemodels.exact import solve_exact_problem
+from rulemodels.algorithms import (
+    LPSolutionCache,
+    RedundancyAwareBinarizer,
+    WorkingData,
+    learn,
+    simple_binarize,
+    solve_exact_problem,
+)
 from rulemodels.models import (
     CNFProblem,
     build_clause_lp,
@@ -80,11 +88,11 @@ pd.DataFrame(toy.A.toarray(), columns=[str(lit) for lit in toy.literals]).assign
 # parameter `neg_cost[j]`; `weight` counts identical rows, which are merged.
 
 # %%
-clause_lp = build_clause_lp(toy.A, toy.y, theta=0.1)
-clause_lp.pprint()
+clause_lp = build_clause_lp(toy.A, toy.y, theta=0.1)  # a handle: the Pyomo model and what changes it
+clause_lp.model.pprint()
 
 # %%
-result = highs.solve(clause_lp)
+result = highs.solve(clause_lp.model)
 print(result.termination.value, result.objective)
 pd.Series(clause_weights(clause_lp), index=[str(lit) for lit in toy.literals], name="w")
 
@@ -103,7 +111,7 @@ pd.Series(clause_weights(clause_lp), index=[str(lit) for lit in toy.literals], n
 # These are `pos_error`, `neg_error` and `beta_def` (only rows with $a_{i,j}=1$).
 
 # %%
-zero_one = build_zero_one(toy.A, toy.y, n_clauses=2, theta=0.1)
+zero_one = build_zero_one(toy.A, toy.y, n_clauses=2, theta=0.1).model
 for component in (zero_one.pos_error, zero_one.neg_error, zero_one.beta_def, zero_one.objective):
     component.pprint()
 
@@ -115,11 +123,11 @@ for component in (zero_one.pos_error, zero_one.neg_error, zero_one.beta_def, zer
 # w_{j,r}\}$ for a positive, and $\eta_i = \min_r \sum_j a_{i,j} w_{j,r}$ for a
 # negative (eq. (11)). The minimum picks the clause $r_0$ that must reject the
 # sample (eq. (9), `def-r0`; $v_{i,r_0} = 0$ in eq. (12)). The MIP chooses it
-# with binaries `z[i, r]` (`assign_one`) and a big-M constraint (`neg_cost`).
+# with binaries `z[i, r]` (`assign_one`) and a big-M constraint (`eta_def`).
 
 # %%
-hamming = build_hamming(toy.A, toy.y, n_clauses=2, theta=0.1)
-for component in (hamming.pos_cost, hamming.assign_one, hamming.neg_cost, hamming.objective):
+hamming = build_hamming(toy.A, toy.y, n_clauses=2, theta=0.1).model
+for component in (hamming.xi_def, hamming.assign_one, hamming.eta_def, hamming.objective):
     component.pprint()
 
 # %% [markdown]
@@ -144,7 +152,7 @@ problem.A.shape
 # objective almost vanishes.
 
 # %%
-tlp = build_zero_one(problem.A, problem.y, R, theta=theta, relax=True)
+tlp = build_zero_one(problem.A, problem.y, R, theta=theta, relax=True).model
 highs.solve(tlp).raise_for_status()
 W_lp = two_level_weights(tlp)[0].round(4) + 0.0
 print(objective_breakdown(tlp))
@@ -201,7 +209,9 @@ pd.DataFrame([
 # steps above:
 
 # %%
-result, data = learn_cnf(problem, highs, algorithm="tlp", n_clauses=R, theta=theta)
+data = WorkingData.from_problem(problem)
+with LPSolutionCache(data, highs) as cache:
+    result = learn(cache, algorithm="tlp", n_clauses=R, theta=theta, max_iter=100)
 np.array_equal(data.split(result.W)[0], W_aware)
 
 # %% [markdown]
@@ -216,12 +226,14 @@ np.array_equal(data.split(result.W)[0], W_aware)
 
 # %%
 solutions = {}
-for algorithm in ("scs", "scn", "tlp", "bcd", "am"):
-    result, data = learn_cnf(problem, highs, algorithm=algorithm, n_clauses=R, theta=theta)
-    solutions[algorithm.upper()] = data.split(result.W)[0]
+data = WorkingData.from_problem(problem)
+with LPSolutionCache(data, highs) as cache:  # the LP solutions the algorithms share
+    for algorithm in ("scs", "scn", "tlp", "bcd", "am"):
+        result = learn(cache, algorithm=algorithm, n_clauses=R, theta=theta, max_iter=100)
+        solutions[algorithm.upper()] = data.split(result.W)[0]
 for formulation in ("zero_one", "hamming"):
     exact = solve_exact_problem(problem, R, theta, formulation=formulation, solver="cbc")
-    solutions[f"exact {formulation} MIP ({exact.status})"] = two_level_weights(exact.model)[0]
+    solutions[f"exact {formulation} MIP ({exact.termination})"] = two_level_weights(exact.model)[0]
 
 pd.DataFrame([
     {"method": name,
@@ -246,9 +258,9 @@ pd.DataFrame(describe_backends())[["name", "available", "version", "persistent"]
 
 # %%
 models = {
-    "TLP (LP)": build_zero_one(problem.A, problem.y, R, theta=theta, relax=True),
-    "0-1 MIP": build_zero_one(problem.A, problem.y, R, theta=theta),
-    "Hamming MIP": build_hamming(problem.A, problem.y, R, theta=theta),
+    "TLP (LP)": build_zero_one(problem.A, problem.y, R, theta=theta, relax=True).model,
+    "0-1 MIP": build_zero_one(problem.A, problem.y, R, theta=theta).model,
+    "Hamming MIP": build_hamming(problem.A, problem.y, R, theta=theta).model,
 }
 rows = []
 for solver in [name for name in ("highs", "glpk", "cbc") if name in available_backends()]:

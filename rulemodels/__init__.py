@@ -31,12 +31,12 @@ _EXPORTS: dict[str, str] = {
     "Literal": "rulemodels.rules",
     "Rule": "rulemodels.rules",
     "RuleFormatError": "rulemodels.rules",
-    "TrainingWorkspace": "rulemodels.workspace",
+    "TrainingWorkspace": "rulemodels.algorithms.training",
     "list_datasets": "rulemodels.datasets",
     "load_dataset": "rulemodels.datasets",
     "load_model": "rulemodels.rules",
     "save_model": "rulemodels.rules",
-    "solve_exact": "rulemodels.exact",
+    "solve_exact": "rulemodels.algorithms.exact",
 }
 
 __all__ = sorted([*_EXPORTS, "__version__"])
@@ -45,10 +45,10 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from rulemodels.data import FeatureBinarizer
     from rulemodels.datasets import list_datasets, load_dataset
     from rulemodels.estimator import BooleanRuleClassifier
-    from rulemodels.exact import solve_exact
+    from rulemodels.algorithms.exact import solve_exact
+    from rulemodels.algorithms.training import TrainingWorkspace
     from rulemodels.model_selection import BooleanRuleCV
     from rulemodels.rules import Clause, ColumnKindDriftWarning, Literal, Rule, RuleFormatError, load_model, save_model
-    from rulemodels.workspace import TrainingWorkspace
 
 
 def __getattr__(name: str) -> Any:

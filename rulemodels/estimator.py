@@ -16,12 +16,12 @@ from sklearn.model_selection import StratifiedKFold, check_cv
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from rulemodels import defaults
+from rulemodels.algorithms import LearnedRule, TrainingWorkspace
 from rulemodels.algorithms.baseline import majority_baseline, warn_if_trivial
 from rulemodels.algorithms.theta import paper_theta
 from rulemodels.data import FeatureBinarizer, as_frame, check_input
 from rulemodels.rules import PatternRates, SimplifyReport, conform, explain_rule, simplify_rule
 from rulemodels.utils import PARAMETERS, Interval, validate_params
-from rulemodels.workspace import LearnedRule, TrainingWorkspace
 
 logger = logging.getLogger(__name__)
 
@@ -201,7 +201,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     n_reused_ : int
         Clause-LP solutions (and set-covering clauses) this fit re-used
         instead of solving: repeated LPs within the fit, or LPs an earlier
-        fit on the same workspace solved (:mod:`rulemodels.workspace`).
+        fit on the same workspace solved (:mod:`rulemodels.algorithms.training`).
     form_ : {"dnf", "cnf"}
         The form learned (the chosen one with ``form="auto"``).
     form_cv_errors_ : dict (only with ``form="auto"``)

@@ -22,9 +22,9 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from rulemodels import defaults
 from rulemodels.algorithms.baseline import TrivialRuleWarning
 from rulemodels.estimator import BooleanRuleClassifier, _log_level
+from rulemodels.algorithms.training import TrainingWorkspace
 from rulemodels.data import check_input
 from rulemodels.utils import Options, check_values, track, validate_params
-from rulemodels.workspace import TrainingWorkspace
 
 logger = logging.getLogger(__name__)
 

@@ -118,3 +118,19 @@ if st is not None:
                 "flag": draw(st.lists(st.sampled_from((0, 1)), min_size=n, max_size=n)),
             }
         )
+
+
+def learn_once(problem, backend, *, algorithm="am", n_clauses=2, theta=0.01, max_iter=100, allow_disable=False,
+               disable_cost=None, **options):
+    """One driver run on an LP-solution cache of its own: ``(FitResult, WorkingData)``.
+
+    The tests' stand-in for the removed ``learn_cnf``: the library's
+    :func:`~rulemodels.algorithms.learn` takes every setting explicitly, the
+    values here are the estimator's defaults.
+    """
+    from rulemodels.algorithms import LPSolutionCache, WorkingData, learn
+
+    data = WorkingData.from_problem(problem, allow_disable=allow_disable, disable_cost=disable_cost)
+    with LPSolutionCache(data, backend) as cache:
+        result = learn(cache, algorithm=algorithm, n_clauses=n_clauses, theta=theta, max_iter=max_iter, **options)
+    return result, data

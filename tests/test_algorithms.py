@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -12,15 +13,14 @@ from rulemodels.algorithms import (
     ALGORITHMS,
     RedundancyAwareBinarizer,
     assign_negatives,
-    learn_cnf,
     non_redundant_combinations,
     simple_binarize,
 )
-from rulemodels.exact import solve_exact_problem
+from rulemodels.algorithms import solve_exact_problem
 from rulemodels.models import CNFProblem, hamming_objective, zero_one_objective
 from rulemodels.rules import Literal
 from solvers import get_backend
-from tests.helpers import DelegatingBackend, require_backend
+from tests.helpers import DelegatingBackend, learn_once, require_backend
 
 
 def planted_data(n: int = 240, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
@@ -58,7 +58,7 @@ def test_planted_two_term_dnf_is_recovered(algorithm):
     A = X.to_numpy()
     literals = [Literal(c, "is_true") for c in X.columns]
     problem = CNFProblem.from_binary(A, y, literals=literals, form="dnf")
-    result, data = learn_cnf(problem, get_backend("highs"), algorithm=algorithm, n_clauses=2, theta=0.01)
+    result, data = learn_once(problem, get_backend("highs"), algorithm=algorithm, n_clauses=2, theta=0.01)
     rule = problem.rule_from_weights(*data.split(result.W))
     assert np.array_equal(rule.evaluate(X), y == 1)
     assert {frozenset(map(str, clause.literals)) for clause in rule.clauses} == {frozenset({"f0", "f1"}), frozenset({"f2", "f3"})}
@@ -68,7 +68,7 @@ def test_planted_two_term_dnf_is_recovered(algorithm):
 @pytest.mark.parametrize("algorithm", ["bcd", "am"])
 def test_objective_trace_never_increases(algorithm, seed):
     problem = random_problem(seed, n=40, d=6)
-    result, data = learn_cnf(problem, get_backend("highs"), algorithm=algorithm, n_clauses=3, theta=0.2)
+    result, data = learn_once(problem, get_backend("highs"), algorithm=algorithm, n_clauses=3, theta=0.2)
     history = np.asarray(result.history)
     assert np.all(np.diff(history) <= 1e-9), history
     assert result.objective == pytest.approx(history[-1])
@@ -83,7 +83,7 @@ def test_no_heuristic_beats_the_exact_mip(seed, record_property):
     hamming_opt = min(solve_exact_problem(problem, r, theta, formulation="hamming", solver="highs").objective for r in (1, 2))
     zero_one_opt = min(solve_exact_problem(problem, r, theta, formulation="zero_one", solver="highs").objective for r in (1, 2))
     for algorithm in ALGORITHMS:
-        result, data = learn_cnf(problem, get_backend("highs"), algorithm=algorithm, n_clauses=2, theta=theta)
+        result, data = learn_once(problem, get_backend("highs"), algorithm=algorithm, n_clauses=2, theta=theta)
         if algorithm == "tlp":
             value = zero_one_objective(data.A, data.y, result.W, theta)
             optimum = zero_one_opt
@@ -101,8 +101,8 @@ def test_cnf_dnf_duality():
     dnf_problem = CNFProblem.from_binary(A, y, literals=literals, form="dnf")
     cnf_problem = CNFProblem.from_binary(1 - A, 1 - y, literals=[lit.negate() for lit in literals], form="cnf")
     backend = get_backend("highs")
-    dnf_result, dnf_data = learn_cnf(dnf_problem, backend, algorithm="am", n_clauses=2, theta=0.05)
-    cnf_result, cnf_data = learn_cnf(cnf_problem, backend, algorithm="am", n_clauses=2, theta=0.05)
+    dnf_result, dnf_data = learn_once(dnf_problem, backend, algorithm="am", n_clauses=2, theta=0.05)
+    cnf_result, cnf_data = learn_once(cnf_problem, backend, algorithm="am", n_clauses=2, theta=0.05)
     assert np.array_equal(dnf_result.W, cnf_result.W)
     dnf_rule = dnf_problem.rule_from_weights(*dnf_data.split(dnf_result.W))
     cnf_rule = cnf_problem.rule_from_weights(*cnf_data.split(cnf_result.W))
@@ -115,7 +115,7 @@ def test_each_algorithm_runs_with_each_backend(algorithm, solver_name):
     backend = require_backend(solver_name)
     X, y = planted_data(n=60, seed=1)
     problem = CNFProblem.from_binary(X.to_numpy(), y, literals=[Literal(c, "is_true") for c in X.columns], form="dnf")
-    result, data = learn_cnf(problem, backend, algorithm=algorithm, n_clauses=2, theta=0.05, max_iter=5)
+    result, data = learn_once(problem, backend, algorithm=algorithm, n_clauses=2, theta=0.05, max_iter=5)
     rule = problem.rule_from_weights(*data.split(result.W))
     error = np.mean(rule.evaluate(X) != (y == 1))
     assert error <= min(np.mean(y), 1 - np.mean(y)) + 1e-9  # never worse than the constant rule
@@ -133,7 +133,7 @@ def test_model_builds_are_constant_in_iterations(algorithm):
     n_clauses = 3
     for max_iter in (1, 30):
         backend = CountingBackend(get_backend("highs"))
-        result, _ = learn_cnf(problem, backend, algorithm=algorithm, n_clauses=n_clauses, theta=0.1, max_iter=max_iter)
+        result, _ = learn_once(problem, backend, algorithm=algorithm, n_clauses=n_clauses, theta=0.1, max_iter=max_iter)
         assert len(backend.models) == result.n_builds <= 1
         assert backend.n_solves == result.n_solves
         if algorithm != "scn" and max_iter == 30:
@@ -143,7 +143,7 @@ def test_model_builds_are_constant_in_iterations(algorithm):
 def test_disable_option_can_drop_clauses():
     X, y = planted_data(n=120, seed=2)
     problem = CNFProblem.from_binary(X.to_numpy(), y, literals=[Literal(c, "is_true") for c in X.columns], form="dnf")
-    result, data = learn_cnf(problem, get_backend("highs"), algorithm="am", n_clauses=4, theta=0.05, allow_disable=True, disable_cost=0.0)
+    result, data = learn_once(problem, get_backend("highs"), algorithm="am", n_clauses=4, theta=0.05, allow_disable=True, disable_cost=0.0)
     W, w0 = data.split(result.W)
     assert w0 is not None and w0.shape == (4,)
     rule = problem.rule_from_weights(W, w0)
@@ -153,8 +153,8 @@ def test_disable_option_can_drop_clauses():
 
 def test_time_limit_stops_with_a_rule():
     problem = random_problem(0, n=200, d=10)
-    result, data = learn_cnf(problem, get_backend("highs"), algorithm="am", n_clauses=3, theta=0.01, time_limit=1e-6)
-    assert result.stop_reason == "time_limit"
+    result, data = learn_once(problem, get_backend("highs"), algorithm="am", n_clauses=3, theta=0.01, time_limit=1e-6)
+    assert result.termination == "time_limit"
     assert result.W.shape == (10, 3)
 
 
@@ -229,7 +229,7 @@ def test_am_and_tlp_emit_no_duplicate_or_dead_clauses(algorithm):
     A = np.hstack([X.to_numpy(), 1 - X.to_numpy()])
     literals = [Literal(c, "is_true") for c in X.columns] + [Literal(c, "is_false") for c in X.columns]
     problem = CNFProblem.from_binary(A, y, literals=literals, form="dnf")
-    result, data = learn_cnf(problem, get_backend("highs"), algorithm=algorithm, n_clauses=3, theta=0.5)
+    result, data = learn_once(problem, get_backend("highs"), algorithm=algorithm, n_clauses=3, theta=0.5)
     rule = problem.rule_from_weights(*data.split(result.W))
     from rulemodels.rules import simplify_rule
 
@@ -237,3 +237,84 @@ def test_am_and_tlp_emit_no_duplicate_or_dead_clauses(algorithm):
     assert len(set(rule.clauses)) == rule.n_clauses
     assert result.objective == pytest.approx(
         zero_one_objective(data.A, data.y, result.W, 0.5) if algorithm == "tlp" else hamming_objective(data.A, data.y, result.W, 0.5))
+
+
+# ---------------------------------------------------------------------------
+# The fit machinery: one name per concept (issue 26)
+# ---------------------------------------------------------------------------
+
+
+def test_the_lp_solution_cache_is_written_only_through_its_methods():
+    """A second fit on the same cache re-uses every LP solution; a closed cache refuses to store more."""
+    from rulemodels.algorithms import LPSolutionCache, WorkingData, learn
+
+    problem = random_problem(3, n=40, d=6)
+    with LPSolutionCache(WorkingData.from_problem(problem), get_backend("highs")) as cache:
+        first = learn(cache, algorithm="am", n_clauses=2, theta=0.05, max_iter=100)
+        stored = cache.n_solutions
+        assert stored == first.n_solves > 0
+        again = learn(cache, algorithm="am", n_clauses=2, theta=0.05, max_iter=100)
+        assert again.n_solves == 0 and again.n_reused > 0 and cache.n_solutions == stored
+        np.testing.assert_array_equal(again.W, first.W)
+        # what it stores is private: engine and drivers go through solution()/store_solution()/clause()/...
+        assert all(name.startswith("_") for name, value in vars(cache).items() if isinstance(value, dict))
+    assert cache.n_solutions == 0
+    with pytest.raises(RuntimeError, match="LP-solution cache was closed"):
+        cache.store_solution(b"key", np.zeros(3))
+
+
+def test_lower_layers_declare_no_defaults_for_the_estimator_settings():
+    """``learn`` and the builders take θ, R, the algorithm and max_iter from their caller (the estimator's defaults live above)."""
+    import inspect
+
+    from rulemodels.algorithms import TrainingWorkspace, learn
+    from rulemodels.models import build_clause_dual_lp, build_clause_lp, build_hamming, build_zero_one
+
+    required = {
+        learn: {"algorithm", "n_clauses", "theta", "max_iter"},
+        TrainingWorkspace.learn: {"form", "algorithm", "n_clauses", "theta", "allow_disable", "disable_cost", "max_iter"},
+        build_clause_lp: {"theta"}, build_clause_dual_lp: {"theta"}, build_zero_one: {"theta"}, build_hamming: {"theta"},
+    }
+    for function, names in required.items():
+        parameters = inspect.signature(function).parameters
+        assert {name for name in names if parameters[name].default is inspect.Parameter.empty} == names, function
+    with pytest.raises(TypeError, match="max_iter"):
+        learn(None, algorithm="am", n_clauses=2, theta=0.01)
+
+
+def test_one_learned_rule_type_and_the_old_names_are_gone():
+    import importlib
+
+    import rulemodels
+    import rulemodels.algorithms as algorithms
+    from rulemodels.algorithms import LearnedRule, TrainingWorkspace, WorkingData, solve_exact
+
+    assert rulemodels.TrainingWorkspace is TrainingWorkspace
+    assert not hasattr(algorithms, "learn_cnf") and not hasattr(algorithms, "ProblemWorkspace")
+    package = Path(rulemodels.__file__).parent  # (an editable install elsewhere may still map the old names)
+    for old in ("exact.py", "workspace.py", "algorithms/workspace.py"):
+        assert not (package / old).exists(), old
+    assert importlib.import_module("rulemodels.algorithms.exact").solve_exact is rulemodels.solve_exact
+    X, y = planted_data(n=40)
+    exact = solve_exact(X, y, n_clauses=1, theta=0.5, solver="highs")
+    with TrainingWorkspace(X, y) as workspace:
+        learned = workspace.learn(form="dnf", algorithm="scn", n_clauses=1, theta=0.5, allow_disable=False,
+                                  disable_cost=None, max_iter=100)
+    assert type(exact) is LearnedRule and type(learned) is LearnedRule
+    assert exact.termination == "optimal" and exact.exact_bound is not None
+    with pytest.warns(DeprecationWarning, match="use .termination"):
+        assert exact.status == "optimal"
+    with pytest.raises(ValueError, match="allow_disable=True needs disable_cost"):
+        WorkingData.from_problem(random_problem(0), allow_disable=True)
+
+
+def test_the_binary_matrix_is_converted_once_for_the_builders():
+    """WorkingData keeps the int8 CSR the builders take; the builders use it as is."""
+    from rulemodels.algorithms import WorkingData
+    from rulemodels.models._data import as_binary_csr
+
+    problem = random_problem(1, n=30, d=5)
+    for allow_disable in (False, True):
+        data = WorkingData.from_problem(problem, allow_disable=allow_disable, disable_cost=0.5)
+        assert as_binary_csr(data.A_binary) is data.A_binary
+        np.testing.assert_array_equal(data.A_binary.toarray(), data.A)

@@ -13,21 +13,17 @@ import pyomo.environ as pyo
 import pytest
 
 import solvers.highs as highs_module
-from rulemodels.algorithms import ClauseEngine, ProblemWorkspace, WorkingData, learn_cnf
-from rulemodels.algorithms.workspace import DUAL_MIN_POSITIVES, DUAL_POSITIVES_PER_FEATURE, choose_formulation
+from rulemodels.algorithms import ClauseEngine, LPSolutionCache, WorkingData
+from rulemodels.algorithms.lp_cache import DUAL_MIN_POSITIVES, DUAL_POSITIVES_PER_FEATURE, choose_formulation
 from rulemodels.models import (
     CNFProblem,
     build_clause_dual_lp,
     build_clause_lp,
     clause_weights,
-    parameter_changes,
-    set_feature_cost,
-    set_sample_weight,
-    set_theta,
 )
 from rulemodels.rules import Literal
 from solvers import ModelChanges, get_backend
-from tests.helpers import require_backend
+from tests.helpers import learn_once, require_backend
 
 
 def random_instance(seed: int, n: int = 40, d: int = 7):
@@ -54,8 +50,8 @@ def test_dual_optimum_equals_primal_and_its_duals_are_an_optimal_w(seed, solver_
     theta = [0.0, 0.05, 0.4][seed % 3]
     primal = build_clause_lp(A, y, theta=theta, sample_weight=weight, feature_cost=cost)
     dual = build_clause_dual_lp(A, y, theta=theta, sample_weight=weight, feature_cost=cost)
-    primal_result = backend.solve(primal)
-    dual_result = backend.solve(dual)
+    primal_result = backend.solve(primal.model)
+    dual_result = backend.solve(dual.model)
     assert dual_result.objective == pytest.approx(primal_result.objective, abs=1e-6)
     w = clause_weights(dual)
     assert np.all((w >= 0) & (w <= 1))
@@ -67,11 +63,11 @@ def test_dual_with_the_disable_feature_matches_the_primal():
     for seed in range(4):
         A, y, weight, cost = random_instance(seed)
         kwargs = dict(theta=0.1, sample_weight=weight, feature_cost=cost, disable_cost=0.3)
-        primal_result = backend.solve(build_clause_lp(A, y, **kwargs))
+        primal_result = backend.solve(build_clause_lp(A, y, **kwargs).model)
         dual = build_clause_dual_lp(A, y, **kwargs)
-        assert backend.solve(dual).objective == pytest.approx(primal_result.objective, abs=1e-7)
+        assert backend.solve(dual.model).objective == pytest.approx(primal_result.objective, abs=1e-7)
         # (w, w0) read from the duals is optimal for the primal, with a_i0 = 1 as an extra column of cost c_0.
-        w = np.append(clause_weights(dual), min(1.0, abs(dual.dual[dual.price0])))
+        w = np.append(clause_weights(dual), min(1.0, abs(dual.model.dual[dual.model.price0])))
         extended = np.hstack([A, np.ones((A.shape[0], 1))])
         value = primal_cost(extended, y, weight, np.append(cost, 0.3), 0.1, w)
         assert value == pytest.approx(primal_result.objective, abs=1e-7)
@@ -83,16 +79,16 @@ def test_declared_changes_of_the_dual_match_fresh_primals():
     A, y, weight, cost = random_instance(3, n=60, d=8)
     backend = get_backend("highs")
     dual = build_clause_dual_lp(A, y, theta=0.05, sample_weight=weight, feature_cost=cost)
-    backend.solve(dual)
+    backend.solve(dual.model)
     for step in range(6):
         weight = rng.random(60) * (rng.random(60) < 0.7)
         theta = [0.01, 0.3, 0.0][step % 3]
         cost = rng.uniform(0.5, 2.0, 8)
-        set_sample_weight(dual, weight)
-        set_theta(dual, theta)
-        set_feature_cost(dual, cost)
-        pushed = backend.solve(dual, changes=ModelChanges(**parameter_changes(dual)), warm_start=False)
-        fresh = get_backend("highs").solve(build_clause_lp(A, y, theta=theta, sample_weight=weight, feature_cost=cost))
+        dual.set_sample_weight(weight)
+        dual.set_theta(theta)
+        dual.set_feature_cost(cost)
+        pushed = backend.solve(dual.model, changes=ModelChanges(**dual.parameter_changes()), warm_start=False)
+        fresh = get_backend("highs").solve(build_clause_lp(A, y, theta=theta, sample_weight=weight, feature_cost=cost).model)
         assert pushed.objective == pytest.approx(fresh.objective, abs=1e-7)
         assert primal_cost(A, y, weight, cost, theta, clause_weights(dual)) == pytest.approx(fresh.objective, abs=1e-7)
     assert backend.n_builds == 1
@@ -138,7 +134,7 @@ def test_fits_on_the_dual_recover_the_planted_rule_like_the_primal(algorithm, so
     backend = require_backend(solver_name)
     problem, X, y = planted_problem()
     for formulation in ("primal", "dual"):
-        result, data = learn_cnf(
+        result, data = learn_once(
             problem, backend, algorithm=algorithm, n_clauses=2, theta=0.01, formulation=formulation, max_iter=10
         )
         W, w0 = data.split(result.W)
@@ -153,13 +149,13 @@ def test_fits_on_the_dual_recover_the_planted_rule_like_the_primal(algorithm, so
 def test_engine_builds_one_dual_model_for_all_slots():
     problem, _, _ = planted_problem(n=60)
     data = WorkingData.from_problem(problem)
-    with ProblemWorkspace(data, get_backend("highs")) as workspace:
-        engine = ClauseEngine(workspace, theta=0.01, formulation="dual")
+    with LPSolutionCache(data, get_backend("highs")) as cache:
+        engine = ClauseEngine(cache, theta=0.01, formulation="dual")
         weight = np.ones(data.A.shape[0])
         first = engine.learn(0, weight)
         second = engine.learn(1, weight * np.r_[np.zeros(30), np.ones(30)])
-        model, built = workspace.clause_model("dual", 0.01, weight)
-        assert model.name == "clause_dual_lp" and not built
+        lp, built = cache.clause_model("dual", 0.01, weight)
+        assert lp.dual and lp.model.name == "clause_dual_lp" and not built
         assert engine.stats.n_builds == 1 and engine.stats.n_solves == 2
     assert first.shape == second.shape == (data.n_features,)
     assert np.isin(first, (0.0, 1.0)).all() and np.isin(second, (0.0, 1.0)).all()
@@ -174,14 +170,14 @@ def test_short_wide_lps_keep_highs_defaults(monkeypatch):
     A, y, weight, cost = random_instance(0, n=80, d=5)
     monkeypatch.setattr(highs_module, "SMALL_LP", 20)
     backend = get_backend("highs")
-    dual = build_clause_dual_lp(A, y, sample_weight=weight)  # 5 rows, ~45 columns
-    primal = build_clause_lp(A, y, sample_weight=weight)  # ~35 rows
+    dual = build_clause_dual_lp(A, y, theta=0.01, sample_weight=weight).model  # 5 rows, ~45 columns
+    primal = build_clause_lp(A, y, theta=0.01, sample_weight=weight).model  # ~35 rows
     backend.solve(dual)
     backend.solve(primal)
     assert kept_instance(backend, dual).kind == "short" and kept_instance(backend, primal).kind == "short"
     monkeypatch.setattr(highs_module, "SHORT_LP_ROWS", 10)
     other = get_backend("highs")
-    primal_again = build_clause_lp(A, y, sample_weight=weight)
+    primal_again = build_clause_lp(A, y, theta=0.01, sample_weight=weight).model
     other.solve(primal_again)
     assert kept_instance(other, primal_again).kind == "large"
     assert kept_instance(other, primal_again).highs.getOptionValue("solver")[1] == "ipm"
@@ -195,21 +191,21 @@ def test_auto_counts_distinct_positive_rows_not_samples():
     y = rng.integers(0, 2, size=50)
     copies = DUAL_MIN_POSITIVES // int(y.sum()) + 1
     repeated = CNFProblem.from_binary(np.tile(A, (copies, 1)), np.tile(y, copies), form="cnf")
-    with ProblemWorkspace(WorkingData.from_problem(repeated), get_backend("highs")) as workspace:
+    with LPSolutionCache(WorkingData.from_problem(repeated), get_backend("highs")) as workspace:
         assert int(repeated.y.sum()) >= DUAL_MIN_POSITIVES and workspace.formulation("auto") == "primal"
     A_tall = rng.integers(0, 2, size=(2 * DUAL_MIN_POSITIVES, 40))
     tall = CNFProblem.from_binary(A_tall, np.ones(2 * DUAL_MIN_POSITIVES, dtype=int), form="cnf")
-    with ProblemWorkspace(WorkingData.from_problem(tall), get_backend("highs")) as workspace:
+    with LPSolutionCache(WorkingData.from_problem(tall), get_backend("highs")) as workspace:
         assert ClauseEngine(workspace, theta=0.01).formulation == "dual"
 
 
 def test_a_dual_suffix_on_a_mip_is_left_empty_instead_of_failing():
     A, y, weight, cost = random_instance(1)
-    mip = build_clause_lp(A, y, sample_weight=weight, integer=True)
+    mip = build_clause_lp(A, y, theta=0.01, sample_weight=weight, integer=True).model
     mip.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT)
     result = get_backend("highs").solve(mip)
     assert result.has_solution and len(mip.dual) == 0
-    lp = build_clause_lp(A, y, sample_weight=weight)
+    lp = build_clause_lp(A, y, theta=0.01, sample_weight=weight).model
     lp.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT)
     get_backend("highs").solve(lp)
     assert len(lp.dual) == len(lp.cover)

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rulemodels.exact import ExactResult, ExactSolveError, prepare_problem, solve_exact
+from rulemodels.algorithms.exact import ExactResult, ExactSolveError, prepare_problem, solve_exact
 from rulemodels.models import hamming_objective, two_level_weights, zero_one_objective
 from rulemodels.rules import Literal, Rule
 from solvers import (
@@ -64,11 +64,11 @@ def check_result(result: ExactResult, A, y, *, form, formulation, R, theta, weig
     assert isinstance(result, ExactResult)
     assert isinstance(result.rule, Rule)
     assert result.rule.form == form
-    assert result.status == "optimal"
+    assert result.termination == "optimal"
     assert result.solve.termination is TerminationCondition.optimal
     # "optimal" means optimal within the solver's default relative MIP gap (1e-4 in HiGHS)
     assert 0.0 <= result.gap <= 1e-4
-    assert result.bound == pytest.approx(result.objective, rel=1e-4)
+    assert result.exact_bound == pytest.approx(result.objective, rel=1e-4)
     assert result.breakdown["total"] == pytest.approx(result.objective, abs=TOL)
     problem, _ = prepare_problem(A, y, form=form, sample_weight=weights)
     W, w0 = two_level_weights(result.model)
@@ -149,7 +149,7 @@ def test_dataframe_with_continuous_columns_is_binarized(form):
     assert {literal.feature for literal in problem.literals} == {"glucose", "bmi"}
 
     result = solve_exact(X, y, n_clauses=2, theta=0.05, form=form, solver=backend, n_thresholds=3)
-    assert result.status == "optimal"
+    assert result.termination == "optimal"
     assert result.rule.n_literals >= 1
     text = str(result.rule)
     assert any(name in text for name in ("glucose", "bmi")), text
@@ -184,19 +184,19 @@ def _sparse_patterns(d: int, R: int, max_literals: int):
 def test_argument_errors():
     A, y = tiny_data(0)
     with pytest.raises(ValueError, match=r"formulation must be one of \['hamming', 'zero_one'\], got 'tlp'"):
-        solve_exact(A, y, formulation="tlp", solver="highs")
+        solve_exact(A, y, n_clauses=2, theta=0.01, formulation="tlp", solver="highs")
     with pytest.raises(ValueError, match="theta must be a finite number >= 0, got -0.1"):
-        solve_exact(A, y, theta=-0.1, solver="highs")
+        solve_exact(A, y, n_clauses=2, theta=-0.1, solver="highs")
     with pytest.raises(ValueError, match="theta must be a finite number >= 0"):
-        solve_exact(A, y, theta=float("nan"), solver="highs")
+        solve_exact(A, y, n_clauses=2, theta=float("nan"), solver="highs")
     with pytest.raises(ValueError, match="form must be 'cnf' or 'dnf'"):
-        solve_exact(A, y, form="both", solver="highs")
+        solve_exact(A, y, n_clauses=2, theta=0.01, form="both", solver="highs")
     with pytest.raises(ValueError, match="n_clauses must be an integer >= 1"):
-        solve_exact(A, y, n_clauses=0, solver="highs")
+        solve_exact(A, y, n_clauses=0, theta=0.01, solver="highs")
     with pytest.raises(ValueError, match="y has 3 labels but A has 10 samples"):
-        solve_exact(A, y[:3], solver="highs")
+        solve_exact(A, y[:3], n_clauses=2, theta=0.01, solver="highs")
     with pytest.raises(SolverNotFoundError, match="unknown solver 'no_such_solver_xyz'") as info:
-        solve_exact(A, y, solver="no_such_solver_xyz")
+        solve_exact(A, y, n_clauses=2, theta=0.01, solver="no_such_solver_xyz")
     assert "highs" in info.value.alternatives
 
 
@@ -233,7 +233,7 @@ def test_infeasible_model_raises_exact_solve_error():
     A, y = tiny_data(0)
     backend = FakeBackend(no_solution(TerminationCondition.infeasible))
     with pytest.raises(ExactSolveError, match=r"the exact zero_one MIP with fake failed: the model is infeasible \(fake status\)") as info:
-        solve_exact(A, y, solver=backend, time_limit=5.0, mip_gap=0.01)
+        solve_exact(A, y, n_clauses=2, theta=0.01, solver=backend, time_limit=5.0, mip_gap=0.01)
     assert isinstance(info.value, SolveError)
     assert info.value.result.termination is TerminationCondition.infeasible
     assert backend.calls == [{"time_limit": 5.0, "mip_gap": 0.01}]
@@ -244,7 +244,7 @@ def test_time_limit_without_incumbent_raises():
     A, y = tiny_data(0)
     backend = FakeBackend(no_solution(TerminationCondition.time_limit))
     with pytest.raises(ExactSolveError, match="time limit was reached before any feasible solution"):
-        solve_exact(A, y, formulation="hamming", solver=backend, time_limit=0.01)
+        solve_exact(A, y, n_clauses=2, theta=0.01, formulation="hamming", solver=backend, time_limit=0.01)
 
 
 def test_time_limit_with_incumbent_returns_it():
@@ -257,9 +257,9 @@ def test_time_limit_with_incumbent_returns_it():
         return dataclasses.replace(result, termination=TerminationCondition.time_limit, bound=result.objective / 4)
 
     result = solve_exact(A, y, n_clauses=2, theta=0.3, solver=FakeBackend(stopped_early), time_limit=1.0)
-    assert result.status == "time_limit"
+    assert result.termination == "time_limit"
     assert result.objective == pytest.approx(brute_force(0, "dnf", "zero_one", 2, 0.3, False, None), abs=TOL)
-    assert result.bound == pytest.approx(result.objective / 4)
+    assert result.exact_bound == pytest.approx(result.objective / 4)
     assert result.gap == pytest.approx(0.75)
     assert result.breakdown["total"] == pytest.approx(result.objective, abs=TOL)
     assert isinstance(result.rule, Rule)
@@ -273,13 +273,13 @@ def test_real_time_limit_with_highs():
     y = rng.integers(0, 2, 60)
     result = solve_exact(A, y, n_clauses=3, theta=0.01, solver=backend, time_limit=0.2, form="cnf")
     assert isinstance(result, ExactResult)
-    assert result.status in ("time_limit", "optimal")
+    assert result.termination in ("time_limit", "optimal")
     assert result.solve.wall_time < 5.0
-    assert result.objective is not None and result.bound is not None
-    assert result.bound <= result.objective + TOL
-    if result.status == "time_limit":
+    assert result.objective is not None and result.exact_bound is not None
+    assert result.exact_bound <= result.objective + TOL
+    if result.termination == "time_limit":
         assert result.gap > 0
-        assert result.gap == pytest.approx(abs(result.objective - result.bound) / abs(result.objective))
+        assert result.gap == pytest.approx(abs(result.objective - result.exact_bound) / abs(result.objective))
     # the incumbent is a real rule whose training error is the reported accuracy
     problem, _ = prepare_problem(A, y, form="cnf")
     errors = int((result.rule.evaluate_binary(A, problem.literals) != (y == 1)).sum())
@@ -290,5 +290,5 @@ def test_real_time_limit_with_highs():
 def test_generous_time_limit_is_optimal(backend):
     A, y = tiny_data(4)
     result = solve_exact(A, y, n_clauses=1, theta=0.3, solver=backend, time_limit=60)
-    assert result.status == "optimal"
+    assert result.termination == "optimal"
     assert result.objective == pytest.approx(brute_force(4, "dnf", "zero_one", 1, 0.3, False, None), abs=TOL)

@@ -430,7 +430,7 @@ def test_failing_tasks_are_recorded_and_do_not_stop_the_sweep(tmp_path: Path, ti
 @pytest.mark.parametrize("where", ["data", "fit"])
 def test_a_ctrl_c_that_an_exception_lost_still_stops_the_sweep(tmp_path: Path, monkeypatch, where: str) -> None:
     """Old pandas' C CSV parser turns a Ctrl-C into a ParserError that does not chain it: still an interrupt."""
-    import rulemodels.workspace as workspace_module
+    import rulemodels.algorithms.training as workspace_module
 
     def lose_the_interrupt(*args, **kwargs):
         try:

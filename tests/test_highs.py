@@ -18,16 +18,7 @@ import pytest
 
 from rulemodels.data import FeatureBinarizer
 from rulemodels.datasets import load_dataset
-from rulemodels.models import (
-    build_clause_lp,
-    build_zero_one,
-    clause_weights,
-    parameter_changes,
-    set_feature_cost,
-    set_sample_weight,
-    set_theta,
-    sparsity_changes,
-)
+from rulemodels.models import build_clause_lp, build_zero_one, clause_weights
 from rulemodels.models.problem import CNFProblem
 from solvers import HighsBackend, ModelChanges, SolverFallbackWarning, TerminationCondition
 
@@ -55,41 +46,41 @@ def test_declared_changes_give_bit_identical_solutions_to_fresh_compiles(pima_pr
     A, y = pima_problem.A, pima_problem.y
     kept_backend = HighsBackend()
     kept = build_clause_lp(A, y, theta=0.01)
-    kept_backend.solve(kept, warm_start=False)
+    kept_backend.solve(kept.model, warm_start=False)
     for step, weight in enumerate(weight_sequence(A.shape[0], 0, 8)):
         theta = [0.001, 0.05, 0.5, 2.0][step % 4]
-        set_sample_weight(kept, weight)
-        set_theta(kept, theta)
-        set_feature_cost(kept, np.ones(A.shape[1]))
-        pushed = kept_backend.solve(kept, changes=ModelChanges(**parameter_changes(kept)), warm_start=False)
+        kept.set_sample_weight(weight)
+        kept.set_theta(theta)
+        kept.set_feature_cost(np.ones(A.shape[1]))
+        pushed = kept_backend.solve(kept.model, changes=ModelChanges(**kept.parameter_changes()), warm_start=False)
         fresh_model = build_clause_lp(A, y, theta=theta, sample_weight=weight)
-        fresh = HighsBackend().solve(fresh_model, warm_start=False)
+        fresh = HighsBackend().solve(fresh_model.model, warm_start=False)
         assert pushed.objective == fresh.objective, step
         np.testing.assert_array_equal(clause_weights(kept), clause_weights(fresh_model), err_msg=str(step))
-        assert pyo.value(kept.objective) == pytest.approx(pushed.objective)  # the model holds what was solved
+        assert pyo.value(kept.model.objective) == pytest.approx(pushed.objective)  # the model holds what was solved
     assert kept_backend.n_builds == 1
 
 
 def test_warm_and_cold_re_solves_reach_the_same_optimum(pima_problem) -> None:
     A, y = pima_problem.A, pima_problem.y
     backend = HighsBackend()
-    model = build_clause_lp(A, y, theta=0.01)
+    lp = build_clause_lp(A, y, theta=0.01)
     for weight in weight_sequence(A.shape[0], 1, 4):
-        set_sample_weight(model, weight)
-        warm = backend.solve(model, changes=ModelChanges(**parameter_changes(model)))
-        cold = backend.solve(model, changes=ModelChanges(**parameter_changes(model)), warm_start=False)
+        lp.set_sample_weight(weight)
+        warm = backend.solve(lp.model, changes=ModelChanges(**lp.parameter_changes()))
+        cold = backend.solve(lp.model, changes=ModelChanges(**lp.parameter_changes()), warm_start=False)
         assert warm.objective == pytest.approx(cold.objective, abs=1e-9)
 
 
 def test_tlp_theta_changes_are_pushed(pima_problem) -> None:
     A, y = pima_problem.A[:150], pima_problem.y[:150]
     backend = HighsBackend()
-    model = build_zero_one(A, y, 2, theta=0.01, relax=True)
-    backend.solve(model)
+    tlp = build_zero_one(A, y, 2, theta=0.01, relax=True)
+    backend.solve(tlp.model)
     for theta in (0.2, 3.0):
-        set_theta(model, theta)
-        pushed = backend.solve(model, changes=ModelChanges(**sparsity_changes(model)), warm_start=False)
-        fresh = HighsBackend().solve(build_zero_one(A, y, 2, theta=theta, relax=True))
+        tlp.set_theta(theta)
+        pushed = backend.solve(tlp.model, changes=ModelChanges(**tlp.sparsity_changes()), warm_start=False)
+        fresh = HighsBackend().solve(build_zero_one(A, y, 2, theta=theta, relax=True).model)
         assert pushed.objective == pytest.approx(fresh.objective, rel=1e-9)
     assert backend.n_builds == 1
 
@@ -185,8 +176,8 @@ from rulemodels.models import build_clause_lp
 from solvers import HighsBackend
 A = np.array([[1, 0], [0, 1], [1, 1], [0, 0]])
 y = np.array([1, 1, 0, 0])
-HighsBackend().solve(build_clause_lp(A, y, theta=1e300))
-HighsBackend(options={"presolve": "on"}).solve(build_clause_lp(A, y, theta=0.01, integer=True))
+HighsBackend().solve(build_clause_lp(A, y, theta=1e300).model)
+HighsBackend(options={"presolve": "on"}).solve(build_clause_lp(A, y, theta=0.01, integer=True).model)
 """
 
 

@@ -174,7 +174,7 @@ def test_the_rule_layer_imports_nothing_above_it():
 def test_the_data_layer_imports_no_layer_above_it():
     graph = import_graph(REPO, PACKAGE)
     above = ("rulemodels.models", "rulemodels.algorithms", "rulemodels.estimator", "rulemodels.model_selection",
-             "rulemodels.experiments", "rulemodels.cli", "rulemodels.workspace", "rulemodels.exact")
+             "rulemodels.experiments", "rulemodels.cli")
     wrong = {
         (module, target)
         for module, targets in graph.items() if module.startswith("rulemodels.data")

@@ -144,7 +144,7 @@ def test_better_constant_uses_the_sample_weights(form: str):
 
 
 def test_constant_rules_of_both_forms():
-    from rulemodels.workspace import _constant_rule
+    from rulemodels.algorithms.training import _constant_rule
 
     X = pd.DataFrame({"x": [1.0, np.nan]})
     assert _constant_rule("dnf", True) == Rule("dnf", (Clause(()),))

@@ -24,6 +24,7 @@ import scipy.sparse as sp
 
 from rulemodels.models import (
     CNFProblem,
+    build_clause_dual_lp,
     build_clause_lp,
     build_hamming,
     build_zero_one,
@@ -32,11 +33,7 @@ from rulemodels.models import (
     hamming_objective,
     is_integral,
     objective_breakdown,
-    parameter_changes,
     rule_from_model,
-    set_feature_cost,
-    set_sample_weight,
-    set_theta,
     sparsity_cost,
     two_level_weights,
     zero_one_objective,
@@ -146,7 +143,7 @@ def brute_force(case: Case, which: str) -> float:
     return float(best)
 
 
-def build(which: str, case: Case, **options) -> pyo.ConcreteModel:
+def build(which: str, case: Case, **options):
     data = case_data(case)
     kwargs = {**data["kwargs"], **options}
     if which == "clause":
@@ -155,8 +152,9 @@ def build(which: str, case: Case, **options) -> pyo.ConcreteModel:
     return builder(data["A"], data["y"], case.n_clauses, theta=case.theta, **kwargs)
 
 
-def solve(backend, model, changes=None) -> float:
-    result = backend.solve(model, mip_gap=0.0, changes=changes)
+def solve(backend, handle, changes=None) -> float:
+    """Solve the model of a builder's handle; its objective."""
+    result = backend.solve(handle.model, mip_gap=0.0, changes=changes)
     assert result.is_optimal, result
     assert result.has_solution
     return result.objective
@@ -235,7 +233,7 @@ def test_zero_one_mip_matches_brute_force(backend, case):
     model = build("zero_one", case, relax=False)
     assert solve(backend, model) == pytest.approx(brute_force(case, "zero_one"), abs=TOL)
     # the solution itself scores its objective under the numpy definition
-    W, w0 = two_level_weights(model)
+    W, w0 = two_level_weights(model.model)
     W, w0 = np.round(W), None if w0 is None else np.round(w0)
     data = case_data(case)
     kwargs = dict(data["kwargs"])
@@ -249,7 +247,7 @@ def test_zero_one_mip_matches_brute_force(backend, case):
 def test_hamming_mip_matches_brute_force(backend, case):
     model = build("hamming", case)
     assert solve(backend, model) == pytest.approx(brute_force(case, "hamming"), abs=TOL)
-    W, w0 = two_level_weights(model)
+    W, w0 = two_level_weights(model.model)
     W, w0 = np.round(W), None if w0 is None else np.round(w0)
     data = case_data(case)
     kwargs = dict(data["kwargs"])
@@ -289,7 +287,7 @@ def test_relaxations_are_lower_bounds(backend, case):
     for relaxed, exact in pairs:
         lp = solve(backend, relaxed)
         mip = solve(backend, exact)
-        assert -TOL <= lp <= mip + TOL, (relaxed.name, lp, mip)
+        assert -TOL <= lp <= mip + TOL, (relaxed.model.name, lp, mip)
 
 
 def test_tlp_relaxation_is_strictly_weaker_somewhere():
@@ -360,10 +358,10 @@ def test_persistent_resolve_matches_fresh_model(backend, solver_name, variant):
     fresh_backend = get_backend(solver_name)
     rounds = resolve_rounds(len(y), A.shape[1], seed=3)
     for weights, theta, costs in rounds:
-        set_sample_weight(model, weights)
-        set_theta(model, theta)
-        set_feature_cost(model, costs)
-        persistent = solve(backend, model, ModelChanges(**parameter_changes(model)))  # only the Params' numbers changed
+        model.set_sample_weight(weights)
+        model.set_theta(theta)
+        model.set_feature_cost(costs)
+        persistent = solve(backend, model, ModelChanges(**model.parameter_changes()))  # only the Params' numbers changed
         fresh_model = build_clause_lp(A, y, theta=theta, sample_weight=weights, feature_cost=costs, **options)
         fresh = solve(fresh_backend, fresh_model)
         assert persistent == pytest.approx(fresh, abs=TOL), (weights, theta, costs)
@@ -382,23 +380,89 @@ def test_persistent_resolve_matches_fresh_model(backend, solver_name, variant):
         assert backend.n_solves == len(rounds) + 1
 
 
+def _pyomo_way_data():
+    rng = np.random.default_rng(11)
+    A = rng.integers(0, 2, (14, 6))
+    y = rng.integers(0, 2, 14)
+    y[:2] = 1
+    return A, y
+
+
+@pytest.mark.parametrize("side", ["primal", "dual"])
+def test_params_changed_the_pyomo_way_are_resolved_in_place(side):
+    """``lp.model.theta = 3.0`` and ``lp.model.weight[p] = 2.0`` (plain Pyomo), then an in-place HiGHS re-solve.
+
+    The handle reads the changes from the Params themselves, so the re-solve
+    gives the solution of a fresh build with those values. It failed when
+    ``parameter_changes`` read numpy copies kept beside the model: the
+    persistent instance silently solved the old problem.
+    """
+    A, y = _pyomo_way_data()
+    build = build_clause_dual_lp if side == "dual" else build_clause_lp
+    backend = get_backend("highs")
+    lp = build(A, y, theta=0.1, merge_identical=False)
+    solve(backend, lp)
+    before = lp.weights()
+    p = next(iter(lp.model.P))  # merge_identical=False: group p is sample p
+    lp.model.theta = 3.0
+    lp.model.weight[p] = 2.0
+    resolved = solve(backend, lp, ModelChanges(**lp.parameter_changes()))
+    assert backend.n_builds == 1  # re-solved in place, not rebuilt
+    weights = np.ones(len(y))
+    weights[p] = 2.0
+    fresh_lp = build(A, y, theta=3.0, sample_weight=weights, merge_identical=False)
+    fresh = solve(get_backend("highs"), fresh_lp)
+    assert resolved == pytest.approx(fresh, abs=TOL)
+    np.testing.assert_allclose(lp.weights(), fresh_lp.weights(), atol=TOL)
+    assert not np.allclose(before, fresh_lp.weights(), atol=TOL)  # the change matters: ignoring it would fail
+
+
+def test_theta_changed_the_pyomo_way_is_resolved_in_place_two_level():
+    A, y = _pyomo_way_data()
+    backend = get_backend("highs")
+    tlp = build_zero_one(A, y, 2, theta=0.1, relax=True)
+    before = solve(backend, tlp)
+    tlp.model.theta = 3.0
+    resolved = solve(backend, tlp, ModelChanges(**tlp.sparsity_changes()))
+    assert backend.n_builds == 1
+    fresh = solve(get_backend("highs"), build_zero_one(A, y, 2, theta=3.0, relax=True))
+    assert resolved == pytest.approx(fresh, abs=TOL)
+    assert abs(before - fresh) > 1e-3
+
+
+def test_no_side_car_attributes_on_built_models():
+    """Every number and list a handle uses lives in the model's components or on the handle, none beside the model."""
+    A, y = _pyomo_way_data()
+    handles = [
+        build_clause_lp(A, y, theta=0.1, disable_cost=0.5),
+        build_clause_dual_lp(A, y, theta=0.1, disable_cost=0.5),
+        build_zero_one(A, y, 2, theta=0.1, disable_cost=0.5),
+        build_hamming(A, y, 2, theta=0.1),
+    ]
+    for handle in handles:
+        fresh = pyo.ConcreteModel(name=handle.model.name)
+        extra = {name for name in vars(handle.model) if name.startswith("_")} - set(vars(fresh))
+        assert not extra, (handle.model.name, sorted(extra))
+
+
 def test_set_sample_weight_updates_params():
     A = np.array([[1, 0], [1, 0], [0, 1], [1, 1], [1, 1]])
     y = np.array([1, 1, 1, 0, 0])
-    model = build_clause_lp(A, y, disable_cost=1.0)
-    set_sample_weight(model, [2.0, 0.5, 0.0, 1.0, 3.0])
+    lp = build_clause_lp(A, y, theta=0.01, disable_cost=1.0)
+    model = lp.model
+    lp.set_sample_weight([2.0, 0.5, 0.0, 1.0, 3.0])
     # positives: rows 0 and 1 are one group (weight 2.5), row 2 its own group (0)
     assert sorted(pyo.value(model.weight[p]) for p in model.P) == [0.0, 2.5]
     assert [pyo.value(model.neg_cost[j]) for j in model.J] == [4.0, 4.0]
     assert pyo.value(model.neg_weight_total) == 4.0
     with pytest.raises(ValueError, match="sample_weight has 2 entries but A has 5 samples"):
-        set_sample_weight(model, [1.0, 1.0])
+        lp.set_sample_weight([1.0, 1.0])
     with pytest.raises(ValueError, match="non-negative"):
-        set_sample_weight(model, [1.0, -1.0, 1.0, 1.0, 1.0])
+        lp.set_sample_weight([1.0, -1.0, 1.0, 1.0, 1.0])
     with pytest.raises(ValueError, match="theta must be a finite number >= 0"):
-        set_theta(model, -0.1)
+        lp.set_theta(-0.1)
     with pytest.raises(ValueError, match="feature_cost has 3 entries but A has 2 features"):
-        set_feature_cost(model, [1.0, 1.0, 1.0])
+        lp.set_feature_cost([1.0, 1.0, 1.0])
 
 
 # ---------------------------------------------------------------------------
@@ -441,13 +505,13 @@ def test_merge_identical_model_sizes():
     distinct_neg = {tuple(row) for row, label in zip(A, y) if label == 0}
     assert len(distinct_pos) < (y == 1).sum()  # the data really has duplicates
 
-    merged = build_clause_lp(A, y, sample_weight=weights)
-    unmerged = build_clause_lp(A, y, sample_weight=weights, merge_identical=False)
+    merged_lp = build_clause_lp(A, y, theta=0.01, sample_weight=weights)
+    merged, unmerged = merged_lp.model, build_clause_lp(A, y, theta=0.01, sample_weight=weights, merge_identical=False).model
     assert len(merged.cover) == len(distinct_pos)
     assert len(unmerged.cover) == int((y == 1).sum())
     # the summed weight of each positive group
     for p in merged.P:
-        pattern = tuple(merged._groups.patterns[p].toarray().ravel())
+        pattern = tuple(merged_lp.groups.patterns[p].toarray().ravel())
         members = [i for i in range(len(y)) if y[i] == 1 and tuple(A[i]) == pattern]
         assert pyo.value(merged.weight[p]) == pytest.approx(weights[members].sum())
     # neg_cost is the weighted column count over negatives either way
@@ -455,12 +519,13 @@ def test_merge_identical_model_sizes():
     for model in (merged, unmerged):
         np.testing.assert_allclose([pyo.value(model.neg_cost[j]) for j in model.J], expected)
 
-    zero_one = build_zero_one(A, y, 2)
+    zero_one = build_zero_one(A, y, 2, theta=0.01).model
     assert len(zero_one.pos_error) == 2 * len(distinct_pos)
     assert len(zero_one.neg_error) == len(distinct_neg)
-    hamming = build_hamming(A, y, 2)
+    hamming = build_hamming(A, y, 2, theta=0.01).model
     assert len(hamming.assign_one) == len(distinct_neg)
-    assert len(hamming.pos_cost) == 2 * len(distinct_pos)
+    assert len(hamming.xi_def) == 2 * len(distinct_pos)
+    assert len(hamming.eta_def) == 2 * len(distinct_neg)
 
 
 # ---------------------------------------------------------------------------
@@ -476,34 +541,41 @@ def pprint_text(model) -> str:
 
 def test_pprint_names_the_paper_symbols():
     A, y = make_data(3)
-    clause = pprint_text(build_clause_lp(A, y, disable_cost=1.0))
-    for text in ("w :", "xi :", "theta :", "w0 :", "ξ", "θ", "eq. OneLevelFormulation", "OneLevelFormulationPositiveSamples"):
+    clause = pprint_text(build_clause_lp(A, y, theta=0.01, disable_cost=1.0).model)
+    for text in ("w :", "xi :", "theta :", "w0 :", "ξ", "θ", "eq. (2.1) OneLevelFormulation",
+                 "(2.2) OneLevelFormulationPositiveSamples", "(2.3) OneLevelFormulationNegativeSamples",
+                 "(2.4) OneLevelFormulationWj", "neg_cost :"):
         assert text in clause, text
-    zero_one = pprint_text(build_zero_one(A, y, 2))
-    for text in ("w :", "psi :", "beta :", "theta :", "ψ", "β", "θ", "eq. GeneralLPFormulation", "beta_def :"):
+    zero_one = pprint_text(build_zero_one(A, y, 2, theta=0.01).model)
+    for text in ("w :", "psi :", "beta :", "theta :", "ψ", "β", "θ", "eq. (4.14) GeneralLPFormulation", "beta_def :",
+                 "R : clauses r = 0..R-1"):
         assert text in zero_one, text
-    hamming = pprint_text(build_hamming(A, y, 2))
-    for text in ("w :", "xi :", "eta :", "z :", "η", "eq. HammingFormulation", "HammingFormulationCostNegative", "bigM :"):
+    hamming = pprint_text(build_hamming(A, y, 2, theta=0.01).model)
+    for text in ("w :", "xi :", "eta :", "z :", "η", "eq. (3.10) HammingFormulation", "(3.11) HammingFormulationCostNegative",
+                 "(3.9) def-r0", "bigM :", "xi_def :", "eta_def :", "R : clauses r = 0..R-1"):
         assert text in hamming, text
-    assert build_zero_one(A, y, 1, relax=True).name == "tlp"
-    assert build_zero_one(A, y, 1).name == "zero_one_mip"
+    # one kind of component per name: neg_cost is a Param wherever it exists; the clause set is R, as in the paper
+    assert "neg_cost :" not in hamming and "K :" not in hamming and "K :" not in zero_one
+    assert build_zero_one(A, y, 1, theta=0.01, relax=True).model.name == "tlp"
+    assert build_zero_one(A, y, 1, theta=0.01).model.name == "zero_one_mip"
 
 
 def test_variable_domains():
     A, y = make_data(4)
     for relax in (False, True):
-        for model in (build_zero_one(A, y, 2, relax=relax, disable_cost=1.0), build_hamming(A, y, 2, relax=relax, disable_cost=1.0)):
+        for model in (build_zero_one(A, y, 2, theta=0.01, relax=relax, disable_cost=1.0).model,
+                      build_hamming(A, y, 2, theta=0.01, relax=relax, disable_cost=1.0).model):
             for var in [*model.w.values(), *model.w0.values(), *getattr(model, "z", {}).values()]:
                 if relax:
                     assert var.domain is pyo.UnitInterval and not var.is_binary()
                     assert (var.lb, var.ub) == (0, 1)
                 else:
                     assert var.domain is pyo.Binary and var.is_binary()
-        clause = build_clause_lp(A, y, integer=not relax, disable_cost=1.0)
+        clause = build_clause_lp(A, y, theta=0.01, integer=not relax, disable_cost=1.0).model
         for var in [*clause.w.values(), clause.w0]:
             assert var.domain is (pyo.UnitInterval if relax else pyo.Binary)
         assert all(v.domain is pyo.NonNegativeReals for v in clause.xi.values())
-    zero_one = build_zero_one(A, y, 2)
+    zero_one = build_zero_one(A, y, 2, theta=0.01).model
     assert all(v.domain is pyo.NonNegativeReals for v in zero_one.psi.values())
     assert all((v.lb, v.ub) == (0, 1) for v in zero_one.beta.values())
 
@@ -515,22 +587,22 @@ def test_beta_def_has_one_row_per_nonzero_of_negatives(n_clauses):
     A[3] = 0  # a negative with no nonzero gets no row
     y = rng.integers(0, 2, 12)
     y[3] = 0
-    model = build_zero_one(A, y, n_clauses, merge_identical=False)
+    model = build_zero_one(A, y, n_clauses, theta=0.01, merge_identical=False).model
     assert len(model.beta_def) == int(A[y == 0].sum()) * n_clauses
     for i, j, r in model.beta_def:
         assert y[i] == 0 and A[i, j] == 1 and 0 <= r < n_clauses
-    merged = build_zero_one(A, y, n_clauses)
+    merged = build_zero_one(A, y, n_clauses, theta=0.01).model
     distinct = {tuple(row) for row, label in zip(A, y) if label == 0}
     assert len(merged.beta_def) == sum(sum(row) for row in distinct) * n_clauses
     assert not hasattr(model, "beta_def0")
-    disabled = build_zero_one(A, y, n_clauses, merge_identical=False, disable_cost=1.0)
+    disabled = build_zero_one(A, y, n_clauses, theta=0.01, merge_identical=False, disable_cost=1.0).model
     assert len(disabled.beta_def0) == int((y == 0).sum()) * n_clauses
 
 
 def test_hamming_big_m_is_the_row_sum():
     A, y = make_data(6)
     for disable in (None, 1.0):
-        model = build_hamming(A, y, 2, merge_identical=False, disable_cost=disable)
+        model = build_hamming(A, y, 2, theta=0.01, merge_identical=False, disable_cost=disable).model
         for i in model.N:
             assert pyo.value(model.bigM[i]) == A[i].sum() + (disable is not None)
 
@@ -621,10 +693,10 @@ def test_rule_from_model_reads_solved_models(backend):
         ):
             solve(backend, model)
             rule = rule_from_model(model, problem)
-            if model.find_component("K") is None:
+            if model.model.find_component("R") is None:
                 W, w0 = clause_weights(model)[:, None], None
             else:
-                W, w0 = two_level_weights(model)
+                W, w0 = two_level_weights(model.model)
             W, w0 = np.round(W), None if w0 is None else np.round(w0)
             work = problem.predict_work(W, w0)
             got = rule.evaluate_binary(A, problem.literals)
@@ -634,21 +706,22 @@ def test_rule_from_model_reads_solved_models(backend):
 def test_rule_from_model_rejects_fractional_and_unsolved():
     A, y = make_data(10)
     problem = CNFProblem.from_binary(A, y, form="cnf")
-    model = build_zero_one(problem.A, problem.y, 2, relax=True)
+    handle = build_zero_one(problem.A, problem.y, 2, theta=0.01, relax=True)
+    model = handle.model
     with pytest.raises(ValueError, match="has no value: solve the model first"):
-        rule_from_model(model, problem)
+        rule_from_model(handle, problem)
     for var in model.w.values():
         var.set_value(0.0)
     next(iter(model.w.values())).set_value(0.5)
     with pytest.raises(ValueError, match="fractional"):
-        rule_from_model(model, problem)
-    clause = build_clause_lp(problem.A, problem.y, disable_cost=1.0)
-    for var in clause.w.values():
+        rule_from_model(handle, problem)
+    clause = build_clause_lp(problem.A, problem.y, theta=0.01, disable_cost=1.0)
+    for var in clause.model.w.values():
         var.set_value(1.0)
-    clause.w0.set_value(0.3)
+    clause.model.w0.set_value(0.3)
     with pytest.raises(ValueError, match="fractional"):
         rule_from_model(clause, problem)
-    clause.w0.set_value(0.0)
+    clause.model.w0.set_value(0.0)
     assert rule_from_model(clause, problem).n_literals == A.shape[1]
     assert is_integral(np.array([0.0, 1.0, 1 - 1e-9]))
     assert not is_integral(np.array([0.0, 0.5]))
@@ -669,9 +742,9 @@ def test_objective_breakdown_sums_to_the_objective(backend, which):
     assert set(breakdown) == {"accuracy", "sparsity", "total"}
     assert breakdown["total"] == pytest.approx(breakdown["accuracy"] + breakdown["sparsity"])
     assert breakdown["total"] == pytest.approx(objective, abs=TOL)
-    assert breakdown["total"] == pytest.approx(pyo.value(model.objective), abs=TOL)
+    assert breakdown["total"] == pytest.approx(pyo.value(model.model.objective), abs=TOL)
     if which in ("zero_one", "hamming"):
-        W, w0 = (np.round(x) for x in two_level_weights(model))
+        W, w0 = (np.round(x) for x in two_level_weights(model.model))
         data = case_data(case)
         kwargs = dict(data["kwargs"])
         c0 = kwargs.pop("disable_cost")
@@ -685,13 +758,13 @@ def test_objective_breakdown_sums_to_the_objective(backend, which):
 def test_objective_breakdown_needs_a_solution():
     A, y = make_data(1)
     with pytest.raises(ValueError, match="No value for uninitialized|has no value"):
-        objective_breakdown(build_clause_lp(A, y))
+        objective_breakdown(build_clause_lp(A, y, theta=0.01))
 
 
 BUILDERS = {
-    "clause_lp": lambda A, y, **kw: build_clause_lp(A, y, **kw),
-    "zero_one": lambda A, y, **kw: build_zero_one(A, y, 2, **kw),
-    "hamming": lambda A, y, **kw: build_hamming(A, y, 2, **kw),
+    "clause_lp": lambda A, y, **kw: build_clause_lp(A, y, theta=0.01, **kw),
+    "zero_one": lambda A, y, **kw: build_zero_one(A, y, 2, theta=0.01, **kw),
+    "hamming": lambda A, y, **kw: build_hamming(A, y, 2, theta=0.01, **kw),
 }
 
 
@@ -732,7 +805,7 @@ def test_n_clauses_validation(builder, n_clauses):
     A = np.array([[1, 0], [0, 1]])
     y = np.array([1, 0])
     with pytest.raises(ValueError, match="n_clauses must be an integer >= 1"):
-        builder(A, y, n_clauses)
+        builder(A, y, n_clauses, theta=0.01)
 
 
 def test_single_class_data_builds_and_solves():

@@ -25,12 +25,10 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from rulemodels import BooleanRuleClassifier, TrainingWorkspace
-from rulemodels.algorithms import ALGORITHMS, learn_cnf
+from rulemodels.algorithms import ALGORITHMS, default_binarizer, solve_exact_problem
 from rulemodels.datasets import load_dataset
-from rulemodels.exact import solve_exact_problem
 from rulemodels.models import CNFProblem, hamming_objective, two_level_weights, zero_one_objective
-from rulemodels.workspace import default_binarizer
-from tests.helpers import require_backend
+from tests.helpers import learn_once, require_backend
 
 TOL = 1e-6
 OBJECTIVES = {"zero_one": zero_one_objective, "hamming": hamming_objective}
@@ -93,12 +91,12 @@ def brute_force_optimum(formulation: str, problem: CNFProblem, R: int, theta: fl
 def exact_optimum(formulation: str, problem: CNFProblem, R: int, theta: float, disable_cost, backend) -> float:
     """Solve the exact MIP; check it is optimal and that its own W attains the reported objective."""
     result = solve_exact_problem(problem, R, theta, formulation=formulation, solver=backend, disable_cost=disable_cost)
-    assert result.status == "optimal", (formulation, result.status)
+    assert result.termination == "optimal", (formulation, result.termination)
     W, w0 = two_level_weights(result.model)
     assert set(np.unique(W)) <= {0.0, 1.0}
     attained = objective_value(formulation, problem, W, theta, w0, disable_cost)
     assert attained == pytest.approx(result.objective, abs=TOL), (formulation, "the MIP's W does not attain its objective")
-    assert result.bound <= result.objective + TOL
+    assert result.exact_bound <= result.objective + TOL
     if problem.n_features * R <= BRUTE_FORCE_CELLS:
         event(f"{formulation}: brute force")
         assert result.objective == pytest.approx(brute_force_optimum(formulation, problem, R, theta, disable_cost), abs=TOL)
@@ -132,7 +130,7 @@ def test_exact_optimum_bounds_every_heuristic(form: str, instance: dict, highs) 
     omega = problem.sample_weight
     for algorithm in ALGORITHMS:
         allow_disable = c0 is not None
-        result, data = learn_cnf(
+        result, data = learn_once(
             problem, highs, algorithm=algorithm, n_clauses=R, theta=theta,
             allow_disable=allow_disable, disable_cost=c0 if allow_disable else 0.5,
         )

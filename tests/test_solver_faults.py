@@ -36,7 +36,6 @@ from sklearn.exceptions import ConvergenceWarning
 
 import rulemodels.algorithms.engine as engine_module
 from rulemodels import BooleanRuleClassifier
-from rulemodels.algorithms import learn_cnf
 from rulemodels.cli import main
 from rulemodels.data import FeatureBinarizer
 from rulemodels.datasets import load_dataset
@@ -51,7 +50,7 @@ from solvers import (
     TerminationCondition,
     get_backend,
 )
-from tests.helpers import DelegatingBackend
+from tests.helpers import DelegatingBackend, learn_once
 
 REPO = Path(__file__).resolve().parents[1]
 CHILD_ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
@@ -228,7 +227,7 @@ def test_solver_killed_mid_solve_is_a_typed_error_naming_the_solve(fake_solvers,
     assert result.message.startswith(KILLED[name]) and "run it again, or choose another solver" in result.message
 
     with pytest.raises(SolveError, match=r"solving the clause LP \(clause 1\) with " + name + " failed") as info:
-        learn_cnf(liver_problem(), backend, algorithm="bcd", n_clauses=2)
+        learn_once(liver_problem(), backend, algorithm="bcd", n_clauses=2)
     assert isinstance(info.value, SolverError) and KILLED[name] in str(info.value)
     assert info.value.result.termination is TerminationCondition.error
 
@@ -572,7 +571,7 @@ class FaultAfter(DelegatingBackend):
 
 def _check_best_so_far(result, data, theta, full) -> None:
     """The returned rule is the best one of the trace, which follows the unlimited run's."""
-    assert result.stop_reason == "time_limit"
+    assert result.termination == "time_limit"
     objective = hamming_objective(data.A, data.y, result.W, theta, sample_weight=data.weight, feature_cost=data.cost)
     assert result.objective == pytest.approx(objective)
     assert result.objective == min(result.history)
@@ -586,12 +585,12 @@ def _check_best_so_far(result, data, theta, full) -> None:
 def test_time_limit_inside_the_driver_keeps_the_best_rule(algorithm):
     problem, theta = liver_problem(), 0.001
     counter = FaultAfter(10**9, TerminationCondition.time_limit)
-    full, data = learn_cnf(problem, counter, algorithm=algorithm, n_clauses=3, theta=theta)
-    assert full.stop_reason != "time_limit" and len(full.history) >= 3  # a few iterations to cut into
+    full, data = learn_once(problem, counter, algorithm=algorithm, n_clauses=3, theta=theta)
+    assert full.termination != "time_limit" and len(full.history) >= 3  # a few iterations to cut into
     partial_improvement = False
     # The limit at every solve after the set-cover initialisation (3 clauses = 3 solves).
     for k in range(3, counter.n_solves):
-        limited, data = learn_cnf(
+        limited, data = learn_once(
             problem, FaultAfter(k, TerminationCondition.time_limit), algorithm=algorithm, n_clauses=3, theta=theta
         )
         _check_best_so_far(limited, data, theta, full)
@@ -608,14 +607,14 @@ def test_deadline_passing_between_solves_stops_with_the_best_rule(algorithm, mon
     clock = types.SimpleNamespace(perf_counter=lambda: time.perf_counter() + offset[0])
     monkeypatch.setattr(engine_module, "time", clock)
     problem, theta = liver_problem(), 0.001
-    full, _ = learn_cnf(problem, get_backend("highs"), algorithm=algorithm, n_clauses=3, theta=theta)
+    full, _ = learn_once(problem, get_backend("highs"), algorithm=algorithm, n_clauses=3, theta=theta)
 
     def an_hour_passes(n_solves: int) -> None:
         if n_solves == 5:  # during the second iteration's solves
             offset[0] += 3600.0
 
     backend = FaultAfter(10**9, TerminationCondition.time_limit, on_solve=an_hour_passes)
-    limited, data = learn_cnf(problem, backend, algorithm=algorithm, n_clauses=3, theta=theta, time_limit=600.0)
+    limited, data = learn_once(problem, backend, algorithm=algorithm, n_clauses=3, theta=theta, time_limit=600.0)
     assert backend.n_solves == 5  # no solve was started after the deadline
     assert all(limit is not None and 0 < limit <= 600.0 for limit in backend.time_limits)  # the rest is passed on
     _check_best_so_far(limited, data, theta, full)
@@ -655,12 +654,12 @@ def test_time_limit_through_the_estimator(algorithm, caplog):
 def test_error_status_inside_a_driver_is_a_typed_error_naming_the_solve(algorithm, fault, says):
     problem = liver_problem()
     with pytest.raises(SolveError) as info:  # the 2nd set-cover solve learns clause 2
-        learn_cnf(problem, FaultAfter(1, fault), algorithm=algorithm, n_clauses=3)
+        learn_once(problem, FaultAfter(1, fault), algorithm=algorithm, n_clauses=3)
     assert str(info.value) == f"solving the clause LP (clause 2) with highs failed: {says}"
     assert isinstance(info.value, SolverError) and info.value.result.termination is fault
 
     with pytest.raises(SolveError, match=r"solving the clause LP \(clause [123]\) with highs failed: ") as info:
-        learn_cnf(problem, FaultAfter(4, fault), algorithm=algorithm, n_clauses=3)  # inside the driver
+        learn_once(problem, FaultAfter(4, fault), algorithm=algorithm, n_clauses=3)  # inside the driver
     assert info.value.result.termination is fault
 
     X, y = liver()

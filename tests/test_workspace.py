@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 from rulemodels import BooleanRuleClassifier, TrainingWorkspace
-from rulemodels.algorithms import ProblemWorkspace, WorkingData, learn
+from rulemodels.algorithms import LPSolutionCache, WorkingData, default_binarizer, learn
 from rulemodels.data import FeatureBinarizer
 from rulemodels.datasets import load_dataset
 from rulemodels.models.problem import CNFProblem
-from rulemodels.workspace import default_binarizer
+from rulemodels.algorithms import default_binarizer
 from solvers import HighsBackend
 
 REPO = Path(__file__).resolve().parents[1]
@@ -94,13 +94,14 @@ def test_closing_releases_solver_instances_and_refuses_further_fits() -> None:
     X, y = load_dataset("parkinsons")
     backend = HighsBackend()
     workspace = TrainingWorkspace(X, y, solver=backend)
-    workspace.learn(algorithm="bcd", n_clauses=2, theta=0.01)
-    workspace.learn(algorithm="tlp", n_clauses=2, theta=0.01)
+    settings = {"form": "dnf", "allow_disable": False, "disable_cost": None, "max_iter": 100}
+    workspace.learn(algorithm="bcd", n_clauses=2, theta=0.01, **settings)
+    workspace.learn(algorithm="tlp", n_clauses=2, theta=0.01, **settings)
     assert len(backend) == 2  # the clause LP and the TLP relaxation
     workspace.close()
     assert len(backend) == 0
     with pytest.raises(RuntimeError, match="closed"):
-        workspace.learn(algorithm="am", theta=0.01)
+        workspace.learn(algorithm="am", n_clauses=2, theta=0.01, **settings)
     with pytest.raises(RuntimeError, match="closed"):
         BooleanRuleClassifier().fit(X, y, workspace=workspace)
 
@@ -131,8 +132,8 @@ def test_problem_workspace_results_do_not_depend_on_the_order_of_fits() -> None:
     cells = [("am", 2, 0.01), ("bcd", 3, 0.01), ("scn", 3, 0.002), ("am", 3, 0.002), ("scs", 2, 0.01)]
 
     def run(order: list[int]) -> dict:
-        with ProblemWorkspace(WorkingData.from_problem(problem), HighsBackend()) as workspace:
-            return {cells[i]: learn(workspace, algorithm=cells[i][0], n_clauses=cells[i][1], theta=cells[i][2]).W
+        with LPSolutionCache(WorkingData.from_problem(problem), HighsBackend()) as cache:
+            return {cells[i]: learn(cache, algorithm=cells[i][0], n_clauses=cells[i][1], theta=cells[i][2], max_iter=100).W
                     for i in order}
 
     forward, backward = run(list(range(len(cells)))), run(list(range(len(cells)))[::-1])
@@ -173,7 +174,7 @@ def test_learned_rule_evaluates_like_the_rule(algorithm, form) -> None:
         for theta, n_clauses, allow_disable in [(0.0, 2, False), (0.05, 3, True), (50.0, 2, False)]:
             learned = workspace.learn(
                 form=form, algorithm=algorithm, n_clauses=n_clauses, theta=theta, allow_disable=allow_disable,
-                time_limit=30 if algorithm == "exact" else None,
+                disable_cost=0.5, max_iter=100, time_limit=30 if algorithm == "exact" else None,
             )
             for matrix in (workspace.A, test_matrix):
                 np.testing.assert_array_equal(

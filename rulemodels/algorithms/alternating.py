@@ -1,9 +1,9 @@
-"""Alternating minimization (paper section 4.3) of eq. HammingFormulationBothVW.
+"""Alternating minimization (paper section 4.3) of eq. (3.12) HammingFormulationBothVW.
 
 Each iteration
 1. updates the ideal clause outputs v: positives keep ``v_ir = 1``; each
    negative is assigned to the clause r_0 with the smallest
-   ``Σ_j a_ij w_jr`` (eq. def-r0), the only clause that must reject it; ties
+   ``Σ_j a_ij w_jr`` (eq. (3.9) def-r0), the only clause that must reject it; ties
    go to the clause whose cluster centre (mean feature vector of the
    negatives for which that clause is among the minimisers, ties included)
    is nearest in l1 distance, then to the lowest index;
@@ -34,7 +34,7 @@ __all__ = ["alternating_minimization", "assign_negatives"]
 
 
 def assign_negatives(A: np.ndarray, W: np.ndarray, negatives: np.ndarray) -> np.ndarray:
-    """Clause index r_0 assigned to each negative sample (eq. def-r0 with l1 cluster tie-breaking)."""
+    """Clause index r_0 assigned to each negative sample (eq. (3.9) def-r0 with l1 cluster tie-breaking)."""
     sums = A[negatives] @ W
     minimal = np.isclose(sums, sums.min(axis=1, keepdims=True))
     assignment = np.argmax(minimal, axis=1)
@@ -51,7 +51,7 @@ def assign_negatives(A: np.ndarray, W: np.ndarray, negatives: np.ndarray) -> np.
 
 
 def alternating_minimization(
-    engine: ClauseEngine, W_init: np.ndarray, *, max_iter: int = 100, tol: float = 1e-9
+    engine: ClauseEngine, W_init: np.ndarray, *, max_iter: int, tol: float = 1e-9
 ) -> FitResult:
     """AM from ``W_init`` (d', R); returns the best W and the objective trace."""
     data = engine.data
@@ -100,7 +100,7 @@ def alternating_minimization(
     W, current = _drop_redundant(data, W, current, objective, tol)
     if current < history[-1]:
         history.append(current)
-    return FitResult(W=W, objective=current, history=history, n_iter=iteration, stop_reason=stop)
+    return FitResult(W=W, objective=current, history=history, n_iter=iteration, termination=stop)
 
 
 def _drop_redundant(data, W: np.ndarray, current: float, objective, tol: float) -> tuple[np.ndarray, float]:  # noqa: ANN001

@@ -1,4 +1,4 @@
-"""Block coordinate descent (paper section 4.2) on the Hamming objective (eq. HammingFormulationBothVW).
+"""Block coordinate descent (paper section 4.2) on the Hamming objective (eq. (3.12) HammingFormulationBothVW).
 
 One block is one clause. To update clause r_0 with the others fixed, every
 negative sample already rejected by another clause (``v̂_ir = 0`` for some
@@ -40,7 +40,7 @@ def bcd_weights(A: np.ndarray, y: np.ndarray, weight: np.ndarray, W: np.ndarray,
 
 
 def block_coordinate_descent(
-    engine: ClauseEngine, W_init: np.ndarray, *, max_iter: int = 100, tol: float = 1e-9
+    engine: ClauseEngine, W_init: np.ndarray, *, max_iter: int, tol: float = 1e-9
 ) -> FitResult:
     """Greedy BCD from ``W_init`` (d', R); returns the best W and the objective trace."""
     data = engine.data
@@ -78,4 +78,4 @@ def block_coordinate_descent(
         history.append(current)
         log.iteration(iteration, W, current)
     log.close(stop)
-    return FitResult(W=W, objective=current, history=history, n_iter=iteration, stop_reason=stop)
+    return FitResult(W=W, objective=current, history=history, n_iter=iteration, termination=stop)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.sparse as sp
 
 from rulemodels.models.problem import CNFProblem
 
@@ -19,10 +20,14 @@ class WorkingData:
     """The CNF problem as the drivers see it: dense float matrix, labels, weights, costs.
 
     With ``allow_disable`` the always-true feature ``a_i0 = 1`` is the last
-    column (paper section 3), with cost ``disable_cost``.
+    column (paper section 3), with cost ``disable_cost``. ``A`` is the dense
+    float matrix the numpy scoring uses; ``A_binary`` the same 0/1 matrix as
+    the int8 CSR the model builders take, made once here so that building a
+    clause LP or a relaxation converts nothing.
     """
 
     A: np.ndarray
+    A_binary: sp.csr_matrix
     y: np.ndarray
     weight: np.ndarray
     cost: np.ndarray
@@ -30,15 +35,19 @@ class WorkingData:
     allow_disable: bool
 
     @classmethod
-    def from_problem(cls, problem: CNFProblem, *, allow_disable: bool = False, disable_cost: float = 0.5) -> "WorkingData":
-        A = problem.A.toarray().astype(float)
-        cost = np.ones(A.shape[1])
+    def from_problem(cls, problem: CNFProblem, *, allow_disable: bool = False, disable_cost: float | None = None) -> "WorkingData":
+        """The drivers' view of ``problem``; with ``allow_disable``, ``disable_cost`` (c_0) is required."""
+        A_binary = problem.A
+        cost = np.ones(A_binary.shape[1])
         groups = [literal.feature for literal in problem.literals]
         if allow_disable:
-            A = np.hstack([A, np.ones((A.shape[0], 1))])
+            if disable_cost is None:
+                raise ValueError("allow_disable=True needs disable_cost, the cost c_0 of the always-true feature")
+            A_binary = sp.hstack([A_binary, np.ones((A_binary.shape[0], 1), dtype=A_binary.dtype)], format="csr")
             cost = np.append(cost, disable_cost)
             groups.append(ALWAYS_TRUE)
-        return cls(A, problem.y.astype(int), problem.sample_weight.astype(float), cost, tuple(groups), allow_disable)
+        A = A_binary.astype(np.float64).toarray()  # one dense allocation
+        return cls(A, A_binary, problem.y.astype(int), problem.sample_weight.astype(float), cost, tuple(groups), allow_disable)
 
     @property
     def n_features(self) -> int:

@@ -1,20 +1,20 @@
-"""The clause engine: one fit's access to the persistent one-level clause LPs of a workspace.
+"""The clause engine: one fit's access to the persistent one-level clause LPs of an LP-solution cache.
 
 Every driver (set covering, BCD, AM) learns clauses by re-solving the same
-one-level clause LP (eqs. OneLevelFormulation-Wj) with different sample
-weights: weight 0 removes a sample (``v_ir = DC`` in eq.
-HammingFormulationBothVW). :class:`ClauseEngine` is one fit's view of a
-:class:`~rulemodels.algorithms.workspace.ProblemWorkspace`: it looks an LP
+one-level clause LP (eqs. (2.1) OneLevelFormulation - (2.4) OneLevelFormulationWj)
+with different sample weights: weight 0 removes a sample (``v_ir = DC`` in eq.
+(3.12) HammingFormulationBothVW). :class:`ClauseEngine` is one fit's view of a
+:class:`~rulemodels.algorithms.lp_cache.LPSolutionCache`: it looks an LP
 up by its content (θ, feature costs, sample weights, formulation, solver
-options) among the solutions the workspace holds, and otherwise changes the
-workspace's persistent model in place (:func:`~rulemodels.models.set_sample_weight`,
-:func:`~rulemodels.models.set_theta`) and re-solves it, declaring the new
-numbers to the backend (:func:`~rulemodels.models.parameter_changes`) so that
+options) among the solutions the cache holds, and otherwise changes the
+cache's persistent model in place (:meth:`~rulemodels.models.ClauseLP.set_sample_weight`,
+:meth:`~rulemodels.models.ClauseLP.set_theta`) and re-solves it, declaring the new
+numbers to the backend (:meth:`~rulemodels.models.ClauseLP.parameter_changes`) so that
 a backend with in-place updates pushes just those.
 
 Every solve starts cold (``warm_start=False``): the LP solution is then a
 function of the LP alone, never of the solves before it, in this fit or in
-any other fit on the workspace. Degenerate clause LPs have many optimal
+any other fit on the cache. Degenerate clause LPs have many optimal
 vertices, and which one the solver returns changes the learned rule, so this
 is what makes a stored solution exactly what a fresh solve would return. It
 costs little: on the BCD and AM re-solve sequences of Pima, cold HiGHS solves
@@ -33,8 +33,7 @@ import numpy as np
 
 from rulemodels.algorithms.data import ALWAYS_TRUE, WorkingData
 from rulemodels.algorithms.rounding import simple_binarize
-from rulemodels.algorithms.workspace import ProblemWorkspace, lp_digest
-from rulemodels.models import clause_weights, parameter_changes, set_feature_cost, set_sample_weight, set_theta
+from rulemodels.algorithms.lp_cache import LPSolutionCache, lp_digest
 from solvers import ModelChanges, TerminationCondition
 
 logger = logging.getLogger(__name__)
@@ -50,25 +49,25 @@ class SolveBudgetExceeded(Exception):
 class EngineStats:
     """Counters of one fit.
 
-    ``n_cache_hits`` counts LPs this fit met again; ``n_shared`` the LPs
-    (or set-covering clauses) that earlier fits on the same workspace had
-    already solved.
+    ``n_repeats`` counts LPs this fit met again; ``n_shared`` the LPs
+    (or set-covering clauses) that earlier fits on the same cache had
+    already solved. Their sum is a fit's ``n_reused``.
     """
 
     n_builds: int = 0
     n_solves: int = 0
-    n_cache_hits: int = 0
+    n_repeats: int = 0
     n_shared: int = 0
     solver_seconds: float = 0.0
     statuses: dict[str, int] = field(default_factory=dict)
 
 
 class ClauseEngine:
-    """Learn one clause at a time from the workspace's clause LPs.
+    """Learn one clause at a time from the cache's clause LPs.
 
     Parameters
     ----------
-    workspace : ProblemWorkspace
+    cache : LPSolutionCache
         The data, persistent models and stored solutions shared with other fits.
     theta : float
     binarization : {"redundancy_aware", "simple"}
@@ -80,12 +79,12 @@ class ClauseEngine:
         Passed to every ``backend.solve`` (and part of every LP's key).
     formulation : {"auto", "primal", "dual"}
         Which side of the clause LP to solve
-        (:func:`~rulemodels.algorithms.workspace.choose_formulation`).
+        (:func:`~rulemodels.algorithms.lp_cache.choose_formulation`).
     """
 
     def __init__(
         self,
-        workspace: ProblemWorkspace,
+        cache: LPSolutionCache,
         *,
         theta: float,
         binarization: str = "redundancy_aware",
@@ -96,14 +95,14 @@ class ClauseEngine:
     ):
         if binarization not in ("redundancy_aware", "simple"):
             raise ValueError(f"binarization must be 'redundancy_aware' or 'simple', got {binarization!r}")
-        self.workspace = workspace
-        self.data: WorkingData = workspace.data
-        self.backend = workspace.backend
+        self.cache = cache
+        self.data: WorkingData = cache.data
+        self.backend = cache.backend
         self.theta = float(theta)
         self.binarization = binarization
         self.threshold = threshold
         self.solver_options = dict(solver_options or {})
-        self.formulation = workspace.formulation(formulation)
+        self.formulation = cache.formulation(formulation)
         self.deadline = None if time_limit is None else time.perf_counter() + time_limit
         self.stats = EngineStats()
         self._seen: dict[bytes, np.ndarray] = {}
@@ -111,14 +110,14 @@ class ClauseEngine:
             self.formulation.encode()
             + repr(sorted(self.solver_options.items())).encode()
             + np.float64(self.theta).tobytes()
-            + workspace.cost_bytes
+            + cache.cost_bytes
         )
         self._method = "redundancy_aware" if binarization == "redundancy_aware" else f"simple:{threshold!r}"
-        self._rounder = workspace.rounder() if binarization == "redundancy_aware" else None
+        self._rounder = cache.rounder() if binarization == "redundancy_aware" else None
 
     @property
     def chain_key(self) -> bytes:
-        """The key of this fit's set-covering chain in the workspace (LP identity + binarization)."""
+        """The key of this fit's set-covering chain in the cache (LP identity + binarization)."""
         return lp_digest(self._lp_prefix, self._method.encode())
 
     def remaining_time(self) -> float | None:
@@ -134,20 +133,20 @@ class ClauseEngine:
         weight_key = np.round(weight, 12).tobytes()
         seen = self._seen.get(weight_key)
         if seen is not None:
-            self.stats.n_cache_hits += 1
+            self.stats.n_repeats += 1
             return seen.copy()
         lp_key = lp_digest(self._lp_prefix, weight_key)
-        workspace = self.workspace
-        clause = workspace.clauses.get((lp_key, self._method))
+        cache = self.cache
+        clause = cache.clause(lp_key, self._method)
         if clause is None:
-            w_lp = workspace.solutions.get(lp_key)
+            w_lp = cache.solution(lp_key)
             if w_lp is None:
                 w_lp = self._solve(slot, weight)
-                workspace.solutions[lp_key] = w_lp
+                cache.store_solution(lp_key, w_lp)
             else:
                 self.stats.n_shared += 1
             clause = self.binarize(w_lp, weight)
-            workspace.clauses[(lp_key, self._method)] = clause
+            cache.store_clause(lp_key, self._method, clause)
         else:
             self.stats.n_shared += 1
         self._seen[weight_key] = clause
@@ -155,18 +154,18 @@ class ClauseEngine:
 
     def _solve(self, slot: int, weight: np.ndarray) -> np.ndarray:
         """Solve the clause LP with sample weights ``weight`` from scratch; its solution w."""
-        model, built = self.workspace.clause_model(self.formulation, self.theta, weight)
+        lp, built = self.cache.clause_model(self.formulation, self.theta, weight)
         if built:
             self.stats.n_builds += 1
         else:
-            set_theta(model, self.theta)
-            set_feature_cost(model, self.data.cost)
-            set_sample_weight(model, weight)
+            lp.set_theta(self.theta)
+            lp.set_feature_cost(self.data.cost)
+            lp.set_sample_weight(weight)
         remaining = self.remaining_time()
         start = time.perf_counter()
         result = self.backend.solve(
-            model, time_limit=remaining, options=self.solver_options,
-            changes=ModelChanges(**parameter_changes(model)), warm_start=False,
+            lp.model, time_limit=remaining, options=self.solver_options,
+            changes=ModelChanges(**lp.parameter_changes()), warm_start=False,
             load=(),  # w is read from the result (primal) or the dual Suffix (dual), not from loaded variables
         )
         self.stats.solver_seconds += time.perf_counter() - start
@@ -175,9 +174,9 @@ class ClauseEngine:
         if result.termination is TerminationCondition.time_limit:
             raise SolveBudgetExceeded("time limit reached inside a clause LP")
         result.raise_for_status(f"the clause LP (clause {slot + 1})")
-        if self.formulation == "dual":
-            return clause_weights(model)
-        return result.values(model._w_vars)
+        if lp.dual:
+            return lp.weights()
+        return result.values(lp.w_vars)
 
     def binarize(self, w_lp: np.ndarray, weight: np.ndarray) -> np.ndarray:
         """Binarize an LP clause with the chosen method (scored by the one-level objective)."""

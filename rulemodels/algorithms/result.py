@@ -1,17 +1,28 @@
-"""What a driver returns."""
+"""What the learners return: a driver's clause matrix (:class:`FitResult`) and the learned rule (:class:`LearnedRule`).
+
+One vocabulary for both: ``termination`` (why it stopped), ``n_iter``,
+``n_solves``, ``n_builds``, ``n_reused``. The estimator exposes them as
+``termination_``, ``n_iter_``, ``n_solves_``, ``n_builds_``, ``n_reused_``.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-__all__ = ["FitResult"]
+from rulemodels.rules import Rule
+
+__all__ = ["FitResult", "LearnedRule"]
 
 
 @dataclass
 class FitResult:
-    """The outcome of one driver run on a CNF problem.
+    """What a driver returns on a CNF problem: its clause matrix over the working features.
+
+    This is the drivers' internal result; :class:`LearnedRule` is the learned
+    rule a fit returns.
 
     Attributes
     ----------
@@ -26,9 +37,11 @@ class FitResult:
     n_iter : int
         Iterations executed, including the last one that found no
         improvement (so ``n_iter >= len(history) - 1``).
-    stop_reason : str
+    termination : str
         ``"converged"``, ``"no_improvement"``, ``"cycle"``, ``"max_iter"``, ``"time_limit"``, ``"single_pass"``.
-    n_builds, n_solves, n_cache_hits : int
+    n_builds, n_solves, n_reused : int
+        Model builds and LP solves of this fit, and LP solutions (or clauses)
+        it took from this fit or from earlier fits on the cache instead of solving.
     solver_seconds : float
     """
 
@@ -36,8 +49,93 @@ class FitResult:
     objective: float
     history: list[float] = field(default_factory=list)
     n_iter: int = 0
-    stop_reason: str = "single_pass"
+    termination: str = "single_pass"
     n_builds: int = 0
     n_solves: int = 0
-    n_cache_hits: int = 0
+    n_reused: int = 0
     solver_seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class LearnedRule:
+    """What one fit learned: the rule, its objective and how the learner got there.
+
+    Returned by :meth:`~rulemodels.TrainingWorkspace.learn` (every algorithm)
+    and by :func:`~rulemodels.solve_exact` (the exact MIP, which also fills
+    ``exact_bound``, ``gap``, ``breakdown``, ``solve`` and ``model``).
+
+    Attributes
+    ----------
+    rule : Rule
+        Over the original literals, true for the positive class.
+    objective : float or None
+        The algorithm's objective at the rule (Hamming objective for
+        SCS/SCN/BCD/AM, 0-1 objective for TLP and the exact MIP; the exact
+        Hamming MIP's own objective for ``formulation="hamming"``).
+    history : list of float
+        Objective after the initialisation and after each accepted iteration.
+    n_iter : int
+    termination : str
+        Why the algorithm stopped (``"time_limit"`` when the fit's time limit
+        cut it; for the exact MIP a TerminationCondition value such as ``"optimal"``).
+    n_solves, n_builds, n_reused : int
+        LP/MIP solves and model builds of this fit, and LP solutions it took
+        from this fit or from earlier fits on the workspace instead of solving.
+    exact_bound : float or None
+        The exact MIP's best bound (``algorithm="exact"`` only).
+    gap : float or None
+        The exact MIP's relative gap (0 when proved optimal).
+    breakdown : dict
+        The exact MIP's accuracy and sparsity parts of the solver's objective.
+    solve : SolveResult or None
+        The backend's full result of the exact MIP (solver name, version, wall time).
+    model : ConcreteModel or None
+        The solved exact MIP.
+    clause_columns : tuple of ndarray
+        For each clause of ``rule``, the columns of the workspace's binary
+        matrix that are its literals.
+    """
+
+    rule: Rule
+    objective: float | None
+    history: list[float] = field(default_factory=list)
+    n_iter: int = 1
+    termination: str = "single_pass"
+    n_solves: int = 0
+    n_builds: int = 0
+    n_reused: int = 0
+    exact_bound: float | None = None
+    gap: float | None = None
+    breakdown: dict[str, float] = field(default_factory=dict)
+    solve: Any = field(default=None, repr=False)
+    model: Any = field(default=None, repr=False)
+    clause_columns: tuple[np.ndarray, ...] = ()
+
+    @property
+    def status(self) -> str:
+        """Deprecated name of :attr:`termination` (the exact MIP's result called it ``status``)."""
+        import warnings
+
+        warnings.warn("LearnedRule.status is deprecated: use .termination", DeprecationWarning, stacklevel=2)
+        return self.termination
+
+    @property
+    def bound(self) -> float | None:
+        """Deprecated name of :attr:`exact_bound` (the exact MIP's result called it ``bound``)."""
+        import warnings
+
+        warnings.warn("LearnedRule.bound is deprecated: use .exact_bound", DeprecationWarning, stacklevel=2)
+        return self.exact_bound
+
+    def evaluate_binary(self, A: np.ndarray) -> np.ndarray:
+        """The rule's value on rows binarized by the workspace's binarizer (``rule.evaluate_binary``, by column).
+
+        A clause is the AND (DNF) or OR (CNF) of its columns, the rule the OR
+        (DNF) or AND (CNF) of its clauses (:meth:`~rulemodels.Rule.reduce`).
+        """
+        matrix = np.asarray(A) != 0
+        outputs = np.empty((matrix.shape[0], len(self.clause_columns)), dtype=bool)
+        for r, columns in enumerate(self.clause_columns):
+            block = matrix[:, columns]
+            outputs[:, r] = block.all(axis=1) if self.rule.form == "dnf" else block.any(axis=1)
+        return self.rule.reduce(outputs)

@@ -26,13 +26,13 @@ __all__ = ["set_cover"]
 def set_cover(engine: ClauseEngine, n_clauses: int) -> FitResult:
     """Learn ``n_clauses`` clauses greedily, removing decided samples after each.
 
-    Clauses the workspace already holds for this θ and binarization (learned
+    Clauses the cache already holds for this θ and binarization (learned
     by a fit with the same or a larger R) are read instead of learned again.
     """
     data = engine.data
     W = np.zeros((data.n_features, n_clauses))
     weight = data.weight.copy()
-    chain = engine.workspace.set_cover_chain(engine.chain_key)
+    chain = engine.cache.set_cover_chain(engine.chain_key)
     stop = "single_pass"
     for r in range(n_clauses):
         if r < len(chain.clauses):
@@ -53,4 +53,4 @@ def set_cover(engine: ClauseEngine, n_clauses: int) -> FitResult:
         weight = np.where(covered, weight, 0.0)
         logger.debug("set cover: clause %d uses %d features; %d samples remain", r + 1, int(W[:, r].sum()), int((weight > 0).sum()))
     objective = hamming_objective(data.A, data.y, W, engine.theta, sample_weight=data.weight, feature_cost=data.cost)
-    return FitResult(W=W, objective=objective, history=[objective], n_iter=1, stop_reason=stop)
+    return FitResult(W=W, objective=objective, history=[objective], n_iter=1, termination=stop)

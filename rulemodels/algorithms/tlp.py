@@ -1,4 +1,4 @@
-"""TLP: the two-level LP relaxation (paper section 4.1, eq. GeneralLPFormulation with 0 <= w <= 1).
+"""TLP: the two-level LP relaxation (paper section 4.1, eq. (4.14) GeneralLPFormulation with 0 <= w <= 1).
 
 The relaxation is solved once, then each clause is binarized in turn with the
 redundancy-aware method (or the simple threshold), scoring candidates by the
@@ -21,8 +21,8 @@ import numpy as np
 from rulemodels.algorithms.data import WorkingData
 from rulemodels.algorithms.result import FitResult
 from rulemodels.algorithms.rounding import RedundancyAwareBinarizer, redundant_clauses, simple_binarize
-from rulemodels.algorithms.workspace import ProblemWorkspace
-from rulemodels.models import set_theta, sparsity_changes, two_level_weights
+from rulemodels.algorithms.lp_cache import LPSolutionCache
+from rulemodels.models import two_level_weights
 from rulemodels.models.objectives import zero_one_objective
 from solvers import ModelChanges
 
@@ -41,7 +41,7 @@ def _tlp_values(A: np.ndarray, y: np.ndarray, omega: np.ndarray, S: np.ndarray, 
 
 
 def two_level_lp(
-    workspace: ProblemWorkspace,
+    cache: LPSolutionCache,
     *,
     theta: float,
     n_clauses: int,
@@ -52,34 +52,34 @@ def two_level_lp(
 ) -> FitResult:
     """Solve TLP and binarize its solution clause by clause.
 
-    The relaxation for R clauses is built once per workspace and re-solved
+    The relaxation for R clauses is built once per cache and re-solved
     for each θ (only θ changes), from scratch (``warm_start=False``), so the
     result is what a freshly built model gives.
     """
-    data = workspace.data
-    model, built = workspace.relaxation(n_clauses, theta)
+    data = cache.data
+    relaxation, built = cache.relaxation(n_clauses, theta)
     if not built:
-        set_theta(model, theta)
+        relaxation.set_theta(theta)
     start = time.perf_counter()
-    result = workspace.backend.solve(
-        model, time_limit=time_limit, options=dict(solver_options or {}),
-        changes=ModelChanges(**sparsity_changes(model)), warm_start=False,
+    result = cache.backend.solve(
+        relaxation.model, time_limit=time_limit, options=dict(solver_options or {}),
+        changes=ModelChanges(**relaxation.sparsity_changes()), warm_start=False,
     )
     seconds = time.perf_counter() - start
     result.raise_for_status(f"the two-level LP relaxation (TLP, R={n_clauses})")
-    W_lp, _ = two_level_weights(model)
+    W_lp, _ = two_level_weights(relaxation.model)
     W_lp = np.clip(W_lp, 0.0, 1.0)
     if binarization == "simple":
         W = simple_binarize(W_lp, threshold)
     else:
-        W = _redundancy_aware(data, workspace.rounder(), W_lp, theta)
+        W = _redundancy_aware(data, cache.rounder(), W_lp, theta)
     # The relaxation has no cheaper way to switch an unneeded clause off than a duplicate or a
     # one-column tautology; drop those (same training predictions, fewer literals).
     W = np.delete(W, redundant_clauses(data.A, W, data.groups, allow_disable=data.allow_disable), axis=1)
     objective = zero_one_objective(data.A, data.y, W, theta, sample_weight=data.weight, feature_cost=data.cost)
     stop = "time_limit" if result.termination.value == "time_limit" else "single_pass"
     return FitResult(
-        W=W, objective=objective, history=[objective], n_iter=1, stop_reason=stop, n_builds=int(built), n_solves=1,
+        W=W, objective=objective, history=[objective], n_iter=1, termination=stop, n_builds=int(built), n_solves=1,
         solver_seconds=seconds,
     )
 

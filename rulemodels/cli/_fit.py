@@ -258,7 +258,7 @@ def _cmd_exact(args: argparse.Namespace) -> int:
     """Solve the exact MIP and print status, the rule with its training error, objective, bound and gap."""
     import numpy as np
 
-    from rulemodels.exact import solve_exact
+    from rulemodels.algorithms.exact import solve_exact
     from rulemodels.data import load_data
 
     _translate_pyomo_warnings(args, args.cleanups)
@@ -273,19 +273,19 @@ def _cmd_exact(args: argparse.Namespace) -> int:
     )
     error = float(np.mean(result.rule.evaluate(X) != y.astype(bool)))
     gap = "-" if result.gap is None else f"{100 * result.gap:.3f} %"
-    bound = "-" if result.bound is None else f"{result.bound:.6g}"
+    bound = "-" if result.exact_bound is None else f"{result.exact_bound:.6g}"
     print(
         f"data: {data.source} ({len(X)} samples), {args.formulation} MIP, R={args.n_clauses}, theta={args.theta:g} "
         f"(the paper's θ: {args.theta * len(X):g})"
     )
-    if result.status == "time_limit":
+    if result.termination == "time_limit":
         limit = f" ({args.time_limit:g} s)" if args.time_limit is not None else ""
         print(
             f"status: stopped at time limit{limit} with an incumbent: the rule below is the best found, "
             "not proven optimal (see bound and gap)"
         )
     else:
-        print(f"status: {result.status}")
+        print(f"status: {result.termination}")
     print(f"rule ({data.target} = {data.classes[1]} when true):")
     print(f"  {result.rule}")
     print(f"training error: {error:.4f}  (accuracy {1 - error:.4f}); {result.rule.n_literals} literals")

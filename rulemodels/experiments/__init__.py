@@ -13,7 +13,7 @@ protocol, one module per job (imports flow down this list):
   task has a stable string :attr:`Task.key`.
 - :mod:`~rulemodels.experiments.cells`: :func:`run_unit` fits every task of
   one training set (dataset and fold) on one shared
-  :class:`~rulemodels.workspace.TrainingWorkspace` and returns one flat
+  :class:`~rulemodels.algorithms.TrainingWorkspace` and returns one flat
   record per task; :func:`run_task` runs one task alone. A fit that raises
   gives a record with ``error`` set instead of an exception.
 - :mod:`~rulemodels.experiments.store`: the JSON Lines results file

@@ -2,7 +2,7 @@
 
 A *unit* is every task that trains on the same rows with the same
 binarization and solver: one (dataset, fold[, inner fold]). :func:`run_unit`
-loads the data once, builds one :class:`~rulemodels.workspace.TrainingWorkspace`
+loads the data once, builds one :class:`~rulemodels.algorithms.TrainingWorkspace`
 on the training rows (the binarizer is fitted on them only), binarizes the
 test rows once, and learns every task's rule on that workspace, so the
 binarization, the clause LPs, the set-covering starts and every LP solution
@@ -137,7 +137,7 @@ def run_unit(unit: Unit | Sequence[Task]) -> list[dict[str, Any]]:
 
 def _run_tasks(tasks: Sequence[Task], interrupts: InterruptWatch) -> list[dict[str, Any]]:
     """:func:`run_unit`'s work; an exception during a Ctrl-C (``interrupts``) is an interrupt, not a record."""
-    from rulemodels.workspace import TrainingWorkspace, default_binarizer
+    from rulemodels.algorithms.training import TrainingWorkspace, default_binarizer
     from solvers import SolverNotFoundError, get_backend
 
     first = tasks[0]
@@ -173,7 +173,7 @@ def _run_cell(
         start = time.perf_counter()
         learned = workspace.learn(
             form=task.form, algorithm=task.algorithm, n_clauses=task.n_clauses, theta=task.theta,
-            max_iter=task.max_iter, time_limit=task.time_limit,
+            allow_disable=False, disable_cost=None, max_iter=task.max_iter, time_limit=task.time_limit,
         )
         wall_time = time.perf_counter() - start
         rule = learned.rule

@@ -1,19 +1,20 @@
 """Declarative Pyomo models of the paper (builders never solve).
 
-- :func:`build_clause_lp`: one-level clause LP (eqs. OneLevelFormulation-Wj)
+- :func:`build_clause_lp`: one-level clause LP (eqs. (2.1) OneLevelFormulation - (2.4) OneLevelFormulationWj)
 - :func:`build_clause_dual_lp`: its LP dual (the engine solves it for tall data)
-- :func:`build_zero_one`: two-level 0-1 error MIP / TLP (eq. GeneralLPFormulation)
-- :func:`build_hamming`: exact Hamming-distance MIP (eq. HammingFormulation)
+- :func:`build_zero_one`: two-level 0-1 error MIP / TLP (eq. (4.14) GeneralLPFormulation)
+- :func:`build_hamming`: exact Hamming-distance MIP (eq. (3.10) HammingFormulation)
+
+Builders return a typed handle (:class:`ClauseLP`, :class:`TwoLevelModel`):
+its ``model`` is the Pyomo model (``handle.model.pprint()`` reads like the
+paper), and its methods change the mutable Params in place and report the
+new numbers for an in-place re-solve, read from the Params themselves.
+Equation numbers are those printed in the paper's PDF, followed by the
+LaTeX label.
 """
 
-from rulemodels.models.clause_lp import (
-    build_clause_dual_lp,
-    build_clause_lp,
-    parameter_changes,
-    set_feature_cost,
-    set_sample_weight,
-    set_theta,
-)
+from rulemodels.models._build import TwoLevelModel
+from rulemodels.models.clause_lp import ClauseLP, build_clause_dual_lp, build_clause_lp
 from rulemodels.models.extract import (
     clause_weights,
     is_integral,
@@ -24,10 +25,12 @@ from rulemodels.models.extract import (
 from rulemodels.models.hamming import build_hamming
 from rulemodels.models.objectives import clause_sums, hamming_objective, sparsity_cost, zero_one_objective
 from rulemodels.models.problem import CNFProblem
-from rulemodels.models.zero_one import build_zero_one, sparsity_changes
+from rulemodels.models.zero_one import build_zero_one
 
 __all__ = [
     "CNFProblem",
+    "ClauseLP",
+    "TwoLevelModel",
     "build_clause_dual_lp",
     "build_clause_lp",
     "build_hamming",
@@ -37,12 +40,7 @@ __all__ = [
     "hamming_objective",
     "is_integral",
     "objective_breakdown",
-    "parameter_changes",
     "rule_from_model",
-    "set_feature_cost",
-    "set_sample_weight",
-    "set_theta",
-    "sparsity_changes",
     "sparsity_cost",
     "two_level_weights",
     "zero_one_objective",

@@ -23,6 +23,8 @@ def as_binary_csr(A: Any) -> sp.csr_matrix:
     Raises ValueError naming the problem when ``A`` is not 2-D, is empty, or
     holds values other than 0 and 1.
     """
+    if _is_binary_int8_csr(A):
+        return A  # already what the builders take (WorkingData.A_binary): no copy, no conversion
     if sp.issparse(A):
         matrix = sp.csr_matrix(A)
     else:
@@ -41,6 +43,14 @@ def as_binary_csr(A: Any) -> sp.csr_matrix:
     matrix = matrix.astype(np.int8)
     matrix.sort_indices()
     return matrix
+
+
+def _is_binary_int8_csr(A: Any) -> bool:
+    """Whether ``A`` is a non-empty int8 CSR matrix with sorted indices, no explicit zeros and only ones."""
+    return (
+        isinstance(A, sp.csr_matrix) and A.dtype == np.int8 and A.shape[0] > 0 and A.shape[1] > 0
+        and A.has_canonical_format and bool(np.all(A.data == 1))
+    )
 
 
 def as_labels(y: Any, n_samples: int) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""The one-level clause LP (Malioutov & Varshney 2013; paper eqs. OneLevelFormulation-Wj).
+"""The one-level clause LP (Malioutov & Varshney 2013; paper eqs. (2.1) OneLevelFormulation - (2.4) OneLevelFormulationWj).
 
 One disjunctive clause ``v_i = OR_j a_ij w_j`` is learned by
 
@@ -11,17 +11,19 @@ One disjunctive clause ``v_i = OR_j a_ij w_j`` is learned by
     \\text{s.t. } \\xi_i \\ge 1 - \\sum_j a_{ij} w_j,\\ \\xi_i \\ge 0 \\quad (y_i = 1),
     \\qquad 0 \\le w_j \\le 1
 
-(hinge cost on the samples the clause must cover, eq. OneLevelFormulationPositiveSamples;
-linear cost on the samples it must not cover, eq. OneLevelFormulationNegativeSamples;
-``w_j`` binary with ``integer=True``, eq. OneLevelFormulationWj). ``omega_i`` are
+(hinge cost on the samples the clause must cover, eq. (2.2) OneLevelFormulationPositiveSamples;
+linear cost on the samples it must not cover, eq. (2.3) OneLevelFormulationNegativeSamples;
+``w_j`` binary with ``integer=True``, eq. (2.4) OneLevelFormulationWj). ``omega_i`` are
 sample weights; weight 0 removes a sample. The linear cost of the negatives is
 aggregated into one mutable coefficient per feature,
 ``neg_cost[j] = sum_{i: y_i=0} omega_i a_ij``, computed with numpy, so the
 objective has d Param terms instead of one per (sample, feature).
 
 It is the building block of set covering, BCD and AM: their drivers build it
-once per clause and re-solve it after :func:`set_sample_weight`,
-:func:`set_theta` or :func:`set_feature_cost`.
+once and re-solve it after :meth:`ClauseLP.set_sample_weight`,
+:meth:`ClauseLP.set_theta` or :meth:`ClauseLP.set_feature_cost` (or after
+any change of its mutable Params made the Pyomo way), declaring the new
+numbers with :meth:`ClauseLP.parameter_changes`.
 """
 
 from __future__ import annotations
@@ -31,23 +33,23 @@ from typing import Any
 import numpy as np
 import pyomo.environ as pyo
 
-from rulemodels.models._data import as_feature_costs, as_weights, check_nonnegative, prepare_data
-from rulemodels.models._pyomo import assign_changed, linear_sum
+from rulemodels.models._build import linear_sum, param_values, store_param
+from rulemodels.models._data import PreparedData, SampleGroups, as_feature_costs, as_weights, check_nonnegative, prepare_data
 
-__all__ = ["build_clause_dual_lp", "build_clause_lp", "parameter_changes", "set_feature_cost", "set_sample_weight", "set_theta"]
+__all__ = ["ClauseLP", "build_clause_dual_lp", "build_clause_lp"]
 
 
 def build_clause_lp(
     A: Any,
     y: Any,
     *,
-    theta: float = 0.01,
+    theta: float,
     sample_weight: Any = None,
     feature_cost: Any = None,
     integer: bool = False,
     disable_cost: float | None = None,
     merge_identical: bool = True,
-) -> pyo.ConcreteModel:
+) -> "ClauseLP":
     """Build (not solve) the one-level clause LP for binary ``A`` and labels ``y``.
 
     Parameters
@@ -56,10 +58,10 @@ def build_clause_lp(
         Binary features ``a_ij``.
     y : array-like of shape (n,), 0/1
         1 for samples the clause must cover (output 1), 0 for samples it must reject.
-    theta : float, default=0.01
+    theta : float
         Sparsity weight θ (mutable Param ``theta``).
     sample_weight : array-like of shape (n,), optional
-        Weights ``ω_i >= 0`` (default 1); mutable through :func:`set_sample_weight`.
+        Weights ``ω_i >= 0`` (default 1); mutable through :meth:`ClauseLP.set_sample_weight`.
     feature_cost : array-like of shape (d,), optional
         Per-feature costs ``c_j`` (default 1); mutable Param ``c``.
     integer : bool, default=False
@@ -73,8 +75,8 @@ def build_clause_lp(
 
     Returns
     -------
-    pyomo.environ.ConcreteModel
-        Components: ``J`` (features), ``P`` (positive sample groups), ``w``,
+    ClauseLP
+        The handle; its ``model`` has the components ``J`` (features), ``P`` (positive sample groups), ``w``,
         ``xi``, ``theta``, ``c``, ``weight`` (summed ω of each positive group),
         ``neg_cost``, ``cover``, ``accuracy_cost``, ``sparsity_cost``, ``objective``;
         with ``disable_cost``: ``w0``, ``c0``, ``neg_weight_total``.
@@ -86,8 +88,8 @@ def build_clause_lp(
     m = pyo.ConcreteModel(name="clause_lp")
     _add_data(m, data, theta, disable_cost)
     domain = pyo.Binary if integer else pyo.UnitInterval
-    m.w = pyo.Var(m.J, domain=domain, doc="w_j = 1 if feature j is in the clause (eq. OneLevelFormulationWj)")
-    m.xi = pyo.Var(m.P, domain=pyo.NonNegativeReals, doc="ξ_i: hinge cost of positive sample i (eq. OneLevelFormulationPositiveSamples)")
+    m.w = pyo.Var(m.J, domain=domain, doc="w_j = 1 if feature j is in the clause (eq. (2.4) OneLevelFormulationWj)")
+    m.xi = pyo.Var(m.P, domain=pyo.NonNegativeReals, doc="ξ_i: hinge cost of positive sample i (eq. (2.2) OneLevelFormulationPositiveSamples)")
     if disable_cost is not None:
         m.w0 = pyo.Var(domain=domain, doc="w_0 = 1 selects the always-true feature a_i0 = 1: the clause is disabled (section 3)")
 
@@ -99,7 +101,7 @@ def build_clause_lp(
         covered = linear_sum([model.w[j] for j in indices[indptr[p]:indptr[p + 1]]] + always_true)
         return model.xi[p] + covered >= 1
 
-    m.cover = pyo.Constraint(m.P, rule=cover_rule, doc="ξ_i ≥ 1 − Σ_j a_ij w_j for y_i = 1 (eq. OneLevelFormulationPositiveSamples)")
+    m.cover = pyo.Constraint(m.P, rule=cover_rule, doc="ξ_i ≥ 1 − Σ_j a_ij w_j for y_i = 1 (eq. (2.2) OneLevelFormulationPositiveSamples)")
     accuracy = sum(m.weight[p] * m.xi[p] for p in m.P) + sum(m.neg_cost[j] * m.w[j] for j in m.J)
     sparsity = m.theta * sum(m.c[j] * m.w[j] for j in m.J)
     if disable_cost is not None:
@@ -108,24 +110,21 @@ def build_clause_lp(
     m.accuracy_cost = pyo.Expression(expr=accuracy, doc="Σ_{y_i=1} ω_i ξ_i + Σ_{y_i=0} ω_i Σ_j a_ij w_j")
     m.sparsity_cost = pyo.Expression(expr=sparsity, doc="θ Σ_j c_j w_j")
     m.objective = pyo.Objective(
-        expr=m.accuracy_cost + m.sparsity_cost, sense=pyo.minimize, doc="eq. OneLevelFormulation"
+        expr=m.accuracy_cost + m.sparsity_cost, sense=pyo.minimize, doc="eq. (2.1) OneLevelFormulation"
     )
-    m._w_vars = list(m.w.values())  # in the order of J, for clause_weights
-    # One list object for the objective's variables, so a backend can keep its column indices.
-    m._objective_vars = [m.xi[int(p)] for p in data.groups.positives] + m._w_vars + ([m.w0] if disable_cost is not None else [])
-    return m
+    return ClauseLP(m, data, dual=False)
 
 
 def build_clause_dual_lp(
     A: Any,
     y: Any,
     *,
-    theta: float = 0.01,
+    theta: float,
     sample_weight: Any = None,
     feature_cost: Any = None,
     disable_cost: float | None = None,
     merge_identical: bool = True,
-) -> pyo.ConcreteModel:
+) -> "ClauseLP":
     """Build the LP dual of the one-level clause LP; its constraint duals are the clause ``w``.
 
     Same data, Params and ``set_*`` functions as :func:`build_clause_lp`
@@ -183,110 +182,155 @@ def build_clause_dual_lp(
             doc="Σ_{y_i=1} u_i − v_0 ≤ Σ_{y_i=0} ω_i + θ c_0: dual of w_0",
         )
         gain = gain - m.v0
-    m.objective = pyo.Objective(expr=gain, sense=pyo.maximize, doc="dual of eq. OneLevelFormulation (same optimum)")
+    m.objective = pyo.Objective(expr=gain, sense=pyo.maximize, doc="dual of eq. (2.1) OneLevelFormulation (same optimum)")
     m.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT, doc="constraint duals; dual(price[j]) = w_j")
-    m._w_constraints = list(m.price.values())  # in the order of J, for clause_weights
-    m._price_constraints = m._w_constraints + ([m.price0] if disable_cost is not None else [])
-    m._u_vars = [m.u[int(p)] for p in positives]
-    return m
+    return ClauseLP(m, data, dual=True)
 
 
-def _add_data(m: pyo.ConcreteModel, data: Any, theta: float, disable_cost: float | None) -> None:
-    """The sets and mutable Params both clause LPs share, and the numpy shadows ``set_*`` update."""
+def _add_data(m: pyo.ConcreteModel, data: PreparedData, theta: float, disable_cost: float | None) -> None:
+    """The sets and mutable Params both clause LPs share."""
     groups, costs, group_weight, n_features = data.groups, data.costs, data.group_weight, data.n_features
     positives = groups.positives
     negatives = groups.negatives
-    neg_patterns = groups.patterns[negatives]
     m.J = pyo.RangeSet(0, n_features - 1, doc="binary features j = 0..d-1")
     m.P = pyo.Set(initialize=positives.tolist(), doc="samples with y_i = 1 (groups of identical rows)")
-    m.theta = pyo.Param(initialize=float(theta), mutable=True, doc="sparsity weight θ (eq. OneLevelFormulation)")
+    m.theta = pyo.Param(initialize=float(theta), mutable=True, doc="sparsity weight θ (eq. (2.1) OneLevelFormulation)")
     m.c = pyo.Param(m.J, initialize=dict(enumerate(costs.tolist())), mutable=True, doc="cost c_j of using feature j")
     m.weight = pyo.Param(
         m.P, initialize={int(p): float(group_weight[p]) for p in positives}, mutable=True,
         doc="sample weight ω_i of each positive sample (0 removes it)",
     )
-    neg_cost = np.asarray(neg_patterns.T @ group_weight[negatives]).ravel()
+    neg_cost = np.asarray(groups.patterns[negatives].T @ group_weight[negatives]).ravel()
     m.neg_cost = pyo.Param(
         m.J, initialize=dict(enumerate(neg_cost.tolist())), mutable=True,
-        doc="Σ_{i: y_i=0} ω_i a_ij: linear cost of feature j on the negatives (eq. OneLevelFormulationNegativeSamples)",
+        doc="Σ_{i: y_i=0} ω_i a_ij: linear cost of feature j on the negatives (eq. (2.3) OneLevelFormulationNegativeSamples)",
     )
     if disable_cost is not None:
         m.c0 = pyo.Param(initialize=float(disable_cost), mutable=True, doc="cost c_0 of the always-true feature")
         m.neg_weight_total = pyo.Param(
             initialize=float(group_weight[negatives].sum()), mutable=True, doc="Σ_{i: y_i=0} ω_i (a_i0 = 1 for all i)"
         )
-    m._groups = groups
-    m._pos_groups = positives
-    # Numpy shadows of the Params, in the order of these indices (for assign_changed and parameter_changes).
-    m._weight_index = [int(p) for p in positives]
-    m._feature_index = list(range(n_features))
-    m._weight_values = group_weight[positives].astype(float)
-    m._neg_cost_values = neg_cost
-    m._feature_cost = costs.astype(float)
-    m._theta_value = float(theta)
-    m._neg_groups = negatives
-    m._neg_patterns_t = neg_patterns.T.tocsr()  # d x negatives: neg_cost = this @ the negatives' weights
-    m._sample_weight = data.sample_weight
 
 
-def set_sample_weight(model: pyo.ConcreteModel, sample_weight: Any) -> None:
-    """Change the sample weights ω of a built clause LP in place (0 removes a sample).
+class ClauseLP:
+    """A built one-level clause LP (primal or dual) and how to change it in place.
 
-    Updates the positive groups' ``weight`` and the aggregated ``neg_cost``
-    (and ``neg_weight_total``); only Params whose value changes are touched.
+    Owns the Pyomo ``model``, the sample ``groups`` its rows stand for, and
+    the index lists in the order the ``set_*`` and :meth:`parameter_changes`
+    methods use. The numbers live only in the model's mutable Params
+    (``theta``, ``c``, ``weight``, ``neg_cost``, ``c0``, ``neg_weight_total``):
+    :meth:`parameter_changes` reads them there, so a change made the Pyomo
+    way (``lp.model.theta = 3.0``) is re-solved exactly like one made with
+    :meth:`set_theta`.
+
+    Attributes
+    ----------
+    model : pyomo.environ.ConcreteModel
+    groups : SampleGroups
+        The groups of identical samples behind ``P`` and the negatives.
+    dual : bool
+        Whether ``model`` is the dual (:func:`build_clause_dual_lp`).
+    w_vars : list
+        Primal: the variables ``w_j`` in the order of ``J`` (empty for the dual).
     """
-    groups = model._groups
-    weights = as_weights(sample_weight, groups.group_of_sample.shape[0])
-    group_weight = groups.group_weights(weights)
-    positive_weight = group_weight[model._pos_groups]
-    assign_changed(model.weight, model._weight_index, model._weight_values, positive_weight)
-    model._weight_values = positive_weight
-    neg_weight = group_weight[model._neg_groups]
-    neg_cost = np.asarray(model._neg_patterns_t @ neg_weight).ravel()
-    assign_changed(model.neg_cost, model._feature_index, model._neg_cost_values, neg_cost)
-    model._neg_cost_values = neg_cost
-    if hasattr(model, "neg_weight_total"):
-        model.neg_weight_total = float(neg_weight.sum())
-    model._sample_weight = weights
+
+    def __init__(self, model: pyo.ConcreteModel, data: PreparedData, *, dual: bool):
+        self.model = model
+        self.groups: SampleGroups = data.groups
+        self.dual = dual
+        positives, negatives = self.groups.positives, self.groups.negatives
+        self._n_samples = int(data.sample_weight.shape[0])
+        self._positives = positives
+        self._negatives = negatives
+        self._weight_index = [int(p) for p in positives]
+        self._feature_index = list(range(data.n_features))
+        self._neg_patterns_t = self.groups.patterns[negatives].T.tocsr()  # d x negatives: neg_cost = this @ their weights
+        has_w0 = model.find_component("c0") is not None
+        if dual:
+            self.w_vars: list[Any] = []
+            self._w_constraints = list(model.price.values())  # in the order of J: their duals are w
+            self._price_constraints = self._w_constraints + ([model.price0] if has_w0 else [])
+            self._u_vars = [model.u[p] for p in self._weight_index]
+        else:
+            self.w_vars = list(model.w.values())  # in the order of J
+            # One list object for the objective's variables, so a backend can keep its column indices.
+            self._objective_vars = [model.xi[p] for p in self._weight_index] + self.w_vars + ([model.w0] if has_w0 else [])
+
+    def __repr__(self) -> str:
+        side = "dual" if self.dual else "primal"
+        return f"ClauseLP({side}, {len(self.model.J)} features, {len(self.model.P)} positive groups)"
+
+    def set_sample_weight(self, sample_weight: Any) -> None:
+        """Change the sample weights ω in place (0 removes a sample).
+
+        Updates the positive groups' ``weight`` and the aggregated ``neg_cost``
+        (and ``neg_weight_total``); only Params whose value changes are touched.
+        """
+        m = self.model
+        weights = as_weights(sample_weight, self._n_samples)
+        group_weight = self.groups.group_weights(weights)
+        store_param(m.weight, self._weight_index, group_weight[self._positives])
+        neg_weight = group_weight[self._negatives]
+        store_param(m.neg_cost, self._feature_index, np.asarray(self._neg_patterns_t @ neg_weight).ravel())
+        if m.find_component("neg_weight_total") is not None:
+            m.neg_weight_total = float(neg_weight.sum())
+
+    def set_theta(self, theta: float) -> None:
+        """Change the sparsity weight θ in place."""
+        check_nonnegative("theta", theta)
+        self.model.theta = float(theta)
+
+    def set_feature_cost(self, feature_cost: Any) -> None:
+        """Change the per-feature costs c_j in place."""
+        store_param(self.model.c, self._feature_index, as_feature_costs(feature_cost, len(self._feature_index)))
+
+    def parameter_changes(self) -> dict[str, Any]:
+        """The numbers the mutable Params currently make, for an in-place re-solve.
+
+        A dict for :class:`solvers.ModelChanges` (the algorithms layer passes
+        it on): for the primal, the objective coefficients ``ω_i`` of ``ξ_i``
+        and ``neg_cost_j + θ c_j`` of ``w_j`` (and ``Σ_{y=0} ω_i + θ c_0`` of
+        ``w0``); for the dual, the bounds ``0 <= u_i <= ω_i`` and the
+        right-hand sides ``neg_cost_j + θ c_j`` of ``price[j]`` (and of
+        ``price0``). Read from the Params themselves, with the same float
+        operations as evaluating the model's expressions.
+        """
+        m = self.model
+        theta = float(pyo.value(m.theta))
+        feature_cost = param_values(m.neg_cost) + theta * param_values(m.c)
+        extra = []
+        if m.find_component("neg_weight_total") is not None:
+            extra = [float(pyo.value(m.neg_weight_total)) + theta * float(pyo.value(m.c0))]
+        weights = param_values(m.weight)
+        if self.dual:
+            upper = np.concatenate([feature_cost, extra])
+            return {
+                "variable_bounds": (self._u_vars, np.zeros(weights.shape[0]), weights),
+                "constraint_bounds": (self._price_constraints, np.full(upper.shape[0], -np.inf), upper),
+            }
+        return {"objective": (self._objective_vars, np.concatenate([weights, feature_cost, extra]))}
+
+    def weights(self) -> np.ndarray:
+        """``w_j`` of the solved LP, shape (d,) (fractional for the LP).
+
+        For the dual ``w_j = |dual(price[j])|``, clipped to [0, 1]: ``w_j >= 0``,
+        and solvers differ in the sign they give the duals of a maximisation.
+        """
+        if self.dual:
+            return duals_as_weights(self.model, self._w_constraints)
+        values = [var.value for var in self.w_vars]
+        if None in values:
+            missing = self.w_vars[values.index(None)]
+            raise ValueError(f"variable {missing.name} has no value: solve the model first")
+        return np.array(values, dtype=float)
 
 
-def set_theta(model: pyo.ConcreteModel, theta: float) -> None:
-    """Change the sparsity weight θ of a built model in place."""
-    check_nonnegative("theta", theta)
-    model.theta = float(theta)
-    model._theta_value = float(theta)
-
-
-def set_feature_cost(model: pyo.ConcreteModel, feature_cost: Any) -> None:
-    """Change the per-feature costs c_j of a built model in place."""
-    costs = as_feature_costs(feature_cost, len(model.J))
-    assign_changed(model.c, model._feature_index, model._feature_cost, costs)
-    model._feature_cost = costs
-
-
-def parameter_changes(model: pyo.ConcreteModel) -> dict[str, Any]:
-    """The numbers the clause LP's mutable Params currently make, for an in-place re-solve.
-
-    A dict for :class:`solvers.ModelChanges` (the algorithms layer passes it
-    on): for :func:`build_clause_lp`, the objective coefficients
-    ``ω_i`` of ``ξ_i`` and ``neg_cost_j + θ c_j`` of ``w_j`` (and
-    ``Σ_{y=0} ω_i + θ c_0`` of ``w0``); for :func:`build_clause_dual_lp`,
-    the bounds ``0 <= u_i <= ω_i`` and the right-hand sides
-    ``neg_cost_j + θ c_j`` of ``price[j]`` (and of ``price0``). Computed
-    from the numpy copies the ``set_*`` functions keep, with the same float
-    operations as evaluating the model's expressions.
-    """
-    theta = model._theta_value
-    feature_cost = model._neg_cost_values + theta * model._feature_cost
-    extra = []
-    if hasattr(model, "neg_weight_total"):
-        extra = [float(pyo.value(model.neg_weight_total)) + theta * float(pyo.value(model.c0))]
-    if hasattr(model, "price"):
-        constraints = model._price_constraints
-        upper = np.concatenate([feature_cost, extra])
-        weights = model._weight_values
-        return {
-            "variable_bounds": (model._u_vars, np.zeros(weights.shape[0]), weights),
-            "constraint_bounds": (constraints, np.full(upper.shape[0], -np.inf), upper),
-        }
-    return {"objective": (model._objective_vars, np.concatenate([model._weight_values, feature_cost, extra]))}
+def duals_as_weights(model: pyo.ConcreteModel, constraints: list[Any]) -> np.ndarray:
+    """``|dual|`` of each constraint clipped to [0, 1] (the dual clause LP's ``w``), from the model's ``dual`` Suffix."""
+    duals = model.dual
+    missing = next((con for con in constraints if con not in duals), None)
+    if missing is not None:
+        raise ValueError(
+            f"constraint {missing.name} has no dual value: solve the model with a backend that reports duals"
+        )
+    return np.clip(np.abs(np.array([duals[con] for con in constraints], dtype=float)), 0.0, 1.0)

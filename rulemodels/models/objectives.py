@@ -62,7 +62,7 @@ def zero_one_objective(
     A: Any, y: Any, W: np.ndarray, theta: float, *, sample_weight: Any = None, feature_cost: Any = None,
     w0: Any = None, disable_cost: float = 0.0,
 ) -> float:
-    """``Σ_i ω_i |ŷ_i − y_i| + θ Σ c_j w_jr`` (eq. StdFormulation) for binary W."""
+    """``Σ_i ω_i |ŷ_i − y_i| + θ Σ c_j w_jr`` (eq. (3.7) StdFormulation) for binary W."""
     y = np.asarray(y).ravel()
     predicted = np.all(clause_sums(A, W, w0) > 0.5, axis=1)
     errors = predicted != (y == 1)
@@ -70,7 +70,7 @@ def zero_one_objective(
 
 
 def hamming_costs(A: Any, y: Any, W: np.ndarray, w0: Any = None) -> np.ndarray:
-    """Per-sample minimal Hamming distance η_i (eq. HammingFormulation), for any W in [0, 1]."""
+    """Per-sample minimal Hamming distance η_i (eq. (3.10) HammingFormulation), for any W in [0, 1]."""
     y = np.asarray(y).ravel()
     sums = clause_sums(A, W, w0)
     positive_cost = np.maximum(0.0, 1.0 - sums).sum(axis=1)
@@ -82,7 +82,7 @@ def hamming_objective(
     A: Any, y: Any, W: np.ndarray, theta: float, *, sample_weight: Any = None, feature_cost: Any = None,
     w0: Any = None, disable_cost: float = 0.0,
 ) -> float:
-    """``Σ_i ω_i η_i + θ Σ c_j w_jr`` (eq. HammingFormulation)."""
+    """``Σ_i ω_i η_i + θ Σ c_j w_jr`` (eq. (3.10) HammingFormulation)."""
     y = np.asarray(y).ravel()
     accuracy = float(_weights(sample_weight, y.size) @ hamming_costs(A, y, W, w0))
     return accuracy + sparsity_cost(W, theta, feature_cost, w0, disable_cost)

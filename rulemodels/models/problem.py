@@ -70,7 +70,9 @@ class CNFProblem:
         if len(literals) != matrix.shape[1]:
             raise ValueError(f"{len(literals)} literals given for {matrix.shape[1]} columns of A")
         if form == "dnf":
-            matrix = as_binary_csr(1 - matrix.toarray())
+            # Negate the dense input itself when there is one (no CSR -> dense round trip).
+            present = matrix.toarray() != 0 if sp.issparse(A) else np.asarray(A) != 0
+            matrix = as_binary_csr(~present)
             labels = (1 - labels).astype(np.int8)
         return cls(matrix, labels, literals, form, weights)
 

@@ -1,20 +1,19 @@
 """Exact MIP mode: ground truth for small data (``solver='cbc'`` by default).
 
->>> from rulemodels.exact import solve_exact                       # doctest: +SKIP
+>>> from rulemodels import solve_exact                              # doctest: +SKIP
 >>> result = solve_exact(X, y, n_clauses=2, theta=0.05, time_limit=60)  # doctest: +SKIP
->>> print(result.status, result.objective, result.bound, result.gap)    # doctest: +SKIP
+>>> print(result.termination, result.objective, result.exact_bound, result.gap)  # doctest: +SKIP
 >>> print(result.rule)                                              # doctest: +SKIP
 
 The exact two-level MIPs grow with n × d × R and become hard quickly (a CNF
 with R = 2 on 100 rows × 134 features is not proved optimal in minutes); use
-them on small data, with a time limit: the incumbent comes back with status
+them on small data, with a time limit: the incumbent comes back with termination
 ``time_limit`` and its gap.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -22,9 +21,10 @@ import pandas as pd
 import pyomo.environ as pyo
 
 from rulemodels.data import FeatureBinarizer
-from rulemodels.models._data import check_nonnegative
+from rulemodels.algorithms.result import LearnedRule
 from rulemodels.models import (
     CNFProblem,
+    TwoLevelModel,
     build_hamming,
     build_zero_one,
     hamming_objective,
@@ -33,8 +33,9 @@ from rulemodels.models import (
     two_level_weights,
     zero_one_objective,
 )
-from rulemodels.rules import Rule
-from solvers import Backend, SolveError, SolveResult, get_backend
+from rulemodels.models._data import check_nonnegative
+from rulemodels.rules import Literal
+from solvers import Backend, SolveError, get_backend
 
 logger = logging.getLogger(__name__)
 
@@ -47,42 +48,19 @@ class ExactSolveError(SolveError):
     """The exact MIP ended without a solution (infeasible, unbounded, time limit with no incumbent, error)."""
 
 
-@dataclass(frozen=True)
-class ExactResult:
-    """What :func:`solve_exact` returns.
-
-    Attributes
-    ----------
-    rule : Rule
-        The best rule found (optimal when ``status == "optimal"``).
-    status : str
-        ``"optimal"``, ``"time_limit"``, ``"feasible"``, ...  (a TerminationCondition value).
-    objective, bound, gap : float or None
-        Objective of ``rule`` (the paper's objective for the CNF that is
-        learned), best proven lower bound, and relative gap.
-    breakdown : dict
-        Accuracy and sparsity parts of the objective.
-    solve : SolveResult
-        The backend's full result (solver name, version, wall time).
-    """
-
-    rule: Rule
-    status: str
-    objective: float | None
-    bound: float | None
-    gap: float | None
-    breakdown: dict[str, float]
-    solve: SolveResult
-    model: Any = field(repr=False, default=None)
+ExactResult = LearnedRule
+"""What :func:`solve_exact` returns: the one learned-rule type, :class:`~rulemodels.algorithms.LearnedRule`
+(``termination``, ``objective``, ``exact_bound``, ``gap``, ``breakdown``, ``solve``, ``model``)."""
 
 
 def prepare_problem(
-    X: Any, y: Any, *, form: str = "dnf", n_thresholds: int = 9, sample_weight: Any = None
+    X: Any, y: Any, *, form: str, n_thresholds: int | None = None, sample_weight: Any = None
 ) -> tuple[CNFProblem, FeatureBinarizer | None]:
     """Binarize ``X`` when needed and build the CNF problem of ``form``.
 
     A DataFrame with any non-binary column is binarized with
-    :class:`FeatureBinarizer` (``n_thresholds`` quantile thresholds); a binary
+    :class:`FeatureBinarizer` (``n_thresholds`` quantile thresholds, None for
+    the binarizer's default); a binary
     array or DataFrame is used as is (columns named ``x0, x1, ...`` or by the
     DataFrame's names).
     """
@@ -92,11 +70,10 @@ def prepare_problem(
     if isinstance(X, pd.DataFrame):
         values = X.to_numpy()
         if _is_binary(values):
-            from rulemodels.rules import Literal
-
             literals = [Literal(str(name), "is_true") for name in X.columns]
             return CNFProblem.from_binary(values.astype(np.int8), labels, literals=literals, form=form, sample_weight=sample_weight), None
-        binarizer = FeatureBinarizer(n_thresholds=n_thresholds, nan="indicator").fit(X)
+        settings = {} if n_thresholds is None else {"n_thresholds": n_thresholds}
+        binarizer = FeatureBinarizer(nan="indicator", **settings).fit(X)
         A = binarizer.transform(X)
         return CNFProblem.from_binary(A, labels, literals=binarizer.literals_, form=form, sample_weight=sample_weight), binarizer
     return CNFProblem.from_binary(X, labels, form=form, sample_weight=sample_weight), None
@@ -113,19 +90,19 @@ def _is_binary(values: np.ndarray) -> bool:
 def solve_exact(
     X: Any,
     y: Any,
-    n_clauses: int = 2,
-    theta: float = 0.01,
+    n_clauses: int,
+    theta: float,
     *,
     formulation: str = "zero_one",
     form: str = "dnf",
     solver: str | Backend = "cbc",
     time_limit: float | None = None,
     mip_gap: float | None = None,
-    n_thresholds: int = 9,
+    n_thresholds: int | None = None,
     disable_cost: float | None = None,
     sample_weight: Any = None,
-) -> ExactResult:
-    """Solve the exact two-level MIP and return the rule with status, objective, bound and gap.
+) -> LearnedRule:
+    """Solve the exact two-level MIP and return the rule with its termination, objective, bound and gap.
 
     Parameters
     ----------
@@ -138,12 +115,16 @@ def solve_exact(
     theta : float
         Sparsity weight θ.
     formulation : {"zero_one", "hamming"}
-        The 0-1 error MIP (eq. GeneralLPFormulation, binary w) or the Hamming MIP (eq. HammingFormulation).
+        The 0-1 error MIP (eq. (4.14) GeneralLPFormulation, binary w) or the
+        Hamming MIP (eq. (3.10) HammingFormulation).
     form : {"dnf", "cnf"}
         The rule's form (a DNF is learned as a CNF on negated data, paper section 3).
     solver : str or Backend, default="cbc"
     time_limit : float, optional
-        Seconds; the incumbent is returned with status ``"time_limit"``.
+        Seconds; the incumbent is returned with termination ``"time_limit"``.
+    n_thresholds : int, optional
+        Quantile thresholds per numeric column when ``X`` must be binarized
+        (default: :class:`~rulemodels.FeatureBinarizer`'s own).
     mip_gap : float, optional
         Relative gap at which to stop.
     disable_cost : float, optional
@@ -175,15 +156,16 @@ def solve_exact_problem(
     time_limit: float | None = None,
     mip_gap: float | None = None,
     disable_cost: float | None = None,
-) -> ExactResult:
+) -> LearnedRule:
     """:func:`solve_exact` on an already prepared :class:`CNFProblem`."""
     _check_arguments(formulation, theta)
     backend = get_backend(solver)
     build = FORMULATIONS[formulation]
-    model = build(problem.A, problem.y, n_clauses, theta=theta, sample_weight=problem.sample_weight, disable_cost=disable_cost)
+    handle = build(problem.A, problem.y, n_clauses, theta=theta, sample_weight=problem.sample_weight, disable_cost=disable_cost)
+    model = handle.model
     logger.info(
         "exact %s MIP: %d samples (%d distinct), %d features, R=%d; solving with %s",
-        formulation, problem.n_samples, model._groups.n_groups, problem.n_features, n_clauses, backend.name,
+        formulation, problem.n_samples, handle.groups.n_groups, problem.n_features, n_clauses, backend.name,
     )
     try:
         result = backend.solve(model, time_limit=time_limit, mip_gap=mip_gap)
@@ -194,13 +176,18 @@ def solve_exact_problem(
     except SolveError as exc:
         raise ExactSolveError(str(exc), result=result) from None
     _round_binaries(model)
-    rule = rule_from_model(model, problem)
-    breakdown = objective_breakdown(model)
-    return ExactResult(
+    rule = rule_from_model(handle, problem)
+    breakdown = objective_breakdown(handle)
+    objective = _objective_of_solution(formulation, problem, handle, theta, disable_cost)
+    return LearnedRule(
         rule=rule,
-        status=result.termination.value,
-        objective=_objective_of_solution(formulation, problem, model, theta, disable_cost),
-        bound=result.bound,
+        objective=objective,
+        history=[objective],
+        n_iter=1,
+        termination=result.termination.value,
+        n_solves=1,
+        n_builds=1,
+        exact_bound=result.bound,
         gap=result.gap if result.gap is not None else (0.0 if result.is_optimal else None),
         breakdown=breakdown,
         solve=result,
@@ -208,7 +195,7 @@ def solve_exact_problem(
     )
 
 
-def _objective_of_solution(formulation: str, problem: CNFProblem, model: pyo.ConcreteModel, theta: float,
+def _objective_of_solution(formulation: str, problem: CNFProblem, handle: TwoLevelModel, theta: float,
                            disable_cost: float | None) -> float:
     """The objective of the rounded solution, evaluated exactly with numpy.
 
@@ -216,7 +203,7 @@ def _objective_of_solution(formulation: str, problem: CNFProblem, model: pyo.Con
     reports 2.999999 when a ψ is 0.9999997), so the objective reported for
     the returned rule is recomputed from its binary W.
     """
-    W, w0 = two_level_weights(model)
+    W, w0 = two_level_weights(handle.model)
     objective = zero_one_objective if formulation == "zero_one" else hamming_objective
     return objective(
         problem.A, problem.y, W, theta, sample_weight=problem.sample_weight, w0=w0, disable_cost=disable_cost or 0.0,

@@ -8,7 +8,7 @@ solver backend, and every fit handed it re-uses it:
 
 - the fitted :class:`~rulemodels.FeatureBinarizer` and the binary matrix;
 - per form (and clause-disabling setting), a
-  :class:`~rulemodels.algorithms.ProblemWorkspace`: the redundancy-aware
+  :class:`~rulemodels.algorithms.LPSolutionCache`: the redundancy-aware
   binarizer of that data, the persistent clause LPs and TLP relaxation on the
   backend, the set-covering clauses per θ, and the solutions of every clause
   LP solved so far, keyed by the LP's content.
@@ -17,7 +17,7 @@ Nothing is shared behind the caller's back: a workspace is an object you
 build, pass and close (it is a context manager; closing releases the solver
 instances), and a fit's result is exactly what it would be with a fresh
 workspace, whatever else ran on it before (see
-:mod:`rulemodels.algorithms.workspace`). :class:`~rulemodels.BooleanRuleClassifier`
+:mod:`rulemodels.algorithms.lp_cache`). :class:`~rulemodels.BooleanRuleClassifier`
 builds a private one per ``fit`` unless it is given one
 (``fit(X, y, workspace=ws)``); :class:`~rulemodels.BooleanRuleCV`,
 ``form="auto"`` and the experiment runner build one per training fold.
@@ -34,16 +34,18 @@ Examples
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 import numpy as np
 from sklearn.base import clone
 
-from rulemodels.algorithms import ALGORITHMS, ProblemWorkspace, WorkingData, learn
+from rulemodels.algorithms.data import WorkingData
+from rulemodels.algorithms.exact import solve_exact_problem
+from rulemodels.algorithms.lp_cache import LPSolutionCache
+from rulemodels.algorithms.result import LearnedRule
 from rulemodels.algorithms.rounding import tautological_clauses
+from rulemodels.algorithms.run import ALGORITHMS, learn
 from rulemodels.data import FeatureBinarizer
-from rulemodels.exact import solve_exact_problem
 from rulemodels.data import as_frame, binary_labels, check_input, check_sample_weight
 from rulemodels.models.objectives import hamming_objective, zero_one_objective
 from rulemodels.models.problem import CNFProblem
@@ -52,63 +54,16 @@ from solvers import Backend, get_backend
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["LearnedRule", "TrainingWorkspace", "default_binarizer"]
+__all__ = ["TrainingWorkspace", "default_binarizer"]
 
 
-def default_binarizer(n_thresholds: int = 9) -> FeatureBinarizer:
-    """The binarization of :class:`~rulemodels.BooleanRuleClassifier`'s defaults (missing values as their own literal)."""
-    return FeatureBinarizer(n_thresholds=n_thresholds, nan="indicator", high_cardinality="drop")
+def default_binarizer(n_thresholds: int | None = None) -> FeatureBinarizer:
+    """The binarization of :class:`~rulemodels.BooleanRuleClassifier`'s defaults (missing values as their own literal).
 
-
-@dataclass(frozen=True)
-class LearnedRule:
-    """What one fit on a workspace learned.
-
-    Attributes
-    ----------
-    rule : Rule
-        Over the original literals, true for ``classes[1]``.
-    objective : float
-        The algorithm's objective at the rule (Hamming objective for
-        SCS/SCN/BCD/AM, 0-1 objective for TLP and the exact MIP).
-    history : list of float
-        Objective after the initialisation and after each accepted iteration.
-    n_iter : int
-    termination : str
-        Why the algorithm stopped (``"time_limit"`` when the fit's time limit cut it).
-    n_solves, n_builds, n_reused : int
-        LP/MIP solves and model builds of this fit, and LP solutions it took
-        from this fit or from earlier fits on the workspace instead of solving.
-    exact_bound : float or None
-        The exact MIP's best bound (``algorithm="exact"`` only).
-    clause_columns : tuple of ndarray
-        For each clause of ``rule``, the columns of the workspace's binary
-        matrix that are its literals.
+    ``n_thresholds=None`` keeps :class:`~rulemodels.FeatureBinarizer`'s own default.
     """
-
-    rule: Rule
-    objective: float
-    history: list[float] = field(default_factory=list)
-    n_iter: int = 1
-    termination: str = "single_pass"
-    n_solves: int = 0
-    n_builds: int = 0
-    n_reused: int = 0
-    exact_bound: float | None = None
-    clause_columns: tuple[np.ndarray, ...] = ()
-
-    def evaluate_binary(self, A: np.ndarray) -> np.ndarray:
-        """The rule's value on rows binarized by the workspace's binarizer (``rule.evaluate_binary``, by column).
-
-        A clause is the AND (DNF) or OR (CNF) of its columns, the rule the OR
-        (DNF) or AND (CNF) of its clauses (:meth:`~rulemodels.Rule.reduce`).
-        """
-        matrix = np.asarray(A) != 0
-        outputs = np.empty((matrix.shape[0], len(self.clause_columns)), dtype=bool)
-        for r, columns in enumerate(self.clause_columns):
-            block = matrix[:, columns]
-            outputs[:, r] = block.all(axis=1) if self.rule.form == "dnf" else block.any(axis=1)
-        return self.rule.reduce(outputs)
+    settings = {} if n_thresholds is None else {"n_thresholds": n_thresholds}
+    return FeatureBinarizer(nan="indicator", high_cardinality="drop", **settings)
 
 
 def _constant_rule(form: str, value: bool) -> Rule:
@@ -208,15 +163,15 @@ class TrainingWorkspace:
         self._column_of = {literal: k for k, literal in enumerate(self.literals)}
         self.backend = get_backend(solver)
         self._problems: dict[str, CNFProblem] = {}
-        self._workspaces: dict[tuple[str, bool, float], ProblemWorkspace] = {}
+        self._caches: dict[tuple[str, bool, float], LPSolutionCache] = {}
         self.closed = False
 
     # -- lifetime ---------------------------------------------------------
     def close(self) -> None:
         """Release the solver instances of every model and drop the stored work."""
-        for workspace in self._workspaces.values():
-            workspace.close()
-        self._workspaces.clear()
+        for cache in self._caches.values():
+            cache.close()
+        self._caches.clear()
         self.closed = True
 
     def __enter__(self) -> "TrainingWorkspace":
@@ -226,7 +181,7 @@ class TrainingWorkspace:
         self.close()
 
     def __repr__(self) -> str:
-        state = "closed" if self.closed else f"{len(self._workspaces)} problem(s)"
+        state = "closed" if self.closed else f"{len(self._caches)} problem(s)"
         return (
             f"TrainingWorkspace({self.frame.shape[0]} samples, {self.frame.shape[1]} columns -> {self.A.shape[1]} literals, "
             f"solver={self.backend.name!r}, {state})"
@@ -241,17 +196,17 @@ class TrainingWorkspace:
             self._problems[form] = problem
         return problem
 
-    def problem_workspace(self, form: str, *, allow_disable: bool = False, disable_cost: float = 0.5) -> ProblemWorkspace:
+    def lp_cache(self, form: str, *, allow_disable: bool, disable_cost: float | None) -> LPSolutionCache:
         """The shared LP work for one form and clause-disabling setting (built on first use)."""
         if self.closed:
             raise RuntimeError("this TrainingWorkspace was closed: build a new one for further fits")
         key = (form, bool(allow_disable), float(disable_cost) if allow_disable else 0.0)
-        workspace = self._workspaces.get(key)
-        if workspace is None:
+        cache = self._caches.get(key)
+        if cache is None:
             data = WorkingData.from_problem(self.problem(form), allow_disable=allow_disable, disable_cost=disable_cost)
-            workspace = ProblemWorkspace(data, self.backend)
-            self._workspaces[key] = workspace
-        return workspace
+            cache = LPSolutionCache(data, self.backend)
+            self._caches[key] = cache
+        return cache
 
     def transform(self, X: Any) -> np.ndarray:
         """The binary matrix of other rows (a test fold) with this workspace's binarizer."""
@@ -260,13 +215,13 @@ class TrainingWorkspace:
     def learn(
         self,
         *,
-        form: str = "dnf",
-        algorithm: str = "am",
-        n_clauses: int = 2,
-        theta: float = 0.01,
-        allow_disable: bool = False,
-        disable_cost: float = 0.5,
-        max_iter: int = 100,
+        form: str,
+        algorithm: str,
+        n_clauses: int,
+        theta: float,
+        allow_disable: bool,
+        disable_cost: float | None,
+        max_iter: int,
         time_limit: float | None = None,
         solver_options: Mapping[str, Any] | None = None,
     ) -> LearnedRule:
@@ -282,28 +237,28 @@ class TrainingWorkspace:
             rule, objective = self._better_constant(exact.rule, float(exact.objective))
             return LearnedRule(
                 rule=rule, objective=objective, history=[objective], n_iter=1,
-                termination=exact.status, n_solves=1, n_builds=1, n_reused=0, exact_bound=exact.bound,
-                clause_columns=self._clause_columns(rule),
+                termination=exact.termination, n_solves=1, n_builds=1, n_reused=0, exact_bound=exact.exact_bound,
+                gap=exact.gap, clause_columns=self._clause_columns(rule),
             )
         if algorithm not in ALGORITHMS:
             raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)} or 'exact', got {algorithm!r}")
-        workspace = self.problem_workspace(form, allow_disable=allow_disable, disable_cost=disable_cost)
+        cache = self.lp_cache(form, allow_disable=allow_disable, disable_cost=disable_cost)
         result = learn(
-            workspace, algorithm=algorithm, n_clauses=n_clauses, theta=theta, max_iter=max_iter,
+            cache, algorithm=algorithm, n_clauses=n_clauses, theta=theta, max_iter=max_iter,
             time_limit=time_limit, solver_options=solver_options,
         )
         W_full, objective = result.W, float(result.objective)
         if form == "cnf":
-            W_full, objective = _drop_tautologies(workspace.data, W_full, objective, algorithm, theta)
-        W, w0 = workspace.data.split(W_full)
+            W_full, objective = _drop_tautologies(cache.data, W_full, objective, algorithm, theta)
+        W, w0 = cache.data.split(W_full)
         rule, objective = self._better_constant(problem.rule_from_weights(W, w0), objective)
         history = list(result.history)
         if history and objective < history[-1]:
             history.append(objective)
         return LearnedRule(
             rule=rule, objective=objective, history=history,
-            n_iter=int(result.n_iter), termination=result.stop_reason, n_solves=int(result.n_solves),
-            n_builds=int(result.n_builds), n_reused=int(result.n_cache_hits), clause_columns=self._clause_columns(rule),
+            n_iter=int(result.n_iter), termination=result.termination, n_solves=int(result.n_solves),
+            n_builds=int(result.n_builds), n_reused=int(result.n_reused), clause_columns=self._clause_columns(rule),
         )
 
     def _better_constant(self, rule: Rule, objective: float) -> tuple[Rule, float]:

@@ -1,11 +1,11 @@
-"""The work every fit on one binary training problem shares, held by one explicit object.
+"""The LP-solution cache: the work every fit on one binary training problem shares, held by one explicit object.
 
 A cross-validation sweep, :class:`~rulemodels.BooleanRuleCV` and
 ``form="auto"`` fit the same training data dozens of times (every θ, R and
-algorithm). Those fits solve the same one-level clause LPs (eqs.
-OneLevelFormulation-Wj) on the same binary data, with only θ and the sample
+algorithm). Those fits solve the same one-level clause LPs (eqs. (2.1)
+OneLevelFormulation - (2.4) OneLevelFormulationWj) on the same binary data, with only θ and the sample
 weights changing, and they all start from the same set-covering clauses.
-:class:`ProblemWorkspace` is built once per (binary data, form) and handed
+:class:`LPSolutionCache` is built once per (binary data, form) and handed
 to every driver run on it; it holds
 
 - the working data (dense matrix, labels, weights, costs) and the
@@ -13,7 +13,7 @@ to every driver run on it; it holds
   Binarization"; 0.13 s to build on Sonar);
 - one persistent clause LP per formulation (primal or dual) and the TLP
   relaxation of the most recent R, each built once and re-solved in place
-  on the workspace's backend (mutable Params changed, the new numbers pushed
+  on the cache's backend (mutable Params changed, the new numbers pushed
   as :class:`~solvers.ModelChanges`);
 - the solution of every clause LP solved so far, keyed by the LP's content
   (formulation, solver options, θ, feature costs, sample weights), and the
@@ -24,12 +24,12 @@ to every driver run on it; it holds
 **Results depend only on a fit's inputs.** Every clause-LP solve starts cold
 (``warm_start=False``): its solution is a function of the LP alone, which is
 what makes a stored solution exactly what a fresh solve would return, in any
-order of fits. A workspace never changes what a fit learns, only how much
+order of fits. A cache never changes what a fit learns, only how much
 work it repeats; ``tests/test_workspace.py`` checks this.
 
 Its lifetime is explicit: use it as a context manager (or call
-:meth:`ProblemWorkspace.close`), which releases the solver instances its
-models hold on the backend.
+:meth:`LPSolutionCache.close`), which releases the solver instances its
+models hold on the backend. Only its methods read or write what it stores.
 """
 
 from __future__ import annotations
@@ -40,16 +40,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
 
 from rulemodels.algorithms.data import WorkingData
 from rulemodels.algorithms.rounding import RedundancyAwareBinarizer
-from rulemodels.models import build_clause_dual_lp, build_clause_lp, build_zero_one
+from rulemodels.models import ClauseLP, TwoLevelModel, build_clause_dual_lp, build_clause_lp, build_zero_one
 from solvers import Backend
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["ProblemWorkspace", "SetCoverChain", "choose_formulation", "lp_digest"]
+__all__ = ["LPSolutionCache", "SetCoverChain", "choose_formulation", "lp_digest"]
 
 DUAL_MIN_POSITIVES = 5_000
 """``formulation="auto"`` solves the dual clause LP from this many positive samples ..."""
@@ -94,7 +93,7 @@ class SetCoverChain:
     clauses: list[np.ndarray] = field(default_factory=list)
 
 
-class ProblemWorkspace:
+class LPSolutionCache:
     """Shared work of every fit on one binary training problem (see the module docstring).
 
     Parameters
@@ -102,56 +101,93 @@ class ProblemWorkspace:
     data : WorkingData
         The CNF problem as the drivers see it.
     backend : Backend
-        Solves every LP of the workspace; its persistent instances are
+        Solves every LP of the cache; its persistent instances are
         released by :meth:`close`.
 
     Examples
     --------
-    >>> with ProblemWorkspace(data, backend) as workspace:               # doctest: +SKIP
-    ...     for theta in (0.01, 0.1):
-    ...         result = learn_cnf_on(workspace, algorithm="am", n_clauses=2, theta=theta)
+    >>> from rulemodels.algorithms import LPSolutionCache, WorkingData, learn     # doctest: +SKIP
+    >>> with LPSolutionCache(WorkingData.from_problem(problem), backend) as cache:  # doctest: +SKIP
+    ...     results = [learn(cache, algorithm="am", n_clauses=2, theta=theta, max_iter=100)
+    ...                for theta in (0.01, 0.1)]
     """
 
     def __init__(self, data: WorkingData, backend: Backend):
         self.data = data
         self.backend = backend
         self.closed = False
-        self.solutions: dict[bytes, np.ndarray] = {}
-        self.clauses: dict[tuple[bytes, str], np.ndarray] = {}
-        self.set_covers: dict[bytes, SetCoverChain] = {}
-        self._models: dict[str, Any] = {}
-        self._relaxation: tuple[int, Any] | None = None
+        self._solutions: dict[bytes, np.ndarray] = {}
+        self._clauses: dict[tuple[bytes, str], np.ndarray] = {}
+        self._set_covers: dict[bytes, SetCoverChain] = {}
+        self._models: dict[str, ClauseLP] = {}
+        self._relaxation: tuple[int, TwoLevelModel] | None = None
         self._rounder: RedundancyAwareBinarizer | None = None
         self._formulations: dict[str, str] = {}
         self._cost_bytes = np.ascontiguousarray(data.cost, dtype=np.float64).tobytes()
 
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else f"{len(self._solutions)} LP solution(s), {len(self._clauses)} clause(s)"
+        return f"LPSolutionCache({self.data.A.shape[0]} samples x {self.data.n_features} features, {self.backend.name!r}, {state})"
+
     # -- lifetime -------------------------------------------------------
     def close(self) -> None:
-        """Release every solver instance the workspace's models hold, and drop what it stored."""
-        for model in self._all_models():
-            self.backend.release(model)
+        """Release every solver instance the cache's models hold, and drop what it stored."""
+        for handle in self._all_models():
+            self.backend.release(handle.model)
         self._models.clear()
         self._relaxation = None
-        self.solutions.clear()
-        self.clauses.clear()
-        self.set_covers.clear()
+        self._solutions.clear()
+        self._clauses.clear()
+        self._set_covers.clear()
         self.closed = True
 
-    def __enter__(self) -> "ProblemWorkspace":
+    def __enter__(self) -> "LPSolutionCache":
         return self
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
     def _all_models(self) -> list[Any]:
-        models = list(self._models.values())
+        models: list[Any] = list(self._models.values())
         if self._relaxation is not None:
             models.append(self._relaxation[1])
         return models
 
     def _check_open(self) -> None:
         if self.closed:
-            raise RuntimeError("this workspace was closed: build a new one for further fits")
+            raise RuntimeError("this LP-solution cache was closed: build a new one for further fits")
+
+    # -- stored solutions ----------------------------------------------------
+    def solution(self, lp_key: bytes) -> np.ndarray | None:
+        """The stored LP solution ``w`` of the clause LP with key ``lp_key`` (see :func:`lp_digest`), or None."""
+        return self._solutions.get(lp_key)
+
+    def store_solution(self, lp_key: bytes, w: np.ndarray) -> None:
+        """Keep the solution ``w`` of the clause LP with key ``lp_key``."""
+        self._check_open()
+        self._solutions[lp_key] = w
+
+    def clause(self, lp_key: bytes, method: str) -> np.ndarray | None:
+        """The binary clause ``method`` made of the solution of LP ``lp_key``, or None."""
+        return self._clauses.get((lp_key, method))
+
+    def store_clause(self, lp_key: bytes, method: str, clause: np.ndarray) -> None:
+        """Keep the binary clause ``method`` made of the solution of LP ``lp_key``."""
+        self._check_open()
+        self._clauses[(lp_key, method)] = clause
+
+    def set_cover_chain(self, key: bytes) -> SetCoverChain:
+        """The set-covering clauses learned so far under ``key`` (created empty)."""
+        chain = self._set_covers.get(key)
+        if chain is None:
+            chain = SetCoverChain()
+            self._set_covers[key] = chain
+        return chain
+
+    @property
+    def n_solutions(self) -> int:
+        """How many clause-LP solutions the cache holds."""
+        return len(self._solutions)
 
     # -- shared pieces -----------------------------------------------------
     @property
@@ -173,7 +209,7 @@ class ProblemWorkspace:
             self._rounder = RedundancyAwareBinarizer(self.data.A, self.data.groups, allow_disable=self.data.allow_disable)
         return self._rounder
 
-    def clause_model(self, formulation: str, theta: float, weight: np.ndarray) -> tuple[Any, bool]:
+    def clause_model(self, formulation: str, theta: float, weight: np.ndarray) -> tuple[ClauseLP, bool]:
         """The persistent clause LP of ``formulation`` and whether it was built by this call.
 
         A new model is built with ``theta`` and ``weight``; an existing one
@@ -185,11 +221,11 @@ class ProblemWorkspace:
             return model, False
         build = build_clause_dual_lp if formulation == "dual" else build_clause_lp
         data = self.data
-        model = build(sp.csr_matrix(data.A), data.y, theta=theta, sample_weight=weight, feature_cost=data.cost)
+        model = build(data.A_binary, data.y, theta=theta, sample_weight=weight, feature_cost=data.cost)
         self._models[formulation] = model
         return model, True
 
-    def relaxation(self, n_clauses: int, theta: float) -> tuple[Any, bool]:
+    def relaxation(self, n_clauses: int, theta: float) -> tuple[TwoLevelModel, bool]:
         """The TLP model for R = ``n_clauses`` and whether it was built by this call.
 
         Only the most recent R is kept (Sonar's relaxation at R=5 has 270,000
@@ -199,22 +235,14 @@ class ProblemWorkspace:
         if self._relaxation is not None and self._relaxation[0] == n_clauses:
             return self._relaxation[1], False
         if self._relaxation is not None:
-            self.backend.release(self._relaxation[1])
+            self.backend.release(self._relaxation[1].model)
         data = self.data
         model = build_zero_one(
-            sp.csr_matrix(data.A), data.y, n_clauses, theta=theta, relax=True, sample_weight=data.weight,
+            data.A_binary, data.y, n_clauses, theta=theta, relax=True, sample_weight=data.weight,
             feature_cost=data.cost,
         )
         self._relaxation = (n_clauses, model)
         return model, True
-
-    def set_cover_chain(self, key: bytes) -> SetCoverChain:
-        """The set-covering clauses learned so far under ``key`` (created empty)."""
-        chain = self.set_covers.get(key)
-        if chain is None:
-            chain = SetCoverChain()
-            self.set_covers[key] = chain
-        return chain
 
 
 def _distinct_positives(data: WorkingData) -> int:

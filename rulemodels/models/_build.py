@@ -1,0 +1,172 @@
+"""Helpers every builder shares: flat sums, Param reads and writes, the two-level model's common part.
+
+Equation numbers are those a PDF reader sees in the paper (the SIAM style
+numbers equations ``section.n`` with one running counter), followed by the
+LaTeX label: (2.1) OneLevelFormulation ... (2.4) OneLevelFormulationWj,
+(3.7) StdFormulation, (3.9) def-r0, (3.10) HammingFormulation,
+(3.11) HammingFormulationCostNegative, (3.12) HammingFormulationBothVW,
+(4.14) GeneralLPFormulation.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+import pyomo.environ as pyo
+from pyomo.core.expr.numeric_expr import SumExpression
+
+from rulemodels.models._data import SampleGroups, check_nonnegative
+
+__all__ = [
+    "TwoLevelModel",
+    "check_n_clauses",
+    "clause_sum_rule",
+    "declare_two_level",
+    "linear_sum",
+    "param_values",
+    "store_param",
+    "two_level_sparsity",
+]
+
+
+def linear_sum(variables: Sequence[Any]) -> Any:
+    """``Σ_k x_k`` as one flat sum of variables.
+
+    A plain ``SumExpression`` of variables is linear for every Pyomo writer and
+    is about 10x faster to build than ``LinearExpression`` (measured: 0.25 s vs
+    2.4 s for 20,000 rows of 75 terms).
+    """
+    if not variables:
+        return 0
+    return SumExpression(list(variables))
+
+
+def param_values(param: Any) -> np.ndarray:
+    """The current values of an indexed mutable Param, in the order of its index set, as floats.
+
+    This is how a handle reads what the model holds: the Params are the one
+    source of truth, whether ``set_*`` or a user (``m.weight[p] = 2.0``)
+    changed them.
+    """
+    return np.fromiter((data.value for data in param.values()), dtype=float, count=len(param))
+
+
+def store_param(param: Any, indices: Sequence[Any], values: np.ndarray) -> None:
+    """Set ``param[indices[k]]`` to ``values[k]`` for every k that changes.
+
+    ``param`` is an indexed mutable Param with the default domain and
+    ``values`` holds finite floats checked by the caller, so Pyomo's per-item
+    validation is skipped (``store_values(..., check=False)``, 0.2 ms for
+    1,200 values): a BCD/AM re-solve changes about a thousand costs on Sonar,
+    and validating each one (``set_value``, 1.4 ms) cost about as much as the LP.
+    """
+    old = param_values(param)
+    changed = np.flatnonzero(old != values).tolist()
+    if changed:
+        new = values.tolist()
+        param.store_values({indices[k]: new[k] for k in changed}, check=False)
+
+
+def check_n_clauses(n_clauses: int) -> int:
+    """``n_clauses`` as an int >= 1 (R, the number of clauses), or a ValueError saying what was given."""
+    if isinstance(n_clauses, bool) or not isinstance(n_clauses, (int, np.integer)) or n_clauses < 1:
+        raise ValueError(f"n_clauses must be an integer >= 1, got {n_clauses!r}")
+    return int(n_clauses)
+
+
+def declare_two_level(
+    m: pyo.ConcreteModel,
+    *,
+    n_features: int,
+    n_clauses: int,
+    groups: SampleGroups,
+    group_weight: np.ndarray,
+    costs: np.ndarray,
+    theta: float,
+    relax: bool,
+    disable_cost: float | None,
+) -> None:
+    """Sets ``J``, ``R``, ``P``, ``N``, Params ``theta``, ``c``, ``weight`` (``c0``) and Vars ``w`` (``w0``) of a two-level model."""
+    m.J = pyo.RangeSet(0, n_features - 1, doc="binary features j = 0..d-1")
+    m.R = pyo.RangeSet(0, n_clauses - 1, doc="clauses r = 0..R-1")
+    m.P = pyo.Set(initialize=groups.positives.tolist(), doc="samples with y_i = 1 (groups of identical rows)")
+    m.N = pyo.Set(initialize=groups.negatives.tolist(), doc="samples with y_i = 0 (groups of identical rows)")
+    m.theta = pyo.Param(initialize=float(theta), mutable=True, doc="sparsity weight θ")
+    m.c = pyo.Param(m.J, initialize=dict(enumerate(costs.tolist())), mutable=True, doc="cost c_j of using feature j")
+    m.weight = pyo.Param(
+        m.P | m.N, initialize={int(i): float(group_weight[i]) for i in (*groups.positives, *groups.negatives)},
+        mutable=True, doc="sample weight ω_i",
+    )
+    domain = pyo.UnitInterval if relax else pyo.Binary
+    m.w = pyo.Var(m.J, m.R, domain=domain, doc="w_jr = 1 if feature j is in clause r")
+    if disable_cost is not None:
+        m.c0 = pyo.Param(initialize=float(disable_cost), mutable=True, doc="cost c_0 of the always-true feature")
+        m.w0 = pyo.Var(m.R, domain=domain, doc="w_0r = 1 selects the always-true feature a_i0 = 1: clause r is disabled (section 3)")
+
+
+def clause_sum_rule(groups: SampleGroups, has_w0: bool) -> Any:
+    """``(model, i, r) -> Σ_j a_ij w_jr (+ w_0r)`` over the nonzero ``a_ij`` of sample group i."""
+    indptr, indices = groups.patterns.indptr, groups.patterns.indices
+
+    def clause_sum(model: pyo.ConcreteModel, i: int, r: int) -> Any:
+        terms = [model.w[j, r] for j in indices[indptr[i]:indptr[i + 1]]]
+        if has_w0:
+            terms.append(model.w0[r])
+        return linear_sum(terms)
+
+    return clause_sum
+
+
+def two_level_sparsity(m: pyo.ConcreteModel) -> Any:
+    """``θ (Σ_r Σ_j c_j w_jr + c_0 Σ_r w_0r)``."""
+    total = m.theta * sum(m.c[j] * m.w[j, r] for j in m.J for r in m.R)
+    if m.find_component("w0") is not None:
+        total = total + m.theta * m.c0 * sum(m.w0[r] for r in m.R)
+    return total
+
+
+class TwoLevelModel:
+    """A built two-level model (:func:`~rulemodels.models.build_zero_one`, :func:`~rulemodels.models.build_hamming`).
+
+    Owns the Pyomo ``model`` and the sample ``groups`` its rows stand for, and
+    changes θ in place. Every number is read from the model's Params, so a
+    change made the Pyomo way (``handle.model.theta = 0.5``) is what
+    :meth:`sparsity_changes` reports.
+
+    Attributes
+    ----------
+    model : pyomo.environ.ConcreteModel
+    groups : SampleGroups
+        The groups of identical samples behind the sets ``P`` and ``N``.
+    """
+
+    def __init__(self, model: pyo.ConcreteModel, groups: SampleGroups):
+        self.model = model
+        self.groups = groups
+
+    def __repr__(self) -> str:
+        m = self.model
+        return f"TwoLevelModel({m.name!r}, {len(m.J)} features, R={len(m.R)}, {self.groups.n_groups} sample groups)"
+
+    def set_theta(self, theta: float) -> None:
+        """Change the sparsity weight θ in place."""
+        check_nonnegative("theta", theta)
+        self.model.theta = float(theta)
+
+    def sparsity_changes(self) -> dict[str, Any]:
+        """The objective coefficients ``θ c_j`` of every ``w_jr`` (and ``θ c_0`` of ``w0[r]``), for an in-place re-solve.
+
+        A dict for :class:`solvers.ModelChanges` after θ or ``c`` changed
+        (θ is the only Param the drivers change in a two-level model), read
+        from the Params.
+        """
+        m = self.model
+        theta = float(pyo.value(m.theta))
+        n_clauses = len(m.R)
+        variables = [m.w[j, r] for j in m.J for r in m.R]
+        values = np.repeat(theta * param_values(m.c), n_clauses)
+        if m.find_component("w0") is not None:
+            variables += [m.w0[r] for r in m.R]
+            values = np.concatenate([values, np.full(n_clauses, theta * float(pyo.value(m.c0)))])
+        return {"objective": (variables, values)}
