@@ -42,11 +42,11 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted([*_EXPORTS, "__version__"])
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
+    from rulemodels.algorithms.exact import solve_exact
+    from rulemodels.algorithms.training import TrainingWorkspace
     from rulemodels.data import FeatureBinarizer
     from rulemodels.datasets import list_datasets, load_dataset
     from rulemodels.estimator import BooleanRuleClassifier
-    from rulemodels.algorithms.exact import solve_exact
-    from rulemodels.algorithms.training import TrainingWorkspace
     from rulemodels.model_selection import BooleanRuleCV
     from rulemodels.rules import Clause, ColumnKindDriftWarning, Literal, Rule, RuleFormatError, load_model, save_model
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import contextlib
 import logging
 import warnings
+from collections.abc import Iterator
 from numbers import Integral
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -20,7 +21,7 @@ from rulemodels.algorithms import LearnedRule, TrainingWorkspace
 from rulemodels.algorithms.baseline import majority_baseline, warn_if_trivial
 from rulemodels.algorithms.theta import paper_theta
 from rulemodels.data import FeatureBinarizer, as_frame, check_input
-from rulemodels.rules import PatternRates, SimplifyReport, conform, explain_rule, simplify_rule
+from rulemodels.rules import PatternRates, Rule, SimplifyReport, conform, explain_rule, simplify_rule
 from rulemodels.utils import PARAMETERS, Interval, validate_params
 
 logger = logging.getLogger(__name__)
@@ -67,7 +68,10 @@ def _check_columns_as_in_fit(columns: list[str], fitted: list[str]) -> None:
     if missing:
         raise ValueError(f"{prefix}: X lacks column(s) {_shorten(missing)} seen in fit; pass every column the estimator was fitted on")
     if unexpected:
-        raise ValueError(f"{prefix}: X has column(s) {_shorten(unexpected)} not seen in fit; select the fitted ones with X[clf.feature_names_in_]")
+        raise ValueError(
+            f"{prefix}: X has column(s) {_shorten(unexpected)} not seen in fit; "
+            "select the fitted ones with X[clf.feature_names_in_]"
+        )
     raise ValueError(f"{prefix}: X has the fitted columns in a different order; reorder them with X[clf.feature_names_in_]")
 
 
@@ -230,6 +234,11 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     array([[0.346, 0.654]])
     """
 
+    # fitted attributes set across methods (declared for type checkers; not set until fit)
+    rule_: Rule
+    raw_rule_: Rule
+    _baseline: Any
+
     _parameter_constraints: dict = {
         **PARAMETERS,  # the rules of the shared parameters (theta, n_clauses, ...), declared once
         "cv": [Interval(Integral, 2, None, closed="left"), "cv_object"],
@@ -278,7 +287,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
 
-    def fit(self, X: Any, y: Any, sample_weight: Any = None, *, workspace: TrainingWorkspace | None = None) -> "BooleanRuleClassifier":
+    def fit(self, X: Any, y: Any, sample_weight: Any = None, *, workspace: TrainingWorkspace | None = None) -> BooleanRuleClassifier:
         """Learn the rule from features ``X`` (raw or binary) and binary labels ``y``.
 
         Parameters
@@ -310,7 +319,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         """The (unfitted) binarizer of this estimator's settings: the one place they are read."""
         return FeatureBinarizer(n_thresholds=self.n_thresholds, nan=self.nan, high_cardinality=self.high_cardinality)
 
-    def _fit_on(self, workspace: TrainingWorkspace, X: Any, y: Any) -> "BooleanRuleClassifier":
+    def _fit_on(self, workspace: TrainingWorkspace, X: Any, y: Any) -> BooleanRuleClassifier:
         validate_data(self, X, skip_check_array=True)
         self.classes_ = workspace.classes
         self.target_name_ = str(y.name) if isinstance(y, pd.Series) and y.name is not None else None
@@ -379,7 +388,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
 
     def _set_learned(self, learned: LearnedRule) -> None:
         self.rule_ = learned.rule
-        self.objective_ = float(learned.objective)
+        self.objective_ = float(learned.objective) if learned.objective is not None else float("nan")
         self.history_ = list(learned.history)
         self.n_iter_ = int(learned.n_iter)
         self.termination_ = learned.termination
@@ -403,7 +412,10 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         names = list(self.feature_names_in_) if hasattr(self, "feature_names_in_") else None
         frame = as_frame(X, names)
         if frame.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {frame.shape[1]} features, but {type(self).__name__} is expecting {self.n_features_in_} features as input")
+            raise ValueError(
+                f"X has {frame.shape[1]} features, but {type(self).__name__} is expecting "
+                f"{self.n_features_in_} features as input"
+            )
         return frame
 
     def _clause_values(self, X: Any) -> np.ndarray:
@@ -462,7 +474,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         # predict reads the columns by their fitted kinds in binarizer_.transform; explain reads the rule's columns
         kinds = getattr(self.binarizer_, "column_kinds_", {})
         frame = conform(frame, {name: kinds[name] for name in self.rule_.features if name in kinds})
-        return explain_rule(self.rule_, frame, self.classes_)
+        return explain_rule(self.rule_, frame, tuple(self.classes_))
 
     def to_sql(self) -> str:
         """The fitted rule as a NULL-aware SQL expression, true for ``classes_[1]`` (:meth:`Rule.to_sql`)."""
@@ -515,7 +527,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         text = super().__repr__(N_CHAR_MAX)
         return f"{text}  # {self}" if hasattr(self, "rule_") else text
 
-    def __sklearn_tags__(self):  # noqa: ANN204
+    def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = self.nan == "indicator"
         tags.input_tags.categorical = True

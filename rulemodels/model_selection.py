@@ -6,14 +6,15 @@ import inspect
 import logging
 import time
 import warnings
+from collections.abc import Callable
 from numbers import Integral, Real
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
+from joblib import Parallel, delayed
 from scipy.stats import rankdata
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.metrics import check_scoring, get_scorer_names
-from joblib import Parallel, delayed
 from sklearn.model_selection import StratifiedKFold, check_cv
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
@@ -21,9 +22,9 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from rulemodels import defaults
 from rulemodels.algorithms.baseline import TrivialRuleWarning
-from rulemodels.estimator import BooleanRuleClassifier, _log_level
 from rulemodels.algorithms.training import TrainingWorkspace
 from rulemodels.data import check_input
+from rulemodels.estimator import BooleanRuleClassifier, _log_level
 from rulemodels.utils import Options, check_values, track, validate_params
 
 logger = logging.getLogger(__name__)
@@ -129,7 +130,7 @@ def _grid_values(name: str, values: Any, kind: str) -> list[Any]:
         return list(dict.fromkeys(items))  # distinct, in the order given
     if kind == "theta":
         return sorted({float(t) for t in items}, reverse=True)  # largest θ (sparsest rule) first
-    return sorted({int(r) for r in items})  # fewest clauses first
+    return sorted({int(r) for r in items})  # type: ignore[arg-type]  # fewest clauses first (checked above)
 
 
 def _best_estimator_has(attr: str) -> Callable[[Any], bool]:
@@ -349,7 +350,7 @@ theta_unit, nan, high_cardinality, simplify
             return StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=self.random_state)
         return self.cv
 
-    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> "BooleanRuleCV":
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> BooleanRuleCV:
         """Search the grid by cross-validation, then (``refit=True``) refit the best on all of ``X, y``.
 
         Each training fold gets one :class:`~rulemodels.TrainingWorkspace`,
@@ -496,7 +497,7 @@ theta_unit, nan, high_cardinality, simplify
         """What Jupyter shows (it asks for this before ``_repr_html_``)."""
         return {"text/plain": repr(self), "text/html": self._repr_html_()}
 
-    def __sklearn_tags__(self):  # noqa: ANN204
+    def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = self.nan == "indicator"
         tags.input_tags.categorical = True

@@ -121,7 +121,7 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w", **open_args: Any
     target = Path(path)
     if "b" not in mode:
         open_args.setdefault("encoding", "utf-8")
-    handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 (closed below, on every path)
+    handle = tempfile.NamedTemporaryFile(
         mode=mode, dir=target.parent, prefix=f".{target.name}.", suffix=".tmp", delete=False, **open_args,
     )
     try:

@@ -12,7 +12,8 @@ import logging
 import math
 import subprocess
 import warnings
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from solvers._common import classic_result, error_result
 from solvers._failure import process_failure, watchdog_message

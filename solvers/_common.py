@@ -5,7 +5,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pyomo.environ as pyo
 

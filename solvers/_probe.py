@@ -13,8 +13,9 @@ import os
 import re
 import subprocess
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from solvers._failure import last_line
 
@@ -66,7 +67,7 @@ def check_binary(path: str, solver: str, version_args: tuple[str, ...], marker: 
     return _check_binary(_file_key(path), solver, version_args, marker)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _check_binary(key: tuple[str, int, int], solver: str, version_args: tuple[str, ...], marker: str) -> BinaryCheck:
     path = key[0]
     command = " ".join([os.path.basename(path), *version_args])
@@ -148,7 +149,7 @@ def _option_value(syntax: OptionSyntax, value: Any) -> str | None:
     return str(value)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _option_problem(key: tuple[str, int, int], syntax: OptionSyntax, name: str, value: str | None) -> str:
     """What the binary said against ``name value`` ('' when it accepted it)."""
     command = [key[0], syntax.prefix + name, *([] if value is None else [value]), *syntax.trailer]

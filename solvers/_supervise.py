@@ -26,8 +26,8 @@ import logging
 import re
 import shutil
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from solvers._watchdog import Watchdog
 from solvers.signals import deferred_signals, watching_interrupts

@@ -15,8 +15,8 @@ from rulemodels.algorithms import (
     assign_negatives,
     non_redundant_combinations,
     simple_binarize,
+    solve_exact_problem,
 )
-from rulemodels.algorithms import solve_exact_problem
 from rulemodels.models import CNFProblem, hamming_objective, zero_one_objective
 from rulemodels.rules import Literal
 from solvers import get_backend

@@ -16,7 +16,6 @@ from rulemodels.algorithms import LPSolutionCache, WorkingData, default_binarize
 from rulemodels.data import FeatureBinarizer
 from rulemodels.datasets import load_dataset
 from rulemodels.models.problem import CNFProblem
-from rulemodels.algorithms import default_binarizer
 from solvers import HighsBackend
 
 REPO = Path(__file__).resolve().parents[1]

@@ -103,7 +103,7 @@ def alternating_minimization(
     return FitResult(W=W, objective=current, history=history, n_iter=iteration, termination=stop)
 
 
-def _drop_redundant(data, W: np.ndarray, current: float, objective, tol: float) -> tuple[np.ndarray, float]:  # noqa: ANN001
+def _drop_redundant(data, W: np.ndarray, current: float, objective, tol: float) -> tuple[np.ndarray, float]:
     """Issue 20: drop clauses that duplicate another or are true on every row through one column.
 
     A clause slot that no negative is assigned to learns such a clause (it

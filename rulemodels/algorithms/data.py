@@ -35,7 +35,7 @@ class WorkingData:
     allow_disable: bool
 
     @classmethod
-    def from_problem(cls, problem: CNFProblem, *, allow_disable: bool = False, disable_cost: float | None = None) -> "WorkingData":
+    def from_problem(cls, problem: CNFProblem, *, allow_disable: bool = False, disable_cost: float | None = None) -> WorkingData:
         """The drivers' view of ``problem``; with ``allow_disable``, ``disable_cost`` (c_0) is required."""
         A_binary = problem.A
         cost = np.ones(A_binary.shape[1])

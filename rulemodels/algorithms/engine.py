@@ -26,14 +26,15 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
 from rulemodels.algorithms.data import ALWAYS_TRUE, WorkingData
-from rulemodels.algorithms.rounding import simple_binarize
 from rulemodels.algorithms.lp_cache import LPSolutionCache, lp_digest
+from rulemodels.algorithms.rounding import simple_binarize
 from solvers import ModelChanges, TerminationCondition
 
 logger = logging.getLogger(__name__)

@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 import pyomo.environ as pyo
 
-from rulemodels.data import FeatureBinarizer
 from rulemodels.algorithms.result import LearnedRule
+from rulemodels.data import FeatureBinarizer
 from rulemodels.models import (
     CNFProblem,
     TwoLevelModel,

@@ -141,7 +141,7 @@ class LPSolutionCache:
         self._set_covers.clear()
         self.closed = True
 
-    def __enter__(self) -> "LPSolutionCache":
+    def __enter__(self) -> LPSolutionCache:
         return self
 
     def __exit__(self, *exc_info: object) -> None:

@@ -36,8 +36,8 @@ Choices where the paper is silent (documented in the README too):
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 import numpy as np
 import scipy.sparse as sp

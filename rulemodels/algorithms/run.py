@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from rulemodels.algorithms.alternating import alternating_minimization
 from rulemodels.algorithms.bcd import block_coordinate_descent
 from rulemodels.algorithms.engine import ClauseEngine
+from rulemodels.algorithms.lp_cache import LPSolutionCache
 from rulemodels.algorithms.result import FitResult
 from rulemodels.algorithms.set_cover import set_cover
 from rulemodels.algorithms.tlp import two_level_lp
-from rulemodels.algorithms.lp_cache import LPSolutionCache
 
 logger = logging.getLogger(__name__)
 

@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
 from rulemodels.algorithms.data import WorkingData
+from rulemodels.algorithms.lp_cache import LPSolutionCache
 from rulemodels.algorithms.result import FitResult
 from rulemodels.algorithms.rounding import RedundancyAwareBinarizer, redundant_clauses, simple_binarize
-from rulemodels.algorithms.lp_cache import LPSolutionCache
 from rulemodels.models import two_level_weights
 from rulemodels.models.objectives import zero_one_objective
 from solvers import ModelChanges

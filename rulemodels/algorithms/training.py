@@ -34,7 +34,8 @@ Examples
 from __future__ import annotations
 
 import logging
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 from sklearn.base import clone
@@ -45,8 +46,7 @@ from rulemodels.algorithms.lp_cache import LPSolutionCache
 from rulemodels.algorithms.result import LearnedRule
 from rulemodels.algorithms.rounding import tautological_clauses
 from rulemodels.algorithms.run import ALGORITHMS, learn
-from rulemodels.data import FeatureBinarizer
-from rulemodels.data import as_frame, binary_labels, check_input, check_sample_weight
+from rulemodels.data import FeatureBinarizer, as_frame, binary_labels, check_input, check_sample_weight
 from rulemodels.models.objectives import hamming_objective, zero_one_objective
 from rulemodels.models.problem import CNFProblem
 from rulemodels.rules import Clause, Literal, Rule
@@ -151,7 +151,9 @@ class TrainingWorkspace:
         self._X = X
         self.frame = as_frame(X)
         if self.frame.shape[0] == 0:
-            raise ValueError("Found array with 0 sample(s) (shape=(0, %d)) while a minimum of 1 is required." % self.frame.shape[1])
+            raise ValueError(
+                f"Found array with 0 sample(s) (shape=(0, {self.frame.shape[1]})) while a minimum of 1 is required."
+            )
         self.classes, self.labels = binary_labels(y, self.frame.shape[0])
         self.sample_weight = check_sample_weight(sample_weight, self.frame.shape[0])
         self.binarizer = clone(binarizer) if binarizer is not None else default_binarizer()
@@ -174,7 +176,7 @@ class TrainingWorkspace:
         self._caches.clear()
         self.closed = True
 
-    def __enter__(self) -> "TrainingWorkspace":
+    def __enter__(self) -> TrainingWorkspace:
         return self
 
     def __exit__(self, *exc_info: object) -> None:

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from rulemodels import defaults
 from rulemodels.utils import PARAMETERS, check_parameter, describe_constraints
@@ -371,7 +371,9 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
     exact.add_argument("--seed", type=int, default=0, help="seed of --sample (default: 0)")
     exact.set_defaults(handler=handlers["exact"])
 
-    cv = commands.add_parser("cv", help="cross-validate a grid of algorithms, R and θ", description="Cross-validate a grid on one dataset (resumable).")
+    cv = commands.add_parser(
+        "cv", help="cross-validate a grid of algorithms, R and θ", description="Cross-validate a grid on one dataset (resumable)."
+    )
     _add_data_arguments(cv, estimator=False)
     cv.add_argument("--algorithms", nargs="+", choices=defaults.LP_ALGORITHMS, default=list(defaults.DEFAULT_CV_ALGORITHMS))
     grid = defaults.DEFAULT_N_CLAUSES_GRID

@@ -11,8 +11,9 @@ import logging
 import sys
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from rulemodels.cli._args import EXIT_OK, _checked_output, _csv_options, _data_inputs
 
@@ -238,8 +239,8 @@ def _print_scores(labels: Any, fired: Any, classes: tuple[Any, Any], target: str
 
 def _cmd_export(args: argparse.Namespace) -> int:
     """Write a saved rule as SQL, a pandas query or a dependency-free Python module."""
-    from rulemodels.rules import load_model
     from rulemodels.outputs import write_text_atomically
+    from rulemodels.rules import load_model
 
     out = _checked_output(args.out, [("RULE.json", args.rule)])
     args.result_on_stdout = out is None

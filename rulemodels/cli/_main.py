@@ -14,14 +14,14 @@ import logging
 import os
 import sys
 import warnings
-from typing import Any, Callable, Sequence
-
-from solvers.signals import exit_status, find_interrupt, keeping_lost_interrupts, terminating_on_sigterm
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from rulemodels.cli import _args
 from rulemodels.cli._args import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
 from rulemodels.cli._fit import _cmd_exact, _cmd_export, _cmd_fit, _cmd_predict, _cmd_solvers
 from rulemodels.cli._sweeps import _cmd_cv, _cmd_reproduce
+from solvers.signals import exit_status, find_interrupt, keeping_lost_interrupts, terminating_on_sigterm
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -62,7 +62,9 @@ def _configure_logging(args: argparse.Namespace) -> Callable[[], None]:
     return restore
 
 
-def _print_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int, file: Any = None, line: str | None = None) -> None:
+def _print_warning(
+    message: Warning | str, category: type[Warning], filename: str, lineno: int, file: Any = None, line: str | None = None
+) -> None:
     """Warnings as one line on stderr (``rulemodels: warning: ...``), without the source location."""
     print(f"rulemodels: warning: {message}", file=sys.stderr)
 

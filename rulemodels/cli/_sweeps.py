@@ -75,9 +75,9 @@ def _finish_sweep(tasks: list, results: Any, path: Path, keep_going: bool) -> in
 
 def _cmd_cv(args: argparse.Namespace) -> int:
     """Cross-validate a grid of algorithms x R x theta (x form) on one dataset."""
+    from rulemodels.data import is_bundled_dataset, load_data
     from rulemodels.experiments import make_grid
     from rulemodels.experiments.reports import cv_table_markdown, selection_markdown
-    from rulemodels.data import is_bundled_dataset, load_data
 
     thetas = _parse_thetas(args.thetas)
     if args.form == "auto" and not args.inner_folds:
@@ -115,9 +115,9 @@ def _cv_csv(args: argparse.Namespace) -> Any:
     to RESULTS.data.csv beside the results file (a new file: the user's CSV is
     never written).
     """
+    from rulemodels.data import CSVOptions, load_data, read_features
     from rulemodels.experiments import CSVData
     from rulemodels.experiments.reports import write_csv
-    from rulemodels.data import CSVOptions, load_data, read_features
 
     options = _csv_options(args)
     target = args.target
@@ -149,13 +149,12 @@ def _cv_baseline(data: Any, n_folds: int) -> float:
 
 def _cmd_reproduce(args: argparse.Namespace) -> int:
     """Run the paper's protocol and write Table 1, nested selection and Pareto fronts to --out."""
+    from rulemodels.data import is_bundled_dataset
     from rulemodels.datasets import load_dataset
     from rulemodels.experiments import make_grid, read_results, table1_markdown
-    from rulemodels.experiments.reports import packed_results, unpack_results, write_report
-    from rulemodels.data import is_bundled_dataset
-    from rulemodels.outputs import OutputError, check_output_directory
-
     from rulemodels.experiments.paper import PAPER_ALGORITHMS, PAPER_CLAUSES, PAPER_DATASETS
+    from rulemodels.experiments.reports import packed_results, unpack_results, write_report
+    from rulemodels.outputs import OutputError, check_output_directory
 
     # the paper's protocol where the command line names no other
     args.datasets = args.datasets or list(PAPER_DATASETS)

@@ -15,8 +15,8 @@ import logging
 import math
 import warnings
 from collections import Counter
-from fractions import Fraction
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np

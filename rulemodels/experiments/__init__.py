@@ -40,7 +40,14 @@ References
    "Numerical Evaluation", Table 1 and Figures 1-3.
 """
 
-from rulemodels.experiments.analysis import nested_cv_selection, nested_model_selection, pareto_front, summarize, table1, table1_markdown
+from rulemodels.experiments.analysis import (
+    nested_cv_selection,
+    nested_model_selection,
+    pareto_front,
+    summarize,
+    table1,
+    table1_markdown,
+)
 from rulemodels.experiments.cells import run_task, run_unit
 from rulemodels.experiments.execute import BACKENDS, MAX_JOBS, check_solvers, run_experiments
 from rulemodels.experiments.paper import (

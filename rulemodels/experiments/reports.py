@@ -16,7 +16,13 @@ from pathlib import Path
 import pandas as pd
 
 from rulemodels import defaults
-from rulemodels.experiments.analysis import nested_cv_selection, nested_model_selection, summarize, table1, table1_markdown
+from rulemodels.experiments.analysis import (
+    nested_cv_selection,
+    nested_model_selection,
+    summarize,
+    table1,
+    table1_markdown,
+)
 from rulemodels.outputs import atomic_write, write_text_atomically
 
 __all__ = ["Report", "cv_table_markdown", "packed_results", "selection_markdown", "unpack_results", "write_csv", "write_report"]

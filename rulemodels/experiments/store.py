@@ -135,7 +135,7 @@ class _ResultsFile:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
         # "a+b": reads anywhere, every write appends, truncate() is allowed.
-        self._handle: BinaryIO = open(path, "a+b")  # noqa: SIM115 (closed in close())
+        self._handle: BinaryIO = open(path, "a+b")
         try:
             self._lock()
             self._handle.seek(0)

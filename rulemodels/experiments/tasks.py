@@ -25,9 +25,9 @@ import numpy as np
 import pandas as pd
 
 from rulemodels import defaults
+from rulemodels.data import load_data
 from rulemodels.datasets import list_datasets, load_dataset
 from rulemodels.experiments.paper import PAPER_ALGORITHMS, PAPER_CLAUSES, PAPER_DATASETS, PAPER_THETAS
-from rulemodels.data import load_data
 from rulemodels.utils import check_parameter, check_values
 
 __all__ = ["RECORD_FIELDS", "CSVData", "Task", "make_grid", "paper_grid", "split_indices"]

@@ -10,7 +10,8 @@ LaTeX label: (2.1) OneLevelFormulation ... (2.4) OneLevelFormulationWj,
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pyomo.environ as pyo

@@ -14,7 +14,10 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["PreparedData", "SampleGroups", "as_binary_csr", "as_feature_costs", "as_labels", "as_weights", "check_nonnegative", "group_samples", "prepare_data"]
+__all__ = [
+    "PreparedData", "SampleGroups", "as_binary_csr", "as_feature_costs", "as_labels", "as_weights", "check_nonnegative",
+    "group_samples", "prepare_data",
+]
 
 
 def as_binary_csr(A: Any) -> sp.csr_matrix:

@@ -34,7 +34,14 @@ import numpy as np
 import pyomo.environ as pyo
 
 from rulemodels.models._build import linear_sum, param_values, store_param
-from rulemodels.models._data import PreparedData, SampleGroups, as_feature_costs, as_weights, check_nonnegative, prepare_data
+from rulemodels.models._data import (
+    PreparedData,
+    SampleGroups,
+    as_feature_costs,
+    as_weights,
+    check_nonnegative,
+    prepare_data,
+)
 
 __all__ = ["ClauseLP", "build_clause_dual_lp", "build_clause_lp"]
 
@@ -49,7 +56,7 @@ def build_clause_lp(
     integer: bool = False,
     disable_cost: float | None = None,
     merge_identical: bool = True,
-) -> "ClauseLP":
+) -> ClauseLP:
     """Build (not solve) the one-level clause LP for binary ``A`` and labels ``y``.
 
     Parameters
@@ -89,7 +96,10 @@ def build_clause_lp(
     _add_data(m, data, theta, disable_cost)
     domain = pyo.Binary if integer else pyo.UnitInterval
     m.w = pyo.Var(m.J, domain=domain, doc="w_j = 1 if feature j is in the clause (eq. (2.4) OneLevelFormulationWj)")
-    m.xi = pyo.Var(m.P, domain=pyo.NonNegativeReals, doc="ξ_i: hinge cost of positive sample i (eq. (2.2) OneLevelFormulationPositiveSamples)")
+    m.xi = pyo.Var(
+        m.P, domain=pyo.NonNegativeReals,
+        doc="ξ_i: hinge cost of positive sample i (eq. (2.2) OneLevelFormulationPositiveSamples)",
+    )
     if disable_cost is not None:
         m.w0 = pyo.Var(domain=domain, doc="w_0 = 1 selects the always-true feature a_i0 = 1: the clause is disabled (section 3)")
 
@@ -124,7 +134,7 @@ def build_clause_dual_lp(
     feature_cost: Any = None,
     disable_cost: float | None = None,
     merge_identical: bool = True,
-) -> "ClauseLP":
+) -> ClauseLP:
     """Build the LP dual of the one-level clause LP; its constraint duals are the clause ``w``.
 
     Same data, Params and ``set_*`` functions as :func:`build_clause_lp`

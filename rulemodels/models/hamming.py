@@ -26,7 +26,13 @@ from typing import Any
 
 import pyomo.environ as pyo
 
-from rulemodels.models._build import TwoLevelModel, check_n_clauses, clause_sum_rule, declare_two_level, two_level_sparsity
+from rulemodels.models._build import (
+    TwoLevelModel,
+    check_n_clauses,
+    clause_sum_rule,
+    declare_two_level,
+    two_level_sparsity,
+)
 from rulemodels.models._data import prepare_data
 
 __all__ = ["build_hamming"]
@@ -76,12 +82,24 @@ def build_hamming(
         doc="M_i = Σ_j a_ij, the largest clause sum of negative sample i",
     )
     m.xi = pyo.Var(m.P, m.R, domain=pyo.NonNegativeReals, doc="ξ_ir = max{0, 1 − Σ_j a_ij w_jr}: clause r fails positive i (eq. (3.10))")
-    m.eta = pyo.Var(m.N, domain=pyo.NonNegativeReals, doc="η_i = min_r Σ_j a_ij w_jr: Hamming cost of negative i (eq. (3.11) HammingFormulationCostNegative)")
-    m.z = pyo.Var(m.N, m.R, domain=pyo.UnitInterval if relax else pyo.Binary, doc="z_ir = 1 if clause r must reject negative i (v_ir = 0, eq. (3.9) def-r0)")
+    m.eta = pyo.Var(
+        m.N, domain=pyo.NonNegativeReals,
+        doc="η_i = min_r Σ_j a_ij w_jr: Hamming cost of negative i (eq. (3.11) HammingFormulationCostNegative)",
+    )
+    m.z = pyo.Var(
+        m.N, m.R, domain=pyo.UnitInterval if relax else pyo.Binary,
+        doc="z_ir = 1 if clause r must reject negative i (v_ir = 0, eq. (3.9) def-r0)",
+    )
     clause_sum = clause_sum_rule(groups, has_w0)
 
-    m.xi_def = pyo.Constraint(m.P, m.R, rule=lambda model, i, r: model.xi[i, r] + clause_sum(model, i, r) >= 1, doc="ξ_ir ≥ 1 − Σ_j a_ij w_jr for y_i = 1")
-    m.assign_one = pyo.Constraint(m.N, rule=lambda model, i: sum(model.z[i, r] for r in model.R) == 1, doc="Σ_r z_ir = 1: one clause rejects each negative")
+    m.xi_def = pyo.Constraint(
+        m.P, m.R, rule=lambda model, i, r: model.xi[i, r] + clause_sum(model, i, r) >= 1,
+        doc="ξ_ir ≥ 1 − Σ_j a_ij w_jr for y_i = 1",
+    )
+    m.assign_one = pyo.Constraint(
+        m.N, rule=lambda model, i: sum(model.z[i, r] for r in model.R) == 1,
+        doc="Σ_r z_ir = 1: one clause rejects each negative",
+    )
     m.eta_def = pyo.Constraint(
         m.N, m.R, rule=lambda model, i, r: model.eta[i] >= clause_sum(model, i, r) - model.bigM[i] * (1 - model.z[i, r]),
         doc="η_i ≥ Σ_j a_ij w_jr − M_i (1 − z_ir) for y_i = 0",

@@ -13,8 +13,9 @@ negated data, then read the selected ``w_jr`` as the terms of a DNF over the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -53,7 +54,7 @@ class CNFProblem:
     @classmethod
     def from_binary(
         cls, A: Any, y: Any, *, literals: Sequence[Literal] | None = None, form: str = "dnf", sample_weight: Any = None
-    ) -> "CNFProblem":
+    ) -> CNFProblem:
         """Prepare binary ``A`` (n, d) and 0/1 ``y`` for learning a rule of ``form``.
 
         ``literals`` name the columns (default ``x0``, ``x1``, ... as ``is_true``

@@ -27,7 +27,13 @@ from typing import Any
 
 import pyomo.environ as pyo
 
-from rulemodels.models._build import TwoLevelModel, check_n_clauses, clause_sum_rule, declare_two_level, two_level_sparsity
+from rulemodels.models._build import (
+    TwoLevelModel,
+    check_n_clauses,
+    clause_sum_rule,
+    declare_two_level,
+    two_level_sparsity,
+)
 from rulemodels.models._data import prepare_data
 
 __all__ = ["build_zero_one"]

@@ -22,7 +22,8 @@ that clause's contribution, which is what makes them reasons.
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -63,7 +64,10 @@ def explain_rule(rule: Rule, X: pd.DataFrame, classes: Sequence[Any] = (0, 1)) -
     column = {lit: k for k, lit in enumerate(literals)}
     members = [[column[lit] for lit in clause.literals] for clause in rule.clauses]
     combine = np.all if rule.form == "dnf" else np.any
-    clause_values = np.column_stack([combine(truth[:, positions], axis=1) for positions in members]) if members else np.zeros((len(frame), 0), bool)
+    clause_values = (
+        np.column_stack([combine(truth[:, positions], axis=1) for positions in members])
+        if members else np.zeros((len(frame), 0), bool)
+    )
     rule_values = rule.reduce(clause_values)
     shown = {feature: frame[feature].to_numpy() for feature in rule.features}
 

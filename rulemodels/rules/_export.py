@@ -157,7 +157,7 @@ def _pandas_reads_name(name: str) -> bool:
     quoted = f"`{name}`"
     try:
         values = frame.eval(f"{quoted} == {quoted}", engine="python")
-    except Exception:  # noqa: BLE001 - any failure to parse or resolve it means pandas cannot read it
+    except Exception:
         return False
     return [bool(v) for v in values] == [True, False]
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -21,8 +22,16 @@ from rulemodels.outputs import write_text_atomically
 from rulemodels.rules._explain import explain_rule
 from rulemodels.rules._kinds import ColumnKind, conform, text_dtypes
 from rulemodels.rules._probability import PatternRates
-from rulemodels.rules._rule import CATEGORY_OPS, FLAG_OPS, SET_OPS, THRESHOLD_OPS, Rule, RuleFormatError, check_unique_keys
-from rulemodels.rules._rule import _object_from_pairs
+from rulemodels.rules._rule import (
+    CATEGORY_OPS,
+    FLAG_OPS,
+    SET_OPS,
+    THRESHOLD_OPS,
+    Rule,
+    RuleFormatError,
+    _object_from_pairs,
+    check_unique_keys,
+)
 
 __all__ = ["MAX_RULE_FILE_BYTES", "MODEL_FORMAT", "SavedModel", "load_model", "save_model"]
 

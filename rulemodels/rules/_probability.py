@@ -60,7 +60,7 @@ class PatternRates:
 
     @classmethod
     def fit(cls, clause_values: np.ndarray, rule_values: np.ndarray, positive: np.ndarray,
-            sample_weight: np.ndarray | None = None) -> "PatternRates":
+            sample_weight: np.ndarray | None = None) -> PatternRates:
         """Count positives per pattern of ``clause_values`` (n, R) and smooth, pool and store the rates."""
         clause_values = np.asarray(clause_values, dtype=bool)
         weight = np.ones(len(clause_values)) if sample_weight is None else np.asarray(sample_weight, dtype=float)

@@ -37,8 +37,8 @@ Then, with each clause a product (DNF) or union (CNF) of per-column cell sets:
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from rulemodels.rules._rule import (
     CATEGORY_OPS,
@@ -55,8 +55,8 @@ __all__ = ["SimplifyReport", "simplify_rule"]
 
 logger = logging.getLogger(__name__)
 
-_KINDS = {**{op: "threshold" for op in THRESHOLD_OPS}, **{op: "category" for op in CATEGORY_OPS + SET_OPS},
-          **{op: "flag" for op in FLAG_OPS}}
+_KINDS = {**dict.fromkeys(THRESHOLD_OPS, "threshold"), **dict.fromkeys(CATEGORY_OPS + SET_OPS, "category"),
+          **dict.fromkeys(FLAG_OPS, "flag")}
 _MISSING = 1  # bit 0 of every cell mask is the "missing" cell
 _MAX_PASSES = 10  # each pass that changes something drops a clause or rewrites to the canonical form
 
