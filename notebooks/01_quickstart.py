@@ -21,11 +21,11 @@
 # $$\hat y_i = \bigvee_{r=1}^{R} \bigwedge_{j \in \mathcal C_r} a_{i,j},$$
 #
 # where each $a_{i,j}$ is a binary *literal* such as `glucose > 142`. The paper
-# writes everything for a CNF (AND of ORs, eqs. (5)-(6), `def-hatv` and
+# writes everything for a CNF (AND of ORs, eqs. (3.5)-(3.6), `def-hatv` and
 # `def-haty-hatv`) and learns a DNF through De Morgan's laws. The learner
 # trades errors against sparsity: it minimises the number of misclassified
-# samples plus $\theta$ times the number of literals (eq. (7), `StdFormulation`,
-# or its Hamming-distance variant eq. (10), `HammingFormulation`).
+# samples plus $\theta$ times the number of literals (eq. (3.7), `StdFormulation`,
+# or its Hamming-distance variant eq. (3.10), `HammingFormulation`).
 
 # %%
 import pandas as pd
@@ -92,7 +92,7 @@ pd.crosstab(y_test, clf.predict(X_test), rownames=["diabetes"], colnames=["predi
 # ## Reading the rule on patients
 #
 # A patient is predicted positive when at least one term fires. The term outputs
-# are the clause outputs $\hat v_{i,r}$ of eq. (5): `Rule.clause_outputs` returns
+# are the clause outputs $\hat v_{i,r}$ of eq. (3.5): `Rule.clause_outputs` returns
 # them as an $n \times R$ Boolean matrix, `Rule.evaluate` combines them. Below,
 # three test patients the rule flags and three it does not.
 

@@ -23,9 +23,9 @@
 #
 # | builder | paper |
 # |---|---|
-# | `build_clause_lp` | one-level clause LP, eqs. (1)-(4) (`OneLevelFormulation`...`OneLevelFormulationWj`) |
-# | `build_zero_one` | 0-1 error MIP, eqs. (7)-(8) written as eq. (14) (`GeneralLPFormulation`); `relax=True` is TLP (Section 4.1) |
-# | `build_hamming` | minimal Hamming distance MIP, eqs. (10)-(12) (`HammingFormulation`, `HammingFormulationBothVW`) |
+# | `build_clause_lp` | one-level clause LP, eqs. (2.1)-(2.4) (`OneLevelFormulation`...`OneLevelFormulationWj`) |
+# | `build_zero_one` | 0-1 error MIP, eqs. (3.7)-(3.8) written as eq. (4.14) (`GeneralLPFormulation`); `relax=True` is TLP (Section 4.1) |
+# | `build_hamming` | minimal Hamming distance MIP, eqs. (3.10)-(3.12) (`HammingFormulation`, `HammingFormulationBothVW`) |
 #
 # All of them learn a **CNF** (Section 3). A DNF is learned as a CNF on negated
 # features and labels; `CNFProblem.from_binary(..., form="dnf")` does the
@@ -74,17 +74,17 @@ toy = CNFProblem.from_binary(toy_binarizer.transform(toy_X), toy_y, literals=toy
 pd.DataFrame(toy.A.toarray(), columns=[str(lit) for lit in toy.literals]).assign(y=toy.y)
 
 # %% [markdown]
-# ### One-level clause LP, eqs. (1)-(4)
+# ### One-level clause LP, eqs. (2.1)-(2.4)
 #
 # One disjunctive clause $\hat y_i = \bigvee_j a_{i,j} w_j$ (Malioutov and
 # Varshney; the paper's Section 2.1):
 #
-# $$\min_{w}\ \sum_{i=1}^n \xi_i + \theta \sum_{j=1}^d w_j \qquad (1)$$
+# $$\min_{w}\ \sum_{i=1}^n \xi_i + \theta \sum_{j=1}^d w_j \qquad (2.1)$$
 #
-# with the hinge $\xi_i = \max\{0, 1 - \sum_j a_{i,j} w_j\}$ on positives (2),
-# the linear cost $\xi_i = \sum_j a_{i,j} w_j$ on negatives (3), and
-# $w_j \in \{0, 1\}$ (4) relaxed to $0 \le w_j \le 1$. In the model, `xi` and
-# `cover` are (2); the negatives' cost (3) is summed per feature into the
+# with the hinge $\xi_i = \max\{0, 1 - \sum_j a_{i,j} w_j\}$ on positives (2.2),
+# the linear cost $\xi_i = \sum_j a_{i,j} w_j$ on negatives (2.3), and
+# $w_j \in \{0, 1\}$ (2.4) relaxed to $0 \le w_j \le 1$. In the model, `xi` and
+# `cover` are (2.2); the negatives' cost (2.3) is summed per feature into the
 # parameter `neg_cost[j]`; `weight` counts identical rows, which are merged.
 
 # %%
@@ -97,10 +97,10 @@ print(result.termination.value, result.objective)
 pd.Series(clause_weights(clause_lp), index=[str(lit) for lit in toy.literals], name="w")
 
 # %% [markdown]
-# ### 0-1 error MIP, eq. (14)
+# ### 0-1 error MIP, eq. (4.14)
 #
-# Eq. (7) counts errors, $\sum_i |\hat y_i - y_i| + \theta \sum_r \sum_j w_{j,r}$,
-# with the CNF $\hat y_i = \bigwedge_r \bigvee_j a_{i,j} w_{j,r}$ (8). Section 4.1
+# Eq. (3.7) counts errors, $\sum_i |\hat y_i - y_i| + \theta \sum_r \sum_j w_{j,r}$,
+# with the CNF $\hat y_i = \bigwedge_r \bigvee_j a_{i,j} w_{j,r}$ (3.8). Section 4.1
 # writes it as a MIP by interpolating AND and OR: concavely for positives,
 # convexly for negatives:
 #
@@ -116,13 +116,13 @@ for component in (zero_one.pos_error, zero_one.neg_error, zero_one.beta_def, zer
     component.pprint()
 
 # %% [markdown]
-# ### Minimal Hamming distance MIP, eqs. (10)-(12)
+# ### Minimal Hamming distance MIP, eqs. (3.10)-(3.12)
 #
 # Section 3.2 charges each sample the number of $w_{j,r}$ flips that would make
 # the rule classify it correctly: $\eta_i = \sum_r \max\{0, 1 - \sum_j a_{i,j}
 # w_{j,r}\}$ for a positive, and $\eta_i = \min_r \sum_j a_{i,j} w_{j,r}$ for a
-# negative (eq. (11)). The minimum picks the clause $r_0$ that must reject the
-# sample (eq. (9), `def-r0`; $v_{i,r_0} = 0$ in eq. (12)). The MIP chooses it
+# negative (eq. (3.11)). The minimum picks the clause $r_0$ that must reject the
+# sample (eq. (3.9), `def-r0`; $v_{i,r_0} = 0$ in eq. (3.12)). The MIP chooses it
 # with binaries `z[i, r]` (`assign_one`) and a big-M constraint (`eta_def`).
 
 # %%
@@ -147,7 +147,7 @@ R, theta = 2, 0.02
 problem.A.shape
 
 # %% [markdown]
-# TLP is eq. (14) with $0 \le w_{j,r} \le 1$. The paper warns that its optimum
+# TLP is eq. (4.14) with $0 \le w_{j,r} \le 1$. The paper warns that its optimum
 # tends to be fractional, with $\psi_i$ close to 0: the accuracy part of the
 # objective almost vanishes.
 
@@ -171,7 +171,7 @@ pd.DataFrame(W_lp, index=names, columns=["term 1", "term 2"]).query("`term 1` > 
 A = problem.A.toarray()
 
 def tlp_objective(W):
-    """Eq. (14) at w = W, with psi and beta at their smallest feasible values."""
+    """Eq. (4.14) at w = W, with psi and beta at their smallest feasible values."""
     S = A @ W                                         # sum_j a_ij w_jr
     beta = np.max(A[:, :, None] * W[None], axis=1)    # beta_ir = max_j a_ij w_jr
     psi = np.where(problem.y == 1,
@@ -197,7 +197,7 @@ for r in range(R):
 # %%
 pd.DataFrame([
     {"binarization": name, "rule": str(problem.rule_from_weights(W)), "literals": int(W.sum()),
-     "0-1 objective, eq. (7)": zero_one_objective(problem.A, problem.y, W, theta)}
+     "0-1 objective, eq. (3.7)": zero_one_objective(problem.A, problem.y, W, theta)}
     for name, W in [("simple (w > 0.2)", W_simple), ("redundancy-aware", W_aware)]
 ])
 
@@ -220,7 +220,7 @@ np.array_equal(data.split(result.W)[0], W_aware)
 # On data this small CBC solves both exact MIPs to optimality, which gives the
 # ground truth for the heuristics of Section 4: set covering (SCS, SCN), TLP,
 # block coordinate descent (BCD, Section 4.2) and alternating minimization (AM,
-# Section 4.3). BCD and AM decrease the Hamming objective (12), so no heuristic
+# Section 4.3). BCD and AM decrease the Hamming objective (3.12), so no heuristic
 # can beat the Hamming MIP on that column, and nothing beats the 0-1 MIP on the
 # 0-1 column.
 
@@ -237,8 +237,8 @@ for formulation in ("zero_one", "hamming"):
 
 pd.DataFrame([
     {"method": name,
-     "0-1 objective, eq. (7)": zero_one_objective(problem.A, problem.y, W, theta),
-     "Hamming objective, eq. (10)": hamming_objective(problem.A, problem.y, W, theta),
+     "0-1 objective, eq. (3.7)": zero_one_objective(problem.A, problem.y, W, theta),
+     "Hamming objective, eq. (3.10)": hamming_objective(problem.A, problem.y, W, theta),
      "rule": str(problem.rule_from_weights(W))}
     for name, W in solutions.items()
 ]).round(3)

@@ -16,17 +16,17 @@
 # # BCD and AM iteration by iteration; the effect of θ and R
 #
 # Both algorithms minimise the Hamming objective in its form with ideal clause
-# outputs $v_{i,r}$ (eq. (12), `HammingFormulationBothVW`):
+# outputs $v_{i,r}$ (eq. (3.12), `HammingFormulationBothVW`):
 #
 # $$\min_{w, v}\ \sum_{i,r} \Big[ \mathbb 1_{v_{i,r}=1} \max\big\{0, 1 - \textstyle\sum_j a_{i,j} w_{j,r}\big\}
 # + \mathbb 1_{v_{i,r}=0} \textstyle\sum_j a_{i,j} w_{j,r} \Big] + \theta \sum_{r,j} w_{j,r}.$$
 #
 # - **Block coordinate descent** (BCD, Section 4.2) updates one clause at a
 #   time with the others fixed: negatives already rejected by another clause
-#   are dropped, and the clause is re-learned by the one-level LP (eqs. (1)-(4)).
+#   are dropped, and the clause is re-learned by the one-level LP (eqs. (2.1)-(2.4)).
 #   Each iteration tries every clause and keeps the best update.
 # - **Alternating minimization** (AM, Section 4.3) alternates between
-#   assigning each negative to its cheapest clause (eq. (9), `def-r0`; ties go
+#   assigning each negative to its cheapest clause (eq. (3.9), `def-r0`; ties go
 #   to the nearest cluster centre) and re-learning all $R$ clauses.
 #
 # Both start from set covering with the redundancy-aware binarization (SCN).
@@ -61,7 +61,7 @@ for algorithm, clf in fits.items():
     ax.plot(clf.history_, marker="o", label=algorithm.upper())
 ax.xaxis.set_major_locator(MaxNLocator(integer=True))
 ax.set_xlabel("iteration (0 = SCN initialisation)")
-ax.set_ylabel("Hamming objective, eq. (10)")
+ax.set_ylabel("Hamming objective, eq. (3.10)")
 ax.legend()
 plt.show()
 
