@@ -827,7 +827,7 @@ def test_a_time_limited_cbc_solve_logs_no_pyomo_status_warning(caplog):
 
     X, y = liver()
     binarizer = FeatureBinarizer(n_thresholds=5).fit(X.iloc[:60])
-    model = build_zero_one(binarizer.transform(X.iloc[:60]), y[:60], n_clauses=2, theta=0.01)
+    model = build_zero_one(binarizer.transform(X.iloc[:60]), y[:60], n_clauses=2, theta=0.01).model
     with caplog.at_level(logging.WARNING):
         result = require_backend("cbc").solve(model, time_limit=1)
     assert result.termination is TerminationCondition.time_limit and result.has_solution  # gap far from closed in 1 s
