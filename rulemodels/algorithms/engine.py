@@ -107,6 +107,7 @@ class ClauseEngine:
         self.deadline = None if time_limit is None else time.perf_counter() + time_limit
         self.stats = EngineStats()
         self._seen: dict[bytes, np.ndarray] = {}
+        self._prepared: set[int] = set()  # the clause LPs this fit has set θ and the feature costs on
         self._lp_prefix = (
             self.formulation.encode()
             + repr(sorted(self.solver_options.items())).encode()
@@ -159,9 +160,12 @@ class ClauseEngine:
         if built:
             self.stats.n_builds += 1
         else:
-            lp.set_theta(self.theta)
-            lp.set_feature_cost(self.data.cost)
+            if lp.theta != self.theta:  # another fit on this cache may have solved it with its own θ
+                lp.set_theta(self.theta)
+            if id(lp) not in self._prepared:  # the costs are the cache's data's: set once per fit (a user may change them)
+                lp.set_feature_cost(self.data.cost)
             lp.set_sample_weight(weight)
+        self._prepared.add(id(lp))
         remaining = self.remaining_time()
         start = time.perf_counter()
         result = self.backend.solve(

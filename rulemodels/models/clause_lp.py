@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import pyomo.environ as pyo
 
-from rulemodels.models._build import linear_sum, param_values, store_param
+from rulemodels.models._build import ParamArray, linear_sum
 from rulemodels.models._data import (
     PreparedData,
     SampleGroups,
@@ -255,6 +255,10 @@ class ClauseLP:
         self._weight_index = [int(p) for p in positives]
         self._feature_index = list(range(data.n_features))
         self._neg_patterns_t = self.groups.patterns[negatives].T.tocsr()  # d x negatives: neg_cost = this @ their weights
+        # the Params BCD/AM change before every re-solve, read and written as arrays (the Params stay the truth)
+        self._weight = ParamArray(model.weight, self._weight_index)
+        self._neg_cost = ParamArray(model.neg_cost, self._feature_index)
+        self._cost = ParamArray(model.c, self._feature_index)
         has_w0 = model.find_component("c0") is not None
         if dual:
             self.w_vars: list[Any] = []
@@ -279,11 +283,16 @@ class ClauseLP:
         m = self.model
         weights = as_weights(sample_weight, self._n_samples)
         group_weight = self.groups.group_weights(weights)
-        store_param(m.weight, self._weight_index, group_weight[self._positives])
+        self._weight.store(group_weight[self._positives])
         neg_weight = group_weight[self._negatives]
-        store_param(m.neg_cost, self._feature_index, np.asarray(self._neg_patterns_t @ neg_weight).ravel())
+        self._neg_cost.store(np.asarray(self._neg_patterns_t @ neg_weight).ravel())
         if m.find_component("neg_weight_total") is not None:
             m.neg_weight_total = float(neg_weight.sum())
+
+    @property
+    def theta(self) -> float:
+        """The sparsity weight θ the model holds now (read from its Param)."""
+        return float(pyo.value(self.model.theta))
 
     def set_theta(self, theta: float) -> None:
         """Change the sparsity weight θ in place."""
@@ -292,7 +301,7 @@ class ClauseLP:
 
     def set_feature_cost(self, feature_cost: Any) -> None:
         """Change the per-feature costs c_j in place."""
-        store_param(self.model.c, self._feature_index, as_feature_costs(feature_cost, len(self._feature_index)))
+        self._cost.store(as_feature_costs(feature_cost, len(self._feature_index)))
 
     def parameter_changes(self) -> dict[str, Any]:
         """The numbers the mutable Params currently make, for an in-place re-solve.
@@ -307,11 +316,11 @@ class ClauseLP:
         """
         m = self.model
         theta = float(pyo.value(m.theta))
-        feature_cost = param_values(m.neg_cost) + theta * param_values(m.c)
+        feature_cost = self._neg_cost.values() + theta * self._cost.values()
         extra = []
         if m.find_component("neg_weight_total") is not None:
             extra = [float(pyo.value(m.neg_weight_total)) + theta * float(pyo.value(m.c0))]
-        weights = param_values(m.weight)
+        weights = self._weight.values()
         if self.dual:
             upper = np.concatenate([feature_cost, extra])
             return {
