@@ -152,9 +152,9 @@ problem.A.shape
 # objective almost vanishes.
 
 # %%
-tlp = build_zero_one(problem.A, problem.y, R, theta=theta, relax=True).model
-highs.solve(tlp).raise_for_status()
-W_lp = two_level_weights(tlp)[0].round(4) + 0.0
+tlp = build_zero_one(problem.A, problem.y, R, theta=theta, relax=True)
+highs.solve(tlp.model).raise_for_status()
+W_lp = two_level_weights(tlp.model)[0].round(4) + 0.0
 print(objective_breakdown(tlp))
 pd.DataFrame(W_lp, index=names, columns=["term 1", "term 2"]).query("`term 1` > 0 or `term 2` > 0")
 
