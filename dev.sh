@@ -7,7 +7,7 @@
 #                       test suite with the module doctests, then the solver and model
 #                       tests with the oldest supported versions (.venv-oldest);
 #                       with arguments only pytest with those arguments in .venv:
-#                         bash dev.sh test tests/test_cli.py -x   one file
+#                         bash dev.sh test tests/cli/test_cli.py -x   one file
 #                         bash dev.sh test -m "not slow"          the fast subset while editing
 #                                                                 (no notebooks, sweeps, PostgreSQL, ...)
 #   bash dev.sh check   set up, then only the static checks: ruff (lint and import
@@ -33,8 +33,8 @@ VENV=${VENV:-.venv}
 VENV_OLDEST=${VENV_OLDEST:-.venv-oldest}
 
 # The oldest-versions lane: the solver layer and the Pyomo models.
-OLDEST_TESTS=(tests/test_versions.py tests/test_solvers.py tests/test_models.py tests/test_solver_faults.py
-              tests/test_cli_solvers.py tests/test_highs.py tests/test_clause_dual.py)
+OLDEST_TESTS=(tests/solvers/test_versions.py tests/solvers/test_solvers.py tests/models/test_models.py tests/solvers/test_solver_faults.py
+              tests/cli/test_cli_solvers.py tests/solvers/test_highs.py tests/models/test_clause_dual.py)
 
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }

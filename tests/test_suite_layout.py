@@ -50,8 +50,9 @@ def test_no_test_module_imports_another_or_conftest() -> None:
     for path in MODULES:
         bad = sorted(
             name for name in imported_modules(ast.parse(path.read_text(encoding="utf-8")))
-            if name.startswith(("tests.test_", "tests.conftest")) or name in ("conftest",)
-            or (name.startswith("test_") and (TESTS / f"{name}.py").exists())
+            if name.startswith("tests.") and any(part.startswith(("test_", "conftest")) for part in name.split(".")[1:])
+            or name in ("conftest",)
+            or (name.startswith("test_") and any(TESTS.rglob(f"{name}.py")))
         )
         if bad:
             offending[str(path.relative_to(TESTS))] = bad

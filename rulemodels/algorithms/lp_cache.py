@@ -25,7 +25,7 @@ to every driver run on it; it holds
 (``warm_start=False``): its solution is a function of the LP alone, which is
 what makes a stored solution exactly what a fresh solve would return, in any
 order of fits. A cache never changes what a fit learns, only how much
-work it repeats; ``tests/test_workspace.py`` checks this.
+work it repeats; ``tests/algorithms/test_workspace.py`` checks this.
 
 Its lifetime is explicit: use it as a context manager (or call
 :meth:`LPSolutionCache.close`), which releases the solver instances its

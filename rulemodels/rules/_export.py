@@ -13,7 +13,7 @@ so it predicts exactly what :meth:`rulemodels.rules.Rule.evaluate` predicts on e
 Each literal is written so that it is never NULL (SQL) or NaN-dependent (pandas): a
 threshold or category test is guarded by an explicit "present" test, so the rule is
 two-valued, as the estimator's. Further promises, each checked on SQLite, DuckDB and a
-real PostgreSQL server by tests/test_export_engines.py:
+real PostgreSQL server by tests/rules/test_export_engines.py:
 
 - integer columns are compared exactly, also beyond 2**53 (a threshold ``t`` with
   ``|t| >= 2**53`` is an integer and is written as one, so no engine reads it as a float);

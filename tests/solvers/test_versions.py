@@ -16,7 +16,7 @@ from pathlib import Path
 from packaging.requirements import Requirement
 from packaging.version import Version
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 #: the packages whose ranges are pinned and tested
 PINNED = ("pyomo", "highspy", "numpy", "pandas", "scipy", "scikit-learn", "joblib", "tqdm")

@@ -18,7 +18,7 @@ from rulemodels.datasets import load_dataset
 from rulemodels.models.problem import CNFProblem
 from solvers import HighsBackend
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 # Sonar's clause LPs are the most degenerate of the four datasets: many optimal
 # vertices, so any warm start or stored solution that leaked from another fit

@@ -22,7 +22,7 @@ from rulemodels.models import build_clause_lp, build_zero_one, clause_weights
 from rulemodels.models.problem import CNFProblem
 from solvers import HighsBackend, ModelChanges, SolverFallbackWarning, TerminationCondition
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")

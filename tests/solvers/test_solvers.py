@@ -312,7 +312,7 @@ def solver_module_imports() -> dict[str, set[str]]:
     from pathlib import Path
 
     found = {}
-    for path in sorted((Path(__file__).resolve().parents[1] / "solvers").glob("*.py")):
+    for path in sorted((Path(__file__).resolve().parents[2] / "solvers").glob("*.py")):
         imported = set()
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "solvers":

@@ -6,7 +6,7 @@
 * the fit's time limit reached inside BCD and AM;
 * a solver that answers infeasible or error in the middle of a driver;
 * a sweep interrupted by a real SIGINT, sent to the whole process group as a
-  terminal's Ctrl-C is (the SIGKILL case is tests/test_experiments.py).
+  terminal's Ctrl-C is (the SIGKILL case is tests/experiments/test_experiments.py).
 
 Every fault must end in a typed error or status with a message, never in a
 traceback from inside Pyomo.
@@ -52,7 +52,7 @@ from solvers import (
 )
 from tests.helpers import DelegatingBackend, learn_once
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 CHILD_ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
 
 # -- helpers -------------------------------------------------------------------

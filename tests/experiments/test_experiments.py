@@ -46,7 +46,7 @@ from rulemodels.experiments import (
 from rulemodels.experiments.cells import make_units
 from rulemodels.rules import Rule
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 PAPER_TEX = Path("/work/shared/paper.tex")
 TINY = {"n_folds": 2, "n_thresholds": 3, "max_iter": 3}
 TINY_THETAS = (0.001, 5.0)

@@ -22,7 +22,7 @@ FAST = {"algorithm": "am", "max_iter": 5, "n_thresholds": 3, "theta_unit": "samp
 
 @parametrize_with_checks(
     [BooleanRuleCV(thetas=1.0, n_clauses=1, cv=2, algorithm="scs", n_thresholds=3, theta_unit="sample")],
-    # the same reason as BooleanRuleClassifier's (tests/test_estimator.py); on this check's data it
+    # the same reason as BooleanRuleClassifier's (tests/estimators/test_estimator.py); on this check's data it
     # passed by chance before issue 20 (missing-value and threshold handling changed the fits)
     expected_failed_checks=lambda estimator: EXPECTED_FAILED_CHECKS,
 )
