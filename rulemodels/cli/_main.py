@@ -176,6 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     saved_streams = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = stdout, stderr  # type: ignore[assignment]
     args.cleanups = [_configure_logging(args)]
+    thread_failures = _collect_thread_failures(args.cleanups)
     handler: Callable[[argparse.Namespace], int] = args.handler
     status = EXIT_OK
     try:
@@ -200,6 +201,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         for cleanup in reversed(args.cleanups):
             cleanup()
         sys.stdout, sys.stderr = saved_streams
+    if thread_failures and status < 128:  # 128 + N: stopped by signal N
+        # (after an interrupt they are the noise of the teardown: a library's reader thread whose pipe closed)
+        for failure in thread_failures:
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                name = failure.thread.name if failure.thread is not None else "?"
+                print(f"rulemodels: warning: a background thread ({name}) failed: "
+                      f"{failure.exc_type.__name__}: {failure.exc_value}", file=sys.stderr)
     if stdout.error is not None:
         if args.result_on_stdout and status == EXIT_OK:
             status = EXIT_ERROR
@@ -210,6 +218,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(stdout.error, BrokenPipeError):
             _silence_broken_stdout(sys.stdout)
     return status
+
+
+def _collect_thread_failures(cleanups: list[Callable[[], None]]) -> list[Any]:
+    """Exceptions of other threads during the command, kept instead of printed as raw tracebacks.
+
+    A library's helper thread (Pyomo's output tee reads the solver's pipe in
+    one) can fail when a Ctrl-C or SIGTERM closes what it reads; Python would
+    print its traceback in the middle of the command's own message. They are
+    reported after the command, one line each, unless it was interrupted.
+    """
+    import threading
+
+    failures: list[Any] = []
+    previous = threading.excepthook
+
+    def keep(failure: Any) -> None:
+        if failure.exc_type is not SystemExit:
+            failures.append(failure)
+
+    threading.excepthook = keep
+
+    def restore() -> None:
+        threading.excepthook = previous
+
+    cleanups.append(restore)
+    return failures
 
 
 def _report_interrupt(interrupt: BaseException, args: argparse.Namespace) -> int:

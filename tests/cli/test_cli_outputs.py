@@ -317,3 +317,37 @@ def test_an_interrupt_raised_inside_a_destructor_is_not_lost(capsys, monkeypatch
     assert cli_main.main(["solvers"]) == 143
     err = capsys.readouterr().err
     assert "terminated (SIGTERM)" in err and "Traceback" not in err and "Exception ignored" not in err
+
+
+def test_a_background_thread_failing_during_an_interrupt_prints_no_traceback(capsys, monkeypatch):
+    """Pyomo's tee reader thread can fail when SIGTERM closes its pipe: no traceback in the middle of the
+    command's message; a thread failing in a command that was not interrupted is one warning line."""
+    import threading
+
+    import rulemodels.cli._main as cli_main
+    from solvers.signals import Terminated
+
+    def failing_thread():
+        worker = threading.Thread(target=lambda: (_ for _ in ()).throw(ValueError("I/O operation on closed file")),
+                                  name="_mergedReader")
+        worker.start()
+        worker.join()
+
+    def interrupted(args):
+        failing_thread()
+        raise Terminated()
+
+    monkeypatch.setattr(cli_main, "_cmd_solvers", interrupted)
+    assert cli_main.main(["solvers"]) == 143
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "_mergedReader" not in err and "terminated (SIGTERM)" in err
+
+    def finished(args):
+        failing_thread()
+        return 0
+
+    monkeypatch.setattr(cli_main, "_cmd_solvers", finished)
+    assert cli_main.main(["solvers"]) == 0
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert "warning: a background thread (_mergedReader) failed: ValueError: I/O operation on closed file" in err
