@@ -21,7 +21,13 @@ from rulemodels.cli import _args
 from rulemodels.cli._args import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
 from rulemodels.cli._fit import _cmd_exact, _cmd_export, _cmd_fit, _cmd_predict, _cmd_solvers
 from rulemodels.cli._sweeps import _cmd_cv, _cmd_reproduce
-from solvers.signals import exit_status, find_interrupt, keeping_lost_interrupts, terminating_on_sigterm
+from solvers.signals import (
+    exit_status,
+    find_interrupt,
+    keeping_lost_interrupts,
+    terminating_on_sigterm,
+    watching_interrupts,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -180,7 +186,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Callable[[argparse.Namespace], int] = args.handler
     status = EXIT_OK
     try:
-        with terminating_on_sigterm(), keeping_lost_interrupts() as lost, warnings.catch_warnings():
+        # watching_interrupts: an error raised after a Ctrl-C or SIGTERM arrived is that interrupt, also when the
+        # code it crossed lost it (a library that reports a module 'not installed' after an import was interrupted)
+        with terminating_on_sigterm(), watching_interrupts(reraise=True), keeping_lost_interrupts() as lost, \
+                warnings.catch_warnings():
             warnings.showwarning = _print_warning
             status = handler(args)
             stdout.flush()

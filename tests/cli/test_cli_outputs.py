@@ -351,3 +351,22 @@ def test_a_background_thread_failing_during_an_interrupt_prints_no_traceback(cap
     err = capsys.readouterr().err
     assert "Traceback" not in err
     assert "warning: a background thread (_mergedReader) failed: ValueError: I/O operation on closed file" in err
+
+
+def test_an_error_after_a_signal_is_the_interrupt(capsys, monkeypatch):
+    """Found by the random-moment test: a Ctrl-C during the import of highspy came back as "highspy is not
+    installed" (exit 1). Any error raised after a signal arrived is that interrupt (exit 130/143)."""
+    import rulemodels.cli._main as cli_main
+
+    def command(args):
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(5)
+        except KeyboardInterrupt:
+            pass  # a library swallows it ...
+        raise RuntimeError("the Python package 'highspy' is not installed")  # ... and fails for another reason
+
+    monkeypatch.setattr(cli_main, "_cmd_solvers", command)
+    assert cli_main.main(["solvers"]) == 143
+    err = capsys.readouterr().err
+    assert "terminated (SIGTERM)" in err and "not installed" not in err
