@@ -27,7 +27,6 @@ __all__ = [
     "linear_sum",
     "ParamArray",
     "param_values",
-    "store_param",
     "two_level_sparsity",
 ]
 
@@ -74,25 +73,14 @@ class ParamArray:
         return np.fromiter((item.value for item in self.items), dtype=float, count=len(self.items))
 
     def store(self, values: np.ndarray) -> None:
-        """Set every value (finite floats checked by the caller; Pyomo's per-item validation is skipped, as in
-        :func:`store_param`): writing them all is cheaper than reading them to find the ones that change."""
+        """Set every value to ``values`` (finite floats checked by the caller).
+
+        Pyomo's per-item validation is skipped (``store_values(..., check=False)``):
+        a BCD/AM re-solve changes about a thousand costs on Sonar, and validating
+        each one (``set_value``) cost about as much as the LP. Writing them all is
+        cheaper than reading them first to find the ones that change.
+        """
         self.param.store_values(dict(zip(self.indices, values.tolist())), check=False)
-
-
-def store_param(param: Any, indices: Sequence[Any], values: np.ndarray) -> None:
-    """Set ``param[indices[k]]`` to ``values[k]`` for every k that changes.
-
-    ``param`` is an indexed mutable Param with the default domain and
-    ``values`` holds finite floats checked by the caller, so Pyomo's per-item
-    validation is skipped (``store_values(..., check=False)``, 0.2 ms for
-    1,200 values): a BCD/AM re-solve changes about a thousand costs on Sonar,
-    and validating each one (``set_value``, 1.4 ms) cost about as much as the LP.
-    """
-    old = param_values(param)
-    changed = np.flatnonzero(old != values).tolist()
-    if changed:
-        new = values.tolist()
-        param.store_values({indices[k]: new[k] for k in changed}, check=False)
 
 
 def check_n_clauses(n_clauses: int) -> int:
