@@ -159,18 +159,19 @@ class ClauseEngine:
         lp, built = self.cache.clause_model(self.formulation, self.theta, weight)
         if built:
             self.stats.n_builds += 1
+            changes = lp.parameter_changes()
         else:
             if lp.theta != self.theta:  # another fit on this cache may have solved it with its own θ
                 lp.set_theta(self.theta)
             if id(lp) not in self._prepared:  # the costs are the cache's data's: set once per fit (a user may change them)
                 lp.set_feature_cost(self.data.cost)
-            lp.set_sample_weight(weight)
+            changes = lp.reweight(weight, feature_cost=self.data.cost)  # c as set just above: this fit owns the model
         self._prepared.add(id(lp))
         remaining = self.remaining_time()
         start = time.perf_counter()
         result = self.backend.solve(
             lp.model, time_limit=remaining, options=self.solver_options,
-            changes=ModelChanges(**lp.parameter_changes()), warm_start=False,
+            changes=ModelChanges(**changes), warm_start=False,
             load=(),  # w is read from the result (primal) or the dual Suffix (dual), not from loaded variables
         )
         self.stats.solver_seconds += time.perf_counter() - start

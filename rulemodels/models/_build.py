@@ -70,7 +70,7 @@ class ParamArray:
 
     def values(self) -> np.ndarray:
         """The current values, as floats."""
-        return np.fromiter((item.value for item in self.items), dtype=float, count=len(self.items))
+        return np.array([item() for item in self.items], dtype=float)  # a ParamData called is its value
 
     def store(self, values: np.ndarray) -> None:
         """Set every value to ``values`` (finite floats checked by the caller).

@@ -277,17 +277,39 @@ class ClauseLP:
     def set_sample_weight(self, sample_weight: Any) -> None:
         """Change the sample weights ω in place (0 removes a sample).
 
-        Updates the positive groups' ``weight`` and the aggregated ``neg_cost``
-        (and ``neg_weight_total``); only Params whose value changes are touched.
+        Sets the positive groups' ``weight``, the aggregated ``neg_cost``
+        and ``neg_weight_total``.
         """
+        self._store_sample_weight(sample_weight)
+
+    def reweight(self, sample_weight: Any, *, feature_cost: np.ndarray | None = None) -> dict[str, Any]:
+        """:meth:`set_sample_weight`, then :meth:`parameter_changes`, in one pass (what BCD/AM do before each re-solve).
+
+        The ``weight`` and ``neg_cost`` values just stored are used as stored
+        (they are the Params' values: nothing runs in between) instead of being
+        read back; θ and ``c0`` are read from their Params. ``feature_cost``
+        is for a caller that owns the model for a while (one BCD/AM fit): the
+        ``c`` it stored with :meth:`set_feature_cost` and has not changed
+        since, used as stored; without it ``c`` is read from its Params, as
+        :meth:`parameter_changes` does. Same result as the two calls; on
+        small data the Param reads cost as much as the LP solve.
+        """
+        positive_weight, neg_cost = self._store_sample_weight(sample_weight)
+        return self._changes(positive_weight, neg_cost, feature_cost)
+
+    def _store_sample_weight(self, sample_weight: Any) -> tuple[np.ndarray, np.ndarray]:
+        """Store ω in the Params; the positive groups' weights and ``neg_cost`` stored, as arrays."""
         m = self.model
         weights = as_weights(sample_weight, self._n_samples)
         group_weight = self.groups.group_weights(weights)
-        self._weight.store(group_weight[self._positives])
+        positive_weight = group_weight[self._positives]
+        self._weight.store(positive_weight)
         neg_weight = group_weight[self._negatives]
-        self._neg_cost.store(np.asarray(self._neg_patterns_t @ neg_weight).ravel())
+        neg_cost = np.asarray(self._neg_patterns_t @ neg_weight).ravel()
+        self._neg_cost.store(neg_cost)
         if m.find_component("neg_weight_total") is not None:
             m.neg_weight_total = float(neg_weight.sum())
+        return positive_weight, neg_cost
 
     @property
     def theta(self) -> float:
@@ -314,13 +336,16 @@ class ClauseLP:
         ``price0``). Read from the Params themselves, with the same float
         operations as evaluating the model's expressions.
         """
+        return self._changes(self._weight.values(), self._neg_cost.values())
+
+    def _changes(self, weights: np.ndarray, neg_cost: np.ndarray, cost: np.ndarray | None = None) -> dict[str, Any]:
+        """:meth:`parameter_changes` given the values of the ``weight`` and ``neg_cost`` (and ``c``) Params."""
         m = self.model
         theta = float(pyo.value(m.theta))
-        feature_cost = self._neg_cost.values() + theta * self._cost.values()
+        feature_cost = neg_cost + theta * (self._cost.values() if cost is None else cost)
         extra = []
         if m.find_component("neg_weight_total") is not None:
             extra = [float(pyo.value(m.neg_weight_total)) + theta * float(pyo.value(m.c0))]
-        weights = self._weight.values()
         if self.dual:
             upper = np.concatenate([feature_cost, extra])
             return {

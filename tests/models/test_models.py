@@ -417,6 +417,41 @@ def test_params_changed_the_pyomo_way_are_resolved_in_place(side):
     assert not np.allclose(before, fresh_lp.weights(), atol=TOL)  # the change matters: ignoring it would fail
 
 
+@pytest.mark.parametrize("side", ["primal", "dual"])
+@pytest.mark.parametrize("disable", [False, True])
+def test_reweight_gives_what_set_sample_weight_then_parameter_changes_give(side, disable):
+    """The BCD/AM fast path (numbers used as stored) equals storing the weights and reading every Param back.
+
+    θ and c0 are changed the Pyomo way in between, so a fast path that skipped
+    reading them would differ; ``c`` is given as stored by set_feature_cost.
+    """
+    rng = np.random.default_rng(5)
+    A, y = _pyomo_way_data()
+    build = build_clause_dual_lp if side == "dual" else build_clause_lp
+    options = {"disable_cost": 0.5} if disable else {}
+    fast = build(A, y, theta=0.1, **options)
+    slow = build(A, y, theta=0.1, **options)
+    costs = rng.uniform(0.5, 2.0, A.shape[1])
+    for lp in (fast, slow):
+        lp.set_feature_cost(costs)
+        lp.model.theta = 0.7
+        if disable:
+            lp.model.c0 = 0.25
+    for _ in range(3):
+        weights = rng.uniform(0.0, 2.0, len(y)) * rng.integers(0, 2, len(y))
+        got = fast.reweight(weights, feature_cost=costs)
+        slow.set_sample_weight(weights)
+        expected = slow.parameter_changes()
+        assert got.keys() == expected.keys()
+        for key in expected:
+            for part_got, part_expected in zip(got[key][1:], expected[key][1:]):
+                np.testing.assert_array_equal(part_got, part_expected)  # the same float operations: bit-identical
+        np.testing.assert_array_equal(fast.reweight(weights)["objective" if side == "primal" else "constraint_bounds"][-1],
+                                      expected["objective" if side == "primal" else "constraint_bounds"][-1])
+        assert [p.value for p in fast.model.component_data_objects(pyo.Param)] == \
+            [p.value for p in slow.model.component_data_objects(pyo.Param)]  # and the Params hold the same numbers
+
+
 def test_theta_changed_the_pyomo_way_is_resolved_in_place_two_level():
     A, y = _pyomo_way_data()
     backend = get_backend("highs")
