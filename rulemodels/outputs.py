@@ -114,11 +114,13 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w", **open_args: Any
     file's), and renamed over ``path``. On an exception (a Ctrl-C or SIGTERM
     too) the temporary file is removed and ``path`` is left as it was.
     ``mode`` is ``"w"`` or ``"wb"``; ``open_args`` go to :func:`open`
-    (``encoding``, ``newline``).
+    (``encoding``, ``newline``). A ``path`` that is a symbolic link keeps
+    being one: the file it points to is replaced (as a shell's ``>`` would
+    write through it), not the link.
     """
     if mode not in ("w", "wb"):
         raise ValueError(f"atomic_write writes a whole file: mode must be 'w' or 'wb', got {mode!r}")
-    target = Path(path)
+    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     if "b" not in mode:
         open_args.setdefault("encoding", "utf-8")
     handle = tempfile.NamedTemporaryFile(

@@ -91,6 +91,21 @@ def test_atomic_write_leaves_the_old_file_and_no_temporary_file_when_the_writing
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.csv"]
 
 
+def test_atomic_write_through_a_symbolic_link_replaces_the_file_it_points_to_and_keeps_the_link(tmp_path):
+    """``--out latest.json`` where latest.json links to a dated file: the link stays a link (it was replaced by a
+    regular file before, so the dated file silently kept the old rule)."""
+    (tmp_path / "runs").mkdir()
+    real = tmp_path / "runs" / "2026-11-24.json"
+    real.write_text("old\n")
+    link = tmp_path / "latest.json"
+    link.symlink_to(real)
+    with atomic_write(link) as handle:
+        handle.write("new\n")
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert real.read_text() == "new\n"
+    assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == ["2026-11-24.json"]  # no temporary file left
+
+
 @pytest.mark.parametrize(
     "argv, message",
     [
