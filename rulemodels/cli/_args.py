@@ -151,7 +151,7 @@ def _add_thresholds_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_polish_argument(parser: argparse.ArgumentParser) -> None:
-    seconds = _parameter_type("polish", float)
+    seconds = _at_least(0.0, float, "a number of seconds > 0", strict=True)
     parser.add_argument(
         "--polish", nargs="?", type=seconds, const=True, default=defaults.DEFAULT_POLISH, metavar="SECONDS",
         help="after the heuristic, warm-start the exact 0-1 error MIP from its rule for SECONDS "
