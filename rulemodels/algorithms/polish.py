@@ -179,7 +179,9 @@ def polish_rule(
     W, w0 = two_level_weights(handle.model) if result.has_solution else (None, None)
     if W is not None and not is_integral(W if w0 is None else np.concatenate([W.ravel(), w0])):
         # CBC stopped by its time limit before any integer solution reports its LP relaxation's values
-        logger.info("polishing: the %s MIP stopped (%s) with a fractional solution; keeping the start", backend.name, result.termination.value)
+        logger.info(
+            "polishing: the %s MIP stopped (%s) with a fractional solution; keeping the start", backend.name, result.termination.value,
+        )
         W = None
     if W is not None:
         W, w0 = np.round(W), None if w0 is None else np.round(w0)  # solvers return 0.9999999 for 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 import pyomo.environ as pyo
 import pytest
@@ -10,7 +12,7 @@ from rulemodels.algorithms.exact import solve_exact_problem
 from rulemodels.algorithms.polish import polish_rule, rule_weights
 from rulemodels.models import CNFProblem, build_hamming, build_zero_one, hamming_objective, zero_one_objective
 from rulemodels.rules import Clause, Literal, Rule
-from tests.helpers import require_backend
+from tests.helpers import DelegatingBackend, require_backend
 
 TOL = 1e-6
 
@@ -155,9 +157,27 @@ def test_hamming_polishing_compares_by_the_hamming_objective(seed):
     problem = random_problem(seed, "dnf")
     start = random_rule(problem, seed, 2)
     rule, report = polish_rule(problem, start, 0.8, backend=require_backend("highs"), time_limit=20, formulation="hamming")
-    measure = lambda r: hamming_objective(  # noqa: E731
+    measure = lambda r: hamming_objective(
         problem.A, problem.y, rule_weights(problem, r), 0.8, sample_weight=problem.sample_weight,
     )
     assert report.formulation == "hamming"
     assert report.start_objective == pytest.approx(measure(start))
     assert report.objective == pytest.approx(measure(rule)) and report.objective <= report.start_objective + TOL
+
+
+class NoStartBackend(DelegatingBackend):
+    """The real backend, never offered a start (as GLPK): CBC then stops at its limit with its LP relaxation's values."""
+
+    def solve(self, model, **kwargs):
+        return self.inner.solve(model, **{**kwargs, "mip_start": False})
+
+
+def test_a_fractional_solution_at_the_time_limit_is_not_read_as_a_rule(caplog):
+    backend = NoStartBackend(require_backend("cbc"))
+    problem = random_problem(0, "dnf", n=80, d=12)
+    start = Rule("dnf", (Clause((problem.literals[1],)), Clause((problem.literals[2], problem.literals[3]))))
+    with caplog.at_level(logging.INFO, logger="rulemodels.algorithms.polish"):
+        rule, report = polish_rule(problem, start, 1.0, backend=backend, time_limit=1e-9)
+    assert "stopped (feasible) with a fractional solution; keeping the start" in caplog.text
+    assert rule == start and not report.polished
+    assert report.objective == pytest.approx(zero_one(problem, start, 1.0))
