@@ -400,6 +400,7 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
     )
     _add_thresholds_argument(cv)
     _add_max_iter_argument(cv)
+    _add_polish_argument(cv)
     cv.add_argument("--solver", default=defaults.DEFAULT_SOLVER, help=f"solver backend (default: {defaults.DEFAULT_SOLVER})")
     cv.add_argument("--results", default="cv_results.jsonl", help="results file (JSON lines; resumable)")
     cv.add_argument(
