@@ -29,6 +29,8 @@ __all__ = [
     "DEFAULT_HIGH_CARDINALITY",
     "DEFAULT_MAX_ITER",
     "DEFAULT_NAN",
+    "DEFAULT_POLISH",
+    "DEFAULT_POLISH_TIME_LIMIT",
     "DEFAULT_N_CLAUSES",
     "DEFAULT_N_CLAUSES_GRID",
     "DEFAULT_N_THRESHOLDS",
@@ -46,6 +48,7 @@ __all__ = [
     "ITERATIVE_ALGORITHMS",
     "LP_ALGORITHMS",
     "NAN_POLICIES",
+    "POLISH_FORMULATION",
     "THETA_UNITS",
 ]
 
@@ -105,6 +108,13 @@ DEFAULT_DISABLE_COST = 0.5
 #: The iteration cap of BCD and AM (the paper's).
 DEFAULT_MAX_ITER = 100
 DEFAULT_SOLVER = "highs"
+#: MIP polishing after the heuristic (``polish``): off; True means DEFAULT_POLISH_TIME_LIMIT seconds.
+DEFAULT_POLISH = False
+#: Seconds of the polishing MIP for ``polish=True`` (docs/polishing.md).
+DEFAULT_POLISH_TIME_LIMIT = 10.0
+#: The MIP polishing solves: the exact 0-1 error MIP, whose objective (weighted training error + θ × literals)
+#: is the one the returned rule is chosen by (docs/polishing.md says why not the Hamming MIP).
+POLISH_FORMULATION = "zero_one"
 #: Folds of the cross-validations: ``form="auto"``'s inner folds and BooleanRuleCV's ``cv``.
 DEFAULT_CV = 5
 

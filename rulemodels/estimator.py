@@ -156,6 +156,15 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         Seconds for the whole fit: BCD/AM stop with the best rule so far
         (``termination_ = "time_limit"``, with a ``ConvergenceWarning``); the
         exact MIP returns its incumbent.
+    polish : bool or float, default=False
+        MIP polishing after the heuristic (any ``algorithm`` but ``"exact"``):
+        the exact 0-1 error MIP with R = the learned rule's clauses is
+        warm-started from the learned rule (HiGHS, CBC; GLPK starts cold) and
+        runs for this many seconds (``True``: 10 s,
+        ``defaults.DEFAULT_POLISH_TIME_LIMIT``); the rule with the lower 0-1
+        training objective (weighted training errors + θ × literals) is kept,
+        so polishing never makes that objective worse. See ``polished_``,
+        ``polish_bound_``, ``polish_gap_`` and ``docs/polishing.md``.
     cv : int or cross-validation splitter, default=5
         Inner folds of ``form="auto"`` (unused otherwise). An int means
         ``StratifiedKFold(cv)``, shuffled with ``random_state`` when one is given.
@@ -196,6 +205,18 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         Objective after the initialisation and after each accepted iteration
         (the Hamming objective for SC/BCD/AM).
     objective_ : float
+        The algorithm's objective at the rule; with ``polish``, the 0-1
+        objective (weighted training errors + paper θ × literals) of the rule returned.
+    polished_ : bool (only with ``polish``)
+        Whether the polishing MIP found a better rule than the heuristic (``rule_`` is then the MIP's).
+    polish_bound_, polish_gap_ : float or None (only with ``polish``)
+        The MIP's proven lower bound on the 0-1 objective of any rule with as
+        many clauses, and ``(objective_ − polish_bound_) / objective_``: how far
+        ``rule_`` can at most be from optimal (0: proved optimal; None when the
+        solver proved no bound, or the rule had no clause to polish).
+    polish_report_ : PolishReport or None (only with ``polish``)
+        Everything polishing reported (start objective, termination, solver,
+        seconds; :class:`rulemodels.algorithms.polish.PolishReport`).
     termination_ : str
         Why the algorithm stopped.
     n_solves_, n_builds_ : int
@@ -264,6 +285,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         solver: Any = defaults.DEFAULT_SOLVER,
         solver_options: dict | None = None,
         time_limit: float | None = None,
+        polish: bool | float = defaults.DEFAULT_POLISH,
         cv: Any = defaults.DEFAULT_CV,
         random_state: Any = None,
         verbose: bool | int = False,
@@ -283,6 +305,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.solver = solver
         self.solver_options = solver_options
         self.time_limit = time_limit
+        self.polish = polish
         self.cv = cv
         self.random_state = random_state
         self.verbose = verbose
@@ -335,7 +358,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             learned = workspace.learn(
                 form=self.form_, algorithm=self.algorithm, n_clauses=self.n_clauses, theta=self.paper_theta_,
                 allow_disable=self.allow_disable, disable_cost=self.disable_cost, max_iter=self.max_iter,
-                time_limit=self.time_limit, solver_options=self.solver_options,
+                time_limit=self.time_limit, solver_options=self.solver_options, polish=self._polish_seconds(),
+                polish_formulation=defaults.POLISH_FORMULATION,
             )
             self._set_learned(learned)
             self._finish_rule(labels, weights)  # simplification and baseline
@@ -346,6 +370,14 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             )
         self.complexity_ = self.rule_.complexity()
         return self
+
+    def _polish_seconds(self) -> float | None:
+        """The polishing MIP's time limit in seconds (``polish=True``: the default budget), or None without polishing."""
+        if self.algorithm == "exact":
+            return None
+        if isinstance(self.polish, (bool, np.bool_)):
+            return float(defaults.DEFAULT_POLISH_TIME_LIMIT) if self.polish else None
+        return float(self.polish)
 
     def _finish_rule(self, labels: np.ndarray, weights: np.ndarray) -> None:
         """Keep the learned rule as ``raw_rule_``, simplify it into ``rule_``, and compute the baseline."""
@@ -399,6 +431,15 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             self.exact_bound_ = learned.exact_bound
         else:
             self.__dict__.pop("exact_bound_", None)
+        if self._polish_seconds() is not None:
+            report = learned.polish
+            self.polish_report_ = report
+            self.polished_ = bool(report is not None and report.polished)
+            self.polish_bound_ = None if report is None else report.bound
+            self.polish_gap_ = None if report is None else report.gap
+        else:
+            for name in ("polish_report_", "polished_", "polish_bound_", "polish_gap_"):
+                self.__dict__.pop(name, None)
         if self.termination_ == "time_limit":
             _warn_time_limit(self.rule_)
         logger.info("learned %s rule: %s (%s after %d iterations)", self.form_.upper(), self.rule_, self.termination_, self.n_iter_)

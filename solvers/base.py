@@ -211,6 +211,10 @@ class Capabilities:
     duals : bool
         Fills an active import :class:`~pyomo.environ.Suffix` named ``dual`` with
         the constraint duals of a solved LP.
+    mip_start : bool
+        ``solve(..., mip_start=True)`` hands the values the model's integer
+        variables hold to the solver as a starting incumbent of a MIP (HiGHS,
+        CBC); a backend without it solves from nothing.
     """
 
     persistent: bool
@@ -219,6 +223,7 @@ class Capabilities:
     time_limit: bool
     in_place_updates: bool
     duals: bool
+    mip_start: bool = False
 
 
 @dataclass(frozen=True)
@@ -286,6 +291,7 @@ class Backend(Protocol):
         changes: ModelChanges | None = None,
         warm_start: bool = True,
         load: Sequence[Any] | None = None,
+        mip_start: bool = False,
     ) -> SolveResult:
         """Solve ``model`` in place (variable values are loaded) and return the result.
 
@@ -296,7 +302,11 @@ class Backend(Protocol):
         freshly built instance would return. ``load`` names the variables
         whose values the caller needs (a backend may load more; the others
         keep their old values); None loads every variable. A ``dual`` import
-        Suffix is filled either way.
+        Suffix is filled either way. ``mip_start=True`` offers the values the
+        model's variables hold before the call as a feasible starting
+        solution of a MIP (when ``capabilities.mip_start``; ignored
+        otherwise): the solver keeps it as its first incumbent, so a time
+        limit reached early still returns it.
         """
         ...
 

@@ -154,11 +154,13 @@ class GenericBackend(ClassicBackend):
         changes: ModelChanges | None = None,
         warm_start: bool = True,
         load: Any = None,
+        mip_start: bool = False,
     ) -> SolveResult:
         """Solve ``model`` through ``SolverFactory(name)``; see :class:`solvers.base.Backend`.
 
         The whole model is read and every variable loaded at every solve,
-        so ``changes``, ``warm_start`` and ``load`` change nothing here.
+        so ``changes``, ``warm_start`` and ``load`` change nothing here;
+        nor does ``mip_start`` (no MIP start through this adapter).
         """
         start = time.perf_counter()
         status = self.available()

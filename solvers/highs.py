@@ -392,6 +392,23 @@ def _load_solution(model: Any, compiled: _Compiled, solution: Any, load_duals: b
                 suffix[constraint] = suffix.get(constraint, 0.0) + value
 
 
+def _set_start(compiled: _Compiled) -> None:
+    """Offer the columns' current values (those that have one) to HiGHS as a MIP start, through ``setSolution``.
+
+    HiGHS checks the start at the beginning of the MIP solve and keeps it as
+    its incumbent when it is feasible; a partial start (variables without a
+    value) is completed by HiGHS. A start HiGHS refuses is logged, and the
+    solve goes on from nothing.
+    """
+    indices = [k for k, var in enumerate(compiled.columns) if var.value is not None]
+    if not indices:
+        return
+    values = np.array([float(compiled.columns[k].value) for k in indices])
+    status = compiled.highs.setSolution(len(indices), np.array(indices, dtype=np.int32), values)
+    if status == highspy.HighsStatus.kError:
+        logger.warning("highs refused the MIP start (%d values); solving without it", len(indices))
+
+
 def _value_reader(compiled: _Compiled, col_value: np.ndarray) -> Any:
     """Values of given variables from this solve's column values (a variable that is not a column: 0 within its bounds)."""
 
@@ -465,7 +482,7 @@ class HighsBackend:
 
     name = "highs"
     capabilities = Capabilities(
-        persistent=True, warm_start=True, mip=True, time_limit=True, in_place_updates=True, duals=True,
+        persistent=True, warm_start=True, mip=True, time_limit=True, in_place_updates=True, duals=True, mip_start=True,
     )
 
     def __init__(self, options: Mapping[str, Any] | None = None, threads: int | None = None):
@@ -551,14 +568,21 @@ class HighsBackend:
         changes: ModelChanges | None = None,
         warm_start: bool = True,
         load: Sequence[Any] | None = None,
+        mip_start: bool = False,
     ) -> SolveResult:
-        """Solve ``model``, re-using its instance when ``changes`` says what changed (see the module docstring)."""
+        """Solve ``model``, re-using its instance when ``changes`` says what changed (see the module docstring).
+
+        ``mip_start=True`` passes the variables' current values to highspy's
+        ``setSolution`` (:func:`_set_start`).
+        """
         start = time.perf_counter()
         compiled = self._instance(model, changes)
         highs = compiled.highs
         self._set_options(compiled, self._native_options(compiled, time_limit, mip_gap, options))
         if not warm_start:
             highs.clearSolver()
+        if mip_start:
+            _set_start(compiled)
         self.n_solves += 1
         try:
             if compiled.kind == "small" or not hasattr(highs, "startSolve"):

@@ -26,6 +26,7 @@ A broken or hung solver cannot break or hang a fit:
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import shutil
 import time
@@ -76,6 +77,8 @@ class ShellBackend(ClassicBackend):
         if name not in EXECUTABLES:
             raise ValueError(f"ShellBackend drives {', '.join(EXECUTABLES)}, not '{name}' (use GenericBackend)")
         super().__init__(name, options, threads, **settings)
+        # CBC reads a MIP start (Pyomo's warmstart=True writes it as a .soln file); glpsol has none
+        self.capabilities = dataclasses.replace(ClassicBackend.capabilities, mip_start=name == "cbc")
 
     @property
     def executable(self) -> str:
@@ -123,12 +126,16 @@ class ShellBackend(ClassicBackend):
         changes: ModelChanges | None = None,
         warm_start: bool = True,
         load: Any = None,
+        mip_start: bool = False,
     ) -> SolveResult:
         """Write ``model``, run the binary, load the solution; see :class:`solvers.base.Backend`.
 
         Every solve reads the whole model, starts from nothing and loads
         every variable, so ``changes``, ``warm_start`` and ``load`` change
-        nothing here.
+        nothing here. ``mip_start=True`` with CBC: the nonzero integer values
+        the model holds are written as CBC's MIP start (Pyomo's
+        ``warmstart=True``; CBC fixes them and solves the LP of the other
+        variables to complete the start). GLPK has no MIP start and ignores it.
 
         Raises
         ------
@@ -147,9 +154,18 @@ class ShellBackend(ClassicBackend):
         native.update(chosen)
         version = self.version()
         solver = SolverFactory(self.name, executable=path)
+        start_values = _integer_values(model) if mip_start and self.capabilities.mip_start else None
         cleared = clear_unfixed_values(model)
+        if start_values is not None:
+            for var, value in start_values:  # the start is read from the model while Pyomo writes the problem
+                var.set_value(value, skip_validation=True)
+            keywords_start: dict[str, Any] = {"warmstart": True}
+        else:
+            keywords_start = {}
         results, failed = self._run(
-            lambda **keywords: solver.solve(model, load_solutions=False, options=native, tee=self.tee, **keywords),
+            lambda **keywords: solver.solve(
+                model, load_solutions=False, options=native, tee=self.tee, **keywords_start, **keywords,
+            ),
             executable=self.executable, path=path, version=version, start=start, time_limit=time_limit,
         )
         if failed is not None:
@@ -158,3 +174,13 @@ class ShellBackend(ClassicBackend):
             results, model, self._termination(results), cleared=cleared, executable=self.executable, path=path,
             version=version, start=start,
         )
+
+
+def _integer_values(model: Any) -> list[tuple[Any, float]]:
+    """The unfixed integer and binary variables of ``model`` that hold a value, with it (a MIP start)."""
+    import pyomo.environ as pyo
+
+    return [
+        (var, var.value) for var in model.component_data_objects(pyo.Var, descend_into=True)
+        if not var.fixed and var.value is not None and var.is_integer()
+    ]

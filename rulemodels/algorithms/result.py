@@ -8,11 +8,14 @@ One vocabulary for both: ``termination`` (why it stopped), ``n_iter``,
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from rulemodels.rules import Rule
+
+if TYPE_CHECKING:
+    from rulemodels.algorithms.polish import PolishReport
 
 __all__ = ["FitResult", "LearnedRule"]
 
@@ -94,6 +97,9 @@ class LearnedRule:
     clause_columns : tuple of ndarray
         For each clause of ``rule``, the columns of the workspace's binary
         matrix that are its literals.
+    polish : PolishReport or None
+        What MIP polishing did (:mod:`rulemodels.algorithms.polish`), when the fit
+        polished; ``objective`` is then the 0-1 objective of ``rule``.
     """
 
     rule: Rule
@@ -110,6 +116,7 @@ class LearnedRule:
     solve: Any = field(default=None, repr=False)
     model: Any = field(default=None, repr=False)
     clause_columns: tuple[np.ndarray, ...] = ()
+    polish: PolishReport | None = None
 
     @property
     def status(self) -> str:

@@ -43,6 +43,7 @@ from sklearn.base import clone
 from rulemodels.algorithms.data import WorkingData
 from rulemodels.algorithms.exact import solve_exact_problem
 from rulemodels.algorithms.lp_cache import LPSolutionCache
+from rulemodels.algorithms.polish import PolishReport, polish_rule
 from rulemodels.algorithms.result import LearnedRule
 from rulemodels.algorithms.rounding import tautological_clauses
 from rulemodels.algorithms.run import ALGORITHMS, learn
@@ -226,8 +227,17 @@ class TrainingWorkspace:
         max_iter: int,
         time_limit: float | None = None,
         solver_options: Mapping[str, Any] | None = None,
+        polish: float | None = None,
+        polish_formulation: str = "zero_one",
     ) -> LearnedRule:
-        """Learn one rule on this training set (the parameters are those of ``BooleanRuleClassifier``)."""
+        """Learn one rule on this training set (the parameters are those of ``BooleanRuleClassifier``).
+
+        ``polish``: seconds of MIP polishing after the heuristic (None: none;
+        :func:`~rulemodels.algorithms.polish.polish_rule` with the exact
+        ``polish_formulation`` MIP). The result's ``polish`` reports it and its
+        ``objective`` is then that MIP's objective of the returned rule. The
+        exact algorithm is not polished.
+        """
         if form not in ("dnf", "cnf"):
             raise ValueError(f"form must be 'dnf' or 'cnf' here, got {form!r}")
         problem = self.problem(form)
@@ -257,11 +267,39 @@ class TrainingWorkspace:
         history = list(result.history)
         if history and objective < history[-1]:
             history.append(objective)
+        report = None
+        if polish is not None:
+            rule, objective, report = self._polish(
+                problem, rule, theta, seconds=polish, formulation=polish_formulation,
+                disable_cost=disable_cost if allow_disable else None,
+            )
         return LearnedRule(
             rule=rule, objective=objective, history=history,
             n_iter=int(result.n_iter), termination=result.termination, n_solves=int(result.n_solves),
             n_builds=int(result.n_builds), n_reused=int(result.n_reused), clause_columns=self._clause_columns(rule),
+            polish=report,
         )
+
+    def _polish(
+        self, problem: CNFProblem, rule: Rule, theta: float, *, seconds: float, formulation: str, disable_cost: float | None,
+    ) -> tuple[Rule, float, PolishReport | None]:
+        """The heuristic's ``rule`` polished by the exact MIP (see :mod:`rulemodels.algorithms.polish`), its objective, the report.
+
+        A rule without clauses (a constant the MIP with R >= 1 clauses may not
+        express) is returned as it is, with its 0-1 objective (its weighted
+        error) and no report. The polished rule goes through the same check as
+        every learned rule: a rule constant on the training rows becomes the
+        better constant, which never raises the objective.
+        """
+        if not rule.clauses:
+            logger.info("polishing skipped: the rule %s has no clause (R = 0)", rule)
+            values = rule.evaluate_binary(self.A, self.literals)
+            return rule, float(self.sample_weight[values != (self.labels == 1)].sum()), None
+        polished, report = polish_rule(
+            problem, rule, theta, backend=self.backend, time_limit=seconds, formulation=formulation, disable_cost=disable_cost,
+        )
+        polished, objective = self._better_constant(polished, report.objective)
+        return polished, objective, report
 
     def _better_constant(self, rule: Rule, objective: float) -> tuple[Rule, float]:
         """The learned rule, or the better constant when the rule is constant on the training rows.

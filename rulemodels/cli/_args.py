@@ -150,6 +150,16 @@ def _add_thresholds_argument(parser: argparse.ArgumentParser) -> None:
     _add_alias(parser, "--thresholds", "n_thresholds", type=n_thresholds)
 
 
+def _add_polish_argument(parser: argparse.ArgumentParser) -> None:
+    seconds = _at_least(0.0, float, "a number of seconds > 0", strict=True)
+    parser.add_argument(
+        "--polish", nargs="?", type=seconds, const=True, default=defaults.DEFAULT_POLISH, metavar="SECONDS",
+        help="after the heuristic, warm-start the exact 0-1 error MIP from its rule for SECONDS "
+             f"(default without SECONDS: {defaults.DEFAULT_POLISH_TIME_LIMIT:g}) and keep the rule with the lower "
+             "training objective (errors + θ × literals); prints the MIP's bound and gap",
+    )
+
+
 def _add_max_iter_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-iter", type=_parameter_type("max_iter", int), default=defaults.DEFAULT_MAX_ITER,
@@ -318,6 +328,7 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
     _add_rule_arguments(fit, solver=defaults.DEFAULT_SOLVER, forms=defaults.FORMS_AND_AUTO)
     _add_max_iter_argument(fit)
     fit.add_argument("--allow-disable", action="store_true", help="let the learner switch clauses off")
+    _add_polish_argument(fit)
     fit.add_argument("--out", help="save the rule (JSON) to this file, for 'rulemodels predict'")
     fit.set_defaults(handler=handlers["fit"])
 
@@ -389,6 +400,7 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
     )
     _add_thresholds_argument(cv)
     _add_max_iter_argument(cv)
+    _add_polish_argument(cv)
     cv.add_argument("--solver", default=defaults.DEFAULT_SOLVER, help=f"solver backend (default: {defaults.DEFAULT_SOLVER})")
     cv.add_argument("--results", default="cv_results.jsonl", help="results file (JSON lines; resumable)")
     cv.add_argument(

@@ -103,7 +103,7 @@ def _fit_estimator(args: argparse.Namespace, algorithm: str):
         allow_disable=args.allow_disable, max_iter=args.max_iter,
         solver=args.solver, time_limit=args.time_limit, verbose=args.verbose,
         solver_options={"output_flag": True} if args.solver_log and args.solver == "highs" else None,
-        nan=args.nan, high_cardinality=args.high_cardinality,
+        nan=args.nan, high_cardinality=args.high_cardinality, polish=getattr(args, "polish", False),
     )
     start = time.perf_counter()
     clf.fit(data.X, data.y)
@@ -137,6 +137,33 @@ def _print_rule_summary(data, clf, seconds: float) -> None:
         f"solve: {clf.algorithm} with {clf.solver}, {clf.n_iter_} iterations ({clf.termination_}), "
         f"{clf.n_solves_} solves, {clf.n_builds_} model builds, objective {clf.objective_:.6g}, {seconds:.2f} s"
     )
+    report = getattr(clf, "polish_report_", None)
+    if report is not None:
+        started = "warm-started from the rule" if report.mip_start else "without a start (no MIP start in this solver)"
+        outcome = "improved the rule" if report.polished else "kept the heuristic's rule"
+        bound = "none" if report.bound is None else f"{report.bound:.6g}"
+        gap = "none" if report.gap is None else f"{100 * report.gap:.2f} %"
+        print(
+            f"polish: {report.formulation} MIP (R={report.n_clauses}) with {report.solver}, {started}, "
+            f"{report.termination} after {report.seconds:.2f} s: objective {report.start_objective:.6g} -> "
+            f"{report.objective:.6g} ({outcome}); bound {bound}, gap {gap}"
+        )
+    elif hasattr(clf, "polished_"):
+        print("polish: skipped (the rule has no clause to polish)")
+
+
+def _polish_metadata(clf: Any) -> dict[str, Any]:
+    """``{"polish": {...}}`` for the rule file when the fit polished (what the MIP did, its bound and gap), else ``{}``."""
+    if not hasattr(clf, "polished_"):
+        return {}
+    report = clf.polish_report_
+    if report is None:
+        return {"polish": {"polished": False, "skipped": "the rule has no clause to polish"}}
+    return {"polish": {
+        "polished": report.polished, "formulation": report.formulation, "solver": report.solver,
+        "mip_start": report.mip_start, "termination": report.termination, "seconds": round(report.seconds, 3),
+        "start_objective": report.start_objective, "objective": report.objective, "bound": report.bound, "gap": report.gap,
+    }}
 
 
 def _cmd_fit(args: argparse.Namespace) -> int:
@@ -149,7 +176,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
         save_model(
             out, clf.rule_, data.classes, data.target, list(data.X.columns),
             pattern_rates=clf.pattern_rates_, algorithm=args.algorithm, theta=args.theta, n_clauses=args.n_clauses,
-            solver=args.solver, column_kinds=clf.binarizer_.column_kinds_,
+            solver=args.solver, column_kinds=clf.binarizer_.column_kinds_, **_polish_metadata(clf),
         )
     _print_rule_summary(data, clf, seconds)
     if out is not None:

@@ -91,6 +91,7 @@ def _cmd_cv(args: argparse.Namespace) -> int:
         task for form in forms for task in make_grid(
             [dataset], args.algorithms, args.n_clauses, thetas, n_folds=args.folds, inner_folds=args.inner_folds,
             form=form, n_thresholds=args.n_thresholds, solver=args.solver, max_iter=args.max_iter,
+            polish=_polish_seconds(args.polish),
         )
     ]
     results = _run_grid(tasks, path, args)
@@ -207,3 +208,12 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     if args.report_only:
         return EXIT_OK
     return _finish_sweep(tasks, results, out / "results.jsonl", args.keep_going)
+
+
+def _polish_seconds(value: bool | float) -> float | None:
+    """``--polish``'s seconds for a Task: None when off, the default budget for the flag alone."""
+    from rulemodels import defaults
+
+    if value is False:
+        return None
+    return float(defaults.DEFAULT_POLISH_TIME_LIMIT) if value is True else float(value)

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from rulemodels import defaults
 from rulemodels.experiments.paper import PAPER_ALGORITHMS
 from rulemodels.experiments.tasks import RECORD_FIELDS, Task, _load_task_data, split_indices
 from solvers.signals import InterruptWatch, watching_interrupts
@@ -174,6 +175,7 @@ def _run_cell(
         learned = workspace.learn(
             form=task.form, algorithm=task.algorithm, n_clauses=task.n_clauses, theta=task.theta,
             allow_disable=False, disable_cost=None, max_iter=task.max_iter, time_limit=task.time_limit,
+            polish=task.polish, polish_formulation=defaults.POLISH_FORMULATION,
         )
         wall_time = time.perf_counter() - start
         rule = learned.rule

@@ -18,6 +18,7 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import islice
+from numbers import Real
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from rulemodels import defaults
 from rulemodels.data import load_data
 from rulemodels.datasets import list_datasets, load_dataset
 from rulemodels.experiments.paper import PAPER_ALGORITHMS, PAPER_CLAUSES, PAPER_DATASETS, PAPER_THETAS
-from rulemodels.utils import check_parameter, check_values
+from rulemodels.utils import Interval, check_parameter, check_values
 
 __all__ = ["RECORD_FIELDS", "CSVData", "Task", "make_grid", "paper_grid", "split_indices"]
 
@@ -39,6 +40,7 @@ _SETTINGS_DEFAULTS: dict[str, Any] = {
     "max_iter": defaults.DEFAULT_MAX_ITER,
     "random_state": defaults.DEFAULT_SEED,
     "time_limit": None,
+    "polish": None,
 }
 
 #: The Task fields that are estimator parameters, checked by their one rule (rulemodels.utils.PARAMETERS).
@@ -129,6 +131,10 @@ class Task:
         Seed of the fold shuffle (also passed to the estimator).
     time_limit : float, optional
         Seconds per fit (results then depend on machine speed).
+    polish : float, optional
+        Seconds of MIP polishing after the algorithm
+        (``BooleanRuleClassifier(polish=...)``, ``docs/polishing.md``); the
+        record's ``objective`` is then the 0-1 objective. None: no polishing.
     data_path, target, positive, data_sha256 : optional
         For a CSV dataset (see :class:`CSVData`; :func:`make_grid` fills them
         in): the file, its label column, the positive class as text, and the
@@ -153,6 +159,7 @@ class Task:
     data_sha256: str | None = None
     inner_fold: int | None = None
     n_inner_folds: int | None = None
+    polish: float | None = None
 
     def __post_init__(self) -> None:
         # Normalise numpy scalars and ints-as-floats so that equal tasks have
@@ -176,6 +183,9 @@ class Task:
         put("theta", float(self.theta))
         if self.time_limit is not None:
             put("time_limit", float(self.time_limit))
+        if self.polish is not None:
+            check_parameter("polish", self.polish, owner="Task", constraints=[Interval(Real, 0, None, closed="neither")])
+            put("polish", float(self.polish))
         if self.positive is not None:
             put("positive", str(self.positive))
         if self.data_path is not None:
@@ -256,6 +266,8 @@ class Task:
         ]
         if self.is_inner:
             parts.append(f"inner={self.inner_fold}/{self.n_inner_folds}")
+        if self.polish is not None:  # only when set: the keys of unpolished fits did not change
+            parts.append(f"polish={_key_float(self.polish)}")
         return "|".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
@@ -367,7 +379,7 @@ def make_grid(
         on about ``(J - 1) / J`` of the training data).
     **settings
         Any of ``form``, ``n_thresholds``, ``solver``, ``max_iter``,
-        ``random_state``, ``time_limit`` (see :class:`Task`), the same for
+        ``random_state``, ``time_limit``, ``polish`` (see :class:`Task`), the same for
         every task.
 
     Returns

@@ -185,3 +185,49 @@ class TwoLevelModel:
             variables += [m.w0[r] for r in m.R]
             values = np.concatenate([values, np.full(n_clauses, theta * float(pyo.value(m.c0)))])
         return {"objective": (variables, values)}
+
+    def set_start(self, W: np.ndarray, w0: np.ndarray | None = None) -> None:
+        """Give every variable the value it has at the binary rule ``W`` (d, R), a feasible MIP start.
+
+        ``w`` (and ``w0``, the clause-disabling feature, 0 when not given) take
+        the rule's values, and the error variables the smallest values their
+        constraints allow at it, so the start is feasible and its objective is
+        the rule's: in the 0-1 MIP (eq. (4.14)) ``β_ir`` is the output of
+        clause r on negative i and ``ψ_i = |ŷ_i − y_i|``; in the Hamming MIP
+        (eq. (3.10)) ``ξ_ir = max{0, 1 − Σ_j a_ij w_jr}``, ``η_i = min_r Σ_j a_ij w_jr``
+        and ``z`` assigns each negative to the first clause reaching that minimum.
+        A backend started with ``solve(..., mip_start=True)`` offers these
+        values to the solver as its first incumbent.
+        """
+        m = self.model
+        W = np.asarray(W, dtype=float)
+        n_features, n_clauses = len(m.J), len(m.R)
+        if W.shape != (n_features, n_clauses) or not np.all((W == 0) | (W == 1)):
+            raise ValueError(f"the start must be a binary W of shape ({n_features}, {n_clauses}), got shape {W.shape}")
+        has_w0 = m.find_component("w0") is not None
+        disabled = np.zeros(n_clauses) if w0 is None or not has_w0 else np.asarray(w0, dtype=float)
+        if w0 is not None and not has_w0 and np.any(np.asarray(w0) != 0):
+            raise ValueError("the start disables a clause (w0 = 1) but the model has no always-true feature")
+        for (j, r), var in m.w.items():
+            var.set_value(float(W[j, r]))
+        if has_w0:
+            for r, var in m.w0.items():
+                var.set_value(float(disabled[r]))
+        sums = np.asarray(self.groups.patterns @ W) + disabled  # Σ_j a_ij w_jr (+ w_0r), one row per group
+        if m.find_component("psi") is not None:  # the 0-1 error MIP
+            for i in m.P:
+                m.psi[i].set_value(float(np.any(sums[i] < 0.5)))
+            for i in m.N:
+                outputs = np.minimum(sums[i], 1.0)
+                for r in m.R:
+                    m.beta[i, r].set_value(float(outputs[r]))
+                m.psi[i].set_value(float(max(0.0, outputs.sum() - (n_clauses - 1))))
+        else:  # the Hamming MIP
+            for i in m.P:
+                for r in m.R:
+                    m.xi[i, r].set_value(float(max(0.0, 1.0 - sums[i, r])))
+            for i in m.N:
+                first = int(np.argmin(sums[i]))
+                m.eta[i].set_value(float(sums[i, first]))
+                for r in m.R:
+                    m.z[i, r].set_value(float(r == first))

@@ -193,6 +193,7 @@ PARAMETERS: dict[str, list[Any]] = {
     "solver": [str, object],
     "solver_options": [dict, None],
     "time_limit": [Interval(Real, 0, None, closed="neither"), None],
+    "polish": ["boolean", Interval(Real, 0, None, closed="neither")],
 }
 
 

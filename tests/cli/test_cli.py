@@ -202,3 +202,36 @@ def test_python_dash_m_runs_the_cli():
 
     done = subprocess.run([sys.executable, "-m", "rulemodels", "--version"], capture_output=True, text=True, check=False)
     assert done.returncode == 0 and done.stdout.startswith("rulemodels ")
+
+
+def test_fit_polish_prints_and_saves_the_mip_bound_and_gap(liver_csv, tmp_path, capsys):
+    path, X, y = liver_csv
+    rule_path = tmp_path / "rule.json"
+    arguments = ["fit", str(path), "--target", "selector", "--clauses", "1", "--theta", "0.02", "--thresholds", "2"]
+    assert main([*arguments, "--polish", "5", "--out", str(rule_path)]) == 0
+    out = capsys.readouterr().out
+    assert "polish: zero_one MIP (R=1) with highs, warm-started from the rule" in out
+    assert "bound " in out and "gap " in out
+    polish = json.loads(rule_path.read_text())["metadata"]["polish"]
+    assert polish["solver"] == "highs" and polish["mip_start"] is True
+    assert polish["objective"] <= polish["start_objective"] + 1e-9
+    assert polish["bound"] <= polish["objective"] + 1e-9 and polish["gap"] >= 0
+    clf = BooleanRuleClassifier(n_clauses=1, theta=0.02, n_thresholds=2, polish=5).fit(X, y)
+    assert polish["objective"] == pytest.approx(clf.objective_)  # the CLI fits what the estimator fits
+    assert main(arguments) == 0
+    assert "polish:" not in capsys.readouterr().out
+
+
+def test_fit_polish_flag_alone_means_the_default_budget_and_rejects_bad_seconds(liver_csv, capsys):
+    from rulemodels.cli._args import build_parser
+    from rulemodels.defaults import DEFAULT_POLISH_TIME_LIMIT
+
+    parser = build_parser(dict.fromkeys(("solvers", "fit", "predict", "export", "exact", "cv", "reproduce")))
+    path = str(liver_csv[0])
+    assert parser.parse_args(["fit", path, "--polish"]).polish is True
+    assert parser.parse_args(["fit", path, "--polish", "2.5"]).polish == 2.5
+    assert parser.parse_args(["fit", path]).polish is False
+    assert DEFAULT_POLISH_TIME_LIMIT > 0
+    with pytest.raises(SystemExit):
+        parser.parse_args(["fit", path, "--polish", "-3"])
+    assert "--polish: must be a number of seconds > 0, got '-3'" in capsys.readouterr().err

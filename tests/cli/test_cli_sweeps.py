@@ -338,3 +338,14 @@ def test_iteration_log_costs_nothing_when_off(monkeypatch):
 
     monkeypatch.setattr(iteration_log, "training_error", forbidden)
     assert main(["fit", "liver", "--algorithm", "bcd", "--clauses", "2", "--thresholds", "3"]) == 0
+
+
+def test_cv_polish_runs_polished_fits_under_their_own_keys(tmp_path, capsys):
+    results = tmp_path / "cv.jsonl"
+    assert main(cv(results, "--polish", "2")) == 0
+    records = lines(results)
+    assert len(records) == 4 and all(record["polish"] == 2.0 and record["error"] is None for record in records)
+    assert all(record["key"].endswith("|polish=2.0") for record in records)
+    plain = tmp_path / "plain.jsonl"
+    assert main(cv(plain)) == 0
+    assert all(record["polish"] is None and "polish" not in record["key"] for record in lines(plain))

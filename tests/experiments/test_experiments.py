@@ -665,3 +665,23 @@ def test_pareto_front_and_plot(tmp_path: Path, tiny_run: tuple[Path, pd.DataFram
         assert png.stat().st_size > 1000 and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     with pytest.raises(ValueError, match="choose one with algorithm="):
         plot_pareto(summary, "liver", "n_clauses", tmp_path / "x.png")
+
+
+def test_a_polished_task_has_its_own_key_and_fits_as_the_polished_estimator():
+    plain = Task("liver", "am", 1, 0.02, fold=0, n_folds=10, n_thresholds=2)
+    polished = dataclasses.replace(plain, polish=5)
+    assert plain.key.endswith("time_limit=none")  # the keys of unpolished fits are unchanged
+    assert polished.key == plain.key + "|polish=5.0"
+    assert polished.polish == 5.0 and isinstance(polished.polish, float)
+    with pytest.raises(ValueError, match="'polish' parameter of Task must be a float in the range"):
+        dataclasses.replace(plain, polish=0)
+    record = run_task(polished)
+    assert record["error"] is None and record["polish"] == 5.0
+    X, y = load_dataset("liver")
+    train, _ = next(StratifiedKFold(10, shuffle=True, random_state=0).split(X, y))
+    clf = BooleanRuleClassifier(
+        algorithm="am", n_clauses=1, theta=0.02, theta_unit="sample", n_thresholds=2, simplify=False, polish=5,
+    ).fit(X.iloc[train], y.iloc[train])
+    assert record["objective"] == pytest.approx(clf.objective_)
+    assert Rule.from_json(record["rule"]) == clf.raw_rule_
+    assert make_grid(["liver"], ["am"], [1], [0.02], polish=5)[0].polish == 5.0

@@ -1,0 +1,206 @@
+"""MIP polishing: the exact two-level MIP, warm-started from a heuristic's rule, with a time limit.
+
+The heuristics (SCS/SCN, TLP, BCD, AM, and any other that returns a rule)
+stop at a local optimum of their own objective. Polishing hands their rule to
+the exact MIP as a starting incumbent (:meth:`TwoLevelModel.set_start`, then
+``Backend.solve(..., mip_start=True)``) and lets a MIP solver improve it
+within a time budget. The rule returned is the better of the two by one
+objective, the MIP's own: by default the 0-1 training objective of the
+exact 0-1 error MIP (eq. (4.14) GeneralLPFormulation),
+
+    Σ_i ω_i |ŷ_i − y_i| + θ Σ_r Σ_j c_j w_jr   (weighted training errors + θ × literals),
+
+so polishing never returns a rule with a worse objective than its start,
+and the MIP's proven bound says how far from optimal (over rules with as
+many clauses) the returned rule can be. The MIP has R = the start's number
+of clauses. Polishing knows nothing of the heuristic: it takes a
+:class:`~rulemodels.Rule` over the problem's literals (``docs/polishing.md``).
+
+HiGHS and CBC take the start; GLPK has none, so its MIP starts from nothing
+and may find no solution within the budget: the start rule then comes back.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from rulemodels.models import (
+    CNFProblem,
+    build_hamming,
+    build_zero_one,
+    hamming_objective,
+    is_integral,
+    two_level_weights,
+    zero_one_objective,
+)
+from rulemodels.rules import Rule
+from solvers import Backend
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["PolishReport", "polish_rule", "rule_weights"]
+
+_BUILDERS = {"zero_one": build_zero_one, "hamming": build_hamming}
+_OBJECTIVES = {"zero_one": zero_one_objective, "hamming": hamming_objective}
+
+
+@dataclass(frozen=True)
+class PolishReport:
+    """What polishing did.
+
+    Attributes
+    ----------
+    polished : bool
+        Whether the MIP found a rule with a strictly lower objective than the start (and it was returned).
+    start_objective : float
+        The MIP's objective (the 0-1 objective by default) of the heuristic's rule.
+    objective : float
+        The MIP's objective of the returned rule (``<= start_objective``).
+    bound : float or None
+        The MIP solver's proven lower bound on that objective over all rules with
+        ``n_clauses`` clauses (None when the solver proved none); capped at
+        ``objective``, which solvers can overshoot by their tolerance.
+    gap : float or None
+        ``(objective − bound) / max(1e-10, |objective|)``: how much better than the
+        returned rule a rule with ``n_clauses`` clauses can be at most, relative to it
+        (0: proved optimal).
+    termination : str
+        Why the MIP stopped (a TerminationCondition value: ``"optimal"``, ``"time_limit"``...).
+    n_clauses : int
+        R of the MIP (the start's number of clauses).
+    formulation : str
+        ``"zero_one"`` or ``"hamming"``.
+    solver : str
+    mip_start : bool
+        Whether the solver was offered the start (False with GLPK).
+    seconds : float
+        Wall time of the MIP solve.
+    """
+
+    polished: bool
+    start_objective: float
+    objective: float
+    bound: float | None
+    gap: float | None
+    termination: str
+    n_clauses: int
+    formulation: str
+    solver: str
+    mip_start: bool
+    seconds: float
+
+
+def rule_weights(problem: CNFProblem, rule: Rule) -> np.ndarray:
+    """The binary CNF weights W (d, R) of ``rule`` on ``problem``: ``W[j, r] = 1`` when literal j is in clause r.
+
+    The inverse of :meth:`CNFProblem.rule_from_weights` for a rule of the problem's
+    form over its literals (a DNF term's literals are the columns of the negated
+    problem's clause, paper section 3).
+    """
+    if rule.form != problem.form:
+        raise ValueError(f"the rule is a {rule.form.upper()} but the problem learns a {problem.form.upper()}")
+    column_of = {literal: j for j, literal in enumerate(problem.literals)}
+    W = np.zeros((problem.n_features, len(rule.clauses)))
+    for r, clause in enumerate(rule.clauses):
+        for literal in clause.literals:
+            j = column_of.get(literal)
+            if j is None:
+                raise ValueError(f"literal '{literal}' of the rule is not a column of the problem: polish a rule learned on it")
+            W[j, r] = 1.0
+    return W
+
+
+def polish_rule(
+    problem: CNFProblem,
+    rule: Rule,
+    theta: float,
+    *,
+    backend: Backend,
+    time_limit: float,
+    formulation: str = "zero_one",
+    disable_cost: float | None = None,
+    mip_gap: float | None = None,
+) -> tuple[Rule, PolishReport]:
+    """Warm-start the exact MIP from ``rule`` and return the better rule with a :class:`PolishReport`.
+
+    Parameters
+    ----------
+    problem : CNFProblem
+        The training problem the rule was learned on.
+    rule : Rule
+        The start, of the problem's form, over its literals, with at least one clause.
+    theta : float
+        θ in the paper's units (the learner's).
+    backend : Backend
+        The MIP solver; the start is offered when ``backend.capabilities.mip_start``.
+    time_limit : float
+        Seconds for the MIP.
+    formulation : {"zero_one", "hamming"}
+        The exact MIP, and so the objective the two rules are compared by.
+    disable_cost : float, optional
+        The MIP may disable clauses (always-true feature of this cost), as the learner could.
+    mip_gap : float, optional
+        Relative gap at which the MIP stops (the backend's default otherwise).
+
+    Returns
+    -------
+    (Rule, PolishReport)
+        The MIP's rule when its objective is strictly lower than the start's
+        (by more than 1e-9 relative), else ``rule`` itself.
+    """
+    if formulation not in _BUILDERS:
+        raise ValueError(f"formulation must be one of {sorted(_BUILDERS)}, got {formulation!r}")
+    if not rule.clauses:
+        raise ValueError("the rule has no clause: a MIP with R = 0 clauses has nothing to polish")
+    W_start = rule_weights(problem, rule)
+    objective_of = _OBJECTIVES[formulation]
+
+    def objective(W: np.ndarray, w0: np.ndarray | None) -> float:
+        return objective_of(
+            problem.A, problem.y, W, theta, sample_weight=problem.sample_weight, w0=w0, disable_cost=disable_cost or 0.0,
+        )
+
+    start_objective = objective(W_start, None)
+    n_clauses = W_start.shape[1]
+    handle = _BUILDERS[formulation](
+        problem.A, problem.y, n_clauses, theta=theta, sample_weight=problem.sample_weight, disable_cost=disable_cost,
+    )
+    offered = bool(getattr(backend.capabilities, "mip_start", False))
+    handle.set_start(W_start)
+    try:
+        result = backend.solve(handle.model, time_limit=time_limit, mip_gap=mip_gap, mip_start=offered)
+    finally:
+        backend.release(handle.model)
+    best_rule, best_objective, polished = rule, start_objective, False
+    W, w0 = two_level_weights(handle.model) if result.has_solution else (None, None)
+    if W is not None and not is_integral(W if w0 is None else np.concatenate([W.ravel(), w0])):
+        # CBC stopped by its time limit before any integer solution reports its LP relaxation's values
+        logger.info(
+            "polishing: the %s MIP stopped (%s) with a fractional solution; keeping the start", backend.name, result.termination.value,
+        )
+        W = None
+    if W is not None:
+        W, w0 = np.round(W), None if w0 is None else np.round(w0)  # solvers return 0.9999999 for 1
+        found = objective(W, w0)
+        if found < start_objective - 1e-9 * max(1.0, abs(start_objective)):
+            best_rule, best_objective, polished = problem.rule_from_weights(W, w0), found, True
+    bound = result.bound if result.bound is not None and math.isfinite(result.bound) else None
+    if bound is not None:
+        bound = min(bound, best_objective)
+    gap = None if bound is None else (best_objective - bound) / max(1e-10, abs(best_objective))
+    report = PolishReport(
+        polished=polished, start_objective=start_objective, objective=best_objective, bound=bound, gap=gap,
+        termination=result.termination.value, n_clauses=n_clauses, formulation=formulation,
+        solver=backend.name, mip_start=offered, seconds=float(result.wall_time),
+    )
+    logger.info(
+        "polishing (%s MIP, R=%d, %s%s, %g s): objective %.6g -> %.6g%s, bound %s, gap %s (%s)",
+        formulation, n_clauses, backend.name, " warm-started" if offered else " without a start", time_limit,
+        start_objective, best_objective, " (improved)" if polished else " (start kept)",
+        "none" if bound is None else f"{bound:.6g}", "none" if gap is None else f"{gap:.4f}", report.termination,
+    )
+    return best_rule, report
