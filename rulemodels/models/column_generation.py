@@ -98,6 +98,8 @@ class ClauseColumns:
         self.pay_rows = groups.positives
         self.cover_absent = ~present[self.cover_rows]
         self.pay_absent = ~present[self.pay_rows]
+        self.cover_absent_float = self.cover_absent.astype(float)  # for the beam search's matrix products
+        self.pay_absent_float = self.pay_absent.astype(float)
         self.cover_weight = data.group_weight[self.cover_rows]
         self.pay_weight = data.group_weight[self.pay_rows]
         self.feature_cost = data.costs
@@ -105,6 +107,11 @@ class ClauseColumns:
     @property
     def n_features(self) -> int:
         return int(self.data.n_features)
+
+    @property
+    def n_nonzeros(self) -> int:
+        """Present features over all rows: the size of the pricing MIP's matrix."""
+        return int((~self.cover_absent).sum() + (~self.pay_absent).sum())
 
     def fails(self, clause: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         """Where ``clause`` (feature indices) fails: boolean masks over ``P`` and over ``Z``."""
@@ -336,13 +343,21 @@ class CGMaster:
         return np.array([self.model.w[k].value or 0.0 for k in self.model.K], dtype=float)
 
 
-def build_cg_pricing(columns: ClauseColumns, *, theta: float, clause_cost: float, max_length: int) -> CGPricing:
+def build_cg_pricing(
+    columns: ClauseColumns, *, theta: float, clause_cost: float, max_length: int, aggregate: bool = False
+) -> CGPricing:
     """Build (not solve) the pricing MIP; the duals start at ``μ_i = ω_i`` (nothing covered yet) and ``ν = 0``.
 
-    Components: ``J`` (features), ``P``, ``Z``, ``S`` (pairs (i, j), i ∈ P,
-    j ∈ S_i), Params ``theta``, ``c``, ``c0``, ``D``, ``mu``, ``nu``,
-    ``weight``, variables ``z`` and ``delta``, constraints ``no_literal``,
-    ``fails`` and ``length``, the ``objective``.
+    Components: ``J`` (features), ``P``, ``Z``, Params ``theta``, ``c``,
+    ``c0``, ``D``, ``mu``, ``nu``, ``weight``, variables ``z`` and
+    ``delta``, constraints ``fails`` and ``length``, the ``objective``, and
+    the rows that keep a clause from covering a row of P: the method's
+    ``no_literal[i, j]``: ``δ_i ≤ 1 − z_j`` over the pairs ``S`` (i ∈ P,
+    j ∈ S_i), or with ``aggregate=True`` one row per i,
+    ``no_literals[i]``: ``Σ_{j∈S_i} z_j ≤ M_i (1 − δ_i)`` with
+    ``M_i = min(|S_i|, D)``: the same integer points with ``|P|`` rows instead
+    of ``Σ_i |S_i|`` (a weaker relaxation, but a model HiGHS reads and
+    presolves much faster on the bundled datasets).
     """
     check_nonnegative("theta", theta)
     check_nonnegative("clause_cost", clause_cost)
@@ -353,8 +368,6 @@ def build_cg_pricing(columns: ClauseColumns, *, theta: float, clause_cost: float
     m.J = pyo.RangeSet(0, columns.n_features - 1, doc="binary features j = 0..d-1")
     m.P = pyo.Set(initialize=cover_rows, ordered=True, doc="rows to cover (CNF y_i = 0)")
     m.Z = pyo.Set(initialize=pay_rows, ordered=True, doc="rows that pay per covering clause (CNF y_i = 1)")
-    pairs = [(i, int(j)) for i, absent in zip(cover_rows, columns.cover_absent) for j in np.flatnonzero(~absent)]
-    m.S = pyo.Set(initialize=pairs, dimen=2, ordered=True, doc="(i, j): i ∈ P, j ∈ S_i = {j : a_ij = 1}")
     m.theta = pyo.Param(initialize=float(theta), mutable=True, doc="θ: cost of one literal")
     m.c = pyo.Param(m.J, initialize=dict(enumerate(columns.feature_cost.tolist())), mutable=True, doc="c_j: cost of feature j")
     m.c0 = pyo.Param(initialize=float(clause_cost), mutable=True, doc="c_0: complexity of a clause itself (constant of the reduced cost)")
@@ -367,10 +380,26 @@ def build_cg_pricing(columns: ClauseColumns, *, theta: float, clause_cost: float
     m.weight = pyo.Param(m.Z, initialize=dict(zip(pay_rows, columns.pay_weight.tolist())), mutable=True, doc="ω_i, i ∈ Z")
     m.z = pyo.Var(m.J, domain=pyo.Binary, doc="z_j = 1: feature j is in the new clause")
     m.delta = pyo.Var(m.P | m.Z, domain=pyo.UnitInterval, doc="δ_i = 1: the new clause fails on row i (covers it)")
-    m.no_literal = pyo.Constraint(
-        m.S, rule=lambda model, i, j: model.delta[i] <= 1 - model.z[j],
-        doc="δ_i ≤ 1 − z_j for i ∈ P, j ∈ S_i: a clause with a feature of row i holds there (DGW pricing)",
-    )
+    cover_features = {i: [int(j) for j in np.flatnonzero(~absent)] for i, absent in zip(cover_rows, columns.cover_absent)}
+    if aggregate:
+        def no_literals_rule(model: pyo.ConcreteModel, i: int) -> Any:
+            features = cover_features[i]
+            if not features:
+                return pyo.Constraint.Skip
+            bound = min(len(features), int(max_length))
+            return linear_sum([model.z[j] for j in features]) + bound * model.delta[i] <= bound
+
+        m.no_literals = pyo.Constraint(
+            m.P, rule=no_literals_rule,
+            doc="Σ_{j∈S_i} z_j ≤ min(|S_i|, D) (1 − δ_i) for i ∈ P: the rows δ_i ≤ 1 − z_j (DGW pricing) aggregated",
+        )
+    else:
+        pairs = [(i, j) for i in cover_rows for j in cover_features[i]]
+        m.S = pyo.Set(initialize=pairs, dimen=2, ordered=True, doc="(i, j): i ∈ P, j ∈ S_i = {j : a_ij = 1}")
+        m.no_literal = pyo.Constraint(
+            m.S, rule=lambda model, i, j: model.delta[i] <= 1 - model.z[j],
+            doc="δ_i ≤ 1 − z_j for i ∈ P, j ∈ S_i: a clause with a feature of row i holds there (DGW pricing)",
+        )
     pay_features = {i: [int(j) for j in np.flatnonzero(~absent)] for i, absent in zip(pay_rows, columns.pay_absent)}
 
     def fails_rule(model: pyo.ConcreteModel, i: int) -> Any:
@@ -408,7 +437,7 @@ class CGPricing:
 
     def __repr__(self) -> str:
         m = self.model
-        return f"CGPricing({len(m.J)} features, {len(m.P)} rows to cover, {len(m.Z)} rows that pay, {len(m.S)} (i, j) pairs)"
+        return f"CGPricing({len(m.J)} features, {len(m.P)} rows to cover, {len(m.Z)} rows that pay)"
 
     def set_duals(self, mu: np.ndarray, nu: float) -> ModelChanges:
         """Store the master's duals in ``mu`` and ``nu``; the new objective coefficients ``−μ_i`` of ``δ_i``."""
