@@ -62,7 +62,7 @@ from solvers import Backend, ModelChanges, SolveError
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["CGSettings", "beam_search", "column_generation"]
+__all__ = ["CGRun", "CGSettings", "beam_search", "column_generation", "run_column_generation"]
 
 
 @dataclass(frozen=True)
@@ -177,6 +177,37 @@ def beam_search(
     return [(rc, clause) for clause, rc in best]
 
 
+@dataclass
+class CGRun:
+    """What one column generation run found (the numbers :func:`column_generation` turns into a rule).
+
+    Attributes
+    ----------
+    clauses : list of tuple of int
+        Every clause the master held (feature indices, CNF view), in the order of ``K``.
+    selection : list of int
+        The selected clauses (indices into ``clauses``).
+    objective : float
+        The master's integer objective at the selection (numpy).
+    lp_objective : float or None
+        The last master LP's optimum (a lower bound of the integer master over all
+        clauses when ``termination == "converged"``).
+    termination : str
+    n_rounds, n_builds, n_solves : int
+    solver_seconds : float
+    """
+
+    clauses: list[tuple[int, ...]]
+    selection: list[int]
+    objective: float
+    lp_objective: float | None
+    termination: str
+    n_rounds: int
+    n_builds: int
+    n_solves: int
+    solver_seconds: float
+
+
 def column_generation(
     data: WorkingData,
     backend: Backend,
@@ -194,19 +225,44 @@ def column_generation(
     the always-true feature when ``data.allow_disable``: column generation
     leaves a clause out instead of disabling it).
     """
-    start = time.perf_counter()
-    deadline = None if time_limit is None else start + float(time_limit)
-    options = dict(solver_options or {})
     n_real = data.n_features - 1 if data.allow_disable else data.n_features
     A = data.A_binary[:, :n_real] if data.allow_disable else data.A_binary
     columns = prepare_cg_data(A, data.y, sample_weight=data.weight, feature_cost=data.cost[:n_real])
+    run = run_column_generation(
+        columns, backend, theta=theta, n_clauses=n_clauses, max_iter=max_iter, settings=settings,
+        time_limit=time_limit, solver_options=solver_options,
+    )
+    W = np.zeros((data.n_features, len(run.selection)))
+    for r, k in enumerate(run.selection):
+        W[list(run.clauses[k]), r] = 1.0
+    return FitResult(
+        W=W, objective=run.objective, history=[run.objective], n_iter=run.n_rounds, termination=run.termination,
+        n_builds=run.n_builds, n_solves=run.n_solves, solver_seconds=run.solver_seconds,
+    )
+
+
+def run_column_generation(
+    columns: ClauseColumns,
+    backend: Backend,
+    *,
+    theta: float,
+    n_clauses: int,
+    max_iter: int,
+    settings: CGSettings,
+    time_limit: float | None = None,
+    solver_options: Mapping[str, Any] | None = None,
+) -> CGRun:
+    """The rounds and the final selection of column generation on prepared ``columns`` (see the module docstring)."""
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + float(time_limit)
+    options = dict(solver_options or {})
     stats = {"builds": 0, "solves": 0, "seconds": 0.0}
 
-    def solve(model: Any, what: str, **kwargs: Any) -> Any:
+    def solve(model: Any, **kwargs: Any) -> Any:
         before = getattr(backend, "n_builds", None)
         result = backend.solve(model, options=options, **kwargs)
         after = getattr(backend, "n_builds", None)
-        stats["builds"] += 1 if before is None else int(after - before)
+        stats["builds"] += 1 if before is None or after is None else int(after - before)
         stats["solves"] += 1
         stats["seconds"] += result.wall_time
         return result
@@ -230,7 +286,7 @@ def column_generation(
     try:
         for _ in range(max_iter):
             n_rounds += 1
-            result = solve(master.model, "the column generation master LP", changes=changes)
+            result = solve(master.model, changes=changes)
             result.raise_for_status("the column generation master LP")
             lp_objective = result.objective
             mu, nu = master.duals()
@@ -248,7 +304,7 @@ def column_generation(
                     )
                 pricing_changes = pricing.set_duals(mu, nu)
                 limit = _remaining(deadline, settings.pricing_time_limit)
-                priced = solve(pricing.model, "the column generation pricing MIP", changes=pricing_changes, time_limit=limit)
+                priced = solve(pricing.model, changes=pricing_changes, time_limit=limit)
                 if priced.has_solution:
                     clause = pricing.clause()
                     rc = columns.reduced_cost(clause, mu, nu, theta, settings.clause_cost)
@@ -262,23 +318,21 @@ def column_generation(
             if deadline is not None and time.perf_counter() >= deadline:
                 termination = "time_limit"
                 break
-        selection = _select(master, columns, solve, theta, settings, n_clauses, deadline)
+        selection = _select(master, columns, solve, theta, settings, deadline)[:n_clauses]
     finally:
         backend.release(master.model)
         if pricing is not None:
             backend.release(pricing.model)
     objective = columns.objective([master.clauses[k] for k in selection], theta, settings.clause_cost)
-    W = np.zeros((data.n_features, len(selection)))
-    for r, k in enumerate(selection):
-        W[list(master.clauses[k]), r] = 1.0
     logger.info(
         "CG: %d rounds (%s), %d clauses generated, LP %.6g, selected %d clause(s), objective %.6g",
         n_rounds, termination, len(master.clauses), lp_objective if lp_objective is not None else float("nan"),
         len(selection), objective,
     )
-    return FitResult(
-        W=W, objective=objective, history=[objective], n_iter=n_rounds, termination=termination,
-        n_builds=stats["builds"], n_solves=stats["solves"], solver_seconds=stats["seconds"],
+    return CGRun(
+        clauses=list(master.clauses), selection=selection, objective=objective, lp_objective=lp_objective,
+        termination=termination, n_rounds=n_rounds, n_builds=stats["builds"], n_solves=stats["solves"],
+        solver_seconds=stats["seconds"],
     )
 
 
@@ -288,7 +342,7 @@ def _remaining(deadline: float | None, limit: float) -> float:
     return max(0.01, min(limit, deadline - time.perf_counter()))
 
 
-def _select(master: CGMaster, columns: ClauseColumns, solve: Any, theta: float, settings: CGSettings, n_clauses: int,
+def _select(master: CGMaster, columns: ClauseColumns, solve: Any, theta: float, settings: CGSettings,
             deadline: float | None) -> list[int]:
     """The final integer selection over the generated clauses (indices into ``master.clauses``).
 
@@ -306,14 +360,14 @@ def _select(master: CGMaster, columns: ClauseColumns, solve: Any, theta: float, 
     fallback = min(singles, key=lambda selection: (score(selection), selection))
     try:
         result = solve(
-            master.model, "the column generation integer selection", changes=master.set_integer(True),
+            master.model, changes=master.set_integer(True),
             time_limit=_remaining(deadline, settings.selection_time_limit), mip_gap=settings.selection_gap,
         )
         result.raise_for_status("the column generation integer selection")
     except SolveError as exc:
         logger.warning("CG: %s; keeping the best single generated clause", exc)
         return useful(fallback)
-    selection = useful(master.selection())[:n_clauses]
+    selection = useful(master.selection())
     if score(selection) > score(fallback) + TOLERANCE:
         logger.info("CG: the integer selection stopped at a worse rule than the best single clause; keeping that clause")
         return useful(fallback)

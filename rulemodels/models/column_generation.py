@@ -355,7 +355,8 @@ def build_cg_pricing(
     ``no_literal[i, j]``: ``δ_i ≤ 1 − z_j`` over the pairs ``S`` (i ∈ P,
     j ∈ S_i), or with ``aggregate=True`` one row per i,
     ``no_literals[i]``: ``Σ_{j∈S_i} z_j ≤ M_i (1 − δ_i)`` with
-    ``M_i = min(|S_i|, D)``: the same integer points with ``|P|`` rows instead
+    ``M_i = min(|S_i|, D)`` and ``δ_i`` binary for i ∈ P (a fractional
+    ``δ_i`` would fit under the sum): the same integer points with ``|P|`` rows instead
     of ``Σ_i |S_i|`` (a weaker relaxation, but a model HiGHS reads and
     presolves much faster on the bundled datasets).
     """
@@ -379,7 +380,11 @@ def build_cg_pricing(
     m.nu = pyo.Param(initialize=0.0, mutable=True, doc="ν ≤ 0: the master's dual of size (constant of the reduced cost)")
     m.weight = pyo.Param(m.Z, initialize=dict(zip(pay_rows, columns.pay_weight.tolist())), mutable=True, doc="ω_i, i ∈ Z")
     m.z = pyo.Var(m.J, domain=pyo.Binary, doc="z_j = 1: feature j is in the new clause")
-    m.delta = pyo.Var(m.P | m.Z, domain=pyo.UnitInterval, doc="δ_i = 1: the new clause fails on row i (covers it)")
+    cover_set = set(cover_rows)
+    m.delta = pyo.Var(
+        m.P | m.Z, domain=lambda model, i: pyo.Binary if aggregate and i in cover_set else pyo.UnitInterval,
+        doc="δ_i = 1: the new clause fails on row i (covers it); binary for i ∈ P in the aggregated form",
+    )
     cover_features = {i: [int(j) for j in np.flatnonzero(~absent)] for i, absent in zip(cover_rows, columns.cover_absent)}
     if aggregate:
         def no_literals_rule(model: pyo.ConcreteModel, i: int) -> Any:
