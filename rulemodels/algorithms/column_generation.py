@@ -121,8 +121,10 @@ def beam_search(
     (``F_k``: the rows it fails on). Starting from the empty clause (which
     fails on every row), each level adds one feature to each clause of the
     beam: the reduced costs of all ``d`` extensions of all ``width`` clauses
-    are two matrix products (the duals and weights of the rows each clause
-    still fails on, times the rows' absent features). The ``width``
+    are two vector-matrix products over the rows each clause still fails on
+    (their duals and weights, times their absent features); a clause whose
+    descendants cannot reach a negative reduced cost (a bound: all of its
+    duals gained, nothing paid, one more literal) is not extended. The ``width``
     extensions with the lowest reduced cost (ties: the smaller feature
     tuple) form the next beam, up to ``max_length`` features. Returns up to
     ``n_best`` distinct clauses not in ``exclude`` with reduced cost below
@@ -130,7 +132,6 @@ def beam_search(
     A heuristic: an empty answer does not prove that no such clause exists
     (the pricing MIP does).
     """
-    d = columns.n_features
     cost = columns.feature_cost
     cover_absent = columns.cover_absent_float
     pay_absent = columns.pay_absent_float
@@ -140,38 +141,43 @@ def beam_search(
         if rc < -TOLERANCE and clause not in exclude:
             found[clause] = rc
 
-    cover_mask = np.ones(columns.cover_rows.shape[0])
-    pay_mask = np.ones(columns.pay_rows.shape[0])
     base = theta * clause_cost - nu
-    consider((), base - float(mu @ cover_mask) + float(columns.pay_weight @ pay_mask))
-    beam: list[tuple[tuple[int, ...], np.ndarray, np.ndarray, float]] = [((), cover_mask, pay_mask, 0.0)]
+    cheapest = float(cost.min()) if cost.shape[0] else 0.0
+    every_cover = np.arange(columns.cover_rows.shape[0])
+    every_pay = np.arange(columns.pay_rows.shape[0])
+    total_gain = float(mu.sum())
+    consider((), base - total_gain + float(columns.pay_weight.sum()))
+    # a beam entry: (clause, rows of P and of Z it still fails on, its literal cost, Σ μ over those rows of P)
+    beam: list[tuple[tuple[int, ...], np.ndarray, np.ndarray, float, float]] = [((), every_cover, every_pay, 0.0, total_gain)]
     for _ in range(max_length):
-        if not beam:
-            break
-        covers = np.stack([entry[1] for entry in beam])  # (B, |P|): 1 where the clause still fails
-        pays = np.stack([entry[2] for entry in beam])
-        literal_cost = np.array([entry[3] for entry in beam])
-        gained = (covers * mu) @ cover_absent  # (B, d): Σ μ_i over the rows the extended clause fails on
-        paid = (pays * columns.pay_weight) @ pay_absent
-        rc = base + theta * (literal_cost[:, None] + cost[None, :]) - gained + paid
-        for b, (clause, *_rest) in enumerate(beam):
-            rc[b, list(clause)] = np.inf  # a feature already in the clause
         candidates: dict[tuple[int, ...], tuple[float, int, int]] = {}
-        flat = np.argsort(rc, axis=None, kind="stable")
-        for position in flat[: max(width * 4, width)].tolist():
-            b, j = divmod(position, d)
-            value = float(rc[b, j])
-            if not np.isfinite(value):
-                break
-            clause = tuple(sorted((*beam[b][0], j)))
-            if clause not in candidates:
-                candidates[clause] = (value, b, j)
+        for b, (clause, cover_idx, pay_idx, literal_cost, gain) in enumerate(beam):
+            # Extending a clause only removes rows it fails on, so no descendant's reduced cost is below
+            # this bound (it pays nothing on Z and gains all of this clause's μ with one more literal).
+            if base + theta * (literal_cost + cheapest) - gain >= -TOLERANCE:
+                continue
+            gained = mu[cover_idx] @ cover_absent[cover_idx]  # (d,): Σ μ_i over the rows the extension fails on
+            paid = columns.pay_weight[pay_idx] @ pay_absent[pay_idx]
+            rc = base + theta * (literal_cost + cost) - gained + paid
+            rc[list(clause)] = np.inf  # a feature already in the clause
+            for j in np.argsort(rc, kind="stable")[:width].tolist():
+                value = float(rc[j])
+                if not np.isfinite(value):
+                    break
+                child = tuple(sorted((*clause, j)))
+                if child not in candidates or value < candidates[child][0]:
+                    candidates[child] = (value, b, j)
+        if not candidates:
+            break
         ranked = sorted(candidates.items(), key=lambda item: (item[1][0], item[0]))
         next_beam = []
-        for clause, (value, b, j) in ranked:
-            consider(clause, value)
+        for child, (value, b, j) in ranked:
+            consider(child, value)
             if len(next_beam) < width:
-                next_beam.append((clause, beam[b][1] * cover_absent[:, j], beam[b][2] * pay_absent[:, j], beam[b][3] + cost[j]))
+                _, cover_idx, pay_idx, literal_cost, _ = beam[b]
+                cover_idx = cover_idx[columns.cover_absent[cover_idx, j]]
+                pay_idx = pay_idx[columns.pay_absent[pay_idx, j]]
+                next_beam.append((child, cover_idx, pay_idx, literal_cost + float(cost[j]), float(mu[cover_idx].sum())))
         beam = next_beam
     best = sorted(found.items(), key=lambda item: (item[1], item[0]))[:n_best]
     return [(rc, clause) for clause, rc in best]
