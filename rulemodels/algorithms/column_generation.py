@@ -9,7 +9,7 @@ terms are this project's CNF clauses). One fit:
    of a master with no clause (``μ_i = ω_i``: every row still to cover).
 2. **Rounds** (at most ``max_iter``): solve the master LP in place, read its
    duals, price. The beam search (:func:`beam_search`) is tried first; the
-   pricing MIP (time limit ``pricing_time_limit``) only when the beam finds
+   pricing MIP (``pricing_time_limit`` seconds per fit in all) only when the beam finds
    no clause with a negative reduced cost, and only on data small enough
    (``pricing_mip_max_nonzeros``; otherwise the fit stops there with
    ``termination="no_improvement"``). Up to ``columns_per_round``
@@ -17,13 +17,18 @@ terms are this project's CNF clauses). One fit:
    (:meth:`~rulemodels.models.column_generation.CGMaster.add_clauses`: the
    master is never rebuilt). Stop when the MIP proves that none is left
    (the LP is then optimal over *all* clauses of at most ``max_length``
-   features: ``termination="converged"``), when the pricing MIP hits its
-   time limit without one (``"no_improvement"``), at ``max_iter`` or at the
-   fit's time limit.
+   features: ``termination="converged"``), when the pricing MIP's time is
+   spent without one (``"no_improvement"``), at ``max_iter`` or at the fit's
+   time limit.
 3. **Select**: the same master with binary ``w_k`` (at most ``n_clauses``
    clauses), solved as an integer program with ``selection_time_limit`` and
    ``selection_gap``. If it stops without a solution, or with one worse
    than the best single generated clause, that clause is kept instead.
+
+The beam search and the master are deterministic; the pricing MIP runs
+only on small data and within a time budget, so a fit that spends that
+budget can end at a point that depends on the machine's speed (its
+termination is then ``"no_improvement"``, never ``"converged"``).
 
 θ means what it means for the other algorithms: the cost of one literal, in
 misclassified (weighted) samples; a clause also costs ``θ·clause_cost``
@@ -80,7 +85,8 @@ class CGSettings:
     columns_per_round : int
         At most this many new clauses join the master per round.
     pricing_time_limit : float
-        Seconds for one solve of the pricing MIP.
+        Seconds of pricing MIP per fit, in total (each solve gets what is left;
+        none left: the fit stops pricing with ``termination="no_improvement"``).
     pricing_mip_max_nonzeros : int
         The pricing MIP is used only when its matrix has at most this many
         nonzeros (the present features of all rows); above it the beam search
@@ -200,6 +206,8 @@ class CGRun:
         clauses when ``termination == "converged"``).
     termination : str
     n_rounds, n_builds, n_solves : int
+        Master LP rounds; Pyomo models built (the master, and the pricing MIP when it was needed: at most 2);
+        solves of either.
     solver_seconds : float
     """
 
@@ -265,10 +273,7 @@ def run_column_generation(
     stats = {"builds": 0, "solves": 0, "seconds": 0.0}
 
     def solve(model: Any, **kwargs: Any) -> Any:
-        before = getattr(backend, "n_builds", None)
         result = backend.solve(model, options=options, **kwargs)
-        after = getattr(backend, "n_builds", None)
-        stats["builds"] += 1 if before is None or after is None else int(after - before)
         stats["solves"] += 1
         stats["seconds"] += result.wall_time
         return result
@@ -283,7 +288,9 @@ def run_column_generation(
     master = build_cg_master(
         columns, [(), *(clause for _, clause in first)], theta=theta, clause_cost=settings.clause_cost, max_clauses=n_clauses,
     )
+    stats["builds"] += 1
     use_mip = columns.n_nonzeros <= settings.pricing_mip_max_nonzeros
+    pricing_budget = float(settings.pricing_time_limit)
     pricing = None
     changes: ModelChanges | None = None
     termination = "max_iter"
@@ -301,16 +308,18 @@ def run_column_generation(
                 if deadline is not None and time.perf_counter() >= deadline:
                     termination = "time_limit"
                     break
-                if not use_mip:
+                if not use_mip or pricing_budget <= 0.0:
                     termination = "no_improvement"  # the beam found none; optimality over all clauses not proved
                     break
                 if pricing is None:
                     pricing = build_cg_pricing(
                         columns, theta=theta, clause_cost=settings.clause_cost, max_length=settings.max_length, aggregate=True,
                     )
+                    stats["builds"] += 1
                 pricing_changes = pricing.set_duals(mu, nu)
-                limit = _remaining(deadline, settings.pricing_time_limit)
+                limit = _remaining(deadline, pricing_budget)
                 priced = solve(pricing.model, changes=pricing_changes, time_limit=limit)
+                pricing_budget -= priced.wall_time
                 if priced.has_solution:
                     clause = pricing.clause()
                     rc = columns.reduced_cost(clause, mu, nu, theta, settings.clause_cost)
