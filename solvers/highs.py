@@ -363,7 +363,8 @@ def _add_columns(compiled: _Compiled, new: NewColumns) -> None:
     compiled.unreported = [var for var in compiled.unreported if id(var) not in unreported]
     compiled.index_cache.clear()  # a cached list may name the new variables
     if new.integer is not None and np.any(new.integer):
-        _set_integrality(compiled, [var for var, flag in zip(new.variables, new.integer) if flag], np.ones(int(np.sum(new.integer)), dtype=bool))
+        integer_vars = [var for var, flag in zip(new.variables, new.integer) if flag]
+        _set_integrality(compiled, integer_vars, np.ones(len(integer_vars), dtype=bool))
     else:
         _refresh_kind(compiled)
 

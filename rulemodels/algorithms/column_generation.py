@@ -57,17 +57,17 @@ from rulemodels.algorithms.data import WorkingData
 from rulemodels.algorithms.result import FitResult
 from rulemodels.models.column_generation import (
     TOLERANCE,
-    ClauseColumns,
     CGMaster,
+    ClauseColumns,
     build_cg_master,
     build_cg_pricing,
     prepare_cg_data,
 )
-from solvers import Backend, ModelChanges, SolveError
+from solvers import Backend, ModelChanges, NewColumns, SolveError
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["CGRun", "CGSettings", "beam_search", "column_generation", "run_column_generation"]
+__all__ = ["CGRun", "CGSettings", "as_model_changes", "beam_search", "column_generation", "run_column_generation"]
 
 
 @dataclass(frozen=True)
@@ -318,7 +318,7 @@ def run_column_generation(
                     stats["builds"] += 1
                 pricing_changes = pricing.set_duals(mu, nu)
                 limit = _remaining(deadline, pricing_budget)
-                priced = solve(pricing.model, changes=pricing_changes, time_limit=limit)
+                priced = solve(pricing.model, changes=as_model_changes(pricing_changes), time_limit=limit)
                 pricing_budget -= priced.wall_time
                 if priced.has_solution:
                     clause = pricing.clause()
@@ -329,7 +329,7 @@ def run_column_generation(
                     # proved: no clause improves the LP; else the MIP's time limit stopped the search
                     termination = "converged" if priced.is_optimal else "no_improvement"
                     break
-            changes = master.add_clauses([clause for _, clause in new])
+            changes = as_model_changes(master.add_clauses([clause for _, clause in new]))
             if deadline is not None and time.perf_counter() >= deadline:
                 termination = "time_limit"
                 break
@@ -349,6 +349,14 @@ def run_column_generation(
         termination=termination, n_rounds=n_rounds, n_builds=stats["builds"], n_solves=stats["solves"],
         solver_seconds=stats["seconds"],
     )
+
+
+def as_model_changes(changes: Mapping[str, Any]) -> ModelChanges:
+    """The :class:`solvers.ModelChanges` of a model handle's dict (its ``new_columns`` made a :class:`solvers.NewColumns`)."""
+    fields = dict(changes)
+    if "new_columns" in fields:
+        fields["new_columns"] = NewColumns(**fields["new_columns"])
+    return ModelChanges(**fields)
 
 
 def _remaining(deadline: float | None, limit: float) -> float:
@@ -375,7 +383,7 @@ def _select(master: CGMaster, columns: ClauseColumns, solve: Any, theta: float, 
     fallback = min(singles, key=lambda selection: (score(selection), selection))
     try:
         result = solve(
-            master.model, changes=master.set_integer(True),
+            master.model, changes=as_model_changes(master.set_integer(True)),
             time_limit=_remaining(deadline, settings.selection_time_limit), mip_gap=settings.selection_gap,
         )
         result.raise_for_status("the column generation integer selection")

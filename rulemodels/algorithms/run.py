@@ -6,8 +6,8 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from rulemodels.algorithms.alternating import alternating_minimization
 from rulemodels import defaults
+from rulemodels.algorithms.alternating import alternating_minimization
 from rulemodels.algorithms.bcd import block_coordinate_descent
 from rulemodels.algorithms.column_generation import CGSettings, column_generation
 from rulemodels.algorithms.engine import ClauseEngine

@@ -34,7 +34,7 @@ is here "a clause the row fails", and
 literals; ``w_k`` binary for the final selection). The LP is one persistent
 Pyomo model: :meth:`CGMaster.add_clauses` adds clauses to the Set ``K``,
 rewrites the ``cover`` rows they enter with ``set_value`` and returns the
-:class:`solvers.ModelChanges` (``new_columns``) that let a persistent backend
+:class:`solvers.ModelChanges` (``new_columns``, as a dict the algorithms layer passes on) that let a persistent backend
 append them without compiling the model again.
 
 **Pricing** (the clause with the most negative reduced cost at duals
@@ -63,7 +63,6 @@ import pyomo.environ as pyo
 
 from rulemodels.models._build import ParamArray, linear_sum
 from rulemodels.models._data import PreparedData, check_nonnegative, prepare_data
-from solvers import ModelChanges, NewColumns
 
 __all__ = ["CGMaster", "CGPricing", "ClauseColumns", "build_cg_master", "build_cg_pricing", "prepare_cg_data"]
 
@@ -267,13 +266,16 @@ class CGMaster:
         m = self.model
         return float(pyo.value(m.pay[k] + m.theta * (m.c0 + m.literals[k])))
 
-    def add_clauses(self, clauses: Iterable[Sequence[int]]) -> ModelChanges:
+    def add_clauses(self, clauses: Iterable[Sequence[int]]) -> dict[str, Any]:
         """Add the clauses not in ``K`` yet as columns; return the changes for an in-place re-solve.
 
         Each new clause k gets ``pay[k]``, ``literals[k]`` and a variable
         ``w[k]``; the ``cover`` rows of the rows it fails on and ``size``
         are rewritten with it (``set_value``), and the objective gains its
-        term. Nothing else of the model is rebuilt.
+        term. Nothing else of the model is rebuilt. Returns a dict for
+        :class:`solvers.ModelChanges` (empty when every clause was there):
+        ``new_columns`` holds the fields of :class:`solvers.NewColumns`
+        (the variables, their costs, bounds 0 and 1, their rows, integrality).
         """
         m = self.model
         new: list[int] = []
@@ -298,7 +300,7 @@ class CGMaster:
             entries.append((constraints, np.ones(len(constraints))))
             new.append(k)
         if not new:
-            return ModelChanges()
+            return {}
         for i in sorted(touched):
             m.cover[i].set_value(m.xi[i] + linear_sum(self._terms[i]) >= 1)
         m.size.set_value(linear_sum(self.w_vars) <= m.R)
@@ -306,9 +308,10 @@ class CGMaster:
         variables = [m.w[k] for k in new]
         costs = np.array([self.clause_cost(k) for k in new])
         integer = np.array([var.is_binary() for var in variables])
-        return ModelChanges(
-            new_columns=NewColumns(variables, costs, np.zeros(len(new)), np.ones(len(new)), entries, integer=integer)
-        )
+        return {"new_columns": {
+            "variables": variables, "objective": costs, "lower": np.zeros(len(new)), "upper": np.ones(len(new)),
+            "entries": entries, "integer": integer,
+        }}
 
     def duals(self) -> tuple[np.ndarray, float]:
         """``(μ over P in its order, ν)`` of the solved LP, from the ``dual`` Suffix.
@@ -327,12 +330,15 @@ class CGMaster:
         nu = -abs(float(suffix.get(self.model.size, 0.0)))
         return mu, nu
 
-    def set_integer(self, integer: bool) -> ModelChanges:
-        """Make every ``w_k`` binary (the final selection, an integer program) or ``[0, 1]`` again; the changes."""
+    def set_integer(self, integer: bool) -> dict[str, Any]:
+        """Make every ``w_k`` binary (the final selection, an integer program) or ``[0, 1]`` again.
+
+        Returns the dict for :class:`solvers.ModelChanges` (``integrality``).
+        """
         variables = self.w_vars
         for var in variables:
             var.domain = pyo.Binary if integer else pyo.UnitInterval
-        return ModelChanges(integrality=(variables, np.full(len(variables), bool(integer))))
+        return {"integrality": (variables, np.full(len(variables), bool(integer)))}
 
     def selection(self) -> list[int]:
         """The clauses with ``w_k > 0.5`` in the loaded solution."""
@@ -444,14 +450,17 @@ class CGPricing:
         m = self.model
         return f"CGPricing({len(m.J)} features, {len(m.P)} rows to cover, {len(m.Z)} rows that pay)"
 
-    def set_duals(self, mu: np.ndarray, nu: float) -> ModelChanges:
-        """Store the master's duals in ``mu`` and ``nu``; the new objective coefficients ``−μ_i`` of ``δ_i``."""
+    def set_duals(self, mu: np.ndarray, nu: float) -> dict[str, Any]:
+        """Store the master's duals in ``mu`` and ``nu``; the new objective coefficients ``−μ_i`` of ``δ_i``.
+
+        Returns the dict for :class:`solvers.ModelChanges` (``objective``).
+        """
         mu = np.asarray(mu, dtype=float)
         if mu.shape != (len(self._delta_cover),):
             raise ValueError(f"mu has shape {mu.shape}, expected ({len(self._delta_cover)},): one dual per row to cover")
         self._mu.store(mu)
         self.model.nu = float(nu)
-        return ModelChanges(objective=(self._delta_cover, -mu))
+        return {"objective": (self._delta_cover, -mu)}
 
     def constant(self) -> float:
         """``θ c_0 − ν``: what the reduced cost adds to the objective."""

@@ -8,6 +8,7 @@ import numpy as np
 import pyomo.environ as pyo
 import pytest
 
+from rulemodels.algorithms.column_generation import as_model_changes
 from rulemodels.models.column_generation import build_cg_master, build_cg_pricing, prepare_cg_data
 from rulemodels.models.problem import CNFProblem
 from solvers import HighsBackend
@@ -71,7 +72,7 @@ def test_integer_master_over_all_clauses_is_the_brute_force_optimum(seed: int) -
     theta, clause_cost, R = 0.4, 1.0, 2
     master = build_cg_master(columns, clauses, theta=theta, clause_cost=clause_cost, max_clauses=R)
     backend = HighsBackend()
-    backend.solve(master.model, changes=master.set_integer(True), mip_gap=0.0)
+    backend.solve(master.model, changes=as_model_changes(master.set_integer(True)), mip_gap=0.0)
     found = columns.objective([master.clauses[k] for k in master.selection()], theta, clause_cost)
     best = min(
         columns.objective(list(subset), theta, clause_cost)
@@ -92,8 +93,8 @@ def test_adding_clauses_never_rebuilds_the_master_and_matches_a_fresh_build() ->
         result = backend.solve(master.model, changes=changes)
         fresh = HighsBackend().solve(build_cg_master(columns, master.clauses, theta=0.5, clause_cost=1.0, max_clauses=2).model)
         assert result.objective == pytest.approx(fresh.objective, abs=1e-9)
-        changes = master.add_clauses(clauses[start:start + 5] + clauses[:1])  # a clause already there is not added again
-        assert len(changes.new_columns.variables) == len(clauses[start:start + 5])
+        changes = as_model_changes(master.add_clauses(clauses[start:start + 5] + clauses[:1]))  # a clause already there
+        assert len(changes.new_columns.variables) == len(clauses[start:start + 5])  # is not added again
     assert backend.n_builds == 1
     assert len(master.clauses) == len(clauses)
 
@@ -111,7 +112,7 @@ def test_pricing_mip_returns_the_clause_of_least_reduced_cost(aggregate: bool, s
     for _ in range(3):
         mu = columns.cover_weight * rng.random(columns.cover_weight.shape[0])
         nu = -float(rng.random())
-        result = backend.solve(pricing.model, changes=pricing.set_duals(mu, nu), mip_gap=0.0)
+        result = backend.solve(pricing.model, changes=as_model_changes(pricing.set_duals(mu, nu)), mip_gap=0.0)
         clause = pricing.clause()
         reduced = columns.reduced_cost(clause, mu, nu, theta, clause_cost)
         assert result.objective + pricing.constant() == pytest.approx(reduced, abs=1e-7)
