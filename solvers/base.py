@@ -20,6 +20,7 @@ __all__ = [
     "Backend",
     "Capabilities",
     "ModelChanges",
+    "NewColumns",
     "SolverFallbackWarning",
     "SolveError",
     "SolveResult",
@@ -227,6 +228,52 @@ class Capabilities:
 
 
 @dataclass(frozen=True)
+class NewColumns:
+    """Variables (columns) a caller added to a model since a backend last solved it.
+
+    The caller has already put them into the model: each variable exists (a
+    new index of an indexed Var, or a new component), its objective term is in
+    the active objective and its coefficients are in the constraint bodies
+    named here. Declaring them lets a persistent backend append them to its
+    solver instance instead of reading the whole model again (column
+    generation adds a few columns per round to a master LP that is otherwise
+    unchanged).
+
+    Attributes
+    ----------
+    variables : sequence of VarData
+        The new variables, none of which appeared in the model at the last solve.
+    objective : ndarray (k,)
+        Their linear objective coefficients, in the model's own sense.
+    lower, upper : ndarray (k,)
+        Their bounds (``-inf``/``inf`` for none).
+    entries : sequence of (constraints, coefficients), one per variable
+        The linear constraints (already solved before, so the backend knows
+        them) in which the variable has a nonzero coefficient, and those
+        coefficients. A constraint that is new itself cannot be declared this way.
+    integer : ndarray of bool (k,), optional
+        Which of them are integer (binary with bounds 0 and 1); default none.
+    """
+
+    variables: Sequence[Any]
+    objective: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    entries: Sequence[tuple[Sequence[Any], np.ndarray]]
+    integer: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        k = len(self.variables)
+        sizes = {"objective": len(self.objective), "lower": len(self.lower), "upper": len(self.upper),
+                 "entries": len(self.entries)}
+        if self.integer is not None:
+            sizes["integer"] = len(self.integer)
+        wrong = {name: size for name, size in sizes.items() if size != k}
+        if wrong:
+            raise ValueError(f"NewColumns: {k} variables but {wrong} entries; give one of each per variable")
+
+
+@dataclass(frozen=True)
 class ModelChanges:
     """Numbers that changed in a model since a backend last solved it, declared by the caller.
 
@@ -247,11 +294,21 @@ class ModelChanges:
     constraint_bounds : (constraints, lower, upper), optional
         New lower/upper bounds of linear constraints whose constant terms are
         unchanged; ``-inf``/``inf`` for none.
+    new_columns : NewColumns, optional
+        Variables added to the model, with their objective coefficients,
+        bounds and constraint coefficients (:class:`NewColumns`); applied
+        before the other changes, which may name them.
+    integrality : (variables, integer), optional
+        Variables whose domain changed between continuous and integer
+        (``integer[k]`` True: now integer, e.g. an LP's ``[0, 1]`` variables
+        made ``Binary`` to solve the integer program over the same model).
     """
 
     objective: tuple[Sequence[Any], np.ndarray] | None = None
     variable_bounds: tuple[Sequence[Any], np.ndarray, np.ndarray] | None = None
     constraint_bounds: tuple[Sequence[Any], np.ndarray, np.ndarray] | None = None
+    new_columns: NewColumns | None = None
+    integrality: tuple[Sequence[Any], np.ndarray] | None = None
 
 
 class SolverFallbackWarning(UserWarning):

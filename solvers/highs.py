@@ -12,7 +12,11 @@ objective coefficients, variable bounds, constraint bounds as numpy
 arrays, after writing the same values into the model's Params); the backend
 then pushes them with highspy's ``changeColsCost``, ``changeColsBounds`` and
 ``changeRowsBounds`` and re-solves the instance it kept. That is the fast
-path the clause engine uses for its thousands of re-solves. A declared
+path the clause engine uses for its thousands of re-solves. Variables added
+to the model (column generation's new clauses, declared as
+:class:`~solvers.base.NewColumns`) are appended with ``addCols``, and a
+change of integrality (an LP's variables made binary for the final integer
+program) is pushed with ``changeColsIntegrality``. A declared
 change it cannot apply in place (a variable that had no coefficient when the
 model was compiled, a bound a row does not have) makes it compile the model
 again, with a :class:`~solvers.base.SolverFallbackWarning`.
@@ -55,6 +59,7 @@ from solvers.base import (
     Availability,
     Capabilities,
     ModelChanges,
+    NewColumns,
     SolveResult,
     SolverFallbackWarning,
     TerminationCondition,
@@ -194,6 +199,8 @@ class _Compiled:
         anywhere): they get 0 clipped to their bounds, as for shell solvers.
     kind : {"small", "short", "large"} or None
         The size class of an LP (None for a MIP).
+    integer_columns : set of int
+        The integer columns (the instance is a MIP when there is any).
     options : dict
         Option values currently set on ``highs`` (set again only when they change).
     """
@@ -206,6 +213,7 @@ class _Compiled:
     sense: float
     unreported: list[Any]
     kind: str | None
+    integer_columns: set[int] = field(default_factory=set)
     options: dict[str, Any] = field(default_factory=dict)
     index_cache: dict[int, tuple[Sequence[Any], np.ndarray]] = field(default_factory=dict)
 
@@ -304,19 +312,92 @@ def _compile(model: Any) -> _Compiled:
         var for var in model.component_data_objects(pyo.Var, descend_into=True)
         if not var.fixed and id(var) not in column_of
     ]
-    kind = None
-    if not integer.any():
-        if n_cols + n_rows <= SMALL_LP:
-            kind = "small"
+    integer_columns = set(np.flatnonzero(integer).tolist())
+    kind = _size_class(n_rows, n_cols, bool(integer_columns))
+    return _Compiled(highs, list(info.columns), column_of, row_of, row_constraints, sense, unreported, kind, integer_columns)
+
+
+def _size_class(n_rows: int, n_cols: int, has_integer: bool) -> str | None:
+    """The LP size class that chooses the default options (None for a MIP)."""
+    if has_integer:
+        return None
+    if n_cols + n_rows <= SMALL_LP:
+        return "small"
+    return "short" if n_rows <= SHORT_LP_ROWS else "large"
+
+
+def _add_columns(compiled: _Compiled, new: NewColumns) -> None:
+    """Append declared new variables as columns of the instance (with their coefficients in the rows they name).
+
+    A variable that already is a column, or a constraint without a row,
+    does not fit: _CannotApply (the caller compiles the model again).
+    """
+    k = len(new.variables)
+    if k == 0:
+        return
+    if any(id(var) in compiled.column_of for var in new.variables):
+        raise _CannotApply("a variable declared new is already a column")
+    starts = np.zeros(k, dtype=np.int32)
+    indices: list[int] = []
+    values: list[float] = []
+    for position, (constraints, coefficients) in enumerate(new.entries):
+        starts[position] = len(indices)
+        for constraint, coefficient in zip(constraints, np.asarray(coefficients, dtype=float).tolist()):
+            entries = compiled.row_of.get(id(constraint))
+            if entries is None:
+                raise _CannotApply(f"constraint {constraint.name} has no row")
+            for row, _, _ in entries:
+                indices.append(row)
+                values.append(coefficient)
+    inf = highspy.kHighsInf
+    first = len(compiled.columns)
+    compiled.highs.addCols(
+        k, compiled.sense * np.asarray(new.objective, dtype=float),
+        np.clip(np.asarray(new.lower, dtype=float), -inf, inf), np.clip(np.asarray(new.upper, dtype=float), -inf, inf),
+        len(indices), starts, np.array(indices, dtype=np.int32), np.array(values, dtype=float),
+    )
+    for offset, var in enumerate(new.variables):
+        compiled.column_of[id(var)] = first + offset
+        compiled.columns.append(var)
+    unreported = {id(var) for var in new.variables}
+    compiled.unreported = [var for var in compiled.unreported if id(var) not in unreported]
+    compiled.index_cache.clear()  # a cached list may name the new variables
+    if new.integer is not None and np.any(new.integer):
+        integer_vars = [var for var, flag in zip(new.variables, new.integer) if flag]
+        _set_integrality(compiled, integer_vars, np.ones(len(integer_vars), dtype=bool))
+    else:
+        _refresh_kind(compiled)
+
+
+def _set_integrality(compiled: _Compiled, variables: Sequence[Any], integer: np.ndarray) -> None:
+    """Make columns integer or continuous (the instance becomes a MIP, or an LP again)."""
+    columns = compiled.columns_of(variables)
+    if np.any(columns < 0):
+        raise _CannotApply("a variable whose integrality changes is not a column")
+    flags = np.asarray(integer, dtype=bool)
+    if columns.shape[0]:
+        kinds = np.array([highspy.HighsVarType.kInteger if flag else highspy.HighsVarType.kContinuous for flag in flags.tolist()])
+        compiled.highs.changeColsIntegrality(columns.shape[0], columns.astype(np.int32), kinds)
+    for column, flag in zip(columns.tolist(), flags.tolist()):
+        if flag:
+            compiled.integer_columns.add(column)
         else:
-            kind = "short" if n_rows <= SHORT_LP_ROWS else "large"
-    return _Compiled(highs, list(info.columns), column_of, row_of, row_constraints, sense, unreported, kind)
+            compiled.integer_columns.discard(column)
+    _refresh_kind(compiled)
+
+
+def _refresh_kind(compiled: _Compiled) -> None:
+    compiled.kind = _size_class(len(compiled.row_constraints), len(compiled.columns), bool(compiled.integer_columns))
 
 
 def _apply(compiled: _Compiled, changes: ModelChanges) -> None:
     """Push declared changes to the compiled instance; raise _CannotApply when they do not fit it."""
     highs = compiled.highs
     inf = highspy.kHighsInf
+    if changes.new_columns is not None:
+        _add_columns(compiled, changes.new_columns)
+    if changes.integrality is not None:
+        _set_integrality(compiled, *changes.integrality)
     if changes.objective is not None:
         variables, values = changes.objective
         columns = compiled.columns_of(variables)
@@ -545,7 +626,11 @@ class HighsBackend:
                         options: Mapping[str, Any] | None) -> dict[str, Any]:
         native: dict[str, Any] = {"time_limit": math.inf if time_limit is None else float(time_limit)}
         native["mip_rel_gap"] = 1e-4 if mip_gap is None else float(mip_gap)
-        native.update(SMALL_LP_OPTIONS if compiled.kind == "small" else LARGE_LP_OPTIONS if compiled.kind == "large" else {})
+        size_defaults = SMALL_LP_OPTIONS if compiled.kind == "small" else LARGE_LP_OPTIONS if compiled.kind == "large" else {}
+        for name in (*SMALL_LP_OPTIONS, *LARGE_LP_OPTIONS):
+            if name in compiled.options and name not in size_defaults:
+                native[name] = "choose"  # the instance changed size class (new columns, integrality): HiGHS' default again
+        native.update(size_defaults)
         native.update(translate_options("highs", threads=self.threads))
         native.update(self.options)
         native.update(options or {})

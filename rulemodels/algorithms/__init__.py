@@ -1,4 +1,4 @@
-"""Learning algorithms (paper section 4) on persistent Pyomo models.
+"""Learning algorithms (paper section 4, and column generation) on persistent Pyomo models.
 
 Drivers are handed a :class:`ClauseEngine` (one fit's view of an
 :class:`LPSolutionCache`); they never import a solver and never rebuild a
@@ -10,6 +10,7 @@ type, :class:`LearnedRule`.
 
 from rulemodels.algorithms.alternating import alternating_minimization, assign_negatives
 from rulemodels.algorithms.bcd import bcd_weights, block_coordinate_descent
+from rulemodels.algorithms.column_generation import CGSettings, column_generation
 from rulemodels.algorithms.data import WorkingData
 from rulemodels.algorithms.engine import ClauseEngine, EngineStats, SolveBudgetExceeded
 from rulemodels.algorithms.exact import ExactSolveError, prepare_problem, solve_exact, solve_exact_problem
@@ -23,6 +24,7 @@ from rulemodels.algorithms.training import TrainingWorkspace, default_binarizer
 
 __all__ = [
     "ALGORITHMS",
+    "CGSettings",
     "ClauseEngine",
     "EngineStats",
     "ExactSolveError",
@@ -38,6 +40,7 @@ __all__ = [
     "bcd_weights",
     "block_coordinate_descent",
     "choose_formulation",
+    "column_generation",
     "default_binarizer",
     "learn",
     "non_redundant_combinations",

@@ -6,8 +6,10 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from rulemodels import defaults
 from rulemodels.algorithms.alternating import alternating_minimization
 from rulemodels.algorithms.bcd import block_coordinate_descent
+from rulemodels.algorithms.column_generation import CGSettings, column_generation
 from rulemodels.algorithms.engine import ClauseEngine
 from rulemodels.algorithms.lp_cache import LPSolutionCache
 from rulemodels.algorithms.result import FitResult
@@ -18,7 +20,15 @@ logger = logging.getLogger(__name__)
 
 __all__ = ["ALGORITHMS", "learn"]
 
-ALGORITHMS = ("am", "bcd", "tlp", "scs", "scn")
+ALGORITHMS = ("am", "bcd", "tlp", "scs", "scn", "cg")
+
+CG_SETTINGS = CGSettings(
+    clause_cost=defaults.CG_CLAUSE_COST, max_length=defaults.CG_MAX_CLAUSE_LENGTH, beam_width=defaults.CG_BEAM_WIDTH,
+    columns_per_round=defaults.CG_COLUMNS_PER_ROUND, pricing_time_limit=defaults.CG_PRICING_TIME_LIMIT,
+    pricing_mip_max_nonzeros=defaults.CG_PRICING_MIP_MAX_NONZEROS,
+    selection_time_limit=defaults.CG_SELECTION_TIME_LIMIT, selection_gap=defaults.CG_SELECTION_GAP,
+)
+"""Column generation's settings (``rulemodels.defaults.CG_*``)."""
 
 
 def learn(
@@ -31,10 +41,12 @@ def learn(
     time_limit: float | None = None,
     solver_options: Mapping[str, Any] | None = None,
     formulation: str = "auto",
+    cg_settings: CGSettings | None = None,
 ) -> FitResult:
     """Run ``algorithm`` on the problem of ``cache``, sharing its models and solutions.
 
-    SCS, SCN, BCD and AM start from set covering on one clause engine;
+    SCS, SCN, BCD and AM start from set covering on one clause engine; CG
+    (column generation) builds its own master LP and pricing MIP for the fit;
     ``formulation`` chooses the primal or dual clause LP
     (:func:`~rulemodels.algorithms.lp_cache.choose_formulation`; TLP
     ignores it). The result (with this fit's build/solve counters) is what
@@ -43,6 +55,12 @@ def learn(
     """
     if algorithm not in ALGORITHMS:
         raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
+    if algorithm == "cg":
+        return column_generation(
+            cache.data, cache.backend, theta=theta, n_clauses=n_clauses, max_iter=max_iter,
+            settings=CG_SETTINGS if cg_settings is None else cg_settings,
+            time_limit=time_limit, solver_options=solver_options,
+        )
     if algorithm == "tlp":
         return two_level_lp(
             cache, theta=theta, n_clauses=n_clauses, time_limit=time_limit, solver_options=solver_options,

@@ -4,6 +4,8 @@
 - :func:`build_clause_dual_lp`: its LP dual (the engine solves it for tall data)
 - :func:`build_zero_one`: two-level 0-1 error MIP / TLP (eq. (4.14) GeneralLPFormulation)
 - :func:`build_hamming`: exact Hamming-distance MIP (eq. (3.10) HammingFormulation)
+- :func:`build_cg_master`, :func:`build_cg_pricing`: column generation's restricted
+  master LP and pricing MIP (Dash, Günlük & Wei 2018; :mod:`rulemodels.models.column_generation`)
 
 Builders return a typed handle (:class:`ClauseLP`, :class:`TwoLevelModel`):
 its ``model`` is the Pyomo model (``handle.model.pprint()`` reads like the
@@ -15,6 +17,14 @@ LaTeX label.
 
 from rulemodels.models._build import TwoLevelModel
 from rulemodels.models.clause_lp import ClauseLP, build_clause_dual_lp, build_clause_lp
+from rulemodels.models.column_generation import (
+    CGMaster,
+    CGPricing,
+    ClauseColumns,
+    build_cg_master,
+    build_cg_pricing,
+    prepare_cg_data,
+)
 from rulemodels.models.extract import (
     clause_weights,
     is_integral,
@@ -28,10 +38,15 @@ from rulemodels.models.problem import CNFProblem
 from rulemodels.models.zero_one import build_zero_one
 
 __all__ = [
+    "CGMaster",
+    "CGPricing",
     "CNFProblem",
+    "ClauseColumns",
     "ClauseLP",
     "TwoLevelModel",
     "build_clause_dual_lp",
+    "build_cg_master",
+    "build_cg_pricing",
     "build_clause_lp",
     "build_hamming",
     "build_zero_one",
@@ -40,6 +55,7 @@ __all__ = [
     "hamming_objective",
     "is_integral",
     "objective_breakdown",
+    "prepare_cg_data",
     "rule_from_model",
     "sparsity_cost",
     "two_level_weights",

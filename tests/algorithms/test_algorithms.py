@@ -87,6 +87,9 @@ def test_no_heuristic_beats_the_exact_mip(seed, record_property):
         if algorithm == "tlp":
             value = zero_one_objective(data.A, data.y, result.W, theta)
             optimum = zero_one_opt
+        elif algorithm == "cg":  # at most R clauses, none included (the CNF True); its 0-1 objective
+            value = zero_one_objective(data.A, data.y, result.W, theta)
+            optimum = min(zero_one_opt, float(np.sum(data.y == 0)))
         else:
             value = hamming_objective(data.A, data.y, result.W, theta)
             optimum = hamming_opt
@@ -119,7 +122,7 @@ def test_each_algorithm_runs_with_each_backend(algorithm, solver_name):
     rule = problem.rule_from_weights(*data.split(result.W))
     error = np.mean(rule.evaluate(X) != (y == 1))
     assert error <= min(np.mean(y), 1 - np.mean(y)) + 1e-9  # never worse than the constant rule
-    assert result.n_builds <= 1
+    assert result.n_builds <= (2 if algorithm == "cg" else 1)  # CG: its master LP and, on small data, its pricing MIP
 
 
 @pytest.mark.parametrize("algorithm", ["bcd", "am", "scn"])

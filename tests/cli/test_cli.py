@@ -52,6 +52,15 @@ def test_fit_a_bundled_dataset_by_name(capsys):
     assert "data: pima (768 samples" in out and "with glpk" in out
 
 
+def test_fit_with_column_generation_matches_the_estimator(capsys):
+    assert main(["fit", "liver", "--algorithm", "cg", "--clauses", "2", "--form", "cnf"]) == 0
+    out = capsys.readouterr().out
+    X, y = load_dataset("liver")
+    estimator = BooleanRuleClassifier(algorithm="cg", n_clauses=2, form="cnf").fit(X, y)
+    assert "solve: cg with highs" in out
+    assert str(estimator.rule_.clauses[0].literals[0]) in out
+
+
 def test_exact_prints_status_bound_and_gap(capsys):
     assert main(["exact", "pima", "--sample", "25", "--clauses", "1", "--theta", "0.2", "--thresholds", "3"]) == 0
     out = capsys.readouterr().out

@@ -17,7 +17,7 @@ from tests.helpers import EXPECTED_FAILED_CHECKS, require_backend
 
 
 @parametrize_with_checks(
-    [BooleanRuleClassifier(max_iter=3, n_thresholds=3)],
+    [BooleanRuleClassifier(max_iter=3, n_thresholds=3), BooleanRuleClassifier(algorithm="cg", max_iter=3, n_thresholds=3)],
     expected_failed_checks=lambda estimator: EXPECTED_FAILED_CHECKS,
 )
 def test_sklearn_compatible(estimator, check):

@@ -1,0 +1,397 @@
+"""CG: column generation (Dash, Günlük & Wei 2018, *Boolean Decision Rules via Column Generation*).
+
+The models are in :mod:`rulemodels.models.column_generation` (read its
+docstring for the master, the pricing problem and how the method's DNF
+terms are this project's CNF clauses). One fit:
+
+1. **Start** the restricted master with the empty clause (it fails on every
+   row: the constant rule) and the clauses the beam search finds at the duals
+   of a master with no clause (``μ_i = ω_i``: every row still to cover).
+2. **Rounds** (at most ``max_iter``): solve the master LP in place, read its
+   duals, price. The beam search (:func:`beam_search`) is tried first; the
+   pricing MIP (``pricing_time_limit`` seconds per fit in all) only when the beam finds
+   no clause with a negative reduced cost, and only on data small enough
+   (``pricing_mip_max_nonzeros``; otherwise the fit stops there with
+   ``termination="no_improvement"``). Up to ``columns_per_round``
+   clauses with negative reduced cost join the master as new columns
+   (:meth:`~rulemodels.models.column_generation.CGMaster.add_clauses`: the
+   master is never rebuilt). Stop when the MIP proves that none is left
+   (the LP is then optimal over *all* clauses of at most ``max_length``
+   features: ``termination="converged"``), when the pricing MIP's time is
+   spent without one (``"no_improvement"``), at ``max_iter`` or at the fit's
+   time limit.
+3. **Select**: the same master with binary ``w_k`` (at most ``n_clauses``
+   clauses), solved as an integer program with ``selection_time_limit`` and
+   ``selection_gap``. If it stops without a solution, or with one worse
+   than the best single generated clause, that clause is kept instead.
+
+The beam search and the master are deterministic; the pricing MIP runs
+only on small data and within a time budget, so a fit that spends that
+budget can end at a point that depends on the machine's speed (its
+termination is then ``"no_improvement"``, never ``"converged"``).
+
+θ means what it means for the other algorithms: the cost of one literal, in
+misclassified (weighted) samples; a clause also costs ``θ·clause_cost``
+(the method's complexity ``1 + |k|`` for ``clause_cost = 1``). The
+objective reported is the master's integer objective at the returned rule
+(:meth:`~rulemodels.models.column_generation.ClauseColumns.objective`): the
+weight of every row the CNF should make 0 on which no clause fails (an
+error), plus for every row it should make 1 its weight times the number of
+clauses that fail on it, plus θ times the literals and ``clause_cost`` per
+clause. On the rows that should be 1 this is the Hamming cost (eq. (3.10)
+HammingFormulation); on those that should be 0 it is the 0-1 error (the
+Hamming objective charges the distance to the nearest failing clause).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Container, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from rulemodels.algorithms.data import WorkingData
+from rulemodels.algorithms.result import FitResult
+from rulemodels.models.column_generation import (
+    TOLERANCE,
+    CGMaster,
+    ClauseColumns,
+    build_cg_master,
+    build_cg_pricing,
+    prepare_cg_data,
+)
+from solvers import Backend, ModelChanges, NewColumns, SolveError
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["CGRun", "CGSettings", "as_model_changes", "beam_search", "column_generation", "run_column_generation"]
+
+
+@dataclass(frozen=True)
+class CGSettings:
+    """The knobs of column generation (defaults in :mod:`rulemodels.defaults`, ``CG_*``).
+
+    Attributes
+    ----------
+    clause_cost : float
+        ``c_0``: the complexity of a clause itself, in literals.
+    max_length : int
+        ``D``: at most this many features in a clause.
+    beam_width : int
+        Clauses kept per level of the beam search.
+    columns_per_round : int
+        At most this many new clauses join the master per round.
+    pricing_time_limit : float
+        Seconds of pricing MIP per fit, in total (each solve gets what is left;
+        none left: the fit stops pricing with ``termination="no_improvement"``).
+    pricing_mip_max_nonzeros : int
+        The pricing MIP is used only when its matrix has at most this many
+        nonzeros (the present features of all rows); above it the beam search
+        alone prices (HiGHS needed 2-10 s per pricing MIP on the bundled
+        datasets, and did not always prove a result).
+    selection_time_limit : float
+        Seconds for the final integer selection.
+    selection_gap : float
+        Relative gap at which the final integer selection stops.
+    """
+
+    clause_cost: float
+    max_length: int
+    beam_width: int
+    columns_per_round: int
+    pricing_time_limit: float
+    pricing_mip_max_nonzeros: int
+    selection_time_limit: float
+    selection_gap: float
+
+
+def beam_search(
+    columns: ClauseColumns,
+    mu: np.ndarray,
+    nu: float,
+    *,
+    theta: float,
+    clause_cost: float,
+    width: int,
+    max_length: int,
+    exclude: Container[tuple[int, ...]] = (),
+    n_best: int = 1,
+) -> list[tuple[float, tuple[int, ...]]]:
+    """Clauses with negative reduced cost at duals ``(μ, ν)``, found by a beam search over features.
+
+    The reduced cost of clause k is
+    ``θ (c_0 + Σ_{j∈k} c_j) − Σ_{i ∈ P ∩ F_k} μ_i + Σ_{i ∈ Z ∩ F_k} ω_i − ν``
+    (``F_k``: the rows it fails on). Starting from the empty clause (which
+    fails on every row), each level adds one feature to each clause of the
+    beam: the reduced costs of all ``d`` extensions of all ``width`` clauses
+    are two vector-matrix products over the rows each clause still fails on
+    (their duals and weights, times their absent features); a clause whose
+    descendants cannot reach a negative reduced cost (a bound: all of its
+    duals gained, nothing paid, one more literal) is not extended. The ``width``
+    extensions with the lowest reduced cost (ties: the smaller feature
+    tuple) form the next beam, up to ``max_length`` features. Returns up to
+    ``n_best`` distinct clauses not in ``exclude`` with reduced cost below
+    ``-TOLERANCE``, as ``(reduced cost, sorted feature tuple)``, lowest first.
+    A heuristic: an empty answer does not prove that no such clause exists
+    (the pricing MIP does).
+    """
+    cost = columns.feature_cost
+    cover_absent = columns.cover_absent_float
+    pay_absent = columns.pay_absent_float
+    found: dict[tuple[int, ...], float] = {}
+
+    def consider(clause: tuple[int, ...], rc: float) -> None:
+        if rc < -TOLERANCE and clause not in exclude:
+            found[clause] = rc
+
+    base = theta * clause_cost - nu
+    cheapest = float(cost.min()) if cost.shape[0] else 0.0
+    every_cover = np.arange(columns.cover_rows.shape[0])
+    every_pay = np.arange(columns.pay_rows.shape[0])
+    total_gain = float(mu.sum())
+    consider((), base - total_gain + float(columns.pay_weight.sum()))
+    # a beam entry: (clause, rows of P and of Z it still fails on, its literal cost, Σ μ over those rows of P)
+    beam: list[tuple[tuple[int, ...], np.ndarray, np.ndarray, float, float]] = [((), every_cover, every_pay, 0.0, total_gain)]
+    for _ in range(max_length):
+        candidates: dict[tuple[int, ...], tuple[float, int, int]] = {}
+        for b, (clause, cover_idx, pay_idx, literal_cost, gain) in enumerate(beam):
+            # Extending a clause only removes rows it fails on, so no descendant's reduced cost is below
+            # this bound (it pays nothing on Z and gains all of this clause's μ with one more literal).
+            if base + theta * (literal_cost + cheapest) - gain >= -TOLERANCE:
+                continue
+            gained = mu[cover_idx] @ cover_absent[cover_idx]  # (d,): Σ μ_i over the rows the extension fails on
+            paid = columns.pay_weight[pay_idx] @ pay_absent[pay_idx]
+            rc = base + theta * (literal_cost + cost) - gained + paid
+            rc[list(clause)] = np.inf  # a feature already in the clause
+            for j in np.argsort(rc, kind="stable")[:width].tolist():
+                value = float(rc[j])
+                if not np.isfinite(value):
+                    break
+                child = tuple(sorted((*clause, j)))
+                if child not in candidates or value < candidates[child][0]:
+                    candidates[child] = (value, b, j)
+        if not candidates:
+            break
+        ranked = sorted(candidates.items(), key=lambda item: (item[1][0], item[0]))
+        next_beam = []
+        for child, (value, b, j) in ranked:
+            consider(child, value)
+            if len(next_beam) < width:
+                _, cover_idx, pay_idx, literal_cost, _ = beam[b]
+                cover_idx = cover_idx[columns.cover_absent[cover_idx, j]]
+                pay_idx = pay_idx[columns.pay_absent[pay_idx, j]]
+                next_beam.append((child, cover_idx, pay_idx, literal_cost + float(cost[j]), float(mu[cover_idx].sum())))
+        beam = next_beam
+    best = sorted(found.items(), key=lambda item: (item[1], item[0]))[:n_best]
+    return [(rc, clause) for clause, rc in best]
+
+
+@dataclass
+class CGRun:
+    """What one column generation run found (the numbers :func:`column_generation` turns into a rule).
+
+    Attributes
+    ----------
+    clauses : list of tuple of int
+        Every clause the master held (feature indices, CNF view), in the order of ``K``.
+    selection : list of int
+        The selected clauses (indices into ``clauses``).
+    objective : float
+        The master's integer objective at the selection (numpy).
+    lp_objective : float or None
+        The last master LP's optimum (a lower bound of the integer master over all
+        clauses when ``termination == "converged"``).
+    termination : str
+    n_rounds, n_builds, n_solves : int
+        Master LP rounds; Pyomo models built (the master, and the pricing MIP when it was needed: at most 2);
+        solves of either.
+    solver_seconds : float
+    """
+
+    clauses: list[tuple[int, ...]]
+    selection: list[int]
+    objective: float
+    lp_objective: float | None
+    termination: str
+    n_rounds: int
+    n_builds: int
+    n_solves: int
+    solver_seconds: float
+
+
+def column_generation(
+    data: WorkingData,
+    backend: Backend,
+    *,
+    theta: float,
+    n_clauses: int,
+    max_iter: int,
+    settings: CGSettings,
+    time_limit: float | None = None,
+    solver_options: Mapping[str, Any] | None = None,
+) -> FitResult:
+    """Learn at most ``n_clauses`` CNF clauses on ``data`` by column generation (see the module docstring).
+
+    Returns the clause matrix over the working features (with a zero row for
+    the always-true feature when ``data.allow_disable``: column generation
+    leaves a clause out instead of disabling it).
+    """
+    n_real = data.n_features - 1 if data.allow_disable else data.n_features
+    A = data.A_binary[:, :n_real] if data.allow_disable else data.A_binary
+    columns = prepare_cg_data(A, data.y, sample_weight=data.weight, feature_cost=data.cost[:n_real])
+    run = run_column_generation(
+        columns, backend, theta=theta, n_clauses=n_clauses, max_iter=max_iter, settings=settings,
+        time_limit=time_limit, solver_options=solver_options,
+    )
+    W = np.zeros((data.n_features, len(run.selection)))
+    for r, k in enumerate(run.selection):
+        W[list(run.clauses[k]), r] = 1.0
+    return FitResult(
+        W=W, objective=run.objective, history=[run.objective], n_iter=run.n_rounds, termination=run.termination,
+        n_builds=run.n_builds, n_solves=run.n_solves, solver_seconds=run.solver_seconds,
+    )
+
+
+def run_column_generation(
+    columns: ClauseColumns,
+    backend: Backend,
+    *,
+    theta: float,
+    n_clauses: int,
+    max_iter: int,
+    settings: CGSettings,
+    time_limit: float | None = None,
+    solver_options: Mapping[str, Any] | None = None,
+) -> CGRun:
+    """The rounds and the final selection of column generation on prepared ``columns`` (see the module docstring)."""
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + float(time_limit)
+    options = dict(solver_options or {})
+    stats = {"builds": 0, "solves": 0, "seconds": 0.0}
+
+    def solve(model: Any, **kwargs: Any) -> Any:
+        result = backend.solve(model, options=options, **kwargs)
+        stats["solves"] += 1
+        stats["seconds"] += result.wall_time
+        return result
+
+    def search(mu: np.ndarray, nu: float, exclude: Container[tuple[int, ...]], n_best: int) -> list[tuple[float, tuple[int, ...]]]:
+        return beam_search(
+            columns, mu, nu, theta=theta, clause_cost=settings.clause_cost, width=settings.beam_width,
+            max_length=settings.max_length, exclude=exclude, n_best=n_best,
+        )
+
+    first = search(columns.cover_weight, 0.0, (), settings.columns_per_round)
+    master = build_cg_master(
+        columns, [(), *(clause for _, clause in first)], theta=theta, clause_cost=settings.clause_cost, max_clauses=n_clauses,
+    )
+    stats["builds"] += 1
+    use_mip = columns.n_nonzeros <= settings.pricing_mip_max_nonzeros
+    pricing_budget = float(settings.pricing_time_limit)
+    pricing = None
+    changes: ModelChanges | None = None
+    termination = "max_iter"
+    n_rounds = 0
+    lp_objective = None
+    try:
+        for _ in range(max_iter):
+            n_rounds += 1
+            result = solve(master.model, changes=changes)
+            result.raise_for_status("the column generation master LP")
+            lp_objective = result.objective
+            mu, nu = master.duals()
+            new = search(mu, nu, master, settings.columns_per_round)
+            if not new:
+                if deadline is not None and time.perf_counter() >= deadline:
+                    termination = "time_limit"
+                    break
+                if not use_mip or pricing_budget <= 0.0:
+                    termination = "no_improvement"  # the beam found none; optimality over all clauses not proved
+                    break
+                if pricing is None:
+                    pricing = build_cg_pricing(
+                        columns, theta=theta, clause_cost=settings.clause_cost, max_length=settings.max_length, aggregate=True,
+                    )
+                    stats["builds"] += 1
+                pricing_changes = pricing.set_duals(mu, nu)
+                limit = _remaining(deadline, pricing_budget)
+                priced = solve(pricing.model, changes=as_model_changes(pricing_changes), time_limit=limit)
+                pricing_budget -= priced.wall_time
+                if priced.has_solution:
+                    clause = pricing.clause()
+                    rc = columns.reduced_cost(clause, mu, nu, theta, settings.clause_cost)
+                    if rc < -TOLERANCE and clause not in master:
+                        new = [(rc, clause)]
+                if not new:
+                    # proved: no clause improves the LP; else the MIP's time limit stopped the search
+                    termination = "converged" if priced.is_optimal else "no_improvement"
+                    break
+            changes = as_model_changes(master.add_clauses([clause for _, clause in new]))
+            if deadline is not None and time.perf_counter() >= deadline:
+                termination = "time_limit"
+                break
+        selection = _select(master, columns, solve, theta, settings, deadline)[:n_clauses]
+    finally:
+        backend.release(master.model)
+        if pricing is not None:
+            backend.release(pricing.model)
+    objective = columns.objective([master.clauses[k] for k in selection], theta, settings.clause_cost)
+    logger.info(
+        "CG: %d rounds (%s), %d clauses generated, LP %.6g, selected %d clause(s), objective %.6g",
+        n_rounds, termination, len(master.clauses), lp_objective if lp_objective is not None else float("nan"),
+        len(selection), objective,
+    )
+    return CGRun(
+        clauses=list(master.clauses), selection=selection, objective=objective, lp_objective=lp_objective,
+        termination=termination, n_rounds=n_rounds, n_builds=stats["builds"], n_solves=stats["solves"],
+        solver_seconds=stats["seconds"],
+    )
+
+
+def as_model_changes(changes: Mapping[str, Any]) -> ModelChanges:
+    """The :class:`solvers.ModelChanges` of a model handle's dict (its ``new_columns`` made a :class:`solvers.NewColumns`)."""
+    fields = dict(changes)
+    if "new_columns" in fields:
+        fields["new_columns"] = NewColumns(**fields["new_columns"])
+    return ModelChanges(**fields)
+
+
+def _remaining(deadline: float | None, limit: float) -> float:
+    if deadline is None:
+        return limit
+    return max(0.01, min(limit, deadline - time.perf_counter()))
+
+
+def _select(master: CGMaster, columns: ClauseColumns, solve: Any, theta: float, settings: CGSettings,
+            deadline: float | None) -> list[int]:
+    """The final integer selection over the generated clauses (indices into ``master.clauses``).
+
+    Clauses that fail on no row to cover are dropped (they only cost). Never
+    worse than the best single generated clause: that clause is returned
+    when the integer program stops without a solution or with a worse one.
+    """
+    def useful(selection: list[int]) -> list[int]:
+        return [k for k in selection if columns.fails(master.clauses[k])[0].any()]
+
+    def score(selection: list[int]) -> float:
+        return columns.objective([master.clauses[k] for k in selection], theta, settings.clause_cost)
+
+    singles = [[k] for k in range(len(master.clauses))] + [[]]
+    fallback = min(singles, key=lambda selection: (score(selection), selection))
+    try:
+        result = solve(
+            master.model, changes=as_model_changes(master.set_integer(True)),
+            time_limit=_remaining(deadline, settings.selection_time_limit), mip_gap=settings.selection_gap,
+        )
+        result.raise_for_status("the column generation integer selection")
+    except SolveError as exc:
+        logger.warning("CG: %s; keeping the best single generated clause", exc)
+        return useful(fallback)
+    selection = useful(master.selection())
+    if score(selection) > score(fallback) + TOLERANCE:
+        logger.info("CG: the integer selection stopped at a worse rule than the best single clause; keeping that clause")
+        return useful(fallback)
+    return selection

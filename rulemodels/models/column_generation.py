@@ -1,0 +1,472 @@
+"""Column generation's two models (Dash, Günlük & Wei 2018, *Boolean Decision Rules via Column Generation*).
+
+The method selects clauses from an exponentially large set ``K`` with a
+master problem over the clauses found so far, and finds new clauses with a
+pricing problem whose objective holds the master's duals.
+
+**In this project's CNF view.** Every rule is learned as a CNF
+``ŷ = AND_r OR_{j ∈ C_r} a_j`` on a (for a DNF: negated) problem. Its
+negation is a DNF whose terms are "no feature of clause r is present": the
+CNF predicts 0 on row i exactly when some clause *fails* on it
+(``a_ij = 0`` for every ``j ∈ C_r``). So the method's "term covering a row"
+is here "a clause the row fails", and
+
+- ``P`` (rows to cover, DGW's positives) are the CNF problem's ``y_i = 0``
+  rows: an error (``ξ_i = 1``) when no selected clause fails on them;
+- ``Z`` (rows that pay per covering term, DGW's negatives) are its
+  ``y_i = 1`` rows: each selected clause that fails on one costs ``ω_i`` (the
+  row's Hamming cost, eq. (3.10) HammingFormulation of this project's paper;
+  an upper bound of its 0-1 error, exact when at most one clause fails on it);
+- ``S_i = {j : a_ij = 1}``: the features whose presence in a clause makes it
+  hold on row i (so it cannot cover row i).
+
+**Master** (penalised form, with a cap ``R`` on the number of clauses):
+
+.. math::
+
+    \\min\\ \\sum_{i \\in P} \\omega_i \\xi_i
+          + \\sum_{k \\in K} \\Big(\\sum_{i \\in Z \\cap F_k} \\omega_i
+                                + \\theta\\,(c_0 + \\sum_{j \\in k} c_j)\\Big) w_k
+    \\quad\\text{s.t. } \\xi_i + \\sum_{k: i \\in F_k} w_k \\ge 1\\ (i \\in P),
+    \\ \\sum_k w_k \\le R,\\ \\xi \\ge 0,\\ 0 \\le w_k \\le 1
+
+(``F_k``: the rows clause k fails on; ``c_0`` the cost of a clause, in
+literals; ``w_k`` binary for the final selection). The LP is one persistent
+Pyomo model: :meth:`CGMaster.add_clauses` adds clauses to the Set ``K``,
+rewrites the ``cover`` rows they enter with ``set_value`` and returns the
+:class:`solvers.ModelChanges` (``new_columns``, as a dict the algorithms layer passes on) that let a persistent backend
+append them without compiling the model again.
+
+**Pricing** (the clause with the most negative reduced cost at duals
+``μ_i ≥ 0`` of ``cover[i]`` and ``ν ≤ 0`` of the cap):
+
+.. math::
+
+    \\min\\ \\theta \\sum_j c_j z_j - \\sum_{i \\in P} \\mu_i \\delta_i + \\sum_{i \\in Z} \\omega_i \\delta_i
+    \\quad\\text{s.t. } \\delta_i \\le 1 - z_j\\ (i \\in P, j \\in S_i),
+    \\ \\delta_i \\ge 1 - \\sum_{j \\in S_i} z_j\\ (i \\in Z),
+    \\ \\sum_j z_j \\le D
+
+with ``z`` binary and ``0 ≤ δ ≤ 1``; the reduced cost is its optimum plus
+the constant ``θ c_0 − ν``, which is kept out of the objective so that a
+round changes only coefficients (the duals ``mu`` and ``nu`` are mutable
+Params; :meth:`CGPricing.set_duals` sets them and returns the changes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+import pyomo.environ as pyo
+
+from rulemodels.models._build import ParamArray, linear_sum
+from rulemodels.models._data import PreparedData, check_nonnegative, prepare_data
+
+__all__ = ["CGMaster", "CGPricing", "ClauseColumns", "build_cg_master", "build_cg_pricing", "prepare_cg_data"]
+
+TOLERANCE = 1e-9
+"""Reduced costs above ``-TOLERANCE`` are not negative (a clause must improve the LP by more)."""
+
+
+class ClauseColumns:
+    """The rows of a CNF problem as column generation sees them, and each clause's rows and costs (numpy only).
+
+    Shared by the master, the pricing MIP and the beam search, so all three
+    compute the same numbers. Rows are groups of identical samples with
+    summed weights.
+
+    Attributes
+    ----------
+    data : PreparedData
+        The grouped rows, their weights and the feature costs ``c_j``.
+    cover_rows, pay_rows : ndarray of int
+        The groups of ``P`` (CNF ``y = 0``: to be covered) and ``Z`` (CNF ``y = 1``: pay per covering clause).
+    cover_absent, pay_absent : ndarray of bool, shape (|P|, d) and (|Z|, d)
+        ``a_ij = 0``: a clause fails on row i iff every feature of it is absent there.
+    cover_weight, pay_weight : ndarray
+        ``ω_i`` of each row of ``P`` and of ``Z``.
+    """
+
+    def __init__(self, data: PreparedData):
+        self.data = data
+        groups = data.groups
+        present = groups.patterns.toarray().astype(bool)
+        self.cover_rows = groups.negatives
+        self.pay_rows = groups.positives
+        self.cover_absent = ~present[self.cover_rows]
+        self.pay_absent = ~present[self.pay_rows]
+        self.cover_absent_float = self.cover_absent.astype(float)  # for the beam search's matrix products
+        self.pay_absent_float = self.pay_absent.astype(float)
+        self.cover_weight = data.group_weight[self.cover_rows]
+        self.pay_weight = data.group_weight[self.pay_rows]
+        self.feature_cost = data.costs
+
+    @property
+    def n_features(self) -> int:
+        return int(self.data.n_features)
+
+    @property
+    def n_nonzeros(self) -> int:
+        """Present features over all rows: the size of the pricing MIP's matrix."""
+        return int((~self.cover_absent).sum() + (~self.pay_absent).sum())
+
+    def fails(self, clause: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+        """Where ``clause`` (feature indices) fails: boolean masks over ``P`` and over ``Z``."""
+        columns = np.asarray(clause, dtype=np.intp)
+        return self.cover_absent[:, columns].all(axis=1), self.pay_absent[:, columns].all(axis=1)
+
+    def complexity(self, clause: Sequence[int], clause_cost: float) -> float:
+        """``c_0 + Σ_{j ∈ k} c_j``: the clause's complexity in literals (θ times this is its sparsity cost)."""
+        return float(clause_cost + self.feature_cost[np.asarray(clause, dtype=np.intp)].sum())
+
+    def reduced_cost(self, clause: Sequence[int], mu: np.ndarray, nu: float, theta: float, clause_cost: float) -> float:
+        """``θ (c_0 + Σ_{j∈k} c_j) − Σ_{i ∈ P ∩ F_k} μ_i + Σ_{i ∈ Z ∩ F_k} ω_i − ν`` of one clause."""
+        cover, pay = self.fails(clause)
+        return float(theta * self.complexity(clause, clause_cost) - mu[cover].sum() + self.pay_weight[pay].sum() - nu)
+
+    def objective(self, clauses: Sequence[Sequence[int]], theta: float, clause_cost: float) -> float:
+        """The master's integer objective of selecting exactly ``clauses``: uncovered ``P`` + paying ``Z`` + θ·complexity."""
+        covered = np.zeros(self.cover_rows.shape[0], dtype=bool)
+        total = 0.0
+        for clause in clauses:
+            cover, pay = self.fails(clause)
+            covered |= cover
+            total += float(self.pay_weight[pay].sum()) + theta * self.complexity(clause, clause_cost)
+        return total + float(self.cover_weight[~covered].sum())
+
+
+def prepare_cg_data(A: Any, y: Any, *, sample_weight: Any = None, feature_cost: Any = None) -> ClauseColumns:
+    """Check ``A`` (n, d, 0/1) and the CNF labels ``y``, group identical rows: the data both models share."""
+    data = prepare_data(
+        A, y, theta=0.0, sample_weight=sample_weight, feature_cost=feature_cost, disable_cost=None, merge_identical=True,
+    )
+    return ClauseColumns(data)
+
+
+def build_cg_master(
+    columns: ClauseColumns,
+    clauses: Iterable[Sequence[int]],
+    *,
+    theta: float,
+    clause_cost: float,
+    max_clauses: int,
+) -> CGMaster:
+    """Build (not solve) the restricted master LP over the initial ``clauses`` (feature indices, CNF view).
+
+    ``clauses`` must hold at least one clause. The model's components:
+    ``P`` (rows to cover), ``K`` (the clauses, a Set that grows), ``theta``,
+    ``c0`` (cost of a clause, in literals), ``R`` (cap on the number of
+    clauses), ``weight[i]`` (ω of a row of P), ``pay[k]`` (Σ ω_i over the
+    rows of Z clause k fails on), ``literals[k]`` (Σ_{j∈k} c_j), the
+    variables ``xi`` and ``w``, the constraints ``cover`` and ``size``, the
+    ``objective`` and a ``dual`` import Suffix.
+    """
+    check_nonnegative("theta", theta)
+    check_nonnegative("clause_cost", clause_cost)
+    if isinstance(max_clauses, bool) or not isinstance(max_clauses, (int, np.integer)) or max_clauses < 1:
+        raise ValueError(f"max_clauses must be an integer >= 1, got {max_clauses!r}")
+    keys = _distinct(clauses)
+    if not keys:
+        raise ValueError("the restricted master needs at least one clause to start from")
+    fails = [columns.fails(key) for key in keys]
+    m = pyo.ConcreteModel(name="cg_master")
+    m.P = pyo.Set(
+        initialize=columns.cover_rows.tolist(), ordered=True,
+        doc="rows to cover, DGW's positives: y_i = 0 in the CNF problem (groups of identical rows)",
+    )
+    m.K = pyo.Set(
+        initialize=range(len(keys)), ordered=True,
+        doc="clauses generated so far (grows; clause k's features are CGMaster.clauses[k])",
+    )
+    m.theta = pyo.Param(initialize=float(theta), mutable=True, doc="θ: cost of one literal, in misclassified weight")
+    m.c0 = pyo.Param(initialize=float(clause_cost), mutable=True, doc="c_0: complexity of a clause itself, in literals")
+    m.R = pyo.Param(initialize=int(max_clauses), mutable=True, doc="R: at most this many clauses")
+    m.weight = pyo.Param(
+        m.P, initialize=dict(zip(columns.cover_rows.tolist(), columns.cover_weight.tolist())), mutable=True,
+        doc="ω_i: weight of row i ∈ P",
+    )
+    m.pay = pyo.Param(
+        m.K, mutable=True, initialize={k: float(columns.pay_weight[pay].sum()) for k, (_, pay) in enumerate(fails)},
+        doc="Σ_{i ∈ Z ∩ F_k} ω_i: what the rows of Z clause k fails on pay (DGW's negatives covered by term k)",
+    )
+    m.literals = pyo.Param(
+        m.K, mutable=True, initialize={k: columns.complexity(key, 0.0) for k, key in enumerate(keys)},
+        doc="Σ_{j ∈ k} c_j: the literals of clause k",
+    )
+    m.xi = pyo.Var(m.P, domain=pyo.NonNegativeReals, doc="ξ_i: row i ∈ P is covered by no selected clause (an error)")
+    m.w = pyo.Var(m.K, domain=pyo.UnitInterval, doc="w_k: clause k is selected (binary in the final selection)")
+    terms: dict[int, list[Any]] = {int(i): [] for i in columns.cover_rows}
+    for k, (cover, _) in enumerate(fails):
+        for i in columns.cover_rows[cover].tolist():
+            terms[i].append(m.w[k])
+    m.cover = pyo.Constraint(
+        m.P, rule=lambda model, i: model.xi[i] + linear_sum(terms[i]) >= 1,
+        doc="ξ_i + Σ_{k: i ∈ F_k} w_k ≥ 1 for i ∈ P (DGW master: cover every positive or pay its error); dual μ_i ≥ 0",
+    )
+    m.size = pyo.Constraint(expr=linear_sum(list(m.w.values())) <= m.R, doc="Σ_k w_k ≤ R (at most R clauses); dual ν ≤ 0")
+    m.objective = pyo.Objective(
+        expr=_master_objective(m), sense=pyo.minimize,
+        doc="Σ_{i∈P} ω_i ξ_i + Σ_k (pay_k + θ (c_0 + literals_k)) w_k (DGW master, penalised form)",
+    )
+    m.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT, doc="μ_i = dual(cover[i]), ν = dual(size)")
+    return CGMaster(m, columns, keys, terms)
+
+
+def _distinct(clauses: Iterable[Sequence[int]]) -> list[tuple[int, ...]]:
+    """Each clause as its sorted feature indices, duplicates dropped (first kept)."""
+    seen: dict[tuple[int, ...], None] = {}
+    for clause in clauses:
+        seen.setdefault(tuple(sorted({int(j) for j in clause})), None)
+    return list(seen)
+
+
+def _master_objective(m: pyo.ConcreteModel) -> Any:
+    return (
+        linear_sum([m.weight[i] * m.xi[i] for i in m.P])
+        + linear_sum([(m.pay[k] + m.theta * (m.c0 + m.literals[k])) * m.w[k] for k in m.K])
+    )
+
+
+class CGMaster:
+    """The restricted master LP of column generation, grown in place (see the module docstring).
+
+    Attributes
+    ----------
+    model : pyomo.environ.ConcreteModel
+    columns : ClauseColumns
+    clauses : list of tuple of int
+        The features of clause k (CNF view), for k in the order of ``K``.
+    """
+
+    def __init__(self, model: pyo.ConcreteModel, columns: ClauseColumns, clauses: list[tuple[int, ...]],
+                 terms: dict[int, list[Any]]):
+        self.model = model
+        self.columns = columns
+        self.clauses: list[tuple[int, ...]] = list(clauses)
+        self._index = {key: k for k, key in enumerate(self.clauses)}
+        self._terms = terms  # row of P -> the w_k of the clauses that fail on it (cover it)
+        self._cover_rows = [model.cover[int(i)] for i in columns.cover_rows]
+        self._weight = ParamArray(model.weight, [int(i) for i in columns.cover_rows])
+
+    def __repr__(self) -> str:
+        return f"CGMaster({len(self.model.P)} rows to cover, {len(self.clauses)} clauses)"
+
+    def __contains__(self, clause: Sequence[int]) -> bool:
+        return tuple(sorted(int(j) for j in clause)) in self._index
+
+    @property
+    def w_vars(self) -> list[Any]:
+        """The variables ``w_k`` in the order of ``K`` (a new list each call)."""
+        return [self.model.w[k] for k in self.model.K]
+
+    def clause_cost(self, k: int) -> float:
+        """The objective coefficient of ``w_k``: ``pay_k + θ (c_0 + literals_k)``, read from the Params."""
+        m = self.model
+        return float(pyo.value(m.pay[k] + m.theta * (m.c0 + m.literals[k])))
+
+    def add_clauses(self, clauses: Iterable[Sequence[int]]) -> dict[str, Any]:
+        """Add the clauses not in ``K`` yet as columns; return the changes for an in-place re-solve.
+
+        Each new clause k gets ``pay[k]``, ``literals[k]`` and a variable
+        ``w[k]``; the ``cover`` rows of the rows it fails on and ``size``
+        are rewritten with it (``set_value``), and the objective gains its
+        term. Nothing else of the model is rebuilt. Returns a dict for
+        :class:`solvers.ModelChanges` (empty when every clause was there):
+        ``new_columns`` holds the fields of :class:`solvers.NewColumns`
+        (the variables, their costs, bounds 0 and 1, their rows, integrality).
+        """
+        m = self.model
+        new: list[int] = []
+        entries: list[tuple[list[Any], np.ndarray]] = []
+        touched: set[int] = set()
+        for key in _distinct(clauses):
+            if key in self._index:
+                continue
+            k = len(self.clauses)
+            self._index[key] = k
+            self.clauses.append(key)
+            cover, pay = self.columns.fails(key)
+            m.K.add(k)
+            m.pay[k] = float(self.columns.pay_weight[pay].sum())
+            m.literals[k] = self.columns.complexity(key, 0.0)
+            var = m.w[k]
+            rows = self.columns.cover_rows[cover].tolist()
+            for i in rows:
+                self._terms[i].append(var)
+            touched.update(rows)
+            constraints = [m.cover[i] for i in rows] + [m.size]
+            entries.append((constraints, np.ones(len(constraints))))
+            new.append(k)
+        if not new:
+            return {}
+        for i in sorted(touched):
+            m.cover[i].set_value(m.xi[i] + linear_sum(self._terms[i]) >= 1)
+        m.size.set_value(linear_sum(self.w_vars) <= m.R)
+        m.objective.set_value(_master_objective(m))
+        variables = [m.w[k] for k in new]
+        costs = np.array([self.clause_cost(k) for k in new])
+        integer = np.array([var.is_binary() for var in variables])
+        return {"new_columns": {
+            "variables": variables, "objective": costs, "lower": np.zeros(len(new)), "upper": np.ones(len(new)),
+            "entries": entries, "integer": integer,
+        }}
+
+    def duals(self) -> tuple[np.ndarray, float]:
+        """``(μ over P in its order, ν)`` of the solved LP, from the ``dual`` Suffix.
+
+        Their signs are known (``μ_i ≥ 0`` for a ``≥`` row, ``ν ≤ 0`` for the
+        ``≤`` cap of a minimisation) and solvers differ in the sign they
+        report, so the magnitudes are read; ``μ_i`` is clipped to ``[0, ω_i]``
+        (the range the dual constraint of ``ξ_i`` allows).
+        """
+        suffix = self.model.dual
+        missing = next((con for con in self._cover_rows if con not in suffix), None)
+        if missing is not None:
+            raise ValueError(f"constraint {missing.name} has no dual value: solve the master LP with a backend that reports duals")
+        mu = np.abs(np.array([suffix[con] for con in self._cover_rows], dtype=float))
+        mu = np.minimum(mu, self._weight.values())
+        nu = -abs(float(suffix.get(self.model.size, 0.0)))
+        return mu, nu
+
+    def set_integer(self, integer: bool) -> dict[str, Any]:
+        """Make every ``w_k`` binary (the final selection, an integer program) or ``[0, 1]`` again.
+
+        Returns the dict for :class:`solvers.ModelChanges` (``integrality``).
+        """
+        variables = self.w_vars
+        for var in variables:
+            var.domain = pyo.Binary if integer else pyo.UnitInterval
+        return {"integrality": (variables, np.full(len(variables), bool(integer)))}
+
+    def selection(self) -> list[int]:
+        """The clauses with ``w_k > 0.5`` in the loaded solution."""
+        return [k for k in self.model.K if (self.model.w[k].value or 0.0) > 0.5]
+
+    def values(self) -> np.ndarray:
+        """``w_k`` of the loaded solution, in the order of ``K``."""
+        return np.array([self.model.w[k].value or 0.0 for k in self.model.K], dtype=float)
+
+
+def build_cg_pricing(
+    columns: ClauseColumns, *, theta: float, clause_cost: float, max_length: int, aggregate: bool = False
+) -> CGPricing:
+    """Build (not solve) the pricing MIP; the duals start at ``μ_i = ω_i`` (nothing covered yet) and ``ν = 0``.
+
+    Components: ``J`` (features), ``P``, ``Z``, Params ``theta``, ``c``,
+    ``c0``, ``D``, ``mu``, ``nu``, ``weight``, variables ``z`` and
+    ``delta``, constraints ``fails`` and ``length``, the ``objective``, and
+    the rows that keep a clause from covering a row of P: the method's
+    ``no_literal[i, j]``: ``δ_i ≤ 1 − z_j`` over the pairs ``S`` (i ∈ P,
+    j ∈ S_i), or with ``aggregate=True`` one row per i,
+    ``no_literals[i]``: ``Σ_{j∈S_i} z_j ≤ M_i (1 − δ_i)`` with
+    ``M_i = min(|S_i|, D)`` and ``δ_i`` binary for i ∈ P (a fractional
+    ``δ_i`` would fit under the sum): the same integer points with ``|P|`` rows instead
+    of ``Σ_i |S_i|`` (a weaker relaxation, but a model HiGHS reads and
+    presolves much faster on the bundled datasets).
+    """
+    check_nonnegative("theta", theta)
+    check_nonnegative("clause_cost", clause_cost)
+    if isinstance(max_length, bool) or not isinstance(max_length, (int, np.integer)) or max_length < 0:
+        raise ValueError(f"max_length must be an integer >= 0, got {max_length!r}")
+    cover_rows, pay_rows = columns.cover_rows.tolist(), columns.pay_rows.tolist()
+    m = pyo.ConcreteModel(name="cg_pricing")
+    m.J = pyo.RangeSet(0, columns.n_features - 1, doc="binary features j = 0..d-1")
+    m.P = pyo.Set(initialize=cover_rows, ordered=True, doc="rows to cover (CNF y_i = 0)")
+    m.Z = pyo.Set(initialize=pay_rows, ordered=True, doc="rows that pay per covering clause (CNF y_i = 1)")
+    m.theta = pyo.Param(initialize=float(theta), mutable=True, doc="θ: cost of one literal")
+    m.c = pyo.Param(m.J, initialize=dict(enumerate(columns.feature_cost.tolist())), mutable=True, doc="c_j: cost of feature j")
+    m.c0 = pyo.Param(initialize=float(clause_cost), mutable=True, doc="c_0: complexity of a clause itself (constant of the reduced cost)")
+    m.D = pyo.Param(initialize=int(max_length), mutable=True, doc="D: at most this many features in a clause")
+    m.mu = pyo.Param(
+        m.P, initialize=dict(zip(cover_rows, columns.cover_weight.tolist())), mutable=True,
+        doc="μ_i: the master's dual of cover[i] (re-set every round)",
+    )
+    m.nu = pyo.Param(initialize=0.0, mutable=True, doc="ν ≤ 0: the master's dual of size (constant of the reduced cost)")
+    m.weight = pyo.Param(m.Z, initialize=dict(zip(pay_rows, columns.pay_weight.tolist())), mutable=True, doc="ω_i, i ∈ Z")
+    m.z = pyo.Var(m.J, domain=pyo.Binary, doc="z_j = 1: feature j is in the new clause")
+    cover_set = set(cover_rows)
+    m.delta = pyo.Var(
+        m.P | m.Z, domain=lambda model, i: pyo.Binary if aggregate and i in cover_set else pyo.UnitInterval,
+        doc="δ_i = 1: the new clause fails on row i (covers it); binary for i ∈ P in the aggregated form",
+    )
+    cover_features = {i: [int(j) for j in np.flatnonzero(~absent)] for i, absent in zip(cover_rows, columns.cover_absent)}
+    if aggregate:
+        def no_literals_rule(model: pyo.ConcreteModel, i: int) -> Any:
+            features = cover_features[i]
+            if not features:
+                return pyo.Constraint.Skip
+            bound = min(len(features), int(max_length))
+            return linear_sum([model.z[j] for j in features]) + bound * model.delta[i] <= bound
+
+        m.no_literals = pyo.Constraint(
+            m.P, rule=no_literals_rule,
+            doc="Σ_{j∈S_i} z_j ≤ min(|S_i|, D) (1 − δ_i) for i ∈ P: the rows δ_i ≤ 1 − z_j (DGW pricing) aggregated",
+        )
+    else:
+        pairs = [(i, j) for i in cover_rows for j in cover_features[i]]
+        m.S = pyo.Set(initialize=pairs, dimen=2, ordered=True, doc="(i, j): i ∈ P, j ∈ S_i = {j : a_ij = 1}")
+        m.no_literal = pyo.Constraint(
+            m.S, rule=lambda model, i, j: model.delta[i] <= 1 - model.z[j],
+            doc="δ_i ≤ 1 − z_j for i ∈ P, j ∈ S_i: a clause with a feature of row i holds there (DGW pricing)",
+        )
+    pay_features = {i: [int(j) for j in np.flatnonzero(~absent)] for i, absent in zip(pay_rows, columns.pay_absent)}
+
+    def fails_rule(model: pyo.ConcreteModel, i: int) -> Any:
+        return model.delta[i] + linear_sum([model.z[j] for j in pay_features[i]]) >= 1
+
+    m.fails = pyo.Constraint(
+        m.Z, rule=fails_rule,
+        doc="δ_i ≥ 1 − Σ_{j ∈ S_i} z_j for i ∈ Z: a clause with no feature of row i fails there (DGW pricing)",
+    )
+    m.length = pyo.Constraint(expr=linear_sum(list(m.z.values())) <= m.D, doc="Σ_j z_j ≤ D")
+    m.objective = pyo.Objective(
+        expr=m.theta * linear_sum([m.c[j] * m.z[j] for j in m.J])
+        - linear_sum([m.mu[i] * m.delta[i] for i in m.P]) + linear_sum([m.weight[i] * m.delta[i] for i in m.Z]),
+        sense=pyo.minimize,
+        doc="θ Σ_j c_j z_j − Σ_{i∈P} μ_i δ_i + Σ_{i∈Z} ω_i δ_i; reduced cost = this + θ c_0 − ν (DGW pricing)",
+    )
+    return CGPricing(m, columns)
+
+
+class CGPricing:
+    """The pricing MIP of column generation; the duals are mutable Params set each round.
+
+    Attributes
+    ----------
+    model : pyomo.environ.ConcreteModel
+    columns : ClauseColumns
+    """
+
+    def __init__(self, model: pyo.ConcreteModel, columns: ClauseColumns):
+        self.model = model
+        self.columns = columns
+        self._mu = ParamArray(model.mu, columns.cover_rows.tolist())
+        self._delta_cover = [model.delta[i] for i in columns.cover_rows.tolist()]
+        self.z_vars = list(model.z.values())
+
+    def __repr__(self) -> str:
+        m = self.model
+        return f"CGPricing({len(m.J)} features, {len(m.P)} rows to cover, {len(m.Z)} rows that pay)"
+
+    def set_duals(self, mu: np.ndarray, nu: float) -> dict[str, Any]:
+        """Store the master's duals in ``mu`` and ``nu``; the new objective coefficients ``−μ_i`` of ``δ_i``.
+
+        Returns the dict for :class:`solvers.ModelChanges` (``objective``).
+        """
+        mu = np.asarray(mu, dtype=float)
+        if mu.shape != (len(self._delta_cover),):
+            raise ValueError(f"mu has shape {mu.shape}, expected ({len(self._delta_cover)},): one dual per row to cover")
+        self._mu.store(mu)
+        self.model.nu = float(nu)
+        return {"objective": (self._delta_cover, -mu)}
+
+    def constant(self) -> float:
+        """``θ c_0 − ν``: what the reduced cost adds to the objective."""
+        m = self.model
+        return float(pyo.value(m.theta * m.c0 - m.nu))
+
+    def clause(self) -> tuple[int, ...]:
+        """The features with ``z_j > 0.5`` in the loaded solution."""
+        return tuple(j for j, var in enumerate(self.z_vars) if (var.value or 0.0) > 0.5)

@@ -1,0 +1,153 @@
+"""algorithm='cg' (column generation) against brute force and the exact MIP; its beam search; solvers; the estimator."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from rulemodels import BooleanRuleClassifier
+from rulemodels.algorithms import solve_exact_problem
+from rulemodels.algorithms.column_generation import beam_search, run_column_generation
+from rulemodels.algorithms.run import CG_SETTINGS
+from rulemodels.models.column_generation import build_cg_master, prepare_cg_data
+from rulemodels.models.problem import CNFProblem
+from solvers import HighsBackend
+from tests.helpers import learn_once, require_backend
+
+EXACT_SETTINGS = replace(CG_SETTINGS, max_length=5, pricing_mip_max_nonzeros=10**9, pricing_time_limit=60.0, selection_gap=0.0)
+"""Pricing by the MIP whenever the beam finds nothing, over every clause of the 5-feature instances."""
+
+
+def random_instance(seed: int, n: int = 16, d: int = 5) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    A = (rng.random((n, d)) < 0.5).astype(np.int8)
+    y = (rng.random(n) < 0.5).astype(np.int8)
+    return A, y, rng.integers(1, 3, n).astype(float)
+
+
+def every_clause(d: int) -> list[tuple[int, ...]]:
+    return [clause for size in range(d + 1) for clause in itertools.combinations(range(d), size)]
+
+
+def full_lp(columns, theta: float, clause_cost: float, R: int) -> tuple[float, bool]:
+    """The master LP over every clause: its optimum, and whether its solution is integral."""
+    master = build_cg_master(columns, every_clause(columns.n_features), theta=theta, clause_cost=clause_cost, max_clauses=R)
+    result = HighsBackend().solve(master.model)
+    values = np.concatenate([master.values(), [master.model.xi[i].value for i in master.model.P]])
+    return result.objective, bool(np.all(np.abs(values - np.round(values)) < 1e-7))
+
+
+def brute_force(columns, theta: float, clause_cost: float, R: int) -> float:
+    clauses = every_clause(columns.n_features)
+    return min(
+        columns.objective(list(subset), theta, clause_cost)
+        for size in range(R + 1) for subset in itertools.combinations(clauses, size)
+    )
+
+
+def test_cg_reaches_the_optimum_where_the_master_lp_is_integral() -> None:
+    """Converged CG has the LP optimum over all clauses; where that LP is integral, CG's rule is the optimum."""
+    integral = 0
+    for seed in range(8):
+        A, y, weight = random_instance(seed)
+        columns = prepare_cg_data(A, y, sample_weight=weight)
+        theta, R = 0.6, 2
+        run = run_column_generation(columns, HighsBackend(), theta=theta, n_clauses=R, max_iter=200, settings=EXACT_SETTINGS)
+        assert run.termination == "converged", seed
+        lp, is_integral = full_lp(columns, theta, EXACT_SETTINGS.clause_cost, R)
+        assert run.lp_objective == pytest.approx(lp, abs=1e-7), seed
+        best = brute_force(columns, theta, EXACT_SETTINGS.clause_cost, R)
+        assert run.objective >= best - 1e-9
+        if is_integral:
+            integral += 1
+            assert run.objective == pytest.approx(best), seed
+    assert integral >= 2  # the comparison above ran on several instances
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_cg_is_never_worse_than_a_single_generated_clause(seed: int) -> None:
+    A, y, weight = random_instance(seed, n=40, d=8)
+    columns = prepare_cg_data(A, y, sample_weight=weight)
+    for settings in (CG_SETTINGS, replace(CG_SETTINGS, selection_time_limit=0.0)):
+        run = run_column_generation(columns, HighsBackend(), theta=0.5, n_clauses=3, max_iter=50, settings=settings)
+        singles = [columns.objective([clause], 0.5, settings.clause_cost) for clause in run.clauses]
+        assert run.objective <= min(singles) + 1e-9
+        assert run.objective <= columns.objective([], 0.5, settings.clause_cost) + 1e-9
+        assert len(run.selection) <= 3
+
+
+@pytest.mark.parametrize("form", ["dnf", "cnf"])
+@pytest.mark.parametrize("seed", range(4))
+def test_cg_with_one_clause_matches_the_exact_mip_when_the_lp_is_integral(form: str, seed: int) -> None:
+    """R = 1 and no clause cost: CG's objective is the 0-1 objective, never below the exact MIP's, equal where the LP is integral."""
+    A, y, weight = random_instance(seed, n=18)
+    problem = CNFProblem.from_binary(A, y, form=form, sample_weight=weight)
+    theta = 0.5
+    settings = replace(EXACT_SETTINGS, clause_cost=0.0)
+    result, _ = learn_once(problem, HighsBackend(), algorithm="cg", n_clauses=1, theta=theta, cg_settings=settings)
+    exact = solve_exact_problem(problem, 1, theta, solver="highs", mip_gap=0.0)
+    # CG selects at most R clauses: none is the CNF True (every row the CNF should make 0 is an error),
+    # a rule the exact MIP with exactly one clause may not be able to write
+    optimum = min(exact.objective, float(weight[problem.y == 0].sum()))
+    assert result.objective >= optimum - 1e-9
+    columns = prepare_cg_data(problem.A, problem.y, sample_weight=weight)
+    _, is_integral = full_lp(columns, theta, 0.0, 1)
+    if is_integral:
+        assert result.objective == pytest.approx(optimum)
+
+
+def test_master_is_built_once_across_rounds() -> None:
+    A, y, weight = random_instance(3, n=60, d=10)
+    columns = prepare_cg_data(A, y, sample_weight=weight)
+    beam_only = replace(CG_SETTINGS, pricing_mip_max_nonzeros=0, columns_per_round=1)
+    backend = HighsBackend()
+    run = run_column_generation(columns, backend, theta=0.3, n_clauses=3, max_iter=50, settings=beam_only)
+    assert run.n_rounds > 2
+    assert run.n_builds == 1 == backend.n_builds  # rounds add columns in place; the selection re-solves the same instance
+    assert len(backend) == 0  # released at the end of the fit
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_beam_search_returns_only_clauses_with_negative_reduced_cost(seed: int) -> None:
+    A, y, weight = random_instance(seed, n=50, d=12)
+    columns = prepare_cg_data(A, y, sample_weight=weight)
+    rng = np.random.default_rng(seed)
+    for _ in range(5):
+        mu = columns.cover_weight * rng.random(columns.cover_weight.shape[0])
+        nu = -float(rng.random())
+        theta = float(rng.choice([0.05, 0.5, 2.0]))
+        exclude = {(0,), (1, 2)}
+        found = beam_search(columns, mu, nu, theta=theta, clause_cost=1.0, width=4, max_length=4, exclude=exclude, n_best=10)
+        assert [rc for rc, _ in found] == sorted(rc for rc, _ in found)
+        for rc, clause in found:
+            assert rc < 0
+            assert rc == pytest.approx(columns.reduced_cost(clause, mu, nu, theta, 1.0))
+            assert clause not in exclude and len(clause) <= 4 and list(clause) == sorted(set(clause))
+
+
+@pytest.mark.parametrize("name", ["cbc", "glpk"])
+def test_cg_gives_the_same_objective_with_highs_and_shell_solvers(name: str) -> None:
+    backend = require_backend(name)
+    A, y, weight = random_instance(5, n=30, d=6)
+    problem = CNFProblem.from_binary(A, y, form="dnf", sample_weight=weight)
+    settings = replace(EXACT_SETTINGS, max_length=6)
+    with_highs, _ = learn_once(problem, HighsBackend(), algorithm="cg", n_clauses=2, theta=0.5, cg_settings=settings)
+    with_other, _ = learn_once(problem, backend, algorithm="cg", n_clauses=2, theta=0.5, cg_settings=settings)
+    assert with_other.objective == pytest.approx(with_highs.objective)
+    assert with_other.termination == with_highs.termination == "converged"
+
+
+@pytest.mark.parametrize("form", ["dnf", "cnf"])
+@pytest.mark.parametrize("allow_disable", [False, True])
+def test_estimator_learns_with_cg(pima_200, form: str, allow_disable: bool) -> None:
+    X, y = pima_200
+    clf = BooleanRuleClassifier(algorithm="cg", form=form, n_clauses=2, allow_disable=allow_disable).fit(X, y)
+    assert clf.rule_.form == form
+    assert len(clf.rule_.clauses) <= 2
+    assert clf.termination_ in ("converged", "no_improvement", "max_iter")
+    baseline = max(np.mean(y), 1 - np.mean(y))
+    assert clf.score(X, y) > baseline  # a rule that beats the majority class on its training rows
+    np.testing.assert_array_equal(clf.predict(X), clf.rule_.evaluate(X).astype(int) if set(np.unique(y)) == {0, 1} else clf.predict(X))
