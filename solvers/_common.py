@@ -183,16 +183,37 @@ def classic_result(
     objective_component = active_objective(model)
     has_solution = reported and termination not in _NO_LOAD
     objective = None
+    message = status_text(results)
     if has_solution:
         with _without_status_warning():
             model.solutions.load_from(results)
         fill_unreported_values(cleared)
-        objective = float(objective_component())
+        fractional = None if termination is TerminationCondition.optimal else first_fractional_integer(cleared)
+        if fractional is not None:
+            # CBC stopped by a limit before any integer solution reports its LP relaxation as "feasible"
+            where = f"{fractional.name} = {fractional.value:g}"
+            for var in cleared:
+                var.set_value(None, skip_validation=True)
+            has_solution = False
+            why = (f"no integer solution: the values reported at the stop are fractional "
+                   f"({where}), so none was loaded")
+            message = f"{message}; {why}" if message else why
+        else:
+            objective = float(objective_component())
     problem = results.problem
     bound = finite_or_none(problem.lower_bound if objective_component.is_minimizing() else problem.upper_bound)
     if termination is TerminationCondition.optimal and bound is None:
         bound = objective
     return SolveResult(
         termination=termination, objective=objective, bound=bound, wall_time=time.perf_counter() - start,
-        solver_name=name, solver_version=version or "", has_solution=has_solution, message=status_text(results),
+        solver_name=name, solver_version=version or "", has_solution=has_solution, message=message,
     )
+
+
+def first_fractional_integer(variables: list[Any], tolerance: float = 1e-6) -> Any:
+    """The first integer or binary variable whose value is further than ``tolerance`` from an integer, or None."""
+    for var in variables:
+        value = var.value
+        if value is not None and var.is_integer() and abs(value - round(value)) > tolerance:
+            return var
+    return None

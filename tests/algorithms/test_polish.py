@@ -178,6 +178,7 @@ def test_a_fractional_solution_at_the_time_limit_is_not_read_as_a_rule(caplog):
     start = Rule("dnf", (Clause((problem.literals[1],)), Clause((problem.literals[2], problem.literals[3]))))
     with caplog.at_level(logging.INFO, logger="rulemodels.algorithms.polish"):
         rule, report = polish_rule(problem, start, 1.0, backend=backend, time_limit=1e-9)
-    assert "stopped (feasible) with a fractional solution; keeping the start" in caplog.text
+    # the backend no longer loads CBC's fractional values (test_solver_faults); polishing would refuse them too
+    assert report.termination == "feasible"
     assert rule == start and not report.polished
     assert report.objective == pytest.approx(zero_one(problem, start, 1.0))

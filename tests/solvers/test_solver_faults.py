@@ -832,3 +832,27 @@ def test_a_time_limited_cbc_solve_logs_no_pyomo_status_warning(caplog):
         result = require_backend("cbc").solve(model, time_limit=1)
     assert result.termination is TerminationCondition.time_limit and result.has_solution  # gap far from closed in 1 s
     assert [record.getMessage() for record in caplog.records if record.name.startswith("pyomo")] == []
+
+
+def test_cbc_stopped_before_any_integer_solution_loads_no_fractional_values():
+    """CBC at a time limit with no integer solution reports its LP relaxation's values as "feasible"
+    (status intermediateNonInteger); loading them handed callers binaries like 0.7. Now: no solution, no values."""
+    rng = np.random.default_rng(0)
+    n, d = 60, 40
+    A = rng.random((n, d)) < 0.15
+    m = pyo.ConcreteModel()
+    m.x = pyo.Var(range(d), domain=pyo.Binary)
+    m.cover = pyo.Constraint(
+        [i for i in range(n) if A[i].any()], rule=lambda m, i: sum(m.x[j] for j in range(d) if A[i, j]) >= 1,
+    )
+    m.obj = pyo.Objective(expr=sum((1 + (j % 7) / 10) * m.x[j] for j in range(d)))
+    from tests.helpers import require_backend
+
+    backend = require_backend("cbc")
+    stopped = backend.solve(m, time_limit=1e-9)
+    assert stopped.termination.value == "feasible"
+    assert not stopped.has_solution and stopped.objective is None
+    assert "fractional" in stopped.message
+    assert all(m.x[j].value is None for j in range(d))
+    solved = backend.solve(m)  # the same model, given time: an integer optimum is loaded as before
+    assert solved.has_solution and all(m.x[j].value in (0, 1) for j in range(d))
