@@ -14,7 +14,7 @@ LaTeX label.
 """
 
 from rulemodels.models._build import TwoLevelModel
-from rulemodels.models.clause_lp import ClauseLP, build_clause_dual_lp, build_clause_lp
+from rulemodels.models.clause_lp import ClauseLP, build_clause_dual_lp, build_clause_lp, tie_break_costs
 from rulemodels.models.extract import (
     clause_weights,
     is_integral,
@@ -42,6 +42,7 @@ __all__ = [
     "objective_breakdown",
     "rule_from_model",
     "sparsity_cost",
+    "tie_break_costs",
     "two_level_weights",
     "zero_one_objective",
 ]
