@@ -46,8 +46,8 @@ from rulemodels.algorithms.lp_cache import LPSolutionCache
 from rulemodels.algorithms.result import LearnedRule
 from rulemodels.algorithms.rounding import tautological_clauses
 from rulemodels.algorithms.run import ALGORITHMS, learn
-from rulemodels.defaults import DEFAULT_TIE_BREAK
 from rulemodels.data import FeatureBinarizer, as_frame, binary_labels, check_input, check_sample_weight
+from rulemodels.defaults import DEFAULT_TIE_BREAK
 from rulemodels.models.objectives import hamming_objective, zero_one_objective
 from rulemodels.models.problem import CNFProblem
 from rulemodels.rules import Clause, Literal, Rule

@@ -19,6 +19,11 @@ aggregated into one mutable coefficient per feature,
 ``neg_cost[j] = sum_{i: y_i=0} omega_i a_ij``, computed with numpy, so the
 objective has d Param terms instead of one per (sample, feature).
 
+A mutable Param ``epsilon`` adds a tiny tie-break cost ``ε_j`` to each
+``w_j`` (:func:`tie_break_costs`; 0 unless given), so that HiGHS, GLPK and
+CBC return the same vertex where the LP has several optima
+(``docs/solvers.md``).
+
 It is the building block of set covering, BCD and AM: their drivers build it
 once and re-solve it after :meth:`ClauseLP.set_sample_weight`,
 :meth:`ClauseLP.set_theta` or :meth:`ClauseLP.set_feature_cost` (or after
