@@ -48,6 +48,7 @@ __all__ = [
     "DEFAULT_THETA",
     "DEFAULT_THETAS",
     "DEFAULT_THETA_UNIT",
+    "DEFAULT_TIE_BREAK",
     "EXACT_FORMULATIONS",
     "EXACT_SOLVER",
     "FORMS",
@@ -114,6 +115,10 @@ DEFAULT_SIMPLIFY = True
 DEFAULT_ALLOW_DISABLE = False
 #: The cost of the always-true feature that disables a clause, in literals.
 DEFAULT_DISABLE_COST = 0.5
+#: The clause LPs' deterministic tie-break, in sample weights: feature j's cost grows by
+#: DEFAULT_TIE_BREAK · mean weight · (j + 1) / d, so that HiGHS, GLPK and CBC pick the same optimum
+#: among equal ones (docs/solvers.md); 0 poses the LPs exactly as the paper does.
+DEFAULT_TIE_BREAK = 1e-3
 #: The iteration cap of BCD and AM (the paper's).
 DEFAULT_MAX_ITER = 100
 DEFAULT_SOLVER = "highs"

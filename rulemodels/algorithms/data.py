@@ -7,6 +7,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from rulemodels.defaults import DEFAULT_TIE_BREAK
+from rulemodels.models.clause_lp import tie_break_costs
 from rulemodels.models.problem import CNFProblem
 
 __all__ = ["ALWAYS_TRUE", "WorkingData"]
@@ -23,7 +25,8 @@ class WorkingData:
     column (paper section 3), with cost ``disable_cost``. ``A`` is the dense
     float matrix the numpy scoring uses; ``A_binary`` the same 0/1 matrix as
     the int8 CSR the model builders take, made once here so that building a
-    clause LP or a relaxation converts nothing.
+    clause LP or a relaxation converts nothing. ``tie_break`` holds the clause
+    LPs' tie-break costs ε_j (:func:`~rulemodels.models.tie_break_costs`).
     """
 
     A: np.ndarray
@@ -33,10 +36,19 @@ class WorkingData:
     cost: np.ndarray
     groups: tuple[str, ...]
     allow_disable: bool
+    tie_break: np.ndarray
 
     @classmethod
-    def from_problem(cls, problem: CNFProblem, *, allow_disable: bool = False, disable_cost: float | None = None) -> WorkingData:
-        """The drivers' view of ``problem``; with ``allow_disable``, ``disable_cost`` (c_0) is required."""
+    def from_problem(
+        cls, problem: CNFProblem, *, allow_disable: bool = False, disable_cost: float | None = None,
+        tie_break: float = DEFAULT_TIE_BREAK,
+    ) -> WorkingData:
+        """The drivers' view of ``problem``; with ``allow_disable``, ``disable_cost`` (c_0) is required.
+
+        ``tie_break`` is the scale of the clause LPs' tie-break in units of the
+        mean positive sample weight (so that it means the same with any
+        weights); 0 switches it off.
+        """
         A_binary = problem.A
         cost = np.ones(A_binary.shape[1])
         groups = [literal.feature for literal in problem.literals]
@@ -47,7 +59,11 @@ class WorkingData:
             cost = np.append(cost, disable_cost)
             groups.append(ALWAYS_TRUE)
         A = A_binary.astype(np.float64).toarray()  # one dense allocation
-        return cls(A, A_binary, problem.y.astype(int), problem.sample_weight.astype(float), cost, tuple(groups), allow_disable)
+        weight = problem.sample_weight.astype(float)
+        positive = weight[weight > 0]
+        mean_weight = float(positive.mean()) if positive.size else 1.0
+        epsilon = tie_break_costs(A.shape[1], float(tie_break) * mean_weight)
+        return cls(A, A_binary, problem.y.astype(int), weight, cost, tuple(groups), allow_disable, epsilon)
 
     @property
     def n_features(self) -> int:

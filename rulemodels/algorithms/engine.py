@@ -165,7 +165,9 @@ class ClauseEngine:
                 lp.set_theta(self.theta)
             if id(lp) not in self._prepared:  # the costs are the cache's data's: set once per fit (a user may change them)
                 lp.set_feature_cost(self.data.cost)
-            changes = lp.reweight(weight, feature_cost=self.data.cost)  # c as set just above: this fit owns the model
+                lp.set_tie_break(self.data.tie_break)
+            # c and ε as set just above: this fit owns the model
+            changes = lp.reweight(weight, feature_cost=self.data.cost, tie_break=self.data.tie_break)
         self._prepared.add(id(lp))
         remaining = self.remaining_time()
         start = time.perf_counter()

@@ -123,7 +123,10 @@ class LPSolutionCache:
         self._relaxation: tuple[int, TwoLevelModel] | None = None
         self._rounder: RedundancyAwareBinarizer | None = None
         self._formulations: dict[str, str] = {}
-        self._cost_bytes = np.ascontiguousarray(data.cost, dtype=np.float64).tobytes()
+        self._cost_bytes = (
+            np.ascontiguousarray(data.cost, dtype=np.float64).tobytes()
+            + np.ascontiguousarray(data.tie_break, dtype=np.float64).tobytes()
+        )
 
     def __repr__(self) -> str:
         state = "closed" if self.closed else f"{len(self._solutions)} LP solution(s), {len(self._clauses)} clause(s)"
@@ -192,7 +195,7 @@ class LPSolutionCache:
     # -- shared pieces -----------------------------------------------------
     @property
     def cost_bytes(self) -> bytes:
-        """The feature costs as bytes (part of every LP key)."""
+        """The feature costs and tie-break costs as bytes (part of every LP key)."""
         return self._cost_bytes
 
     def formulation(self, requested: str) -> str:
@@ -221,7 +224,9 @@ class LPSolutionCache:
             return model, False
         build = build_clause_dual_lp if formulation == "dual" else build_clause_lp
         data = self.data
-        model = build(data.A_binary, data.y, theta=theta, sample_weight=weight, feature_cost=data.cost)
+        model = build(
+            data.A_binary, data.y, theta=theta, sample_weight=weight, feature_cost=data.cost, tie_break=data.tie_break,
+        )
         self._models[formulation] = model
         return model, True
 

@@ -31,6 +31,12 @@ Choices where the paper is silent (documented in the README too):
 - *Many combinations*: a source column whose non-redundant combinations
   exceed ``max_combinations`` (many categories) is binarized by the simple
   threshold instead (logged at DEBUG).
+- *Solver noise*: both methods first snap ``w`` to multiples of
+  ``10**-SNAP_DECIMALS`` (:func:`snap`). Solvers return the same LP vertex
+  with different last digits (HiGHS ``1.0``, GLPK ``0.999999999999``), and
+  without the snap that noise reordered source columns of equal LP mass
+  and split score ties, so HiGHS, GLPK and CBC rounded one LP solution to
+  different clauses (``docs/solvers.md``).
 """
 
 from __future__ import annotations
@@ -44,16 +50,28 @@ import scipy.sparse as sp
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["RedundancyAwareBinarizer", "non_redundant_combinations", "redundant_clauses", "simple_binarize", "tautological_clauses"]
+__all__ = [
+    "SNAP_DECIMALS", "RedundancyAwareBinarizer", "non_redundant_combinations", "redundant_clauses", "simple_binarize", "snap",
+    "tautological_clauses",
+]
+
+#: LP values are compared at this many decimals: far coarser than solver noise (about 1e-12 on the bundled data),
+#: far finer than the differences between LP vertices (fractions with small denominators such as 1/2, 1/3).
+SNAP_DECIMALS = 7
 
 #: cost(current (d,), columns (g,), options (g, K)) -> costs (K,): the objective of ``current``
 #: with its entries ``columns`` replaced by each column of ``options``
 CandidateCost = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 
 
+def snap(w: np.ndarray) -> np.ndarray:
+    """``w`` clipped to [0, 1] and rounded to ``SNAP_DECIMALS`` decimals, so that solver noise in the last digits is gone."""
+    return np.round(np.clip(np.asarray(w, dtype=float), 0.0, 1.0), SNAP_DECIMALS) + 0.0  # + 0.0: no -0.0
+
+
 def simple_binarize(w: np.ndarray, threshold: float = 0.2) -> np.ndarray:
-    """``1[w_j > threshold]`` (the paper's simple binarization, threshold 0.2 in SCS)."""
-    return (np.asarray(w, dtype=float) > threshold).astype(float)
+    """``1[w_j > threshold]`` (the paper's simple binarization, threshold 0.2 in SCS), on the snapped ``w`` (:func:`snap`)."""
+    return (snap(w) > threshold).astype(float)
 
 
 def redundant_clauses(A: np.ndarray, W: np.ndarray, groups: Sequence[object], *, allow_disable: bool = False) -> list[int]:
@@ -198,7 +216,7 @@ class RedundancyAwareBinarizer:
         combinations (len(columns), K), and returns the objective of
         ``current`` with those entries replaced by each candidate.
         """
-        w_lp = np.clip(np.asarray(w, dtype=float), 0.0, 1.0)
+        w_lp = snap(w)  # solver noise must not reorder the columns or split ties
         current = w_lp.copy()
         mass = [float(w_lp[group.columns].sum()) for group in self.groups]
         for index in np.argsort(-np.asarray(mass), kind="stable"):

@@ -48,6 +48,7 @@ from rulemodels.algorithms.result import LearnedRule
 from rulemodels.algorithms.rounding import tautological_clauses
 from rulemodels.algorithms.run import ALGORITHMS, learn
 from rulemodels.data import FeatureBinarizer, as_frame, binary_labels, check_input, check_sample_weight
+from rulemodels.defaults import DEFAULT_TIE_BREAK
 from rulemodels.models.objectives import hamming_objective, zero_one_objective
 from rulemodels.models.problem import CNFProblem
 from rulemodels.rules import Clause, Literal, Rule
@@ -121,6 +122,10 @@ class TrainingWorkspace:
         defaults. A fit handed the workspace must use the same settings.
     solver : str or Backend, default="highs"
         The backend every LP of the workspace is solved with.
+    tie_break : float, default=DEFAULT_TIE_BREAK
+        Scale of the clause LPs' deterministic tie-break (in mean sample
+        weights; :func:`~rulemodels.models.tie_break_costs`); 0 poses the
+        LPs without it, as the paper does (solvers may then differ, ``docs/solvers.md``).
 
     Attributes
     ----------
@@ -147,8 +152,10 @@ class TrainingWorkspace:
         *,
         binarizer: FeatureBinarizer | None = None,
         solver: str | Backend = "highs",
+        tie_break: float = DEFAULT_TIE_BREAK,
     ):
         check_input(X)
+        self.tie_break = float(tie_break)
         self._X = X
         self.frame = as_frame(X)
         if self.frame.shape[0] == 0:
@@ -206,7 +213,9 @@ class TrainingWorkspace:
         key = (form, bool(allow_disable), float(disable_cost) if allow_disable else 0.0)
         cache = self._caches.get(key)
         if cache is None:
-            data = WorkingData.from_problem(self.problem(form), allow_disable=allow_disable, disable_cost=disable_cost)
+            data = WorkingData.from_problem(
+                self.problem(form), allow_disable=allow_disable, disable_cost=disable_cost, tie_break=self.tie_break,
+            )
             cache = LPSolutionCache(data, self.backend)
             self._caches[key] = cache
         return cache

@@ -16,7 +16,7 @@ LaTeX label.
 """
 
 from rulemodels.models._build import TwoLevelModel
-from rulemodels.models.clause_lp import ClauseLP, build_clause_dual_lp, build_clause_lp
+from rulemodels.models.clause_lp import ClauseLP, build_clause_dual_lp, build_clause_lp, tie_break_costs
 from rulemodels.models.column_generation import (
     CGMaster,
     CGPricing,
@@ -58,6 +58,7 @@ __all__ = [
     "prepare_cg_data",
     "rule_from_model",
     "sparsity_cost",
+    "tie_break_costs",
     "two_level_weights",
     "zero_one_objective",
 ]

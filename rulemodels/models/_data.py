@@ -15,7 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 
 __all__ = [
-    "PreparedData", "SampleGroups", "as_binary_csr", "as_feature_costs", "as_labels", "as_weights", "check_nonnegative",
+    "PreparedData", "SampleGroups", "as_binary_csr", "as_feature_costs", "as_labels", "as_tie_break", "as_weights", "check_nonnegative",
     "group_samples", "prepare_data",
 ]
 
@@ -84,6 +84,13 @@ def _nonnegative_vector(values: Any, length: int, name: str, what: str) -> np.nd
     if not np.all(np.isfinite(vector)) or np.any(vector < 0):
         raise ValueError(f"{name} must be finite and non-negative" + (" (0 removes a sample)" if what == "samples" else ""))
     return vector
+
+
+def as_tie_break(tie_break: Any, n_features: int) -> np.ndarray:
+    """Non-negative per-feature tie-break costs ε_j of the clause LP (all zeros when ``tie_break`` is None)."""
+    if tie_break is None:
+        return np.zeros(n_features)
+    return _nonnegative_vector(tie_break, n_features, "tie_break", "features")
 
 
 def as_weights(sample_weight: Any, n_samples: int) -> np.ndarray:

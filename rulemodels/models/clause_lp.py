@@ -19,6 +19,11 @@ aggregated into one mutable coefficient per feature,
 ``neg_cost[j] = sum_{i: y_i=0} omega_i a_ij``, computed with numpy, so the
 objective has d Param terms instead of one per (sample, feature).
 
+A mutable Param ``epsilon`` adds a tiny tie-break cost ``ε_j`` to each
+``w_j`` (:func:`tie_break_costs`; 0 unless given), so that HiGHS, GLPK and
+CBC return the same vertex where the LP has several optima
+(``docs/solvers.md``).
+
 It is the building block of set covering, BCD and AM: their drivers build it
 once and re-solve it after :meth:`ClauseLP.set_sample_weight`,
 :meth:`ClauseLP.set_theta` or :meth:`ClauseLP.set_feature_cost` (or after
@@ -38,12 +43,13 @@ from rulemodels.models._data import (
     PreparedData,
     SampleGroups,
     as_feature_costs,
+    as_tie_break,
     as_weights,
     check_nonnegative,
     prepare_data,
 )
 
-__all__ = ["ClauseLP", "build_clause_dual_lp", "build_clause_lp"]
+__all__ = ["ClauseLP", "build_clause_dual_lp", "build_clause_lp", "tie_break_costs"]
 
 
 def build_clause_lp(
@@ -56,6 +62,7 @@ def build_clause_lp(
     integer: bool = False,
     disable_cost: float | None = None,
     merge_identical: bool = True,
+    tie_break: Any = None,
 ) -> ClauseLP:
     """Build (not solve) the one-level clause LP for binary ``A`` and labels ``y``.
 
@@ -79,13 +86,16 @@ def build_clause_lp(
         constant 1 (disabled in a CNF).
     merge_identical : bool, default=True
         Build one hinge row per group of identical positive samples (weights summed).
+    tie_break : array-like of shape (d,), optional
+        Tie-break costs ``ε_j >= 0`` added to the cost of ``w_j`` (mutable
+        Param ``epsilon``, default 0; see :func:`tie_break_costs`).
 
     Returns
     -------
     ClauseLP
         The handle; its ``model`` has the components ``J`` (features), ``P`` (positive sample groups), ``w``,
         ``xi``, ``theta``, ``c``, ``weight`` (summed ω of each positive group),
-        ``neg_cost``, ``cover``, ``accuracy_cost``, ``sparsity_cost``, ``objective``;
+        ``neg_cost``, ``epsilon``, ``cover``, ``accuracy_cost``, ``sparsity_cost``, ``tie_break_cost``, ``objective``;
         with ``disable_cost``: ``w0``, ``c0``, ``neg_weight_total``.
     """
     data = prepare_data(
@@ -93,7 +103,7 @@ def build_clause_lp(
         disable_cost=disable_cost, merge_identical=merge_identical,
     )
     m = pyo.ConcreteModel(name="clause_lp")
-    _add_data(m, data, theta, disable_cost)
+    _add_data(m, data, theta, disable_cost, tie_break)
     domain = pyo.Binary if integer else pyo.UnitInterval
     m.w = pyo.Var(m.J, domain=domain, doc="w_j = 1 if feature j is in the clause (eq. (2.4) OneLevelFormulationWj)")
     m.xi = pyo.Var(
@@ -119,8 +129,12 @@ def build_clause_lp(
         sparsity = sparsity + m.theta * m.c0 * m.w0
     m.accuracy_cost = pyo.Expression(expr=accuracy, doc="Σ_{y_i=1} ω_i ξ_i + Σ_{y_i=0} ω_i Σ_j a_ij w_j")
     m.sparsity_cost = pyo.Expression(expr=sparsity, doc="θ Σ_j c_j w_j")
+    m.tie_break_cost = pyo.Expression(
+        expr=sum(m.epsilon[j] * m.w[j] for j in m.J), doc="Σ_j ε_j w_j: the deterministic tie-break between optimal vertices",
+    )
     m.objective = pyo.Objective(
-        expr=m.accuracy_cost + m.sparsity_cost, sense=pyo.minimize, doc="eq. (2.1) OneLevelFormulation"
+        expr=m.accuracy_cost + m.sparsity_cost + m.tie_break_cost, sense=pyo.minimize,
+        doc="eq. (2.1) OneLevelFormulation, plus the tie-break Σ_j ε_j w_j",
     )
     return ClauseLP(m, data, dual=False)
 
@@ -134,6 +148,7 @@ def build_clause_dual_lp(
     feature_cost: Any = None,
     disable_cost: float | None = None,
     merge_identical: bool = True,
+    tie_break: Any = None,
 ) -> ClauseLP:
     """Build the LP dual of the one-level clause LP; its constraint duals are the clause ``w``.
 
@@ -144,7 +159,7 @@ def build_clause_dual_lp(
 
         \\max_{u, v}\\ \\sum_{i: y_i=1} u_i - \\sum_j v_j
         \\quad\\text{s.t. } \\sum_{i: y_i=1} a_{ij} u_i - v_j
-            \\le \\sum_{i: y_i=0} \\omega_i a_{ij} + \\theta c_j \\ (\\forall j),
+            \\le \\sum_{i: y_i=0} \\omega_i a_{ij} + \\theta c_j + \\varepsilon_j \\ (\\forall j),
         \\qquad 0 \\le u_i \\le \\omega_i,\\ v_j \\ge 0
 
     ``u_i`` is the dual of sample i's cover constraint (ξ_i ≥ 1 − Σ_j a_ij w_j),
@@ -164,7 +179,7 @@ def build_clause_dual_lp(
         disable_cost=disable_cost, merge_identical=merge_identical,
     )
     m = pyo.ConcreteModel(name="clause_dual_lp")
-    _add_data(m, data, theta, disable_cost)
+    _add_data(m, data, theta, disable_cost, tie_break)
     m.u = pyo.Var(
         m.P, domain=pyo.NonNegativeReals, bounds=lambda model, p: (0, model.weight[p]),
         doc="u_i ∈ [0, ω_i]: dual of the cover constraint of positive sample i",
@@ -179,11 +194,11 @@ def build_clause_dual_lp(
 
     def price_rule(model: pyo.ConcreteModel, j: int) -> Any:
         covering = linear_sum([model.u[int(p)] for p in positives[indices[indptr[j]:indptr[j + 1]]]])
-        return covering - model.v[j] <= model.neg_cost[j] + model.theta * model.c[j]
+        return covering - model.v[j] <= model.neg_cost[j] + model.theta * model.c[j] + model.epsilon[j]
 
     m.price = pyo.Constraint(
         m.J, rule=price_rule,
-        doc="Σ_{y_i=1} a_ij u_i − v_j ≤ Σ_{y_i=0} ω_i a_ij + θ c_j: dual of w_j, whose dual value is w_j",
+        doc="Σ_{y_i=1} a_ij u_i − v_j ≤ Σ_{y_i=0} ω_i a_ij + θ c_j + ε_j: dual of w_j, whose dual value is w_j",
     )
     gain = sum(m.u[p] for p in m.P) - sum(m.v[j] for j in m.J)
     if disable_cost is not None:
@@ -197,7 +212,30 @@ def build_clause_dual_lp(
     return ClauseLP(m, data, dual=True)
 
 
-def _add_data(m: pyo.ConcreteModel, data: PreparedData, theta: float, disable_cost: float | None) -> None:
+def tie_break_costs(n_features: int, scale: float) -> np.ndarray:
+    """The tie-break costs ``ε_j = scale · (j + 1) / d`` of features j = 0..d-1 (all 0 when ``scale`` is 0).
+
+    Degenerate clause LPs have several optimal vertices (two literals that
+    cover the same weighted rows, a literal whose gain equals its cost), and
+    HiGHS, GLPK and CBC return different ones, so the same fit learned
+    different rules with different solvers. Adding ``ε_j`` to the cost of
+    ``w_j`` makes the optimum unique among such ties: the solution with the
+    lower ``Σ_j ε_j w_j`` wins, i.e. fewer literals, then literals earlier in
+    the binary matrix (a lexicographic preference for low ``j``). ``scale``
+    is chosen far below any cost difference that matters (a fraction of one
+    sample's weight per literal) but with gaps ``scale / d`` between
+    features above the solvers' optimality tolerances (about 1e-7), so every
+    solver sees it (``docs/solvers.md``).
+    """
+    check_nonnegative("tie_break", scale)
+    if n_features == 0:
+        return np.zeros(0)
+    return scale * np.arange(1, n_features + 1, dtype=float) / n_features
+
+
+def _add_data(
+    m: pyo.ConcreteModel, data: PreparedData, theta: float, disable_cost: float | None, tie_break: Any = None,
+) -> None:
     """The sets and mutable Params both clause LPs share."""
     groups, costs, group_weight, n_features = data.groups, data.costs, data.group_weight, data.n_features
     positives = groups.positives
@@ -206,6 +244,11 @@ def _add_data(m: pyo.ConcreteModel, data: PreparedData, theta: float, disable_co
     m.P = pyo.Set(initialize=positives.tolist(), doc="samples with y_i = 1 (groups of identical rows)")
     m.theta = pyo.Param(initialize=float(theta), mutable=True, doc="sparsity weight θ (eq. (2.1) OneLevelFormulation)")
     m.c = pyo.Param(m.J, initialize=dict(enumerate(costs.tolist())), mutable=True, doc="cost c_j of using feature j")
+    epsilon = as_tie_break(tie_break, n_features)
+    m.epsilon = pyo.Param(
+        m.J, initialize=dict(enumerate(epsilon.tolist())), mutable=True,
+        doc="tie-break cost ε_j of feature j (tiny, increasing in j; tie_break_costs): one optimum among equal ones",
+    )
     m.weight = pyo.Param(
         m.P, initialize={int(p): float(group_weight[p]) for p in positives}, mutable=True,
         doc="sample weight ω_i of each positive sample (0 removes it)",
@@ -259,6 +302,7 @@ class ClauseLP:
         self._weight = ParamArray(model.weight, self._weight_index)
         self._neg_cost = ParamArray(model.neg_cost, self._feature_index)
         self._cost = ParamArray(model.c, self._feature_index)
+        self._epsilon = ParamArray(model.epsilon, self._feature_index)
         has_w0 = model.find_component("c0") is not None
         if dual:
             self.w_vars: list[Any] = []
@@ -282,7 +326,9 @@ class ClauseLP:
         """
         self._store_sample_weight(sample_weight)
 
-    def reweight(self, sample_weight: Any, *, feature_cost: np.ndarray | None = None) -> dict[str, Any]:
+    def reweight(
+        self, sample_weight: Any, *, feature_cost: np.ndarray | None = None, tie_break: np.ndarray | None = None,
+    ) -> dict[str, Any]:
         """:meth:`set_sample_weight`, then :meth:`parameter_changes`, in one pass (what BCD/AM do before each re-solve).
 
         The ``weight`` and ``neg_cost`` values just stored are used as stored
@@ -291,11 +337,12 @@ class ClauseLP:
         is for a caller that owns the model for a while (one BCD/AM fit): the
         ``c`` it stored with :meth:`set_feature_cost` and has not changed
         since, used as stored; without it ``c`` is read from its Params, as
-        :meth:`parameter_changes` does. Same result as the two calls; on
+        :meth:`parameter_changes` does; ``tie_break`` likewise for the ``ε``
+        it stored with :meth:`set_tie_break`. Same result as the two calls; on
         small data the Param reads cost as much as the LP solve.
         """
         positive_weight, neg_cost = self._store_sample_weight(sample_weight)
-        return self._changes(positive_weight, neg_cost, feature_cost)
+        return self._changes(positive_weight, neg_cost, feature_cost, tie_break)
 
     def _store_sample_weight(self, sample_weight: Any) -> tuple[np.ndarray, np.ndarray]:
         """Store ω in the Params; the positive groups' weights and ``neg_cost`` stored, as arrays."""
@@ -325,24 +372,31 @@ class ClauseLP:
         """Change the per-feature costs c_j in place."""
         self._cost.store(as_feature_costs(feature_cost, len(self._feature_index)))
 
+    def set_tie_break(self, tie_break: Any) -> None:
+        """Change the tie-break costs ε_j in place (zeros switch the tie-break off; see :func:`tie_break_costs`)."""
+        self._epsilon.store(as_tie_break(tie_break, len(self._feature_index)))
+
     def parameter_changes(self) -> dict[str, Any]:
         """The numbers the mutable Params currently make, for an in-place re-solve.
 
         A dict for :class:`solvers.ModelChanges` (the algorithms layer passes
         it on): for the primal, the objective coefficients ``ω_i`` of ``ξ_i``
-        and ``neg_cost_j + θ c_j`` of ``w_j`` (and ``Σ_{y=0} ω_i + θ c_0`` of
+        and ``neg_cost_j + θ c_j + ε_j`` of ``w_j`` (and ``Σ_{y=0} ω_i + θ c_0`` of
         ``w0``); for the dual, the bounds ``0 <= u_i <= ω_i`` and the
-        right-hand sides ``neg_cost_j + θ c_j`` of ``price[j]`` (and of
+        right-hand sides ``neg_cost_j + θ c_j + ε_j`` of ``price[j]`` (and of
         ``price0``). Read from the Params themselves, with the same float
         operations as evaluating the model's expressions.
         """
         return self._changes(self._weight.values(), self._neg_cost.values())
 
-    def _changes(self, weights: np.ndarray, neg_cost: np.ndarray, cost: np.ndarray | None = None) -> dict[str, Any]:
-        """:meth:`parameter_changes` given the values of the ``weight`` and ``neg_cost`` (and ``c``) Params."""
+    def _changes(
+        self, weights: np.ndarray, neg_cost: np.ndarray, cost: np.ndarray | None = None, tie_break: np.ndarray | None = None,
+    ) -> dict[str, Any]:
+        """:meth:`parameter_changes` given the values of the ``weight`` and ``neg_cost`` (and ``c``, ``epsilon``) Params."""
         m = self.model
         theta = float(pyo.value(m.theta))
         feature_cost = neg_cost + theta * (self._cost.values() if cost is None else cost)
+        feature_cost = feature_cost + (self._epsilon.values() if tie_break is None else tie_break)
         extra = []
         if m.find_component("neg_weight_total") is not None:
             extra = [float(pyo.value(m.neg_weight_total)) + theta * float(pyo.value(m.c0))]
