@@ -116,6 +116,7 @@ class ClauseEngine:
         )
         self._method = "redundancy_aware" if binarization == "redundancy_aware" else f"simple:{threshold!r}"
         self._rounder = cache.rounder() if binarization == "redundancy_aware" else None
+        self._solver_independent = bool(self.data.tie_break.any())
 
     @property
     def chain_key(self) -> bytes:
@@ -188,9 +189,10 @@ class ClauseEngine:
 
     def binarize(self, w_lp: np.ndarray, weight: np.ndarray) -> np.ndarray:
         """Binarize an LP clause with the chosen method (scored by the one-level objective)."""
+        snap_noise = self._solver_independent  # with the tie-break: snap solver noise away too (docs/solvers.md)
         if self._rounder is None:
-            return simple_binarize(w_lp, self.threshold)
-        return self._rounder.binarize(w_lp, self._one_level_cost(weight))
+            return simple_binarize(w_lp, self.threshold, snap_noise=snap_noise)
+        return self._rounder.binarize(w_lp, self._one_level_cost(weight), snap_noise=snap_noise)
 
     def _one_level_cost(self, weight: np.ndarray):
         """``cost(current, cols, options)``: Σ_{y=1} ω max(0, 1 − S) + Σ_{y=0} ω S + θ c·w per candidate.

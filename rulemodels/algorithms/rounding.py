@@ -31,8 +31,9 @@ Choices where the paper is silent (documented in the README too):
 - *Many combinations*: a source column whose non-redundant combinations
   exceed ``max_combinations`` (many categories) is binarized by the simple
   threshold instead (logged at DEBUG).
-- *Solver noise*: both methods first snap ``w`` to multiples of
-  ``10**-SNAP_DECIMALS`` (:func:`snap`). Solvers return the same LP vertex
+- *Solver noise*: with ``snap_noise=True`` (the solver-independent mode,
+  on when the clause LPs have a tie-break) both methods first snap ``w``
+  to multiples of ``10**-SNAP_DECIMALS`` (:func:`snap`). Solvers return the same LP vertex
   with different last digits (HiGHS ``1.0``, GLPK ``0.999999999999``), and
   without the snap that noise reordered source columns of equal LP mass
   and split score ties, so HiGHS, GLPK and CBC rounded one LP solution to
@@ -69,9 +70,9 @@ def snap(w: np.ndarray) -> np.ndarray:
     return np.round(np.clip(np.asarray(w, dtype=float), 0.0, 1.0), SNAP_DECIMALS) + 0.0  # + 0.0: no -0.0
 
 
-def simple_binarize(w: np.ndarray, threshold: float = 0.2) -> np.ndarray:
-    """``1[w_j > threshold]`` (the paper's simple binarization, threshold 0.2 in SCS), on the snapped ``w`` (:func:`snap`)."""
-    return (snap(w) > threshold).astype(float)
+def simple_binarize(w: np.ndarray, threshold: float = 0.2, *, snap_noise: bool = False) -> np.ndarray:
+    """``1[w_j > threshold]`` (the paper's simple binarization, threshold 0.2 in SCS); on the snapped ``w`` (:func:`snap`) with ``snap_noise``."""
+    return ((snap(w) if snap_noise else np.asarray(w, dtype=float)) > threshold).astype(float)
 
 
 def redundant_clauses(A: np.ndarray, W: np.ndarray, groups: Sequence[object], *, allow_disable: bool = False) -> list[int]:
@@ -208,7 +209,7 @@ class RedundancyAwareBinarizer:
                 logger.debug("source %s has more than %d non-redundant combinations; using the threshold", label, max_combinations)
             self.groups.append(_Group(columns, candidates))
 
-    def binarize(self, w: np.ndarray, cost: CandidateCost) -> np.ndarray:
+    def binarize(self, w: np.ndarray, cost: CandidateCost, *, snap_noise: bool = False) -> np.ndarray:
         """Binarize the fractional clause ``w`` (d,) using ``cost`` to score candidates.
 
         ``cost(current, columns, options)`` receives the clause as it stands
@@ -216,7 +217,7 @@ class RedundancyAwareBinarizer:
         combinations (len(columns), K), and returns the objective of
         ``current`` with those entries replaced by each candidate.
         """
-        w_lp = snap(w)  # solver noise must not reorder the columns or split ties
+        w_lp = snap(w) if snap_noise else np.clip(np.asarray(w, dtype=float), 0.0, 1.0)  # noise must not reorder columns
         current = w_lp.copy()
         mass = [float(w_lp[group.columns].sum()) for group in self.groups]
         for index in np.argsort(-np.asarray(mass), kind="stable"):

@@ -13,7 +13,7 @@ import pytest
 
 from rulemodels import BooleanRuleClassifier, TrainingWorkspace, load_dataset
 from rulemodels.algorithms.rounding import RedundancyAwareBinarizer, simple_binarize, snap
-from rulemodels.defaults import DEFAULT_TIE_BREAK
+from rulemodels.defaults import DEFAULT_TIE_BREAK, SOLVER_INDEPENDENT_TIE_BREAK
 from rulemodels.models import build_clause_dual_lp, build_clause_lp, tie_break_costs
 from solvers import get_backend
 
@@ -52,7 +52,7 @@ def test_tied_clause_lps_have_several_optimal_vertices_that_the_solvers_pick_dif
 @pytest.mark.parametrize("seed", range(10))
 def test_with_the_tie_break_every_solver_returns_the_same_vertex_with_the_lowest_copies(seed, dual):
     A, y = _tied_instance(seed)
-    found = [_solve(A, y, solver, DEFAULT_TIE_BREAK, dual) for solver in SOLVERS]
+    found = [_solve(A, y, solver, SOLVER_INDEPENDENT_TIE_BREAK, dual) for solver in SOLVERS]
     for other in found[1:]:
         np.testing.assert_array_equal(found[0], other)
     w = found[0]
@@ -85,8 +85,10 @@ def test_tie_break_costs_are_increasing_small_and_zero_when_off():
 
 
 def test_solver_noise_does_not_change_the_rounding():
-    """GLPK returned 0.2 as 0.2000000000001: the simple threshold kept it."""
-    assert simple_binarize(np.array([0.2 + 1e-12, 0.2 - 1e-12, 1 - 1e-12]), 0.2).tolist() == [0.0, 0.0, 1.0]
+    """GLPK returned 0.2 as 0.2000000000001: the simple threshold kept it (the solver-independent mode snaps it)."""
+    noisy = np.array([0.2 + 1e-12, 0.2 - 1e-12, 1 - 1e-12])
+    assert simple_binarize(noisy, 0.2, snap_noise=True).tolist() == [0.0, 0.0, 1.0]
+    assert simple_binarize(noisy, 0.2).tolist() == [1.0, 0.0, 1.0]  # the default rounds the values as given
     A = np.array([[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0], [0, 0, 1, 1]])
     binarizer = RedundancyAwareBinarizer(A, ["a", "a", "b", "b"])
     w = np.array([0.5, 0.5, 0.5, 0.5])
@@ -94,9 +96,9 @@ def test_solver_noise_does_not_change_the_rounding():
     def cost(current, columns, options):
         return np.zeros(options.shape[1])  # every candidate ties: order and l1 distance decide
 
-    plain = binarizer.binarize(w, cost)
+    plain = binarizer.binarize(w, cost, snap_noise=True)
     for noise in ([1e-12, 0, 0, 0], [0, 0, 1e-12, -1e-12], [-1e-13, 1e-13, 0, 1e-12]):
-        np.testing.assert_array_equal(binarizer.binarize(w + np.array(noise), cost), plain)
+        np.testing.assert_array_equal(binarizer.binarize(w + np.array(noise), cost, snap_noise=True), plain)
 
 
 @pytest.mark.parametrize(
@@ -111,16 +113,17 @@ def test_highs_glpk_and_cbc_learn_the_same_am_rule_on_bundled_data(dataset, n_cl
     rules = {}
     for solver in SOLVERS:
         model = BooleanRuleClassifier(algorithm="am", n_clauses=n_clauses, theta=theta, theta_unit="sample", solver=solver)
-        rules[solver] = (str(model.fit(X, y).rule_), model.objective_)
+        with TrainingWorkspace(X, y, solver=solver, tie_break=SOLVER_INDEPENDENT_TIE_BREAK) as workspace:
+            rules[solver] = (str(model.fit(X, y, workspace=workspace).rule_), model.objective_)
     assert rules["glpk"] == rules["highs"]
     assert rules["cbc"] == rules["highs"]
 
 
 def test_a_workspace_can_pose_the_lps_without_the_tie_break():
     X, y = load_dataset("liver")
-    with TrainingWorkspace(X, y, tie_break=0.0) as workspace:
+    with TrainingWorkspace(X, y) as workspace:  # the default: the LPs as the paper poses them
         cache = workspace.lp_cache("dnf", allow_disable=False, disable_cost=None)
-        assert not cache.data.tie_break.any()
-    with TrainingWorkspace(X, y) as workspace:
+        assert DEFAULT_TIE_BREAK == 0.0 and not cache.data.tie_break.any()
+    with TrainingWorkspace(X, y, tie_break=SOLVER_INDEPENDENT_TIE_BREAK) as workspace:
         cache = workspace.lp_cache("dnf", allow_disable=False, disable_cost=None)
-        assert cache.data.tie_break[-1] == pytest.approx(DEFAULT_TIE_BREAK)
+        assert cache.data.tie_break[-1] == pytest.approx(SOLVER_INDEPENDENT_TIE_BREAK)
