@@ -149,12 +149,12 @@ def choose_candidate(results: dict[str, Any], selection: str = defaults.DEFAULT_
     best mean is itself a noisy maximum over many candidates; any candidate within one
     standard error of it is as good as far as the folds can tell, and the shorter rule is
     the one that is read and deployed. The bar of ``"best"`` is the best mean. ``results``
-    needs ``mean_test_score``, ``rank_test_score``, ``mean_n_literals`` and the
-    ``split{k}_test_score`` columns.
+    needs ``mean_test_score``, ``mean_n_literals`` and the ``split{k}_test_score``
+    columns (so a subset of the candidates, e.g. one form's, can be chosen from too).
     """
-    ranks = np.asarray(results["rank_test_score"])
-    best = int(np.argmin(ranks))
     means = np.asarray(results["mean_test_score"], dtype=float)
+    rounded = np.where(np.isnan(means), -np.inf, np.round(means, _TIE_DECIMALS))
+    best = int(np.argmax(rounded))  # the first of the best (rank 1 of rank_test_score)
     if selection == "best" or np.isnan(means[best]):
         return best, float(means[best])
     if selection != "1se":
@@ -164,7 +164,7 @@ def choose_candidate(results: dict[str, Any], selection: str = defaults.DEFAULT_
     error = float(np.std(folds, ddof=1) / np.sqrt(n_splits)) if n_splits > 1 else 0.0
     error = error if np.isfinite(error) else 0.0  # a fold without a score: no margin
     bar = float(np.round(means[best] - error, _TIE_DECIMALS))
-    within = np.flatnonzero(np.where(np.isnan(means), -np.inf, np.round(means, _TIE_DECIMALS)) >= bar)
+    within = np.flatnonzero(rounded >= bar)
     literals = np.asarray(results["mean_n_literals"], dtype=float)[within]
     order = np.lexsort((within, -means[within], np.round(literals, _TIE_DECIMALS)))  # last key sorts first
     return int(within[order[0]]), bar

@@ -1,4 +1,4 @@
-"""BooleanRuleCV: θ, R and form chosen by inner cross-validation (issue 10)."""
+"""BooleanRuleCV: algorithm, θ, R and form chosen by inner cross-validation (issues 10 and 27)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import StratifiedKFold, cross_val_score, cross_validate
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from rulemodels import BooleanRuleClassifier, BooleanRuleCV
+from rulemodels import BooleanRuleClassifier, BooleanRuleCV, defaults, load_dataset
+from rulemodels.model_selection import choose_candidate
 from tests.helpers import EXPECTED_FAILED_CHECKS
 
 # θ in the paper's units (misclassified samples): these tests were written on that scale
@@ -256,3 +257,98 @@ def test_pickle_round_trip_predicts_the_same(planted_cv, planted):
     copy = pickle.loads(pickle.dumps(planted_cv))
     np.testing.assert_array_equal(copy.predict(X), planted_cv.predict(X))
     assert copy.best_params_ == planted_cv.best_params_
+
+
+# ---------------------------------------------------------------------------
+# issue 27: the one-standard-error rule, the algorithm grid, the default grid
+# ---------------------------------------------------------------------------
+
+
+def _table(folds: list[list[float]], literals: list[float]) -> dict:
+    """A constructed ``cv_results_`` (the columns choose_candidate reads): one row of fold scores per candidate."""
+    scores = np.array(folds, dtype=float)
+    table = {f"split{k}_test_score": scores[:, k] for k in range(scores.shape[1])}
+    table.update({"mean_test_score": scores.mean(axis=1), "mean_n_literals": np.array(literals, dtype=float)})
+    return table
+
+
+def test_one_standard_error_rule_picks_the_fewest_literals_within_one_standard_error():
+    table = _table(
+        [[0.70, 0.90, 0.80, 0.80],   # best mean 0.80; std (ddof 1) 0.0816, standard error 0.0408: bar 0.7592
+         [0.78, 0.78, 0.78, 0.78],   # 0.78, 3 literals: within the bar
+         [0.76, 0.76, 0.76, 0.76],   # 0.76, 3 literals: within, but a lower mean than the one above
+         [0.75, 0.75, 0.75, 0.75]],  # 0.75, 1 literal: below the bar
+        literals=[10, 3, 3, 1],
+    )
+    index, bar = choose_candidate(table, "1se")
+    assert bar == pytest.approx(0.80 - np.std([0.70, 0.90, 0.80, 0.80], ddof=1) / 2)
+    assert index == 1
+    assert choose_candidate(table, "best") == (0, pytest.approx(0.80))
+    # Without the spread there is no margin: the best mean is the only candidate within its bar.
+    flat = _table([[0.8] * 4, [0.78] * 4], literals=[10, 3])
+    assert choose_candidate(flat, "1se")[0] == 0
+
+
+def test_one_standard_error_rule_ties_go_to_the_candidate_listed_first():
+    table = _table([[0.9, 0.7], [0.8, 0.8], [0.8, 0.8]], literals=[6, 2, 2])  # equal means and literals
+    assert choose_candidate(table, "1se")[0] == 1
+
+
+def test_fit_applies_the_selection_rule(pima_4_columns_180):
+    X, y = pima_4_columns_180
+    grid = {"thetas": (0.5, 2.0, 5.0), "n_clauses": (1, 2), "cv": 3, "random_state": 0, "algorithms": "am", **FAST}
+    one_se = BooleanRuleCV(**grid).fit(X, y)
+    best = BooleanRuleCV(**grid, selection="best").fit(X, y)
+    results = one_se.cv_results_
+    np.testing.assert_array_equal(results["mean_test_score"], best.cv_results_["mean_test_score"])
+    assert one_se.best_index_ == choose_candidate(results, "1se")[0]
+    assert best.best_index_ == int(np.argmin(results["rank_test_score"]))
+    assert one_se.best_score_ >= one_se.selection_bar_ and best.selection_bar_ == best.best_score_
+    assert results["mean_n_literals"][one_se.best_index_] <= results["mean_n_literals"][best.best_index_]
+    plain = BooleanRuleClassifier(**one_se.best_params_, **FAST).fit(X, y)
+    assert str(one_se.rule_) == str(plain.rule_)
+
+
+def test_algorithms_are_searched_and_the_choice_is_refitted(planted):
+    X, y = planted
+    cv = _cv(algorithms=("bcd", "scs"), thetas=1.0, n_clauses=(1, 2), cv=3, random_state=0).fit(X, y)
+    results = cv.cv_results_
+    assert [(p["n_clauses"], p["algorithm"]) for p in results["params"]] == [(1, "bcd"), (1, "scs"), (2, "bcd"), (2, "scs")]
+    assert list(results["param_algorithm"]) == ["bcd", "scs", "bcd", "scs"]
+    assert cv.algorithm_ == cv.best_params_["algorithm"] == cv.best_estimator_.algorithm
+    assert cv.best_estimator_.get_params()["algorithm"] == cv.algorithm_
+
+
+def test_default_grid():
+    cv = BooleanRuleCV()
+    assert cv.algorithms == defaults.DEFAULT_SEARCH_ALGORITHMS == ("am", "bcd")
+    assert cv.forms == defaults.DEFAULT_FORMS == ("dnf", "cnf")
+    assert cv.selection == defaults.DEFAULT_CV_SELECTION == "1se"
+    thetas = sorted(defaults.DEFAULT_THETAS)
+    assert thetas[0] == 0.001 and thetas[-1] == 0.05
+    # Fine below 1 % (where the bundled datasets' best θ lie, docs/theta.md): no step above 2x there.
+    fine = [t for t in thetas if t <= 0.01]
+    assert max(b / a for a, b in zip(fine, fine[1:])) <= 2.0 and len(fine) >= 6
+    candidates = cv._candidates()
+    assert len(candidates) == 2 * len(thetas) * 3 * 2
+    assert {(c["algorithm"], c["form"]) for c in candidates} == {(a, f) for a in ("am", "bcd") for f in ("dnf", "cnf")}
+
+
+def test_both_forms_on_a_liver_fold_without_missing_values_do_not_stop():
+    """Issue 27: ``forms=('dnf', 'cnf')`` stopped with ``literal '… is not missing' is not a column of the binary matrix``.
+
+    The fit that stopped: liver outer fold 0, BCD, R = 3, θ = 0.002, CNF (its third clause was
+    ``alkaline_phosphotase <= 63.0 OR alkaline_phosphotase > 63.0``, simplified to ``… is not missing``
+    and then evaluated on the binary matrix). One inner "split" trains on exactly those rows.
+    """
+    X, y = load_dataset("liver")
+    train, _ = next(iter(StratifiedKFold(10, shuffle=True, random_state=0).split(X, y)))
+    X, y = X.iloc[train], y.iloc[train]
+    assert not X.isna().any().any()
+    every_row = np.arange(len(y))
+    cv = BooleanRuleCV(algorithms="bcd", thetas=0.002, n_clauses=3, forms=("dnf", "cnf"), cv=[(every_row, every_row)])
+    cv.fit(X, y)
+    assert len(cv.cv_results_["params"]) == 2 and not np.isnan(cv.cv_results_["mean_test_score"]).any()
+    for form in ("dnf", "cnf"):
+        rule = BooleanRuleClassifier(algorithm="bcd", theta=0.002, n_clauses=3, form=form).fit(X, y).rule_
+        assert all(lit.op not in ("is_nan", "not_nan") for lit in rule.literals)
