@@ -416,7 +416,7 @@ theta_unit, nan, high_cardinality, simplify
         """Search the grid by cross-validation, then (``refit=True``) refit the best on all of ``X, y``.
 
         Each training fold gets one :class:`~rulemodels.TrainingWorkspace`,
-        shared by every candidate (θ, R, form) fitted on it: the fold is
+        shared by every candidate (algorithm, θ, R, form) fitted on it: the fold is
         binarized once and the candidates share clause LPs, set-covering
         starts and LP solutions. Each candidate's rule is the one it would
         learn alone.
@@ -553,7 +553,7 @@ theta_unit, nan, high_cardinality, simplify
         return f"{type(self).__name__} (not fitted)"
 
     def _repr_html_(self) -> str:
-        """For notebooks: the refitted best rule as the estimator shows it, with the chosen θ, R and form."""
+        """For notebooks: the refitted best rule as the estimator shows it, with the chosen algorithm, θ, R and form."""
         import html
 
         if not hasattr(self, "best_estimator_"):
