@@ -297,8 +297,8 @@ def test_one_standard_error_rule_ties_go_to_the_candidate_listed_first():
 def test_fit_applies_the_selection_rule(pima_4_columns_180):
     X, y = pima_4_columns_180
     grid = {"thetas": (0.5, 2.0, 5.0), "n_clauses": (1, 2), "cv": 3, "random_state": 0, "algorithms": "am", **FAST}
-    one_se = BooleanRuleCV(**grid).fit(X, y)
-    best = BooleanRuleCV(**grid, selection="best").fit(X, y)
+    one_se = BooleanRuleCV(**grid, selection="1se").fit(X, y)
+    best = BooleanRuleCV(**grid).fit(X, y)
     results = one_se.cv_results_
     np.testing.assert_array_equal(results["mean_test_score"], best.cv_results_["mean_test_score"])
     assert one_se.best_index_ == choose_candidate(results, "1se")[0]
@@ -323,7 +323,7 @@ def test_default_grid():
     cv = BooleanRuleCV()
     assert cv.algorithms == defaults.DEFAULT_SEARCH_ALGORITHMS == ("am", "bcd")
     assert cv.forms == defaults.DEFAULT_FORMS == ("dnf", "cnf")
-    assert cv.selection == defaults.DEFAULT_CV_SELECTION == "1se"
+    assert cv.selection == defaults.DEFAULT_CV_SELECTION == "best"
     thetas = sorted(defaults.DEFAULT_THETAS)
     assert thetas[0] == 0.001 and thetas[-1] == 0.05
     # Fine below 1 % (where the bundled datasets' best θ lie, docs/theta.md): no step above 2x there.
