@@ -1,4 +1,4 @@
-"""Choosing θ, R and the rule form by cross-validation: :class:`BooleanRuleCV`."""
+"""Choosing the algorithm, θ, R and the rule form by cross-validation: :class:`BooleanRuleCV`."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from rulemodels.utils import Options, check_values, track, validate_params
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["BooleanRuleCV"]
+__all__ = ["BooleanRuleCV", "choose_candidate"]
 
 #: Default θ grid (θ as a share of the training set, ``theta_unit='fraction'``):
 #: from "a literal must fix 0.1 % of the rows" (long rules) to 5 % (one or two
@@ -39,7 +39,7 @@ DEFAULT_THETAS: tuple[float, ...] = defaults.DEFAULT_THETAS
 
 #: The BooleanRuleClassifier parameters BooleanRuleCV passes through unchanged.
 _BASE_PARAMS: tuple[str, ...] = (
-    "algorithm", "n_thresholds", "allow_disable", "disable_cost", "max_iter",
+    "n_thresholds", "allow_disable", "disable_cost", "max_iter",
     "solver", "solver_options", "time_limit", "random_state",
     "theta_unit", "nan", "high_cardinality", "simplify",
 )
@@ -102,8 +102,8 @@ def _fit_fold(
             score = _score(scorer, estimator, X_test, y_test, score_params)
             n_literals = estimator.rule_.n_literals
             logger.debug(
-                "fold θ=%g R=%d form=%s: score %.4f, %d literal(s), rule %s",
-                params["theta"], params["n_clauses"], params["form"], score, n_literals, estimator.rule_,
+                "fold %s θ=%g R=%d form=%s: score %.4f, %d literal(s), rule %s",
+                params["algorithm"], params["theta"], params["n_clauses"], params["form"], score, n_literals, estimator.rule_,
             )
             outcomes.append({
                 "score": score, "n_literals": float(n_literals),
@@ -115,22 +115,59 @@ def _fit_fold(
 def _grid_values(name: str, values: Any, kind: str) -> list[Any]:
     """Validate one grid parameter (a scalar or a non-empty sequence) and return its distinct values.
 
-    ``kind`` is ``"theta"``, ``"n_clauses"`` or ``"form"``: each value is checked by that
-    parameter's one rule (:data:`rulemodels.utils.PARAMETERS`; a grid's forms are
-    ``'dnf'``/``'cnf'``, not ``'auto'``). Raises an ``InvalidParameterError`` (a ValueError)
+    ``kind`` is ``"theta"``, ``"n_clauses"``, ``"form"`` or ``"algorithm"``: each value is
+    checked by that parameter's one rule (:data:`rulemodels.utils.PARAMETERS`; a grid's forms
+    are ``'dnf'``/``'cnf'``, not ``'auto'``). Raises an ``InvalidParameterError`` (a ValueError)
     that names the parameter and says what to pass.
     """
-    examples = {"theta": "thetas=(0.01, 0.1, 1.0)", "n_clauses": "n_clauses=(1, 2, 3)", "form": "forms=('cnf', 'dnf')"}
+    examples = {
+        "theta": "thetas=(0.01, 0.1, 1.0)", "n_clauses": "n_clauses=(1, 2, 3)", "form": "forms=('cnf', 'dnf')",
+        "algorithm": "algorithms=('am', 'bcd')",
+    }
     items = [values] if isinstance(values, (str, Real)) else list(np.asarray(values, dtype=object).ravel())
     check_values(
         name, items, kind, owner="BooleanRuleCV", example=examples[kind],
         constraints=[Options(defaults.FORMS)] if kind == "form" else None,
     )
-    if kind == "form":
+    if kind in ("form", "algorithm"):
         return list(dict.fromkeys(items))  # distinct, in the order given
     if kind == "theta":
         return sorted({float(t) for t in items}, reverse=True)  # largest θ (sparsest rule) first
     return sorted({int(r) for r in items})  # type: ignore[arg-type]  # fewest clauses first (checked above)
+
+
+def choose_candidate(results: dict[str, Any], selection: str = defaults.DEFAULT_CV_SELECTION) -> tuple[int, float]:
+    """The index of the candidate ``selection`` picks from ``results`` (``cv_results_``), and its score bar.
+
+    ``"best"``: the first candidate of rank 1 (the best mean test score; ties go to the
+    candidate listed first, the simplest). ``"1se"``, the one-standard-error rule (Hastie,
+    Tibshirani and Friedman, *The Elements of Statistical Learning*, 2nd ed., section 7.10):
+    the bar is the best mean score minus its standard error over the folds
+    (``std_test_score`` with ``ddof=1`` divided by the square root of the number of folds),
+    and among the candidates whose mean reaches the bar the one with the fewest mean literals
+    over the folds is picked (then the higher mean score, then the one listed first). The
+    best mean is itself a noisy maximum over many candidates; any candidate within one
+    standard error of it is as good as far as the folds can tell, and the shorter rule is
+    the one that is read and deployed. The bar of ``"best"`` is the best mean. ``results``
+    needs ``mean_test_score``, ``mean_n_literals`` and the ``split{k}_test_score``
+    columns (so a subset of the candidates, e.g. one form's, can be chosen from too).
+    """
+    means = np.asarray(results["mean_test_score"], dtype=float)
+    rounded = np.where(np.isnan(means), -np.inf, np.round(means, _TIE_DECIMALS))
+    best = int(np.argmax(rounded))  # the first of the best (rank 1 of rank_test_score)
+    if selection == "best" or np.isnan(means[best]):
+        return best, float(means[best])
+    if selection != "1se":
+        raise ValueError(f"selection must be one of {defaults.CV_SELECTIONS}, got {selection!r}")
+    n_splits = sum(1 for key in results if key.startswith("split") and key.endswith("_test_score"))
+    folds = np.array([results[f"split{k}_test_score"][best] for k in range(n_splits)], dtype=float)
+    error = float(np.std(folds, ddof=1) / np.sqrt(n_splits)) if n_splits > 1 else 0.0
+    error = error if np.isfinite(error) else 0.0  # a fold without a score: no margin
+    bar = float(np.round(means[best] - error, _TIE_DECIMALS))
+    within = np.flatnonzero(rounded >= bar)
+    literals = np.asarray(results["mean_n_literals"], dtype=float)[within]
+    order = np.lexsort((within, -means[within], np.round(literals, _TIE_DECIMALS)))  # last key sorts first
+    return int(within[order[0]]), bar
 
 
 def _best_estimator_has(attr: str) -> Callable[[Any], bool]:
@@ -145,10 +182,10 @@ def _best_estimator_has(attr: str) -> Callable[[Any], bool]:
 
 
 class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
-    """Boolean rule classifier with θ, R (and optionally the form) chosen by cross-validation.
+    """Boolean rule classifier with the algorithm, θ, R and form chosen by cross-validation.
 
     Like :class:`sklearn.linear_model.LogisticRegressionCV`: ``fit`` runs a
-    grid search over ``thetas`` × ``n_clauses`` × ``forms`` of
+    grid search over ``algorithms`` × ``thetas`` × ``n_clauses`` × ``forms`` of
     :class:`~rulemodels.BooleanRuleClassifier` fits, keeps the grid and every
     fold's score in ``cv_results_`` (in the layout of
     :class:`sklearn.model_selection.GridSearchCV`), and refits the chosen
@@ -160,25 +197,39 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
 
     **How the choice is made.** The candidates are ordered from the simplest
     rule to the most complex: fewest clauses first, then largest θ first, then
-    ``forms`` in the order given. Each candidate gets the mean of its test-fold
-    scores (``mean_test_score``). Means are rounded to 10 decimals, so values
-    that differ only by floating-point rounding are ties, and ranked
-    (``rank_test_score``, 1 = best, tied candidates share a rank). The chosen
-    candidate, ``best_index_``, is the *first* candidate of rank 1, i.e. among
-    tied best means the one with the fewest clauses, then the largest θ, then
-    the form listed first.
+    ``algorithms`` and ``forms`` in the order given. Each candidate gets the
+    mean of its test-fold scores (``mean_test_score``). Means are rounded to 10
+    decimals, so values that differ only by floating-point rounding are ties,
+    and ranked (``rank_test_score``, 1 = best, tied candidates share a rank).
+    With ``selection="best"`` (the default) the chosen candidate,
+    ``best_index_``, is the *first* candidate of rank 1, i.e. among tied best
+    means the one with the fewest clauses, then the largest θ, then the
+    algorithm and form listed first. With ``selection="1se"`` it is the one
+    with the fewest mean literals over the folds among those whose mean score
+    is within one standard error of the best mean (the *one-standard-error
+    rule*; ties: higher mean, then listed first); ``selection_bar_`` is that
+    bound. In nested CV on the bundled datasets ``"1se"`` halved the rules'
+    literals but raised the error by about one point on three of the four
+    (docs/theta.md). See :func:`choose_candidate`.
 
     Parameters
     ----------
-    thetas : float or sequence of float, default=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05)
+    algorithms : str or sequence of str, default=("am", "bcd")
+        Algorithms to try (``defaults.DEFAULT_SEARCH_ALGORITHMS``; any
+        ``algorithm`` of :class:`~rulemodels.BooleanRuleClassifier`).
+    thetas : float or sequence of float, default=(0.001, 0.002, 0.003, 0.005, 0.007, 0.01, 0.02, 0.05)
         θ values to try (each >= 0): with ``theta_unit="fraction"`` the share
         of the training rows a literal must fix to be kept (see
         :class:`~rulemodels.BooleanRuleClassifier`), so larger θ gives
-        sparser rules; the default spans the range where rules change.
+        sparser rules; the default spans the range where rules change
+        (docs/theta.md).
     n_clauses : int or sequence of int, default=(1, 2, 3)
         Numbers of clauses R to try (each >= 1).
-    forms : {"dnf", "cnf"} or sequence of them, default=("dnf",)
-        Rule forms to try; ``("cnf", "dnf")`` chooses the form by CV too.
+    forms : {"dnf", "cnf"} or sequence of them, default=("dnf", "cnf")
+        Rule forms to try; ``"dnf"`` alone fixes the form.
+    selection : {"best", "1se"}, default="best"
+        How the candidate is chosen from the CV scores (see above): the best
+        mean score, or the fewest literals within one standard error of it.
     cv : int, cross-validation generator or iterable of splits, default=5
         An int (or None, meaning 5) uses
         ``StratifiedKFold(n_splits=cv, shuffle=True, random_state=random_state)``;
@@ -209,7 +260,7 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         processes. Whatever ``verbose`` is, a progress bar of the fold fits
         (count, rate, ETA) is drawn on stderr when stderr is a terminal, and
         nothing otherwise (:mod:`rulemodels.utils`).
-    algorithm, n_thresholds, allow_disable, disable_cost, max_iter, solver, solver_options, time_limit, \
+    n_thresholds, allow_disable, disable_cost, max_iter, solver, solver_options, time_limit, \
 theta_unit, nan, high_cardinality, simplify
         Passed to every :class:`~rulemodels.BooleanRuleClassifier` (see it for
         their meaning); ``time_limit`` applies to each fit.
@@ -219,7 +270,7 @@ theta_unit, nan, high_cardinality, simplify
     cv_results_ : dict of ndarray
         As :attr:`sklearn.model_selection.GridSearchCV.cv_results_` for one
         metric: ``params``, ``param_theta``, ``param_n_clauses``,
-        ``param_form``, ``split{k}_test_score``, ``mean_test_score``,
+        ``param_form``, ``param_algorithm``, ``split{k}_test_score``, ``mean_test_score``,
         ``std_test_score``, ``rank_test_score`` (from the rounded means, see
         above), ``mean_fit_time``, ``std_fit_time``, ``mean_score_time``,
         ``std_score_time``, plus the rule sizes of the fold fits:
@@ -228,15 +279,19 @@ theta_unit, nan, high_cardinality, simplify
     best_index_ : int
         Index of the chosen candidate in ``cv_results_``.
     best_params_ : dict
-        ``{"form": ..., "n_clauses": ..., "theta": ...}`` of the chosen candidate.
+        ``{"algorithm": ..., "form": ..., "n_clauses": ..., "theta": ...}`` of the chosen candidate.
     best_score_ : float
-        Its mean test score.
+        Its mean test score (with ``selection="1se"`` not necessarily the highest).
+    selection_bar_ : float
+        The lowest mean score ``selection`` accepted: the best mean minus its
+        standard error (``"1se"``), or the best mean (``"best"``).
     best_estimator_ : BooleanRuleClassifier
         The chosen parameters refitted on all data (only with ``refit=True``).
+    algorithm_ : str
     theta_ : float
     n_clauses_ : int
     form_ : str
-        The chosen θ, R and form.
+        The chosen algorithm, θ, R and form.
     rule_ : Rule
         ``best_estimator_.rule_`` (only with ``refit=True``); likewise
         ``raw_rule_``, ``simplification_``, ``baseline_error_``,
@@ -261,21 +316,22 @@ theta_unit, nan, high_cardinality, simplify
 
     See Also
     --------
-    BooleanRuleClassifier : the estimator with fixed θ, R and form.
+    BooleanRuleClassifier : the estimator with fixed algorithm, θ, R and form.
+    choose_candidate : the choice from ``cv_results_``.
     sklearn.model_selection.GridSearchCV : the layout of ``cv_results_``.
 
     Examples
     --------
     >>> from rulemodels import BooleanRuleCV, load_dataset
     >>> X, y = load_dataset("pima")
-    >>> clf = BooleanRuleCV(thetas=(0.1, 1.0, 10.0), n_clauses=(1, 2, 3), random_state=0)  # doctest: +SKIP
+    >>> clf = BooleanRuleCV(random_state=0)                          # doctest: +SKIP
     >>> clf.fit(X, y).best_params_                                   # doctest: +SKIP
-    {'form': 'dnf', 'n_clauses': 2, 'theta': 0.1}
     >>> print(clf.rule_)                                             # doctest: +SKIP
     >>> clf.cv_results_["mean_test_score"]                           # doctest: +SKIP
     """
 
     _parameter_constraints: dict = {
+        "algorithms": ["array-like", Options(defaults.ALGORITHMS)],
         "thetas": ["array-like", Real],
         "n_clauses": ["array-like", Integral],
         "forms": ["array-like", Options(defaults.FORMS)],
@@ -284,12 +340,14 @@ theta_unit, nan, high_cardinality, simplify
         "n_jobs": [Integral, None],
         "refit": ["boolean"],
         "verbose": ["verbose"],
+        "selection": [Options(defaults.CV_SELECTIONS)],
         **{name: BooleanRuleClassifier._parameter_constraints[name] for name in _BASE_PARAMS},
     }
 
     def __init__(
         self,
         *,
+        algorithms: Any = defaults.DEFAULT_SEARCH_ALGORITHMS,
         thetas: Any = defaults.DEFAULT_THETAS,
         n_clauses: Any = defaults.DEFAULT_N_CLAUSES_GRID,
         forms: Any = defaults.DEFAULT_FORMS,
@@ -299,7 +357,7 @@ theta_unit, nan, high_cardinality, simplify
         refit: bool = True,
         random_state: Any = None,
         verbose: bool | int = False,
-        algorithm: str = defaults.DEFAULT_ALGORITHM,
+        selection: str = defaults.DEFAULT_CV_SELECTION,
         n_thresholds: int = defaults.DEFAULT_N_THRESHOLDS,
         allow_disable: bool = defaults.DEFAULT_ALLOW_DISABLE,
         disable_cost: float = defaults.DEFAULT_DISABLE_COST,
@@ -312,6 +370,7 @@ theta_unit, nan, high_cardinality, simplify
         high_cardinality: str = defaults.DEFAULT_HIGH_CARDINALITY,
         simplify: bool = defaults.DEFAULT_SIMPLIFY,
     ):
+        self.algorithms = algorithms
         self.thetas = thetas
         self.n_clauses = n_clauses
         self.forms = forms
@@ -321,7 +380,7 @@ theta_unit, nan, high_cardinality, simplify
         self.refit = refit
         self.random_state = random_state
         self.verbose = verbose
-        self.algorithm = algorithm
+        self.selection = selection
         self.n_thresholds = n_thresholds
         self.allow_disable = allow_disable
         self.disable_cost = disable_cost
@@ -335,11 +394,15 @@ theta_unit, nan, high_cardinality, simplify
         self.simplify = simplify
 
     def _candidates(self) -> list[dict[str, Any]]:
-        """The grid as a list of parameter dicts, simplest first (fewest clauses, largest θ, forms in order)."""
+        """The grid as a list of parameter dicts, simplest first (fewest clauses, largest θ, algorithms and forms in order)."""
+        algorithms = _grid_values("algorithms", self.algorithms, "algorithm")
         thetas = _grid_values("thetas", self.thetas, "theta")
         n_clauses = _grid_values("n_clauses", self.n_clauses, "n_clauses")
         forms = _grid_values("forms", self.forms, "form")
-        return [{"form": f, "n_clauses": r, "theta": t} for r in n_clauses for t in thetas for f in forms]
+        return [
+            {"algorithm": a, "form": f, "n_clauses": r, "theta": t}
+            for r in n_clauses for t in thetas for a in algorithms for f in forms
+        ]
 
     def _base_estimator(self) -> BooleanRuleClassifier:
         return BooleanRuleClassifier(**{name: getattr(self, name) for name in _BASE_PARAMS})
@@ -354,7 +417,7 @@ theta_unit, nan, high_cardinality, simplify
         """Search the grid by cross-validation, then (``refit=True``) refit the best on all of ``X, y``.
 
         Each training fold gets one :class:`~rulemodels.TrainingWorkspace`,
-        shared by every candidate (θ, R, form) fitted on it: the fold is
+        shared by every candidate (algorithm, θ, R, form) fitted on it: the fold is
         binarized once and the candidates share clause LPs, set-covering
         starts and LP solutions. Each candidate's rule is the one it would
         learn alone.
@@ -388,8 +451,9 @@ theta_unit, nan, high_cardinality, simplify
         splits = list(check_cv(self._splitter(), y, classifier=True).split(X, y))
         with _log_level(self.verbose):
             logger.info(
-                "BooleanRuleCV: searching %d candidate(s): θ in %s, R in %s, forms %s, on %d folds",
-                len(candidates), sorted({c["theta"] for c in candidates}), sorted({c["n_clauses"] for c in candidates}),
+                "BooleanRuleCV: searching %d candidate(s): algorithms %s, θ in %s, R in %s, forms %s, on %d folds",
+                len(candidates), list(dict.fromkeys(c["algorithm"] for c in candidates)),
+                sorted({c["theta"] for c in candidates}), sorted({c["n_clauses"] for c in candidates}),
                 list(dict.fromkeys(c["form"] for c in candidates)), len(splits),
             )
             weigh_scores = sample_weight is not None and _accepts_sample_weight(scorer)
@@ -402,20 +466,26 @@ theta_unit, nan, high_cardinality, simplify
             self.cv_results_ = self._results(candidates, folds)
             self.n_splits_ = len(splits)
             self.scorer_ = scorer
-            self.best_index_ = int(np.argmin(self.cv_results_["rank_test_score"]))
+            self.best_index_, self.selection_bar_ = choose_candidate(self.cv_results_, self.selection)
             self.best_params_ = dict(self.cv_results_["params"][self.best_index_])
             self.best_score_ = float(self.cv_results_["mean_test_score"][self.best_index_])
             self.theta_ = float(self.best_params_["theta"])
             self.n_clauses_ = int(self.best_params_["n_clauses"])
             self.form_ = str(self.best_params_["form"])
+            self.algorithm_ = str(self.best_params_["algorithm"])
             for i, params in enumerate(self.cv_results_["params"]):
                 logger.info(
-                    "θ=%g R=%d form=%s: mean score over %d folds %.4f ± %.4f, %.1f literal(s), rank %d",
-                    params["theta"], params["n_clauses"], params["form"], self.n_splits_, self.cv_results_["mean_test_score"][i],
+                    "%s θ=%g R=%d form=%s: mean score over %d folds %.4f ± %.4f, %.1f literal(s), rank %d",
+                    params["algorithm"], params["theta"], params["n_clauses"], params["form"], self.n_splits_,
+                    self.cv_results_["mean_test_score"][i],
                     self.cv_results_["std_test_score"][i], self.cv_results_["mean_n_literals"][i],
                     self.cv_results_["rank_test_score"][i],
                 )
-            logger.info("chose θ=%g R=%d form=%s (mean score %.4f)", self.theta_, self.n_clauses_, self.form_, self.best_score_)
+            logger.info(
+                "chose %s θ=%g R=%d form=%s (mean score %.4f, %.1f literal(s); %s rule, bar %.4f)", self.algorithm_,
+                self.theta_, self.n_clauses_, self.form_, self.best_score_,
+                self.cv_results_["mean_n_literals"][self.best_index_], self.selection, self.selection_bar_,
+            )
             self.refit_time_ = 0.0
             fit_params = {} if sample_weight is None else {"sample_weight": sample_weight}
             if self.refit:
@@ -438,7 +508,7 @@ theta_unit, nan, high_cardinality, simplify
             values = np.array([[fold[i][field_name] for fold in folds] for i in range(len(candidates))], dtype=float)
             results[f"mean_{key}"] = values.mean(axis=1)
             results[f"std_{key}"] = values.std(axis=1)
-        for name in ("form", "n_clauses", "theta"):
+        for name in ("algorithm", "form", "n_clauses", "theta"):
             results[f"param_{name}"] = np.ma.MaskedArray([c[name] for c in candidates], mask=False, dtype=object)
         results["params"] = [dict(c) for c in candidates]
         for field_name, prefix, suffix in (("score", "split", "_test_score"), ("n_literals", "split", "_n_literals")):
@@ -484,12 +554,12 @@ theta_unit, nan, high_cardinality, simplify
         return f"{type(self).__name__} (not fitted)"
 
     def _repr_html_(self) -> str:
-        """For notebooks: the refitted best rule as the estimator shows it, with the chosen θ, R and form."""
+        """For notebooks: the refitted best rule as the estimator shows it, with the chosen algorithm, θ, R and form."""
         import html
 
         if not hasattr(self, "best_estimator_"):
             return f"<pre>{html.escape(str(self))}</pre>"
-        chosen = html.escape(f"chosen by {self.n_splits_}-fold CV: θ={self.theta_:g}, R={self.n_clauses_}, "
+        chosen = html.escape(f"chosen by {self.n_splits_}-fold CV: {self.algorithm_}, θ={self.theta_:g}, R={self.n_clauses_}, "
                              f"form={self.form_} (mean score {self.best_score_:.4f})")
         return f"{self.best_estimator_._repr_html_()}<p>{chosen}</p>"
 

@@ -316,7 +316,7 @@ def test_repr_html_of_a_fitted_boolean_rule_cv():
     from rulemodels import BooleanRuleCV
 
     X, y = load_dataset("liver")
-    search = BooleanRuleCV(algorithm="scs", thetas=[0.005], n_clauses=[1, 2], cv=2, n_thresholds=3)
+    search = BooleanRuleCV(algorithms="scs", thetas=[0.005], n_clauses=[1, 2], cv=2, n_thresholds=3)
     assert "not fitted" in search._repr_html_()
     search.fit(X, y)
     markup = search._repr_mimebundle_()["text/html"]

@@ -300,7 +300,7 @@ def test_boolean_rule_cv_shows_its_progress_on_a_terminal(terminal_stderr):
 
     X, y = load_dataset("liver")
     written = terminal_stderr()
-    BooleanRuleCV(algorithm="scs", thetas=[0.002, 0.005], n_clauses=[1], cv=2, n_thresholds=3).fit(X, y)
+    BooleanRuleCV(algorithms="scs", thetas=[0.002, 0.005], n_clauses=[1], forms="dnf", cv=2, n_thresholds=3).fit(X, y)
     shown = written()
     assert "BooleanRuleCV" in shown and "4/4" in shown
 

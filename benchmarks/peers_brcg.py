@@ -1,0 +1,137 @@
+"""The column-generation peer (AIX360's ``BooleanRuleCG``) on the folds and binarization of ``nested_cv.py``.
+
+AIX360 is not a dependency of rulemodels: it runs in a separate environment
+(``python -m venv /work/peers-venv && /work/peers-venv/bin/pip install
+'aix360[rbm]'``). Two steps, so that both see the same binary matrices:
+
+1. with the project's environment, binarize every outer training fold with
+   rulemodels' ``FeatureBinarizer`` (9 quantile thresholds, both directions)
+   and save the train/test matrices::
+
+       .venv/bin/python benchmarks/peers_brcg.py --export /tmp/brcg_folds.npz
+
+2. with the peers' environment, fit ``BooleanRuleCG`` on them (its defaults,
+   ``lambda0 = lambda1 = 0.001``, and each ``--lambdas`` value for both),
+   DNF and CNF, and write ``benchmarks/results/peers_brcg.md``/``.json``::
+
+       /work/peers-venv/bin/python benchmarks/peers_brcg.py --run /tmp/brcg_folds.npz --lambdas 0.001
+
+Folds: ``StratifiedKFold(10, shuffle=True, random_state=0)``. Errors in %,
+literals as the peer counts them (mean over the folds); "best" is the
+test-fold-selected best setting (optimistic, as the issue's BRCG column).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+DATASETS = ("liver", "parkinsons", "pima", "sonar")
+RESULTS = Path(__file__).parent / "results"
+
+
+def export(path: Path, datasets: list[str], n_folds: int) -> None:
+    """Binarize each outer training fold with rulemodels and save train/test matrices and column labels."""
+    from sklearn.model_selection import StratifiedKFold
+
+    from rulemodels import FeatureBinarizer, load_dataset
+
+    arrays: dict[str, np.ndarray] = {}
+    for dataset in datasets:
+        X, y = load_dataset(dataset)
+        y = np.asarray(y)
+        for k, (train, test) in enumerate(list(StratifiedKFold(10, shuffle=True, random_state=0).split(X, y))[:n_folds]):
+            binarizer = FeatureBinarizer(n_thresholds=9).fit(X.iloc[train])
+            columns = [(lit.feature, lit.op, float(lit.value)) for lit in binarizer.literals_]
+            arrays[f"{dataset}/{k}/train"] = np.asarray(binarizer.transform(X.iloc[train]), dtype=np.int8)
+            arrays[f"{dataset}/{k}/test"] = np.asarray(binarizer.transform(X.iloc[test]), dtype=np.int8)
+            arrays[f"{dataset}/{k}/y_train"] = y[train]
+            arrays[f"{dataset}/{k}/y_test"] = y[test]
+            arrays[f"{dataset}/{k}/columns"] = np.array(json.dumps(columns))
+    np.savez_compressed(path, **arrays)
+
+
+def run(path: Path, lambdas: list[float], forms: list[str], out: Path) -> None:
+    """Fit BooleanRuleCG on every saved fold, both forms, each λ (λ0 = λ1); write the summary."""
+    import pandas as pd
+    from aix360.algorithms.rbm import BooleanRuleCG
+
+    data = np.load(path)
+    keys = sorted({tuple(k.split("/")[:2]) for k in data.files}, key=lambda key: (key[0], int(key[1])))
+    records = []
+    for dataset, fold in keys:
+        columns = pd.MultiIndex.from_tuples(
+            [(f, op, v) for f, op, v in json.loads(str(data[f"{dataset}/{fold}/columns"]))],
+            names=["feature", "operation", "value"],
+        )
+        train = pd.DataFrame(data[f"{dataset}/{fold}/train"], columns=columns)
+        test = pd.DataFrame(data[f"{dataset}/{fold}/test"], columns=columns)
+        y_train, y_test = data[f"{dataset}/{fold}/y_train"], data[f"{dataset}/{fold}/y_test"]
+        for cnf in [form == "cnf" for form in forms]:
+            for lam in lambdas:
+                start = time.perf_counter()
+                model = BooleanRuleCG(lambda0=lam, lambda1=lam, CNF=cnf)
+                model.fit(train, y_train)
+                seconds = time.perf_counter() - start
+                explained = model.explain()
+                rules = explained["rules"]
+                n_literals = sum(len(rule.split(" AND ")) if not cnf else len(rule.split(" OR ")) for rule in rules)
+                records.append({
+                    "dataset": dataset, "fold": int(fold), "form": "cnf" if cnf else "dnf", "lambda": lam,
+                    "error": 100.0 * float(np.mean(model.predict(test) != y_test)), "n_literals": n_literals,
+                    "seconds": seconds,
+                })
+                print(records[-1], flush=True)
+    rows = []
+    for dataset in dict.fromkeys(r["dataset"] for r in records):
+        mine = [r for r in records if r["dataset"] == dataset]
+        settings = sorted({(r["form"], r["lambda"]) for r in mine})
+        means = {s: np.mean([r["error"] for r in mine if (r["form"], r["lambda"]) == s]) for s in settings}
+        literals = {s: np.mean([r["n_literals"] for r in mine if (r["form"], r["lambda"]) == s]) for s in settings}
+        best = min(settings, key=lambda s: means[s])
+        default = ("dnf", 0.001) if ("dnf", 0.001) in means else None
+        rows.append({
+            "dataset": dataset,
+            "defaults (DNF, λ 0.001) %": f"{means[default]:.1f} ({literals[default]:.1f})" if default else "",
+            "best %": f"{means[best]:.1f} ({best[0].upper()}, λ {best[1]:g}, {literals[best]:.1f} literals)",
+            "median s per fit": float(np.median([r["seconds"] for r in mine])),
+            **{f"{f} λ {lam:g} %": f"{means[(f, lam)]:.1f} ({literals[(f, lam)]:.1f})" for f, lam in settings},
+        })
+    header = list(rows[0])
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(f"{row[h]:.2f}" if isinstance(row[h], float) else str(row[h]) for h in header) + " |" for row in rows]
+    table = "\n".join(lines)
+    print(table)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.with_suffix(".md").write_text(
+        "# AIX360 BooleanRuleCG on the folds and binarization of nested_cv.py\n\n"
+        "`benchmarks/peers_brcg.py`; error % (literals), mean over the folds; 'best' is test-fold selected.\n\n"
+        + table + "\n"
+    )
+    out.with_suffix(".json").write_text(json.dumps({"summary": rows, "records": records}, indent=2, default=str) + "\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--export", type=Path, help="write the binarized folds here (project environment)")
+    parser.add_argument("--run", type=Path, help="fit BooleanRuleCG on the folds saved here (peers' environment)")
+    parser.add_argument("--datasets", nargs="+", default=list(DATASETS))
+    parser.add_argument("--folds", type=int, default=10)
+    parser.add_argument("--lambdas", nargs="+", type=float, default=[0.001])
+    parser.add_argument("--forms", nargs="+", choices=["dnf", "cnf"], default=["dnf", "cnf"])
+    parser.add_argument("--out", type=Path, default=RESULTS / "peers_brcg")
+    args = parser.parse_args()
+    if args.export:
+        export(args.export, args.datasets, args.folds)
+    elif args.run:
+        run(args.run, args.lambdas, args.forms, args.out)
+    else:
+        parser.error("pass --export FILE (project environment) or --run FILE (peers' environment)")
+
+
+if __name__ == "__main__":
+    main()
