@@ -51,7 +51,7 @@ def _subset(results: dict[str, Any], rows: list[int]) -> dict[str, Any]:
     return {k: np.asarray(results[k])[rows] for k in keys}
 
 
-def run_fold(dataset: str, fold: int, train: np.ndarray, test: np.ndarray) -> dict[str, Any]:
+def run_fold(dataset: str, fold: int, train: np.ndarray, test: np.ndarray, algorithms: list[str] | None = None) -> dict[str, Any]:
     """One outer fold: the default search on the training rows, and every candidate scored on the test rows."""
     from rulemodels import BooleanRuleClassifier, BooleanRuleCV, TrainingWorkspace, load_dataset
     from rulemodels.algorithms.baseline import TrivialRuleWarning
@@ -62,7 +62,8 @@ def run_fold(dataset: str, fold: int, train: np.ndarray, test: np.ndarray) -> di
     y = np.asarray(y)
     X_train, y_train, X_test, y_test = X.iloc[train], y[train], X.iloc[test], y[test]
     start = time.perf_counter()
-    search = BooleanRuleCV(random_state=0, refit=False).fit(X_train, y_train)
+    search_grid = {} if algorithms is None else {"algorithms": tuple(algorithms)}
+    search = BooleanRuleCV(random_state=0, refit=False, **search_grid).fit(X_train, y_train)
     search_seconds = time.perf_counter() - start
     results = search.cv_results_
     candidates = results["params"]
@@ -131,6 +132,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--folds", type=int, default=10, help="run only the first K of the 10 outer folds")
     parser.add_argument("--out", type=Path, default=RESULTS / "nested_cv")
+    parser.add_argument("--algorithms", nargs="+", default=None, help="BooleanRuleCV(algorithms=...) (default: its default)")
     args = parser.parse_args()
     from rulemodels import load_dataset
 
@@ -138,7 +140,7 @@ def main() -> None:
     for dataset in args.datasets:
         X, y = load_dataset(dataset)
         splits = list(StratifiedKFold(10, shuffle=True, random_state=0).split(X, y))[: args.folds]
-        tasks += [delayed(run_fold)(dataset, k, train, test) for k, (train, test) in enumerate(splits)]
+        tasks += [delayed(run_fold)(dataset, k, train, test, args.algorithms) for k, (train, test) in enumerate(splits)]
     start = time.perf_counter()
     folds = Parallel(n_jobs=args.jobs, verbose=5)(tasks)
     rows = summarise(folds)

@@ -53,6 +53,7 @@ __all__ = [
     "DEFAULT_THETA_UNIT",
     "DEFAULT_TIE_BREAK",
     "SOLVER_INDEPENDENT_TIE_BREAK",
+    "SWEEP_ALGORITHMS",
     "EXACT_FORMULATIONS",
     "EXACT_SOLVER",
     "FORMS",
@@ -73,6 +74,9 @@ LP_ALGORITHMS: tuple[str, ...] = ("am", "bcd", "tlp", "scs", "scn")
 #: Every ``algorithm`` of the estimator: the heuristics, column generation (Dash, Günlük & Wei 2018)
 #: and the exact 0-1 error MIP (small data only).
 ALGORITHMS: tuple[str, ...] = (*LP_ALGORITHMS, "cg", "exact")
+
+#: The algorithms a sweep (``rulemodels cv``/``reproduce``, the experiment grid) offers: the paper's and column generation.
+SWEEP_ALGORITHMS: tuple[str, ...] = (*LP_ALGORITHMS, "cg")
 
 #: The algorithms that iterate (``max_iter`` caps them; ``n_iter_`` counts their iterations).
 ITERATIVE_ALGORITHMS: tuple[str, ...] = ("am", "bcd")

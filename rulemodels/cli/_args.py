@@ -386,7 +386,7 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
         "cv", help="cross-validate a grid of algorithms, R and θ", description="Cross-validate a grid on one dataset (resumable)."
     )
     _add_data_arguments(cv, estimator=False)
-    cv.add_argument("--algorithms", nargs="+", choices=defaults.LP_ALGORITHMS, default=list(defaults.DEFAULT_CV_ALGORITHMS))
+    cv.add_argument("--algorithms", nargs="+", choices=defaults.SWEEP_ALGORITHMS, default=list(defaults.DEFAULT_CV_ALGORITHMS))
     grid = defaults.DEFAULT_N_CLAUSES_GRID
     cv.add_argument(
         "--n-clauses", type=_parse_clauses, default=list(grid),
@@ -418,7 +418,7 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
     # the paper's datasets, algorithms and R (rulemodels.experiments.paper) when not given: read by the command
     reproduce.add_argument("--datasets", nargs="+", default=None, help="bundled datasets (default: the paper's four)")
     reproduce.add_argument(
-        "--algorithms", nargs="+", choices=defaults.LP_ALGORITHMS, default=None, help="(default: the paper's five)",
+        "--algorithms", nargs="+", choices=defaults.SWEEP_ALGORITHMS, default=None, help="(default: the paper's five)",
     )
     reproduce.add_argument("--n-clauses", type=_parse_clauses, default=None, help="R values (default: 1-5, the paper's)")
     _add_alias(reproduce, "--clauses", "n_clauses", type=_parse_clauses)
@@ -433,7 +433,7 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
         help="inner folds of the nested CV that chooses θ honestly (default: 3; 0 turns it off)",
     )
     reproduce.add_argument(
-        "--inner-algorithms", nargs="+", choices=defaults.LP_ALGORITHMS, default=None,
+        "--inner-algorithms", nargs="+", choices=defaults.SWEEP_ALGORITHMS, default=None,
         help="algorithms that get the nested CV (default: all but tlp, whose inner fits would double the run's time)",
     )
     reproduce.add_argument(

@@ -349,3 +349,12 @@ def test_cv_polish_runs_polished_fits_under_their_own_keys(tmp_path, capsys):
     plain = tmp_path / "plain.jsonl"
     assert main(cv(plain)) == 0
     assert all(record["polish"] is None and "polish" not in record["key"] for record in lines(plain))
+
+
+def test_cv_and_reproduce_offer_column_generation(tmp_path, capsys):
+    results = tmp_path / "cv.jsonl"
+    assert main(cv(results, "--algorithms", "cg", "am")) == 0
+    records = lines(results)
+    assert {record["algorithm"] for record in records} == {"cg", "am"}
+    assert all(record["error"] is None and record["test_error"] is not None for record in records)
+    assert "cg" in capsys.readouterr().out
