@@ -71,7 +71,10 @@ def snap(w: np.ndarray) -> np.ndarray:
 
 
 def simple_binarize(w: np.ndarray, threshold: float = 0.2, *, snap_noise: bool = False) -> np.ndarray:
-    """``1[w_j > threshold]`` (the paper's simple binarization, threshold 0.2 in SCS); on the snapped ``w`` (:func:`snap`) with ``snap_noise``."""
+    """``1[w_j > threshold]`` (the paper's simple binarization, threshold 0.2 in SCS).
+
+    With ``snap_noise`` the threshold is applied to the snapped ``w`` (:func:`snap`).
+    """
     return ((snap(w) if snap_noise else np.asarray(w, dtype=float)) > threshold).astype(float)
 
 
