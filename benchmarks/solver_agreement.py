@@ -35,14 +35,14 @@ def fit_all(dataset: str, algorithm: str, R: int, theta: float, solvers: list[st
     """One fit per solver; the rule, objective and seconds of each."""
     from rulemodels import BooleanRuleClassifier, load_dataset
     from rulemodels.algorithms.training import TrainingWorkspace
-    from rulemodels.defaults import DEFAULT_TIE_BREAK
+    from rulemodels.defaults import SOLVER_INDEPENDENT_TIE_BREAK
 
     X, y = load_dataset(dataset)
     found = {}
     for solver in solvers:
         estimator = BooleanRuleClassifier(algorithm=algorithm, n_clauses=R, theta=theta, theta_unit="sample", solver=solver)
         start = time.perf_counter()
-        with TrainingWorkspace(X, y, solver=solver, tie_break=DEFAULT_TIE_BREAK if tie_break else 0.0) as workspace:
+        with TrainingWorkspace(X, y, solver=solver, tie_break=SOLVER_INDEPENDENT_TIE_BREAK if tie_break else 0.0) as workspace:
             model = estimator.fit(X, y, workspace=workspace)
         found[solver] = {"rule": str(model.rule_), "objective": model.objective_, "seconds": time.perf_counter() - start}
     return found
