@@ -1,0 +1,120 @@
+"""The comparison with the column-generation peer (issue 27): one table per dataset and form, on the same folds.
+
+Reads what other benchmarks wrote and prints ``benchmarks/results/peer_table.md``:
+
+- **AM/BCD, test-fold selected (optimistic)**: the best mean test error over
+  ``BooleanRuleCV``'s default grid (AM, BCD; R = 1..3; 8 θ), from
+  ``benchmarks/results/nested_cv.json`` (``benchmarks/nested_cv.py``);
+- **CG, test-fold selected (optimistic)**: the best mean test error over a
+  ``cg`` sweep (R ∈ {3, 5}, the paper's 18 θ; a results file of
+  :func:`rulemodels.experiments.run_experiments`, given with ``--cg``), only
+  cells with all 10 folds;
+- the same two at **at most BRCG's literals** (BRCG's best-of-sweep literals,
+  measured by the product owner on these folds, issue 27);
+- **honest**: ``BooleanRuleCV()`` defaults inside each training fold (nested_cv.json).
+
+Every number uses ``StratifiedKFold(10, shuffle=True, random_state=0)`` and 9
+quantile thresholds. Test-fold selection is optimistic: it is the number the
+paper's Table 1 reports, not an estimate of the error on new data.
+
+    python benchmarks/peer_table.py --cg /path/to/cg_results.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from benchmarks._common import markdown_table  # noqa: E402
+
+#: BRCG (AIX360 BooleanRuleCG), best of its sweep on these folds: error %, form, literals (issue 27's table).
+BRCG_BEST = {"sonar": (22.1, "cnf", 10.4), "liver": (31.6, "cnf", 3.7), "pima": (23.4, "dnf", 20.9),
+             "parkinsons": (8.7, "cnf", 10.8)}
+#: BRCG with its defaults on these folds (issue 27; confirmed by benchmarks/peers_brcg.py: 23.0, 35.4, 23.7, 13.3).
+BRCG_DEFAULT = {"sonar": 23.0, "liver": 35.4, "pima": 23.4, "parkinsons": 13.3}
+
+
+def _best(cells: list[tuple[float, float, str]], max_literals: float | None = None) -> str:
+    """'error (literals; setting)' of the cell with the lowest mean test error (within the literal budget)."""
+    kept = [cell for cell in cells if max_literals is None or cell[1] <= max_literals]
+    if not kept:
+        return "–"
+    error, literals, setting = min(kept, key=lambda cell: (cell[0], cell[1]))
+    return f"{error:.1f} ({literals:.1f}; {setting})"
+
+
+def grid_cells(nested: dict, dataset: str, form: str) -> list[tuple[float, float, str]]:
+    """(mean test error %, mean literals, setting) of each AM/BCD candidate of the default grid, over the 10 folds."""
+    folds = [fold for fold in nested["folds"] if fold["dataset"] == dataset]
+    cells = []
+    for index, params in enumerate(nested["candidates"]):
+        if params["form"] != form:
+            continue
+        errors = [fold["grid"][index]["error"] for fold in folds]
+        literals = [fold["grid"][index]["n_literals"] for fold in folds]
+        setting = f"{params['algorithm']} R={params['n_clauses']} θ={params['theta']:g}"
+        cells.append((float(np.mean(errors)), float(np.mean(literals)), setting))
+    return cells
+
+
+def cg_cells(path: Path, dataset: str, form: str) -> list[tuple[float, float, str]]:
+    """(mean test error %, mean literals, setting) of each complete (R, θ) cell of a cg sweep."""
+    by_cell: dict[tuple[int, float], list[dict]] = {}
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            record = json.loads(line)
+            if record["dataset"] == dataset and record["form"] == form and record["error"] is None \
+                    and record.get("inner_fold") is None:
+                by_cell.setdefault((record["n_clauses"], record["theta"]), []).append(record)
+    return [
+        (100 * float(np.mean([r["test_error"] for r in records])), float(np.mean([r["n_literals"] for r in records])),
+         f"cg R={n_clauses} θ={theta:g}")
+        for (n_clauses, theta), records in sorted(by_cell.items()) if len(records) == records[0]["n_folds"]
+    ]
+
+
+def honest(nested: dict, dataset: str, label: str) -> str:
+    row = next(row for row in nested["summary"] if row["dataset"] == dataset and row["selection"] == label)
+    return f"{row['error %']:.1f} ({row['literals']:.1f})"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--nested", type=Path, default=REPO / "benchmarks" / "results" / "nested_cv.json")
+    parser.add_argument("--cg", type=Path, required=True, help="results file of a cg sweep")
+    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "peer_table.md")
+    args = parser.parse_args(argv)
+    nested = json.loads(args.nested.read_text(encoding="utf-8"))
+    rows = []
+    for dataset, (brcg_error, brcg_form, brcg_literals) in BRCG_BEST.items():
+        for form in ("dnf", "cnf"):
+            amb, cg = grid_cells(nested, dataset, form), cg_cells(args.cg, dataset, form)
+            rows.append({
+                "dataset": dataset, "form": form,
+                "AM/BCD best (optimistic)": _best(amb), "CG best (optimistic)": _best(cg),
+                "AM/BCD ≤ BRCG literals": _best(amb, brcg_literals), "CG ≤ BRCG literals": _best(cg, brcg_literals),
+                "honest BooleanRuleCV(forms=(form,))": honest(nested, dataset, f"honest best {form}"),
+                "honest BooleanRuleCV() both forms": honest(nested, dataset, "honest best"),
+                "BRCG best (form, literals)": f"{brcg_error:.1f} ({brcg_form}, {brcg_literals:.1f})",
+                "BRCG defaults": f"{BRCG_DEFAULT[dataset]:.1f}",
+            })
+    table = markdown_table(rows, {})
+    text = ("# rulemodels beside BRCG on the same folds (issue 27)\n\nWritten by `benchmarks/peer_table.py`; "
+            "error % (mean literals; setting). 'optimistic' = best cell chosen on the test folds (Table 1's selection), "
+            "'honest' = chosen inside each training fold. θ of the CG cells in the paper's units (cost of a literal "
+            "in errors), of the AM/BCD cells in the estimator's default unit (share of the training rows).\n\n" + table + "\n")
+    args.out.write_text(text, encoding="utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
