@@ -41,7 +41,7 @@ DEFAULT_THETAS: tuple[float, ...] = defaults.DEFAULT_THETAS
 _BASE_PARAMS: tuple[str, ...] = (
     "n_thresholds", "allow_disable", "disable_cost", "max_iter",
     "solver", "solver_options", "time_limit", "random_state",
-    "theta_unit", "nan", "high_cardinality", "simplify",
+    "theta_unit", "nan", "high_cardinality", "simplify", "polish",
 )
 
 #: Fitted attributes of best_estimator_ that BooleanRuleCV copies (those it has).
@@ -261,9 +261,10 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         (count, rate, ETA) is drawn on stderr when stderr is a terminal, and
         nothing otherwise (:mod:`rulemodels.utils`).
     n_thresholds, allow_disable, disable_cost, max_iter, solver, solver_options, time_limit, \
-theta_unit, nan, high_cardinality, simplify
+theta_unit, nan, high_cardinality, simplify, polish
         Passed to every :class:`~rulemodels.BooleanRuleClassifier` (see it for
-        their meaning); ``time_limit`` applies to each fit.
+        their meaning); ``time_limit`` applies to each fit, and so does
+        ``polish`` (one MIP per fit of the search: slow, off by default).
 
     Attributes
     ----------
@@ -369,6 +370,7 @@ theta_unit, nan, high_cardinality, simplify
         nan: str = defaults.DEFAULT_NAN,
         high_cardinality: str = defaults.DEFAULT_HIGH_CARDINALITY,
         simplify: bool = defaults.DEFAULT_SIMPLIFY,
+        polish: Any = defaults.DEFAULT_POLISH,
     ):
         self.algorithms = algorithms
         self.thetas = thetas
@@ -392,6 +394,7 @@ theta_unit, nan, high_cardinality, simplify
         self.nan = nan
         self.high_cardinality = high_cardinality
         self.simplify = simplify
+        self.polish = polish
 
     def _candidates(self) -> list[dict[str, Any]]:
         """The grid as a list of parameter dicts, simplest first (fewest clauses, largest θ, algorithms and forms in order)."""
