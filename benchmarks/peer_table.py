@@ -1,6 +1,6 @@
 """The comparison with the column-generation peer (issue 27): one table per dataset and form, on the same folds.
 
-Reads what other benchmarks wrote and prints ``benchmarks/results/peer_table.md``:
+Reads what other benchmarks wrote and writes ``docs/results/peers.md``:
 
 - **AM/BCD, test-fold selected (optimistic)**: the best mean test error over
   ``BooleanRuleCV``'s default grid (AM, BCD; R = 1..3; 8 θ), from
@@ -11,7 +11,9 @@ Reads what other benchmarks wrote and prints ``benchmarks/results/peer_table.md`
   cells with all 10 folds;
 - the same two at **at most BRCG's literals** (BRCG's best-of-sweep literals,
   measured by the product owner on these folds, issue 27);
-- **honest**: ``BooleanRuleCV()`` defaults inside each training fold (nested_cv.json).
+- **honest**: ``BooleanRuleCV()`` defaults inside each training fold (nested_cv.json);
+- **CG with its defaults** (no selection at all: what ``BooleanRuleClassifier(algorithm="cg")``
+  gives), from ``benchmarks/results/cg.json`` (``benchmarks/bench_cg.py``).
 
 Every number uses ``StratifiedKFold(10, shuffle=True, random_state=0)`` and 9
 quantile thresholds. Test-fold selection is optimistic: it is the number the
@@ -90,9 +92,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nested", type=Path, default=REPO / "benchmarks" / "results" / "nested_cv.json")
     parser.add_argument("--cg", type=Path, required=True, help="results file of a cg sweep")
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "peer_table.md")
+    parser.add_argument("--cg-defaults", type=Path, default=REPO / "benchmarks" / "results" / "cg.json")
+    parser.add_argument("--out", type=Path, default=REPO / "docs" / "results" / "peers.md")
     args = parser.parse_args(argv)
     nested = json.loads(args.nested.read_text(encoding="utf-8"))
+    cg_defaults = {(row["dataset"], row["form"]): row
+                   for row in json.loads(args.cg_defaults.read_text(encoding="utf-8"))["rows"] if row["algorithm"] == "cg"}
     rows = []
     for dataset, (brcg_error, brcg_form, brcg_literals) in BRCG_BEST.items():
         for form in ("dnf", "cnf"):
@@ -103,6 +108,8 @@ def main(argv: list[str] | None = None) -> int:
                 "AM/BCD ≤ BRCG literals": _best(amb, brcg_literals), "CG ≤ BRCG literals": _best(cg, brcg_literals),
                 "honest BooleanRuleCV(forms=(form,))": honest(nested, dataset, f"honest best {form}"),
                 "honest BooleanRuleCV() both forms": honest(nested, dataset, "honest best"),
+                "CG defaults (no selection)": "{:.1f} ({:.1f})".format(
+                    cg_defaults[dataset, form]["test error %"], cg_defaults[dataset, form]["literals"]),
                 "BRCG best (form, literals)": f"{brcg_error:.1f} ({brcg_form}, {brcg_literals:.1f})",
                 "BRCG defaults": f"{BRCG_DEFAULT[dataset]:.1f}",
             })

@@ -387,6 +387,13 @@ def _select(master: CGMaster, columns: ClauseColumns, solve: Any, theta: float, 
             time_limit=_remaining(deadline, settings.selection_time_limit), mip_gap=settings.selection_gap,
         )
         result.raise_for_status("the column generation integer selection")
+        if result.termination.value == "time_limit":
+            logger.warning(
+                "CG: the integer selection over %d clauses stopped at its time limit (gap %s): the rule may depend on "
+                "the machine's speed; a larger theta gives fewer candidate clauses", len(master.clauses),
+                "unknown" if result.bound is None or result.objective is None
+                else f"{abs(result.objective - result.bound) / max(1e-10, abs(result.objective)):.2%}",
+            )
     except SolveError as exc:
         logger.warning("CG: %s; keeping the best single generated clause", exc)
         return useful(fallback)
