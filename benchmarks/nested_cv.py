@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 from joblib import Parallel, delayed
-from sklearn.model_selection import StratifiedKFold
+from sklearn.model_selection import RepeatedStratifiedKFold, StratifiedKFold
 
 from benchmarks._common import machine, markdown_table
 
@@ -51,7 +51,8 @@ def _subset(results: dict[str, Any], rows: list[int]) -> dict[str, Any]:
     return {k: np.asarray(results[k])[rows] for k in keys}
 
 
-def run_fold(dataset: str, fold: int, train: np.ndarray, test: np.ndarray, algorithms: list[str] | None = None) -> dict[str, Any]:
+def run_fold(dataset: str, fold: int, train: np.ndarray, test: np.ndarray, algorithms: list[str] | None = None,
+             cv_repeats: int = 1, search_params: dict[str, Any] | None = None) -> dict[str, Any]:
     """One outer fold: the default search on the training rows, and every candidate scored on the test rows."""
     from rulemodels import BooleanRuleClassifier, BooleanRuleCV, TrainingWorkspace, load_dataset
     from rulemodels.algorithms.baseline import TrivialRuleWarning
@@ -62,7 +63,10 @@ def run_fold(dataset: str, fold: int, train: np.ndarray, test: np.ndarray, algor
     y = np.asarray(y)
     X_train, y_train, X_test, y_test = X.iloc[train], y[train], X.iloc[test], y[test]
     start = time.perf_counter()
-    search_grid = {} if algorithms is None else {"algorithms": tuple(algorithms)}
+    search_grid: dict[str, Any] = {} if algorithms is None else {"algorithms": tuple(algorithms)}
+    search_grid.update(search_params or {})
+    if cv_repeats > 1:
+        search_grid["cv"] = RepeatedStratifiedKFold(n_splits=5, n_repeats=cv_repeats, random_state=0)
     search = BooleanRuleCV(random_state=0, refit=False, **search_grid).fit(X_train, y_train)
     search_seconds = time.perf_counter() - start
     results = search.cv_results_
@@ -133,24 +137,30 @@ def main() -> None:
     parser.add_argument("--folds", type=int, default=10, help="run only the first K of the 10 outer folds")
     parser.add_argument("--out", type=Path, default=RESULTS / "nested_cv")
     parser.add_argument("--algorithms", nargs="+", default=None, help="BooleanRuleCV(algorithms=...) (default: its default)")
+    parser.add_argument("--thetas", nargs="+", type=float, default=None, help="BooleanRuleCV(thetas=...)")
+    parser.add_argument("--n-clauses", nargs="+", type=int, default=None, help="BooleanRuleCV(n_clauses=...)")
+    parser.add_argument("--cv-repeats", type=int, default=1,
+                        help="inner CV = RepeatedStratifiedKFold(5, N, random_state=0) instead of the default 5 folds")
     args = parser.parse_args()
     from rulemodels import load_dataset
 
+    grid = {key: tuple(value) for key, value in (("thetas", args.thetas), ("n_clauses", args.n_clauses)) if value}
     tasks = []
     for dataset in args.datasets:
         X, y = load_dataset(dataset)
         splits = list(StratifiedKFold(10, shuffle=True, random_state=0).split(X, y))[: args.folds]
-        tasks += [delayed(run_fold)(dataset, k, train, test, args.algorithms) for k, (train, test) in enumerate(splits)]
+        tasks += [delayed(run_fold)(dataset, k, train, test, args.algorithms, args.cv_repeats, grid) for k, (train, test) in enumerate(splits)]
     start = time.perf_counter()
     folds = Parallel(n_jobs=args.jobs, verbose=5)(tasks)
     rows = summarise(folds)
     table = markdown_table(rows, digits={"error %": 1, "literals": 1, "search s (median)": 1})
     print(table)
+    repeats = f" × {args.cv_repeats} repeats" if args.cv_repeats > 1 else ""
     header = (
         "# BooleanRuleCV defaults: honest nested CV vs test-fold selection\n\n"
         f"`benchmarks/nested_cv.py`, {args.folds} of 10 outer folds `StratifiedKFold(10, shuffle=True, random_state=0)`, "
         f"9 thresholds, {args.jobs} job(s), {time.perf_counter() - start:.0f} s wall. 'honest' rows choose on the "
-        "training fold only (BooleanRuleCV defaults, inner 5 folds, random_state=0); 'optimistic' rows pick the "
+        f"training fold only (BooleanRuleCV defaults, inner 5 folds{repeats}, random_state=0); 'optimistic' rows pick the "
         "grid candidate with the best mean test-fold error (not an estimate of the error on new data). "
         "'search s' is the BooleanRuleCV search on one outer training fold (no refit; jobs running side by side share the CPU).\n\n"
     )

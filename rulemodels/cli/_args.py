@@ -427,6 +427,7 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
     _add_max_iter_argument(reproduce)
     reproduce.add_argument("--time-limit", type=_parameter_type("time_limit", float), default=None, help="seconds per fit")
     reproduce.add_argument("--solver", default=defaults.DEFAULT_SOLVER)
+    _add_polish_argument(reproduce)
     reproduce.add_argument("--out", default="docs/results", help="output directory (default: docs/results)")
     reproduce.add_argument(
         "--inner-folds", type=_inner_folds, default=3, metavar="J",

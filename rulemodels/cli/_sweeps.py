@@ -184,7 +184,7 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
                 _check_folds(load_dataset(name)[1].to_numpy(), args.folds, args.inner_folds, name)
         settings = dict(
             n_folds=args.folds, form="dnf", n_thresholds=args.n_thresholds, solver=args.solver,
-            max_iter=args.max_iter, time_limit=args.time_limit,
+            max_iter=args.max_iter, time_limit=args.time_limit, polish=_polish_seconds(args.polish),
         )
         tasks = make_grid(args.datasets, args.algorithms, args.n_clauses, thetas, **settings)
         nested_algorithms = [a for a in args.algorithms if a in args.inner_algorithms]

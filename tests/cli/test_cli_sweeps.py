@@ -358,3 +358,18 @@ def test_cv_and_reproduce_offer_column_generation(tmp_path, capsys):
     assert {record["algorithm"] for record in records} == {"cg", "am"}
     assert all(record["error"] is None and record["test_error"] is not None for record in records)
     assert "cg" in capsys.readouterr().out
+
+
+def test_reproduce_polish_runs_polished_am_in_its_own_directory(tmp_path, capsys):
+    out = tmp_path / "polished"
+    args = ["reproduce", "--datasets", "liver", "--algorithms", "am", "--clauses", "1", "--thetas", "0.05",
+            "--folds", "2", "--thresholds", "3", "--inner-folds", "0", "--out", str(out), "--backend", "sequential",
+            "--no-progress"]
+    assert main([*args, "--polish", "2"]) == 0
+    records = lines(out / "results.jsonl")
+    assert len(records) == 2 and all(r["polish"] == 2.0 and r["error"] is None for r in records)
+    assert all(r["key"].endswith("|polish=2.0") for r in records)
+    assert "| liver | 1 |" in (out / "table1.md").read_text()
+    # the unpolished protocol in the same directory would mix two settings: refused with what to do
+    assert main(args) == 1
+    assert "mix polish values" in capsys.readouterr().err
