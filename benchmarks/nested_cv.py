@@ -149,7 +149,8 @@ def main() -> None:
     for dataset in args.datasets:
         X, y = load_dataset(dataset)
         splits = list(StratifiedKFold(10, shuffle=True, random_state=0).split(X, y))[: args.folds]
-        tasks += [delayed(run_fold)(dataset, k, train, test, args.algorithms, args.cv_repeats, grid) for k, (train, test) in enumerate(splits)]
+        tasks += [delayed(run_fold)(dataset, k, train, test, args.algorithms, args.cv_repeats, grid)
+                  for k, (train, test) in enumerate(splits)]
     start = time.perf_counter()
     folds = Parallel(n_jobs=args.jobs, verbose=5)(tasks)
     rows = summarise(folds)
