@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 import warnings
 from pathlib import Path
@@ -159,9 +160,10 @@ def main() -> None:
     repeats = f" × {args.cv_repeats} repeats" if args.cv_repeats > 1 else ""
     header = (
         "# BooleanRuleCV defaults: honest nested CV vs test-fold selection\n\n"
-        f"`benchmarks/nested_cv.py`, {args.folds} of 10 outer folds `StratifiedKFold(10, shuffle=True, random_state=0)`, "
+        f"`{' '.join(['python benchmarks/nested_cv.py', *sys.argv[1:]])}`: {args.folds} of 10 outer folds "
+        "`StratifiedKFold(10, shuffle=True, random_state=0)`, "
         f"9 thresholds, {args.jobs} job(s), {time.perf_counter() - start:.0f} s wall. 'honest' rows choose on the "
-        f"training fold only (BooleanRuleCV defaults, inner 5 folds{repeats}, random_state=0); 'optimistic' rows pick the "
+        f"training fold only (BooleanRuleCV, inner 5 folds{repeats}, random_state=0); 'optimistic' rows pick the "
         "grid candidate with the best mean test-fold error (not an estimate of the error on new data). "
         "'search s' is the BooleanRuleCV search on one outer training fold (no refit; jobs running side by side share the CPU).\n\n"
     )

@@ -3,15 +3,18 @@
 Reads what other benchmarks wrote and writes ``docs/results/peers.md``:
 
 - **AM/BCD, test-fold selected (optimistic)**: the best mean test error over
-  ``BooleanRuleCV``'s default grid (AM, BCD; R = 1..3; 8 θ), from
-  ``benchmarks/results/nested_cv.json`` (``benchmarks/nested_cv.py``);
+  the grid AM, BCD × R = 1..3 × 8 θ (``BooleanRuleCV``'s default before issue
+  27), from ``benchmarks/results/nested_cv_am_bcd_grid.json``
+  (``benchmarks/nested_cv.py``, see ``nested_cv_grids.py``);
 - **CG, test-fold selected (optimistic)**: the best mean test error over a
   ``cg`` sweep (R ∈ {3, 5}, the paper's 18 θ; a results file of
   :func:`rulemodels.experiments.run_experiments`, given with ``--cg``), only
   cells with all 10 folds;
 - the same two at **at most BRCG's literals** (BRCG's best-of-sweep literals,
   measured by the product owner on these folds, issue 27);
-- **honest**: ``BooleanRuleCV()`` defaults inside each training fold (nested_cv.json);
+- **honest**: ``BooleanRuleCV()`` defaults inside each training fold
+  (``nested_cv.json``), and the earlier 96-candidate AM/BCD grid inside each
+  training fold (``nested_cv_am_bcd_grid.json``);
 - **CG with its defaults** (no selection at all: what ``BooleanRuleClassifier(algorithm="cg")``
   gives), from ``benchmarks/results/cg.json`` (``benchmarks/bench_cg.py``).
 
@@ -56,7 +59,7 @@ def _best(cells: list[tuple[float, float, str]], max_literals: float | None = No
 
 
 def grid_cells(nested: dict, dataset: str, form: str) -> list[tuple[float, float, str]]:
-    """(mean test error %, mean literals, setting) of each AM/BCD candidate of the default grid, over the 10 folds."""
+    """(mean test error %, mean literals, setting) of each candidate of a nested_cv.py grid, over the 10 folds."""
     folds = [fold for fold in nested["folds"] if fold["dataset"] == dataset]
     cells = []
     for index, params in enumerate(nested["candidates"]):
@@ -92,19 +95,23 @@ def honest(nested: dict, dataset: str, label: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--nested", type=Path, default=REPO / "benchmarks" / "results" / "nested_cv.json")
+    parser.add_argument("--nested", type=Path, default=REPO / "benchmarks" / "results" / "nested_cv.json",
+                        help="nested_cv.py's file of the default BooleanRuleCV()")
+    parser.add_argument("--grid", type=Path, default=REPO / "benchmarks" / "results" / "nested_cv_am_bcd_grid.json",
+                        help="nested_cv.py's file of the AM/BCD grid")
     parser.add_argument("--cg", type=Path, default=REPO / "benchmarks" / "results" / "cg_sweep.jsonl.gz",
                         help="results file of benchmarks/cg_sweep.py (.jsonl or .jsonl.gz)")
     parser.add_argument("--cg-defaults", type=Path, default=REPO / "benchmarks" / "results" / "cg.json")
     parser.add_argument("--out", type=Path, default=REPO / "docs" / "results" / "peers.md")
     args = parser.parse_args(argv)
     nested = json.loads(args.nested.read_text(encoding="utf-8"))
+    grid = json.loads(args.grid.read_text(encoding="utf-8"))
     cg_defaults = {(row["dataset"], row["form"]): row
                    for row in json.loads(args.cg_defaults.read_text(encoding="utf-8"))["rows"] if row["algorithm"] == "cg"}
     rows = []
     for dataset, (brcg_error, brcg_form, brcg_literals) in BRCG_BEST.items():
         for form in ("dnf", "cnf"):
-            amb, cg = grid_cells(nested, dataset, form), cg_cells(args.cg, dataset, form)
+            amb, cg = grid_cells(grid, dataset, form), cg_cells(args.cg, dataset, form)
             default = cg_defaults[dataset, form]
             every = [*amb, *cg, (default["test error %"], default["literals"], "cg defaults")]
             rows.append({
@@ -112,8 +119,8 @@ def main(argv: list[str] | None = None) -> int:
                 "AM/BCD best (optimistic)": _best(amb), "CG best (optimistic)": _best(cg),
                 "AM/BCD ≤ BRCG literals": _best(amb, brcg_literals), "CG ≤ BRCG literals": _best(cg, brcg_literals),
                 "any cell ≤ BRCG literals": _best(every, brcg_literals),
-                "honest BooleanRuleCV(forms=(form,))": honest(nested, dataset, f"honest best {form}"),
-                "honest BooleanRuleCV() both forms": honest(nested, dataset, "honest best"),
+                "honest BooleanRuleCV() (cg, form chosen)": honest(nested, dataset, "honest best"),
+                "honest AM/BCD 96-candidate grid, both forms": honest(grid, dataset, "honest best"),
                 "CG defaults (no selection)": "{:.1f} ({:.1f})".format(default["test error %"], default["literals"]),
                 "BRCG best (form, literals)": f"{brcg_error:.1f} ({brcg_form}, {brcg_literals:.1f})",
                 "BRCG defaults": f"{BRCG_DEFAULT[dataset]:.1f}",

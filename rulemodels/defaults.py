@@ -45,6 +45,7 @@ __all__ = [
     "DEFAULT_N_CLAUSES_GRID",
     "DEFAULT_N_THRESHOLDS",
     "DEFAULT_SEARCH_ALGORITHMS",
+    "DEFAULT_SEARCH_N_CLAUSES",
     "DEFAULT_SEED",
     "DEFAULT_SIMPLIFY",
     "DEFAULT_SOLVER",
@@ -56,6 +57,7 @@ __all__ = [
     "SWEEP_ALGORITHMS",
     "EXACT_FORMULATIONS",
     "EXACT_SOLVER",
+    "FINE_THETAS",
     "FORMS",
     "FORMS_AND_AUTO",
     "HIGH_CARDINALITY_POLICIES",
@@ -144,20 +146,28 @@ POLISH_FORMULATION = "zero_one"
 #: Folds of the cross-validations: ``form="auto"``'s inner folds and BooleanRuleCV's ``cv``.
 DEFAULT_CV = 5
 
-#: BooleanRuleCV's grid. θ from "a literal must fix 0.1 % of the rows" (long rules) to 5 % (one or two
-#: literals, often none): the range where the learned rules change on the bundled datasets, at about
-#: three steps per factor of ten below 1 % (docs/theta.md).
-DEFAULT_THETAS: tuple[float, ...] = (0.001, 0.002, 0.003, 0.005, 0.007, 0.01, 0.02, 0.05)
-DEFAULT_N_CLAUSES_GRID: tuple[int, ...] = (1, 2, 3)
-#: BooleanRuleCV chooses the form too (the better form differs between the bundled datasets).
+#: BooleanRuleCV's default grid: column generation at the estimator's defaults (θ, R), in both forms, so
+#: the search chooses the form. Deliberately small. In nested CV on the bundled datasets every dimension
+#: added to it made the honest error worse, because the inner CV of 150-600 rows picks a candidate that
+#: was lucky on its folds (the winner's curse). The earlier default of AM and BCD × 8 θ × R = 1-3 × both
+#: forms (96 candidates) gave 31.6 / 10.7 / 26.3 / 31.3 % on liver / parkinsons / pima / sonar; this one
+#: gives 33.9 / 8.7 / 25.0 / 22.5 %, in a tenth of the time (docs/theta.md, benchmarks/results/nested_cv.md).
+DEFAULT_SEARCH_ALGORITHMS: tuple[str, ...] = ("cg",)
+DEFAULT_THETAS: tuple[float, ...] = (DEFAULT_THETA,)
+DEFAULT_SEARCH_N_CLAUSES: tuple[int, ...] = (DEFAULT_N_CLAUSES,)
+#: BooleanRuleCV chooses the form (the better form differs between the bundled datasets).
 DEFAULT_FORMS: tuple[str, ...] = ("dnf", "cnf")
-#: The algorithms BooleanRuleCV chooses from (its ``algorithms``): the two that iterate, the most accurate.
-#: Add an algorithm here to make every default search try it.
-DEFAULT_SEARCH_ALGORITHMS: tuple[str, ...] = ITERATIVE_ALGORITHMS
+#: A fine θ grid to pass as ``BooleanRuleCV(thetas=FINE_THETAS)``: from "a literal must fix 0.1 % of the
+#: rows" (long rules) to 5 % (one or two literals, often none), the range where the learned rules change
+#: on the bundled datasets, at about three steps per factor of ten below 1 % (docs/theta.md).
+FINE_THETAS: tuple[float, ...] = (0.001, 0.002, 0.003, 0.005, 0.007, 0.01, 0.02, 0.05)
+#: The R values ``rulemodels cv`` sweeps when none are named.
+DEFAULT_N_CLAUSES_GRID: tuple[int, ...] = (1, 2, 3)
 #: How BooleanRuleCV picks among the candidates (its ``selection``): ``"best"``, the best mean CV score;
 #: ``"1se"``, the candidate with the fewest literals whose mean is within one standard error of the best.
-#: "best" is the default: in nested CV on the bundled datasets "1se" halved the literals but cost about
-#: one point of error on three of the four (benchmarks/results/nested_cv.md, docs/theta.md).
+#: "best" is the default. On the earlier 96-candidate grid "1se" halved the literals but cost about one
+#: point of error on three of the four bundled datasets; on the default grid (two candidates) the two are
+#: within a point of each other on each (benchmarks/results/nested_cv.md, docs/theta.md).
 CV_SELECTIONS: tuple[str, ...] = ("best", "1se")
 DEFAULT_CV_SELECTION = "best"
 

@@ -31,11 +31,12 @@ logger = logging.getLogger(__name__)
 
 __all__ = ["BooleanRuleCV", "choose_candidate"]
 
-#: Default θ grid (θ as a share of the training set, ``theta_unit='fraction'``):
-#: from "a literal must fix 0.1 % of the rows" (long rules) to 5 % (one or two
-#: literals, often none); the range where the learned rules change on the
-#: bundled datasets (docs/theta.md). Declared in :mod:`rulemodels.defaults`.
+#: BooleanRuleCV's default θ values (θ as a share of the training set,
+#: ``theta_unit='fraction'``): the estimator's default θ alone. Declared in
+#: :mod:`rulemodels.defaults`, which says why the default grid is small.
 DEFAULT_THETAS: tuple[float, ...] = defaults.DEFAULT_THETAS
+#: A fine θ grid for ``BooleanRuleCV(thetas=FINE_THETAS)`` (docs/theta.md).
+FINE_THETAS: tuple[float, ...] = defaults.FINE_THETAS
 
 #: The BooleanRuleClassifier parameters BooleanRuleCV passes through unchanged.
 _BASE_PARAMS: tuple[str, ...] = (
@@ -195,6 +196,17 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     candidate on it shares, so a grid costs much less than its candidates
     fitted one by one (with the same rules).
 
+    **The default grid is small on purpose**: column generation at the
+    estimator's default θ and R, in both forms, so that the search chooses the
+    form. In nested CV on the bundled datasets (150-600 training rows) every
+    dimension added to the grid (more θ, more R, AM and BCD) made the honest
+    error worse, not better: the inner CV then picks a candidate that was lucky
+    on its folds. The earlier default (AM and BCD × 8 θ × R = 1-3 × both
+    forms) was 1.3-8.8 points worse on three of the four datasets (2.3 better
+    on liver) and ten times slower (docs/theta.md). Pass a grid (``thetas=FINE_THETAS``,
+    ``n_clauses=(1, 2, 3)``, ``algorithms=("am", "bcd", "cg")``) on larger
+    data, where the inner CV is precise enough to choose among many.
+
     **How the choice is made.** The candidates are ordered from the simplest
     rule to the most complex: fewest clauses first, then largest θ first, then
     ``algorithms`` and ``forms`` in the order given. Each candidate gets the
@@ -208,22 +220,23 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     with the fewest mean literals over the folds among those whose mean score
     is within one standard error of the best mean (the *one-standard-error
     rule*; ties: higher mean, then listed first); ``selection_bar_`` is that
-    bound. In nested CV on the bundled datasets ``"1se"`` halved the rules'
+    bound. On the earlier 96-candidate grid ``"1se"`` halved the rules'
     literals but raised the error by about one point on three of the four
-    (docs/theta.md). See :func:`choose_candidate`.
+    bundled datasets; on the default grid the two are within a point of each
+    other (docs/theta.md). See :func:`choose_candidate`.
 
     Parameters
     ----------
-    algorithms : str or sequence of str, default=("am", "bcd")
+    algorithms : str or sequence of str, default=("cg",)
         Algorithms to try (``defaults.DEFAULT_SEARCH_ALGORITHMS``; any
         ``algorithm`` of :class:`~rulemodels.BooleanRuleClassifier`).
-    thetas : float or sequence of float, default=(0.001, 0.002, 0.003, 0.005, 0.007, 0.01, 0.02, 0.05)
+    thetas : float or sequence of float, default=(0.005,)
         θ values to try (each >= 0): with ``theta_unit="fraction"`` the share
         of the training rows a literal must fix to be kept (see
         :class:`~rulemodels.BooleanRuleClassifier`), so larger θ gives
-        sparser rules; the default spans the range where rules change
-        (docs/theta.md).
-    n_clauses : int or sequence of int, default=(1, 2, 3)
+        sparser rules. ``FINE_THETAS`` (this module) spans the range where
+        rules change (docs/theta.md).
+    n_clauses : int or sequence of int, default=(2,)
         Numbers of clauses R to try (each >= 1).
     forms : {"dnf", "cnf"} or sequence of them, default=("dnf", "cnf")
         Rule forms to try; ``"dnf"`` alone fixes the form.
@@ -350,7 +363,7 @@ theta_unit, nan, high_cardinality, simplify, polish
         *,
         algorithms: Any = defaults.DEFAULT_SEARCH_ALGORITHMS,
         thetas: Any = defaults.DEFAULT_THETAS,
-        n_clauses: Any = defaults.DEFAULT_N_CLAUSES_GRID,
+        n_clauses: Any = defaults.DEFAULT_SEARCH_N_CLAUSES,
         forms: Any = defaults.DEFAULT_FORMS,
         cv: Any = defaults.DEFAULT_CV,
         scoring: Any = "accuracy",

@@ -321,17 +321,31 @@ def test_algorithms_are_searched_and_the_choice_is_refitted(planted):
 
 def test_default_grid():
     cv = BooleanRuleCV()
-    assert cv.algorithms == defaults.DEFAULT_SEARCH_ALGORITHMS == ("am", "bcd")
+    assert cv.algorithms == defaults.DEFAULT_SEARCH_ALGORITHMS == ("cg",)
     assert cv.forms == defaults.DEFAULT_FORMS == ("dnf", "cnf")
     assert cv.selection == defaults.DEFAULT_CV_SELECTION == "best"
-    thetas = sorted(defaults.DEFAULT_THETAS)
-    assert thetas[0] == 0.001 and thetas[-1] == 0.05
-    # Fine below 1 % (where the bundled datasets' best θ lie, docs/theta.md): no step above 2x there.
+    # The estimator's default θ and R: the default search chooses the form only (docs/theta.md says why).
+    assert cv.thetas == defaults.DEFAULT_THETAS == (BooleanRuleClassifier().theta,)
+    assert cv.n_clauses == defaults.DEFAULT_SEARCH_N_CLAUSES == (BooleanRuleClassifier().n_clauses,)
+    candidates = cv._candidates()
+    assert [(c["algorithm"], c["form"]) for c in candidates] == [("cg", "dnf"), ("cg", "cnf")]
+    # The fine grid for users who want one: fine below 1 % (where the bundled datasets' best θ lie).
+    thetas = sorted(defaults.FINE_THETAS)
+    assert thetas[0] == 0.001 and thetas[-1] == 0.05 and defaults.DEFAULT_THETA in thetas
     fine = [t for t in thetas if t <= 0.01]
     assert max(b / a for a, b in zip(fine, fine[1:])) <= 2.0 and len(fine) >= 6
-    candidates = cv._candidates()
-    assert len(candidates) == 2 * len(thetas) * 3 * 2
-    assert {(c["algorithm"], c["form"]) for c in candidates} == {(a, f) for a in ("am", "bcd") for f in ("dnf", "cnf")}
+
+
+def test_default_search_fits_and_chooses_a_form():
+    X, y = load_dataset("liver")
+    cv = BooleanRuleCV(random_state=0).fit(X, y)
+    assert cv.algorithm_ == "cg" and cv.form_ in ("dnf", "cnf")
+    assert len(cv.cv_results_["params"]) == 2
+    chosen = cv.cv_results_["params"][cv.best_index_]
+    other = 1 - cv.best_index_
+    assert cv.cv_results_["mean_test_score"][cv.best_index_] >= cv.cv_results_["mean_test_score"][other]
+    assert chosen["form"] == cv.form_ == cv.best_estimator_.form
+    assert cv.score(X, y) == pytest.approx(1 - cv.training_error_)
 
 
 def test_both_forms_on_a_liver_fold_without_missing_values_do_not_stop():
