@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 #: public name -> the module that defines it
 _EXPORTS: dict[str, str] = {
     **dict.fromkeys(
-        ("Availability", "Backend", "Capabilities", "ModelChanges", "NewColumns", "SolverFallbackWarning", "SolveError",
+        ("Availability", "Backend", "Capabilities", "ModelChanges", "NewColumns", "NewRows", "SolverFallbackWarning", "SolveError",
          "SolveResult", "SolverError", "SolverNotFoundError", "TerminationCondition"),
         "solvers.base",
     ),
@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         Capabilities,
         ModelChanges,
         NewColumns,
+        NewRows,
         SolveError,
         SolverError,
         SolveResult,

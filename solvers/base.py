@@ -21,6 +21,7 @@ __all__ = [
     "Capabilities",
     "ModelChanges",
     "NewColumns",
+    "NewRows",
     "SolverFallbackWarning",
     "SolveError",
     "SolveResult",
@@ -274,6 +275,41 @@ class NewColumns:
 
 
 @dataclass(frozen=True)
+class NewRows:
+    """Linear constraints (rows) a caller added to a model since a backend last solved it.
+
+    The caller has already put them into the model (new indices of an
+    indexed Constraint, e.g. a cutting-plane method's cuts), each a linear
+    body **without a constant term** between ``lower`` and ``upper``, over
+    variables the backend already knows as columns (declare new variables in
+    the same :class:`ModelChanges` as :class:`NewColumns`: they are added
+    first). Declaring them lets a persistent backend append them to its
+    solver instance instead of reading the whole model again.
+
+    Attributes
+    ----------
+    constraints : sequence of ConstraintData
+        The new constraints, none of which was in the model at the last solve.
+    lower, upper : ndarray (k,)
+        Their bounds (``-inf``/``inf`` for none).
+    entries : sequence of (variables, coefficients), one per constraint
+        The variables with a nonzero coefficient in its body, and those coefficients.
+    """
+
+    constraints: Sequence[Any]
+    lower: np.ndarray
+    upper: np.ndarray
+    entries: Sequence[tuple[Sequence[Any], np.ndarray]]
+
+    def __post_init__(self) -> None:
+        k = len(self.constraints)
+        sizes = {"lower": len(self.lower), "upper": len(self.upper), "entries": len(self.entries)}
+        wrong = {name: size for name, size in sizes.items() if size != k}
+        if wrong:
+            raise ValueError(f"NewRows: {k} constraints but {wrong} entries; give one of each per constraint")
+
+
+@dataclass(frozen=True)
 class ModelChanges:
     """Numbers that changed in a model since a backend last solved it, declared by the caller.
 
@@ -298,6 +334,12 @@ class ModelChanges:
         Variables added to the model, with their objective coefficients,
         bounds and constraint coefficients (:class:`NewColumns`); applied
         before the other changes, which may name them.
+    removed_constraints : sequence of ConstraintData, optional
+        Linear constraints deleted from the model (e.g. a cutting-plane
+        master's cuts of an earlier problem); applied first.
+    new_rows : NewRows, optional
+        Linear constraints added to the model (:class:`NewRows`); applied
+        after ``new_columns`` and before the other changes, which may name them.
     integrality : (variables, integer), optional
         Variables whose domain changed between continuous and integer
         (``integer[k]`` True: now integer, e.g. an LP's ``[0, 1]`` variables
@@ -308,6 +350,8 @@ class ModelChanges:
     variable_bounds: tuple[Sequence[Any], np.ndarray, np.ndarray] | None = None
     constraint_bounds: tuple[Sequence[Any], np.ndarray, np.ndarray] | None = None
     new_columns: NewColumns | None = None
+    removed_constraints: Sequence[Any] | None = None
+    new_rows: NewRows | None = None
     integrality: tuple[Sequence[Any], np.ndarray] | None = None
 
 

@@ -60,6 +60,7 @@ from solvers.base import (
     Capabilities,
     ModelChanges,
     NewColumns,
+    NewRows,
     SolveResult,
     SolverFallbackWarning,
     TerminationCondition,
@@ -369,6 +370,71 @@ def _add_columns(compiled: _Compiled, new: NewColumns) -> None:
         _refresh_kind(compiled)
 
 
+def _remove_rows(compiled: _Compiled, constraints: Sequence[Any]) -> None:
+    """Delete the rows of constraints removed from the model, and renumber the rows after them."""
+    doomed: list[int] = []
+    for constraint in constraints:
+        entries = compiled.row_of.pop(id(constraint), None)
+        if entries is None:
+            raise _CannotApply(f"constraint {constraint.name} declared removed has no row")
+        doomed.extend(row for row, _, _ in entries)
+    if not doomed:
+        return
+    rows = np.array(sorted(doomed), dtype=np.int32)
+    compiled.highs.deleteRows(rows.shape[0], rows)
+    keep = np.ones(len(compiled.row_constraints), dtype=bool)
+    keep[rows] = False
+    new_index = np.cumsum(keep) - 1
+    compiled.row_constraints = [con for con, kept in zip(compiled.row_constraints, keep.tolist()) if kept]
+    for key, entries in compiled.row_of.items():
+        compiled.row_of[key] = [(int(new_index[row]), bound_type, offset) for row, bound_type, offset in entries]
+    compiled.index_cache.clear()
+    _refresh_kind(compiled)
+
+
+def _add_rows(compiled: _Compiled, new: NewRows) -> None:
+    """Append declared new linear constraints as rows of the instance (a range becomes two rows, as compiled).
+
+    A constraint that already has a row, or a variable that is not a
+    column, does not fit: _CannotApply (the caller compiles the model again).
+    """
+    if not new.constraints:
+        return
+    lowers: list[float] = []
+    uppers: list[float] = []
+    starts: list[int] = []
+    indices: list[int] = []
+    values: list[float] = []
+    added: list[tuple[Any, int]] = []
+    for constraint, lo, up, (variables, coefficients) in zip(
+        new.constraints, np.asarray(new.lower, dtype=float).tolist(), np.asarray(new.upper, dtype=float).tolist(), new.entries,
+    ):
+        if id(constraint) in compiled.row_of:
+            raise _CannotApply(f"constraint {constraint.name} declared new already has a row")
+        columns = compiled.columns_of(variables)
+        if np.any(columns < 0):
+            raise _CannotApply(f"constraint {constraint.name} names a variable that is not a column")
+        coefficients = np.asarray(coefficients, dtype=float)
+        kinds = [0] if lo == up else [t for t, bound in ((1, up), (-1, lo)) if math.isfinite(bound)]
+        for bound_type in kinds:
+            starts.append(len(indices))
+            indices.extend(columns.tolist())
+            values.extend(coefficients.tolist())
+            lowers.append(lo if bound_type <= 0 else -math.inf)
+            uppers.append(up if bound_type >= 0 else math.inf)
+            added.append((constraint, bound_type))
+    inf = highspy.kHighsInf
+    first = len(compiled.row_constraints)
+    compiled.highs.addRows(
+        len(added), np.clip(np.array(lowers), -inf, inf), np.clip(np.array(uppers), -inf, inf), len(indices),
+        np.array(starts, dtype=np.int32), np.array(indices, dtype=np.int32), np.array(values, dtype=float),
+    )
+    for offset, (constraint, bound_type) in enumerate(added):
+        compiled.row_of.setdefault(id(constraint), []).append((first + offset, bound_type, 0.0))
+        compiled.row_constraints.append(constraint)
+    _refresh_kind(compiled)
+
+
 def _set_integrality(compiled: _Compiled, variables: Sequence[Any], integer: np.ndarray) -> None:
     """Make columns integer or continuous (the instance becomes a MIP, or an LP again)."""
     columns = compiled.columns_of(variables)
@@ -394,8 +460,12 @@ def _apply(compiled: _Compiled, changes: ModelChanges) -> None:
     """Push declared changes to the compiled instance; raise _CannotApply when they do not fit it."""
     highs = compiled.highs
     inf = highspy.kHighsInf
+    if changes.removed_constraints is not None:
+        _remove_rows(compiled, changes.removed_constraints)
     if changes.new_columns is not None:
         _add_columns(compiled, changes.new_columns)
+    if changes.new_rows is not None:
+        _add_rows(compiled, changes.new_rows)
     if changes.integrality is not None:
         _set_integrality(compiled, *changes.integrality)
     if changes.objective is not None:

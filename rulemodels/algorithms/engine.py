@@ -35,7 +35,7 @@ import numpy as np
 from rulemodels.algorithms.data import ALWAYS_TRUE, WorkingData
 from rulemodels.algorithms.lp_cache import LPSolutionCache, lp_digest
 from rulemodels.algorithms.rounding import simple_binarize
-from solvers import ModelChanges, TerminationCondition
+from solvers import ModelChanges, NewColumns, NewRows, TerminationCondition
 
 logger = logging.getLogger(__name__)
 
@@ -138,6 +138,10 @@ class ClauseEngine:
         if seen is not None:
             self.stats.n_repeats += 1
             return seen.copy()
+        if self.formulation == "cuts":  # this fit's own master: nothing shared with other fits (ClauseCutLP)
+            clause = self.binarize(self._solve_by_cuts(weight), weight)
+            self._seen[weight_key] = clause
+            return clause.copy()
         lp_key = lp_digest(self._lp_prefix, weight_key)
         cache = self.cache
         clause = cache.clause(lp_key, self._method)
@@ -187,6 +191,49 @@ class ClauseEngine:
             return lp.weights()
         return result.values(lp.w_vars)
 
+    def lp_solution(self, weight: np.ndarray) -> np.ndarray:
+        """The clause LP's solution ``w`` (d,) with sample weights ``weight``, before binarization (nothing stored)."""
+        if self.formulation == "cuts":
+            return self._solve_by_cuts(weight)
+        return self._solve(0, weight)
+
+    def _solve_by_cuts(self, weight: np.ndarray) -> np.ndarray:
+        """Solve the clause LP with sample weights ``weight`` by cutting planes on this fit's master (its w).
+
+        Each master solve after the first of a re-weighting is warm (it differs
+        by one cut); the loop ends when the master's hinge equals the true
+        hinge sums (:meth:`~rulemodels.models.clause_cuts.ClauseCutLP.add_cuts`).
+        """
+        lp, built = self.cache.cut_model(self, self.theta)
+        if built:
+            self.stats.n_builds += 1
+        if lp.theta != self.theta:
+            lp.set_theta(self.theta)
+        if id(lp) not in self._prepared:
+            lp.set_feature_cost(self.data.cost)
+            lp.set_tie_break(self.data.tie_break)
+            self._prepared.add(id(lp))
+        fields = lp.reweight(weight)
+        first = True
+        while True:
+            remaining = self.remaining_time()
+            start = time.perf_counter()
+            result = self.backend.solve(
+                lp.model, time_limit=remaining, options=self.solver_options, changes=_model_changes(fields),
+                warm_start=not first, load=(),
+            )
+            self.stats.solver_seconds += time.perf_counter() - start
+            self.stats.n_solves += 1
+            self.stats.statuses[result.termination.value] = self.stats.statuses.get(result.termination.value, 0) + 1
+            if result.termination is TerminationCondition.time_limit:
+                raise SolveBudgetExceeded("time limit reached inside a clause LP")
+            result.raise_for_status("the clause LP's cutting-plane master")
+            w = np.clip(result.values(lp.w_vars), 0.0, 1.0)
+            cut = lp.add_cuts(w, result.values(lp.taus))
+            if cut is None:
+                return w
+            fields, first = cut, False
+
     def binarize(self, w_lp: np.ndarray, weight: np.ndarray) -> np.ndarray:
         """Binarize an LP clause with the chosen method (scored by the one-level objective)."""
         snap_noise = self._solver_independent  # with the tie-break: snap solver noise away too (docs/solvers.md)
@@ -219,3 +266,13 @@ class ClauseEngine:
             return hinge + linear + theta * (cost_vector[support] @ kept + cost_vector[columns] @ options)
 
         return cost
+
+
+def _model_changes(fields: dict[str, Any]) -> ModelChanges:
+    """The :class:`solvers.ModelChanges` of a model handle's dict (its new columns and rows as the backend's types)."""
+    fields = dict(fields)
+    if "new_columns" in fields:
+        fields["new_columns"] = NewColumns(**fields["new_columns"])
+    if "new_rows" in fields:
+        fields["new_rows"] = NewRows(**fields["new_rows"])
+    return ModelChanges(**fields)

@@ -44,6 +44,7 @@ import numpy as np
 from rulemodels.algorithms.data import WorkingData
 from rulemodels.algorithms.rounding import RedundancyAwareBinarizer
 from rulemodels.models import ClauseLP, TwoLevelModel, build_clause_dual_lp, build_clause_lp, build_zero_one
+from rulemodels.models.clause_cuts import ClauseCutLP, build_clause_cut_lp
 from solvers import Backend
 
 logger = logging.getLogger(__name__)
@@ -57,16 +58,20 @@ DUAL_POSITIVES_PER_FEATURE = 10
 
 
 def choose_formulation(formulation: str, n_positives: int, n_features: int) -> str:
-    """``"primal"`` or ``"dual"``: which side of the clause LP to build.
+    """``"primal"``, ``"dual"`` or ``"cuts"``: which form of the clause LP to build.
 
     ``"auto"`` picks the dual (:func:`~rulemodels.models.build_clause_dual_lp`,
     d rows) for tall data, where the primal's one row per positive sample
     makes every solve slow: at 100,000 samples × 144 features an AM fit took
     140 s instead of 500 s (``benchmarks/bench_scaling.py``). Both have the
     same optimum; degenerate LPs may return a different optimal vertex.
+    ``"cuts"`` (never chosen by ``"auto"`` yet) solves the clause LP by cutting
+    planes (:func:`~rulemodels.models.clause_cuts.build_clause_cut_lp`): a
+    master of d + 1 columns and one row per cut whatever n is
+    (``docs/benchmarks.md`` has where it stands).
     """
-    if formulation not in ("auto", "primal", "dual"):
-        raise ValueError(f"formulation must be 'auto', 'primal' or 'dual', got {formulation!r}")
+    if formulation not in ("auto", "primal", "dual", "cuts"):
+        raise ValueError(f"formulation must be 'auto', 'primal', 'dual' or 'cuts', got {formulation!r}")
     if formulation != "auto":
         return formulation
     tall = n_positives >= DUAL_MIN_POSITIVES and n_positives >= DUAL_POSITIVES_PER_FEATURE * n_features
@@ -121,6 +126,7 @@ class LPSolutionCache:
         self._set_covers: dict[bytes, SetCoverChain] = {}
         self._models: dict[str, ClauseLP] = {}
         self._relaxation: tuple[int, TwoLevelModel] | None = None
+        self._cut_master: tuple[object, ClauseCutLP] | None = None
         self._rounder: RedundancyAwareBinarizer | None = None
         self._formulations: dict[str, str] = {}
         self._cost_bytes = (
@@ -139,6 +145,7 @@ class LPSolutionCache:
             self.backend.release(handle.model)
         self._models.clear()
         self._relaxation = None
+        self._cut_master = None
         self._solutions.clear()
         self._clauses.clear()
         self._set_covers.clear()
@@ -154,6 +161,8 @@ class LPSolutionCache:
         models: list[Any] = list(self._models.values())
         if self._relaxation is not None:
             models.append(self._relaxation[1])
+        if self._cut_master is not None:
+            models.append(self._cut_master[1])
         return models
 
     def _check_open(self) -> None:
@@ -228,6 +237,24 @@ class LPSolutionCache:
             data.A_binary, data.y, theta=theta, sample_weight=weight, feature_cost=data.cost, tie_break=data.tie_break,
         )
         self._models[formulation] = model
+        return model, True
+
+    def cut_model(self, owner: object, theta: float) -> tuple[ClauseCutLP, bool]:
+        """The cutting-plane master of fit ``owner`` and whether it was built by this call.
+
+        One master per fit, never shared: its cuts and the vertex its solves
+        reach depend on the LPs solved on it before, so a fit gets its own,
+        built at its first clause LP (the previous fit's is released), and a
+        fit's result depends only on its inputs.
+        """
+        self._check_open()
+        if self._cut_master is not None and self._cut_master[0] is owner:
+            return self._cut_master[1], False
+        if self._cut_master is not None:
+            self.backend.release(self._cut_master[1].model)
+        data = self.data
+        model = build_clause_cut_lp(data.A_binary, data.y, theta=theta, feature_cost=data.cost, tie_break=data.tie_break)
+        self._cut_master = (owner, model)
         return model, True
 
     def relaxation(self, n_clauses: int, theta: float) -> tuple[TwoLevelModel, bool]:

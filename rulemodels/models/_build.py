@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 import pyomo.environ as pyo
-from pyomo.core.expr.numeric_expr import SumExpression
+from pyomo.core.expr.numeric_expr import MonomialTermExpression, SumExpression
 
 from rulemodels.models._data import SampleGroups, check_nonnegative
 
@@ -41,6 +41,11 @@ def linear_sum(variables: Sequence[Any]) -> Any:
     if not variables:
         return 0
     return SumExpression(list(variables))
+
+
+def weighted_sum(coefficients: np.ndarray, variables: Sequence[Any]) -> Any:
+    """``Σ_k c_k x_k`` as one flat sum of monomials (built without Pyomo's operator overloading, like :func:`linear_sum`)."""
+    return SumExpression([MonomialTermExpression((c, var)) for c, var in zip(np.asarray(coefficients, dtype=float).tolist(), variables)])
 
 
 def param_values(param: Any) -> np.ndarray:

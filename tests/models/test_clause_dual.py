@@ -116,7 +116,7 @@ def test_choose_formulation_picks_the_dual_only_for_tall_data():
     wide = DUAL_MIN_POSITIVES // DUAL_POSITIVES_PER_FEATURE + 1
     assert choose_formulation("auto", DUAL_MIN_POSITIVES, wide) == "primal"
     assert choose_formulation("dual", 10, 10) == "dual"
-    with pytest.raises(ValueError, match="formulation must be 'auto', 'primal' or 'dual'"):
+    with pytest.raises(ValueError, match="formulation must be 'auto', 'primal', 'dual' or 'cuts'"):
         choose_formulation("both", 10, 10)
 
 
