@@ -12,6 +12,10 @@ References
 .. [2] G. Su, D. Wei, K. R. Varshney, D. M. Malioutov, "Interpretable Two-level
    Boolean Rule Learning for Classification", 2016, Section "Numerical
    Evaluation".
+
+:func:`make_rule_data` draws synthetic tables of any size from a known noisy
+rule (numeric, or credit-like with categories and missing values), for the
+scaling benchmark and large-data tests.
 """
 
 from __future__ import annotations
@@ -20,7 +24,9 @@ from importlib import resources
 
 import pandas as pd
 
-__all__ = ["DATASET_INFO", "list_datasets", "load_dataset"]
+from rulemodels.datasets._synthetic import make_rule_data
+
+__all__ = ["DATASET_INFO", "list_datasets", "load_dataset", "make_rule_data"]
 
 _UCI = (
     "Dua, D. and Graff, C. (2019). UCI Machine Learning Repository. Irvine, CA: "
