@@ -67,8 +67,11 @@ def test_pima_kind_is_the_earlier_benchmark_data() -> None:
     assert abs(y.mean() - labels.mean()) < 0.03
     spread = 0.01 * (pima.max() - pima.min())
     assert (X.min() >= pima.min() - spread - 1e-9).all() and (X.max() <= pima.max() + spread + 1e-9).all()
-    # the first row of the old generator with seed 0 (benchmarks/bench_scaling.py before issue 28)
-    assert X.shape == (5000, 8) and int(y.iloc[0]) == int(np.random.default_rng(0).random() < labels.mean())
+    # what the old generator (benchmarks/bench_scaling.py::pima_like before issue 28) drew for 1,000 rows, seed 0
+    X, y = make_rule_data(1000, kind="pima")
+    assert int(y.sum()) == 313
+    assert float(X.to_numpy().sum()) == pytest.approx(355688.060596626, rel=1e-12)
+    assert (float(X.iloc[0, 0]), float(X.iloc[999, 7])) == pytest.approx((3.835021801672613, 46.27356359568895), rel=1e-12)
 
 
 @pytest.mark.parametrize("kind", ["numeric", "mixed"])
