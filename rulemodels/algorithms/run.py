@@ -71,7 +71,7 @@ def learn(
         cache, theta=theta, binarization="simple" if algorithm == "scs" else "redundancy_aware",
         time_limit=time_limit, solver_options=solver_options, formulation=formulation,
     )
-    result = set_cover(engine, n_clauses)
+    result = set_cover(engine, n_clauses, started=started)
     if algorithm == "bcd" and result.termination != "time_limit":
         result = block_coordinate_descent(engine, result.W, max_iter=max_iter, started=started)
     elif algorithm == "am" and result.termination != "time_limit":

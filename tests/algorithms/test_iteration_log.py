@@ -36,6 +36,8 @@ def test_verbose_fit_logs_binarization_and_each_iteration_with_solves_and_second
         f"{expected_patterns} distinct (pattern, label) rows, in {binarized[0].rsplit(' in ', 1)[1]}"
     ]
     assert 1 < expected_patterns <= 200
+    set_cover = [m for m in messages if m.startswith("set cover: clause")]
+    assert [m.split()[3] for m in set_cover] == ["1", "2"] and all(" of 2 uses " in m and "LP solves, " in m for m in set_cover)
     name = algorithm.upper()
     header = next(m for m in messages if m.split()[:2] == [name, "iter"])
     assert header.split()[-3:] == ["LP", "solves", "seconds"]
