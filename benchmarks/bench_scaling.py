@@ -26,12 +26,13 @@ A cell still running after ``--timeout`` seconds (default 900) is killed
 with its process group and recorded as ``timeout``. The report (with the
 machine block) goes to ``--out`` (default ``benchmarks/results/scaling_1m.json``)
 and a Markdown table to stdout; ``--verbose`` shows each fit's iteration log
-on stderr. ``--quick`` runs 1,000 and 10,000 rows only.
+on stderr. ``--quick`` runs 1,000 and 10,000 rows only (written to
+``scaling_quick.json``, so that it never overwrites the curve).
 
 Run from the repository root::
 
     python benchmarks/bench_scaling.py                   # the full curve (about an hour)
-    python benchmarks/bench_scaling.py --quick --out /tmp/scaling.json
+    python benchmarks/bench_scaling.py --quick
     python benchmarks/bench_scaling.py --sizes 100000 --kinds numeric --forms cnf --verbose
 """
 
@@ -62,6 +63,7 @@ THETA = 0.01
 N_THRESHOLDS = 9
 DEFAULT_TIMEOUT = 900.0
 DEFAULT_OUT = REPO / "benchmarks" / "results" / "scaling_1m.json"
+QUICK_OUT = REPO / "benchmarks" / "results" / "scaling_quick.json"  # so that a quick run never overwrites the curve
 _MARK = "SCALING-CELL "  # prefix of the child's one result line on stdout
 
 
@@ -148,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per cell before it is killed")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--verbose", action="store_true", help="show each fit's iteration log on stderr")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--out", type=Path, default=None, help=f"default {DEFAULT_OUT.name}; {QUICK_OUT.name} with --quick")
     parser.add_argument("--cell", nargs=3, metavar=("N", "KIND", "FORM"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.cell:
@@ -171,7 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     table = [{column: row.get(column, "") for column in columns} for row in rows]  # timed-out cells have fewer keys
     print(markdown_table(table, {"binarize s": 2, "build s": 2, "solve s": 1, "fit s": 1, "train error": 4,
                                 "peak RSS MiB": 0}))
-    write_json(args.out, {"machine": machine(), "settings": settings, "rows": rows})
+    out = args.out or (QUICK_OUT if args.quick else DEFAULT_OUT)
+    write_json(out, {"machine": machine(), "settings": settings, "rows": rows})
     return 0
 
 
