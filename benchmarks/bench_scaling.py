@@ -95,7 +95,8 @@ def measure_cell(n: int, kind: str, form: str, *, seed: int = 0, verbose: bool =
             "distinct patterns": workspace.n_patterns,
             "binarize s": workspace.binarize_seconds,
         }
-        data = workspace.lp_cache(form, allow_disable=False, disable_cost=None).data
+        # the fit's own working data (no second dense copy of the rows)
+        data = workspace.lp_cache(form, allow_disable=clf.allow_disable, disable_cost=clf.disable_cost).data
         with LPSolutionCache(data, workspace.backend) as cache:  # the engine's build, timed on its own
             formulation = cache.formulation("auto")
             build_start = time.perf_counter()
