@@ -1,41 +1,52 @@
-"""Growth with the number of samples: binarization, clause-LP build, AM fit.
+"""Growth with the number of rows: where one AM fit's time and memory go, in both forms, up to 1,000,000 rows.
 
-Synthetic Pima-like data: for n = 1,000 / 10,000 / 100,000 samples, each
-class keeps Pima's share, and each column of a sample is drawn from that
-column's values in Pima's rows of the same class, plus a little uniform
-jitter, so nearly every row is distinct (identical rows would be merged and
-hide the growth). 9 quantile thresholds per column give 144 binary
-features. Each size runs in a fresh subprocess, which reports:
+For each n in ``--sizes`` (default 10,000 / 100,000 / 1,000,000), each data
+kind in ``--kinds`` (:func:`rulemodels.make_rule_data`: ``numeric``, 8
+correlated columns and a noisy 3-clause label, 144 binary features;
+``mixed``, a credit-like table with categories and missing values) and each
+form (DNF, CNF), one ``BooleanRuleClassifier(algorithm="am", n_clauses=3,
+theta=0.01)`` fit (θ as a share of the rows, the estimator's default unit;
+9 thresholds) runs in a fresh subprocess, so that every model is built and the
+peak RSS is that fit's. A cell reports:
 
-* binarize s: ``FeatureBinarizer`` fit + transform;
-* build s: the clause LP the engine builds for the DNF fit (positives = the
-  negative class), :func:`~rulemodels.models.build_clause_lp` or, for tall
-  data, :func:`~rulemodels.models.build_clause_dual_lp` (column "LP");
-* AM fit s: ``BooleanRuleClassifier(algorithm="am", n_clauses=3, theta=0.01)``
-  for the default DNF and for a CNF (fresh process, so every model is
-  built), with their LP solves;
-* peak RSS MiB of the subprocess.
+* binarize s: ``FeatureBinarizer`` fit + transform (the training workspace's);
+* distinct patterns: distinct (binary row, label) pairs, what the clause LPs
+  see at most after merging identical rows;
+* LP, LP rows x cols, build s: the side of the clause LP the engine chose and
+  its size, and the time to build it (measured after the fit on the same
+  data through :meth:`~rulemodels.algorithms.LPSolutionCache.clause_model`,
+  the engine's own path; not counted in the peak RSS);
+* solve s: the fit's summed LP solve time (``solver_seconds_``), with its LP
+  solves and AM iterations;
+* fit s: binarization + the fit, as a user's ``fit`` call sees it;
+* train error: the rule's error on all rows (``training_error_``);
+* peak RSS MiB: the subprocess's peak resident memory at the end of the fit.
 
-``--replicated`` adds the 100,000-row case built by repeating Pima's rows
-(130 copies): identical rows are merged into one weighted row, so the LP
-stays Pima-sized.
+A cell still running after ``--timeout`` seconds (default 900) is killed
+with its process group and recorded as ``timeout``. The report (with the
+machine block) goes to ``--out`` (default ``benchmarks/results/scaling_1m.json``)
+and a Markdown table to stdout; ``--verbose`` shows each fit's iteration log
+on stderr. ``--quick`` runs 1,000 and 10,000 rows only (written to
+``scaling_quick.json``, so that it never overwrites the curve).
 
 Run from the repository root::
 
-    python benchmarks/bench_scaling.py
-    python benchmarks/bench_scaling.py --sizes 1000 10000
+    python benchmarks/bench_scaling.py                   # the full curve (about an hour)
+    python benchmarks/bench_scaling.py --quick
+    python benchmarks/bench_scaling.py --sizes 100000 --kinds numeric --forms cnf --verbose
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
-
-import numpy as np
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
@@ -43,104 +54,128 @@ if str(REPO) not in sys.path:
 
 from benchmarks._common import machine, markdown_table, peak_rss_mib, write_json  # noqa: E402
 
-
-def pima_like(n: int, seed: int = 0):
-    """``n`` synthetic rows resampled per class and column from Pima, with jitter."""
-    import pandas as pd
-
-    from rulemodels.datasets import load_dataset
-
-    X, y = load_dataset("pima")
-    rng = np.random.default_rng(seed)
-    labels = (rng.random(n) < y.mean()).astype(int)
-    columns = {}
-    for name in X.columns:
-        values = X[name].to_numpy(dtype=float)
-        spread = 0.01 * (values.max() - values.min())
-        column = np.empty(n)
-        for label in (0, 1):
-            pool = values[y == label]
-            rows = labels == label
-            column[rows] = rng.choice(pool, size=rows.sum()) + rng.uniform(-spread, spread, size=rows.sum())
-        columns[name] = column
-    return pd.DataFrame(columns), labels
+SIZES = [10_000, 100_000, 1_000_000]
+QUICK_SIZES = [1_000, 10_000]
+KINDS = ["numeric", "mixed"]
+FORMS = ["dnf", "cnf"]
+N_CLAUSES = 3
+THETA = 0.01
+N_THRESHOLDS = 9
+DEFAULT_TIMEOUT = 900.0
+DEFAULT_OUT = REPO / "benchmarks" / "results" / "scaling_1m.json"
+QUICK_OUT = REPO / "benchmarks" / "results" / "scaling_quick.json"  # so that a quick run never overwrites the curve
+_MARK = "SCALING-CELL "  # prefix of the child's one result line on stdout
 
 
-def replicated_pima(n: int):
-    """Pima's rows repeated (and cut) to ``n`` rows."""
-    from rulemodels.datasets import load_dataset
+def measure_cell(n: int, kind: str, form: str, *, seed: int = 0, verbose: bool = False) -> dict[str, Any]:
+    """One AM fit on ``make_rule_data(n, kind=kind)`` in ``form``, with where its time and memory went (see the module docstring)."""
+    import logging
 
-    X, y = load_dataset("pima")
-    copies = -(-n // len(y))
-    rows = np.tile(np.arange(len(y)), copies)[:n]
-    return X.iloc[rows].reset_index(drop=True), np.asarray(y)[rows]
+    from rulemodels import BooleanRuleClassifier, TrainingWorkspace, make_rule_data
+    from rulemodels.algorithms import LPSolutionCache
+    from rulemodels.algorithms.training import default_binarizer
 
-
-def measure_one(n: int, data: str = "synthetic") -> dict:
-    from rulemodels import BooleanRuleClassifier
-    from rulemodels.algorithms import choose_formulation
-    from rulemodels.data import FeatureBinarizer
-    from rulemodels.models import build_clause_dual_lp, build_clause_lp
-
-    X, y = pima_like(n) if data == "synthetic" else replicated_pima(n)
+    if verbose:
+        logging.basicConfig(level=logging.WARNING, format="%(message)s", stream=sys.stderr)
+    X, y = make_rule_data(n, kind=kind, random_state=seed)
+    clf = BooleanRuleClassifier(
+        algorithm="am", n_clauses=N_CLAUSES, theta=THETA, form=form, n_thresholds=N_THRESHOLDS, verbose=verbose,
+    )
     start = time.perf_counter()
-    binarizer = FeatureBinarizer(n_thresholds=9).fit(X)
-    A = binarizer.transform(X)
-    binarize = time.perf_counter() - start
-    negatives = np.asarray(A)[y == 0]  # the DNF's clause LPs cover the negative class
-    formulation = choose_formulation("auto", len(np.unique(negatives, axis=0)), A.shape[1])
-    build_model = build_clause_dual_lp if formulation == "dual" else build_clause_lp
-    start = time.perf_counter()
-    lp = build_model(A, 1 - y, theta=0.01)
-    model = lp.model
-    build = time.perf_counter() - start
-    distinct = len(model.P) + len(lp.groups.negatives)
-    del model, lp
-    row = {
-        "data": data,
-        "n": n,
-        "binary features": int(A.shape[1]),
-        "distinct rows": int(distinct),
-        "binarize s": binarize,
+    with TrainingWorkspace(X, y, binarizer=default_binarizer(N_THRESHOLDS), solver=clf.solver) as workspace:
+        clf.fit(X, y, workspace=workspace)
+        fit_seconds = time.perf_counter() - start
+        peak = peak_rss_mib()
+        row: dict[str, Any] = {
+            "kind": kind,
+            "n": n,
+            "form": form.upper(),
+            "status": "ok",
+            "binary features": int(workspace.A.shape[1]),
+            "distinct patterns": workspace.n_patterns,
+            "binarize s": workspace.binarize_seconds,
+        }
+        # the fit's own working data (no second dense copy of the rows)
+        data = workspace.lp_cache(form, allow_disable=clf.allow_disable, disable_cost=clf.disable_cost).data
+        with LPSolutionCache(data, workspace.backend) as cache:  # the engine's build, timed on its own
+            formulation = cache.formulation("auto")
+            build_start = time.perf_counter()
+            lp, _ = cache.clause_model(formulation, clf.paper_theta_, data.weight)
+            build_seconds = time.perf_counter() - build_start
+            size = f"{lp.model.nconstraints()} x {lp.model.nvariables()}"
+    row.update({
         "LP": formulation,
-        "build s": build,
-    }
-    for form in ("dnf", "cnf"):
-        start = time.perf_counter()
-        clf = BooleanRuleClassifier(algorithm="am", n_clauses=3, theta=0.01, form=form).fit(X, y)
-        row[f"AM {form.upper()} fit s"] = time.perf_counter() - start
-        row[f"AM {form.upper()} LP solves"] = int(clf.n_solves_)
-        row[f"AM {form.upper()} train error"] = float(np.mean(clf.predict(X) != y))
-    row["peak RSS MiB"] = peak_rss_mib()
+        "LP rows x cols": size,
+        "build s": build_seconds,
+        "solve s": clf.solver_seconds_,
+        "LP solves": clf.n_solves_,
+        "iterations": clf.n_iter_,
+        "fit s": fit_seconds,
+        "train error": clf.training_error_,
+        "literals": clf.rule_.n_literals,
+        "peak RSS MiB": peak,
+    })
     return row
+
+
+def run_cell(n: int, kind: str, form: str, *, timeout: float, seed: int = 0, verbose: bool = False) -> dict[str, Any]:
+    """:func:`measure_cell` in a fresh subprocess (its own process group), killed after ``timeout`` seconds."""
+    command = [sys.executable, str(Path(__file__).resolve()), "--cell", str(n), kind, form, "--seed", str(seed)]
+    if verbose:
+        command.append("--verbose")
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        stdout, _ = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)  # the child and anything it started
+        process.communicate()
+        return {"kind": kind, "n": n, "form": form.upper(), "status": f"timeout ({timeout:g} s)",
+                "fit s": time.perf_counter() - started}
+    except BaseException:
+        os.killpg(process.pid, signal.SIGKILL)  # Ctrl-C: leave no orphan behind
+        process.communicate()
+        raise
+    results = [line[len(_MARK):] for line in stdout.splitlines() if line.startswith(_MARK)]
+    if process.returncode != 0 or not results:
+        return {"kind": kind, "n": n, "form": form.upper(), "status": f"failed (exit {process.returncode})"}
+    return json.loads(results[-1])
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", nargs="+", type=int, default=[1_000, 10_000, 100_000])
-    parser.add_argument("--replicated", action="store_true", help="add 100,000 rows of repeated Pima")
-    parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
-    parser.add_argument("--data", default="synthetic", help=argparse.SUPPRESS)
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "scaling.json")
+    parser.add_argument("--sizes", nargs="+", type=int, default=None, help=f"rows (default {SIZES})")
+    parser.add_argument("--quick", action="store_true", help=f"sizes {QUICK_SIZES} (unless --sizes is given)")
+    parser.add_argument("--kinds", "--kind", nargs="+", choices=KINDS, default=KINDS)
+    parser.add_argument("--forms", nargs="+", choices=FORMS, default=FORMS)
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per cell before it is killed")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--verbose", action="store_true", help="show each fit's iteration log on stderr")
+    parser.add_argument("--out", type=Path, default=None, help=f"default {DEFAULT_OUT.name}; {QUICK_OUT.name} with --quick")
+    parser.add_argument("--cell", nargs=3, metavar=("N", "KIND", "FORM"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.one:
-        print(json.dumps(measure_one(args.one, args.data)))
+    if args.cell:
+        n, kind, form = args.cell
+        row = measure_cell(int(n), kind, form, seed=args.seed, verbose=args.verbose)
+        print(_MARK + json.dumps(row, default=float), flush=True)
         return 0
-    cases = [(n, "synthetic") for n in args.sizes] + ([(100_000, "replicated")] if args.replicated else [])
+    sizes = args.sizes or (QUICK_SIZES if args.quick else SIZES)
     rows = []
-    for n, data in cases:
-        completed = subprocess.run(
-            [sys.executable, __file__, "--one", str(n), "--data", data], check=True, capture_output=True, text=True
-        )
-        rows.append(json.loads(completed.stdout.strip().splitlines()[-1]))
-        print(f"n={n} ({data}): AM DNF fit {rows[-1]['AM DNF fit s']:.1f} s, CNF {rows[-1]['AM CNF fit s']:.1f} s",
-              file=sys.stderr, flush=True)
-    for row in rows:
-        row["build µs/row"] = 1e6 * row["build s"] / row["n"]
-    print(markdown_table(rows, {"binarize s": 2, "build s": 2, "AM DNF fit s": 1, "AM CNF fit s": 1,
-                                "AM DNF train error": 3, "AM CNF train error": 3, "peak RSS MiB": 0,
-                                "build µs/row": 1}))
-    write_json(args.out, {"machine": machine(), "rows": rows})
+    for n in sizes:
+        for kind in args.kinds:
+            for form in args.forms:
+                row = run_cell(n, kind, form, timeout=args.timeout, seed=args.seed, verbose=args.verbose)
+                rows.append(row)
+                print(f"n={n} {kind} {form.upper()}: {row['status']}, fit {row.get('fit s', float('nan')):.1f} s, "
+                      f"peak {row.get('peak RSS MiB', float('nan')):.0f} MiB", file=sys.stderr, flush=True)
+    settings = {"algorithm": "am", "n_clauses": N_CLAUSES, "theta": THETA, "theta_unit": "fraction",
+                "n_thresholds": N_THRESHOLDS, "seed": args.seed, "timeout s": args.timeout}
+    columns = list(dict.fromkeys(key for row in sorted(rows, key=len, reverse=True) for key in row))
+    table = [{column: row.get(column, "") for column in columns} for row in rows]  # timed-out cells have fewer keys
+    print(markdown_table(table, {"binarize s": 2, "build s": 2, "solve s": 1, "fit s": 1, "train error": 4,
+                                "peak RSS MiB": 0}))
+    out = args.out or (QUICK_OUT if args.quick else DEFAULT_OUT)
+    write_json(out, {"machine": machine(), "settings": settings, "rows": rows})
     return 0
 
 

@@ -6,7 +6,7 @@ Public names: :class:`BooleanRuleClassifier` (the estimator),
 :class:`Literal`, :class:`Clause`, :class:`Rule`, :class:`FeatureBinarizer`,
 :class:`ColumnKindDriftWarning` (a column's values drifted from the kind learned),
 :class:`RuleFormatError`, :func:`load_model` / :func:`save_model` (model files),
-:func:`load_dataset` / :func:`list_datasets`, and :func:`solve_exact`. The rule's
+:func:`load_dataset` / :func:`list_datasets`, :func:`make_rule_data` (synthetic data of any size), and :func:`solve_exact`. The rule's
 exports and tools (``to_sql(rule)``, ``explain_rule``, ...) are in :mod:`rulemodels.rules`.
 
 The names are imported on first use (PEP 562), so ``import rulemodels`` and
@@ -35,6 +35,7 @@ _EXPORTS: dict[str, str] = {
     "list_datasets": "rulemodels.datasets",
     "load_dataset": "rulemodels.datasets",
     "load_model": "rulemodels.rules",
+    "make_rule_data": "rulemodels.datasets",
     "save_model": "rulemodels.rules",
     "solve_exact": "rulemodels.algorithms.exact",
 }
@@ -45,7 +46,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from rulemodels.algorithms.exact import solve_exact
     from rulemodels.algorithms.training import TrainingWorkspace
     from rulemodels.data import FeatureBinarizer
-    from rulemodels.datasets import list_datasets, load_dataset
+    from rulemodels.datasets import list_datasets, load_dataset, make_rule_data
     from rulemodels.estimator import BooleanRuleClassifier
     from rulemodels.model_selection import BooleanRuleCV
     from rulemodels.rules import Clause, ColumnKindDriftWarning, Literal, Rule, RuleFormatError, load_model, save_model

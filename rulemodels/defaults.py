@@ -55,6 +55,7 @@ __all__ = [
     "DEFAULT_TIE_BREAK",
     "SOLVER_INDEPENDENT_TIE_BREAK",
     "SWEEP_ALGORITHMS",
+    "SYNTHETIC_KINDS",
     "EXACT_FORMULATIONS",
     "EXACT_SOLVER",
     "FINE_THETAS",
@@ -98,6 +99,10 @@ NAN_POLICIES: tuple[str, ...] = ("indicator", "error")
 
 #: Text columns with one distinct value per row (``high_cardinality``): left out, or kept as categories.
 HIGH_CARDINALITY_POLICIES: tuple[str, ...] = ("drop", "keep")
+
+#: ``kind`` of :func:`~rulemodels.datasets.make_rule_data`: correlated numeric columns, a credit-like
+#: table with categories and missing values, or the resampled Pima rows of the earlier scaling benchmark.
+SYNTHETIC_KINDS: tuple[str, ...] = ("numeric", "mixed", "pima")
 
 #: The solvers with a dedicated adapter (``solvers.registered_backends()``), in its order;
 #: any other Pyomo solver name works through the generic adapter.

@@ -227,6 +227,9 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         Clause-LP solutions (and set-covering clauses) this fit re-used
         instead of solving: repeated LPs within the fit, or LPs an earlier
         fit on the same workspace solved (:mod:`rulemodels.algorithms.training`).
+    solver_seconds_ : float
+        Wall time of this fit's LP/MIP solves (polishing not included): the
+        rest of the fit's time is binarization, model building and Python.
     form_ : {"dnf", "cnf"}
         The form learned (the chosen one with ``form="auto"``).
     form_cv_errors_ : dict (only with ``form="auto"``)
@@ -347,6 +350,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.classes_ = workspace.classes
         self.target_name_ = str(y.name) if isinstance(y, pd.Series) and y.name is not None else None
         with _log_level(self.verbose):
+            if logger.isEnabledFor(logging.INFO):  # counting the distinct patterns is a pass over the rows
+                logger.info("%s", workspace.binarization_summary())
             self.binarizer_ = workspace.binarizer
             if self.form == "auto":
                 self.form_ = self._choose_form(workspace)
@@ -427,6 +432,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.n_solves_ = int(learned.n_solves)
         self.n_builds_ = int(learned.n_builds)
         self.n_reused_ = int(learned.n_reused)
+        self.solver_seconds_ = float(learned.solver_seconds)
         if self.algorithm == "exact":
             self.exact_bound_ = learned.exact_bound
         else:

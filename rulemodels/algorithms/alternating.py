@@ -51,9 +51,13 @@ def assign_negatives(A: np.ndarray, W: np.ndarray, negatives: np.ndarray) -> np.
 
 
 def alternating_minimization(
-    engine: ClauseEngine, W_init: np.ndarray, *, max_iter: int, tol: float = 1e-9
+    engine: ClauseEngine, W_init: np.ndarray, *, max_iter: int, tol: float = 1e-9, started: float | None = None
 ) -> FitResult:
-    """AM from ``W_init`` (d', R); returns the best W and the objective trace."""
+    """AM from ``W_init`` (d', R); returns the best W and the objective trace.
+
+    ``started`` (a ``time.perf_counter()``) is when the fit began, for the
+    seconds of the verbose iteration log (default: when AM starts).
+    """
     data = engine.data
     negatives = np.flatnonzero(data.y == 0)
 
@@ -66,7 +70,7 @@ def alternating_minimization(
     seen = {W.tobytes()}
     stop = "max_iter"
     iteration = 0
-    log = IterationLog(logger, "AM", data, max_iter)
+    log = IterationLog(logger, "AM", data, max_iter, n_solves=lambda: engine.stats.n_solves, started=started)
     log.iteration(0, W, current)
     for iteration in range(1, max_iter + 1):
         assignment = assign_negatives(data.A, W, negatives)

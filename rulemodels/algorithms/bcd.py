@@ -40,9 +40,13 @@ def bcd_weights(A: np.ndarray, y: np.ndarray, weight: np.ndarray, W: np.ndarray,
 
 
 def block_coordinate_descent(
-    engine: ClauseEngine, W_init: np.ndarray, *, max_iter: int, tol: float = 1e-9
+    engine: ClauseEngine, W_init: np.ndarray, *, max_iter: int, tol: float = 1e-9, started: float | None = None
 ) -> FitResult:
-    """Greedy BCD from ``W_init`` (d', R); returns the best W and the objective trace."""
+    """Greedy BCD from ``W_init`` (d', R); returns the best W and the objective trace.
+
+    ``started`` (a ``time.perf_counter()``) is when the fit began, for the
+    seconds of the verbose iteration log (default: when BCD starts).
+    """
     data = engine.data
 
     def objective(W: np.ndarray) -> float:
@@ -53,7 +57,7 @@ def block_coordinate_descent(
     history = [current]
     stop = "max_iter"
     iteration = 0
-    log = IterationLog(logger, "BCD", data, max_iter)
+    log = IterationLog(logger, "BCD", data, max_iter, n_solves=lambda: engine.stats.n_solves, started=started)
     log.iteration(0, W, current)
     for iteration in range(1, max_iter + 1):
         best_value, best_W = current, None

@@ -54,6 +54,7 @@ from typing import Any
 import numpy as np
 
 from rulemodels.algorithms.data import WorkingData
+from rulemodels.algorithms.iteration_log import IterationLog
 from rulemodels.algorithms.result import FitResult
 from rulemodels.models.column_generation import (
     TOLERANCE,
@@ -296,12 +297,14 @@ def run_column_generation(
     termination = "max_iter"
     n_rounds = 0
     lp_objective = None
+    log = IterationLog(logger, "CG", None, max_iter, n_solves=lambda: stats["solves"], started=start)
     try:
         for _ in range(max_iter):
             n_rounds += 1
             result = solve(master.model, changes=changes)
             result.raise_for_status("the column generation master LP")
             lp_objective = result.objective
+            log.iteration(n_rounds, None, lp_objective)
             mu, nu = master.duals()
             new = search(mu, nu, master, settings.columns_per_round)
             if not new:
@@ -333,6 +336,7 @@ def run_column_generation(
             if deadline is not None and time.perf_counter() >= deadline:
                 termination = "time_limit"
                 break
+        log.close(termination)
         selection = _select(master, columns, solve, theta, settings, deadline)[:n_clauses]
     finally:
         backend.release(master.model)

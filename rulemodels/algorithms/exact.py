@@ -187,6 +187,7 @@ def solve_exact_problem(
         termination=result.termination.value,
         n_solves=1,
         n_builds=1,
+        solver_seconds=float(result.wall_time),
         exact_bound=result.bound,
         gap=result.gap if result.gap is not None else (0.0 if result.is_optimal else None),
         breakdown=breakdown,

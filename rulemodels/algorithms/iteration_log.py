@@ -1,22 +1,31 @@
-"""The iteration log of BCD and AM: one fixed-width line per iteration, and a progress bar on a terminal.
+"""The iteration log of BCD, AM and CG: one fixed-width line per iteration, and a progress bar on a terminal.
 
 With the ``rulemodels`` loggers at INFO (``verbose=True``, CLI ``-v``) each
-iteration logs ``iteration, objective, training error, literals`` as one
-fixed-width line under a header, as Pyomo's GDPopt does::
+iteration logs ``iteration, objective, training error, literals, LP solves
+so far, seconds so far`` as one fixed-width line under a header, as Pyomo's
+GDPopt does::
 
-        AM  iter      objective  train error  literals
-        AM     0        193.360       0.2227         4
+        AM  iter      objective  train error  literals  LP solves    seconds
+        AM     0        193.360       0.2227         4          6       0.41
 
-The training error and literal count are computed only when the line is
-logged: with the logger off, an iteration costs one ``isEnabledFor`` check.
-When the log is on and stderr is a terminal, a tqdm bar counts the
-iterations (up to ``max_iter``) with an ETA; it is never shown in a pipe.
+The seconds count from the start of the fit's driver (``started``, e.g. before
+set covering), so a slow start shows on the first line. The training error
+and literal count are computed only when the line is logged: with the logger
+off, an iteration costs one ``isEnabledFor`` check. When on, the error is one
+product ``A @ W`` over the rows, like the objective the drivers compute anyway
+(0.3 s against the objective's 1.3 s on 1,000,000 rows x 144 features);
+column generation's rounds show their master LP's objective and no error
+(``-``): its LP solution is not a rule yet. When the log is on and stderr is
+a terminal, a tqdm bar counts the iterations (up to ``max_iter``) with an
+ETA; it is never shown in a pipe.
 """
 
 from __future__ import annotations
 
 import logging
 import sys
+import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -25,8 +34,8 @@ from rulemodels.utils import progress_bar, stderr_is_terminal
 
 __all__ = ["IterationLog"]
 
-_HEADER = "{name:>6}  {iter:>4}  {objective:>13}  {error:>11}  {literals:>8}"
-_LINE = "{name:>6}  {iter:>4d}  {objective:>13.6g}  {error:>11.4f}  {literals:>8d}"
+_HEADER = "{name:>6}  {iter:>4}  {objective:>13}  {error:>11}  {literals:>8}  {solves:>9}  {seconds:>9}"
+_LINE = "{name:>6}  {iter:>4d}  {objective:>13.6g}  {error:>11}  {literals:>8}  {solves:>9d}  {seconds:>9.2f}"
 
 
 def training_error(data: Any, W: np.ndarray) -> float:
@@ -41,26 +50,42 @@ def training_error(data: Any, W: np.ndarray) -> float:
 
 
 class IterationLog:
-    """Logs BCD/AM iterations through ``logger`` (and a tqdm bar on a terminal), at no cost when off."""
+    """Logs BCD/AM/CG iterations through ``logger`` (and a tqdm bar on a terminal), at no cost when off.
 
-    def __init__(self, logger: logging.Logger, name: str, data: Any, max_iter: int):
+    ``n_solves`` returns the number of LP solves of the fit so far (e.g. the
+    engine's ``stats.n_solves``); ``started`` is the ``time.perf_counter()``
+    the seconds count from (default: now).
+    """
+
+    def __init__(
+        self, logger: logging.Logger, name: str, data: Any, max_iter: int, *,
+        n_solves: Callable[[], int] | None = None, started: float | None = None,
+    ):
         self.logger = logger
         self.name = name
         self.data = data
+        self.n_solves = n_solves
+        self.started = time.perf_counter() if started is None else started
         self.enabled = logger.isEnabledFor(logging.INFO)
         self.bar = None
         if self.enabled:
-            logger.info(_HEADER.format(name=name, iter="iter", objective="objective", error="train error", literals="literals"))
+            logger.info(_HEADER.format(
+                name=name, iter="iter", objective="objective", error="train error", literals="literals",
+                solves="LP solves", seconds="seconds",
+            ))
             if stderr_is_terminal():
                 self.bar = progress_bar(max_iter, name, "iter")
 
-    def iteration(self, iteration: int, W: np.ndarray, objective: float) -> None:
-        """Log one iteration's state (nothing is computed when the log is off)."""
+    def iteration(self, iteration: int, W: np.ndarray | None, objective: float) -> None:
+        """Log one iteration's state (nothing is computed when the log is off); ``W=None``: no rule yet (CG's rounds)."""
         if not self.enabled:
             return
         line = _LINE.format(
             name=self.name, iter=iteration, objective=objective,
-            error=training_error(self.data, W), literals=int(np.rint(W.sum())),
+            error="-" if W is None else f"{training_error(self.data, W):.4f}",
+            literals="-" if W is None else str(int(np.rint(W.sum()))),
+            solves=0 if self.n_solves is None else int(self.n_solves()),
+            seconds=time.perf_counter() - self.started,
         )
         if self.bar is not None:
             self.bar.update(1)

@@ -84,6 +84,9 @@ class LearnedRule:
     n_solves, n_builds, n_reused : int
         LP/MIP solves and model builds of this fit, and LP solutions it took
         from this fit or from earlier fits on the workspace instead of solving.
+    solver_seconds : float
+        Wall time of this fit's LP/MIP solves (the backend's ``solve`` calls,
+        their in-place updates included; polishing not included).
     exact_bound : float or None
         The exact MIP's best bound (``algorithm="exact"`` only).
     gap : float or None
@@ -110,6 +113,7 @@ class LearnedRule:
     n_solves: int = 0
     n_builds: int = 0
     n_reused: int = 0
+    solver_seconds: float = 0.0
     exact_bound: float | None = None
     gap: float | None = None
     breakdown: dict[str, float] = field(default_factory=dict)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -65,15 +66,16 @@ def learn(
         return two_level_lp(
             cache, theta=theta, n_clauses=n_clauses, time_limit=time_limit, solver_options=solver_options,
         )
+    started = time.perf_counter()  # the iteration log's seconds include set covering
     engine = ClauseEngine(
         cache, theta=theta, binarization="simple" if algorithm == "scs" else "redundancy_aware",
         time_limit=time_limit, solver_options=solver_options, formulation=formulation,
     )
-    result = set_cover(engine, n_clauses)
+    result = set_cover(engine, n_clauses, started=started)
     if algorithm == "bcd" and result.termination != "time_limit":
-        result = block_coordinate_descent(engine, result.W, max_iter=max_iter)
+        result = block_coordinate_descent(engine, result.W, max_iter=max_iter, started=started)
     elif algorithm == "am" and result.termination != "time_limit":
-        result = alternating_minimization(engine, result.W, max_iter=max_iter)
+        result = alternating_minimization(engine, result.W, max_iter=max_iter, started=started)
     if result.termination == "time_limit":
         limit = "the time limit" if time_limit is None else f"the time limit of {time_limit:g} s"
         logger.info(

@@ -11,6 +11,7 @@ redundancy-aware method.
 from __future__ import annotations
 
 import logging
+import time
 
 import numpy as np
 
@@ -23,12 +24,17 @@ logger = logging.getLogger(__name__)
 __all__ = ["set_cover"]
 
 
-def set_cover(engine: ClauseEngine, n_clauses: int) -> FitResult:
+def set_cover(engine: ClauseEngine, n_clauses: int, *, started: float | None = None) -> FitResult:
     """Learn ``n_clauses`` clauses greedily, removing decided samples after each.
 
     Clauses the cache already holds for this θ and binarization (learned
     by a fit with the same or a larger R) are read instead of learned again.
+    At verbose (INFO) each clause logs one line with the LP solves and the
+    seconds since ``started`` (a ``time.perf_counter()``; default: now), so
+    that a long first clause LP on large data shows progress before AM or
+    BCD log their first iteration.
     """
+    started = time.perf_counter() if started is None else started
     data = engine.data
     W = np.zeros((data.n_features, n_clauses))
     weight = data.weight.copy()
@@ -51,6 +57,10 @@ def set_cover(engine: ClauseEngine, n_clauses: int) -> FitResult:
             chain.clauses.append(W[:, r].copy())
         covered = data.A @ W[:, r] > 0.5
         weight = np.where(covered, weight, 0.0)
-        logger.debug("set cover: clause %d uses %d features; %d samples remain", r + 1, int(W[:, r].sum()), int((weight > 0).sum()))
+        if logger.isEnabledFor(logging.INFO):
+            logger.info(
+                "set cover: clause %d of %d uses %d features; %d samples remain (%d LP solves, %.2f s)", r + 1, n_clauses,
+                int(W[:, r].sum()), int((weight > 0).sum()), engine.stats.n_solves, time.perf_counter() - started,
+            )
     objective = hamming_objective(data.A, data.y, W, engine.theta, sample_weight=data.weight, feature_cost=data.cost)
     return FitResult(W=W, objective=objective, history=[objective], n_iter=1, termination=stop)

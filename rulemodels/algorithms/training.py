@@ -34,6 +34,7 @@ Examples
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -142,6 +143,8 @@ class TrainingWorkspace:
         The binary matrix; column k is ``literals[k]``.
     literals : tuple of Literal
     backend : Backend
+    binarize_seconds : float
+        Wall time of fitting the binarizer and transforming ``X``.
     """
 
     def __init__(
@@ -165,8 +168,11 @@ class TrainingWorkspace:
         self.classes, self.labels = binary_labels(y, self.frame.shape[0])
         self.sample_weight = check_sample_weight(sample_weight, self.frame.shape[0])
         self.binarizer = clone(binarizer) if binarizer is not None else default_binarizer()
+        started = time.perf_counter()
         self.binarizer.fit(self.frame)
         self.A = self.binarizer.transform(self.frame)
+        self.binarize_seconds = time.perf_counter() - started
+        self._n_patterns: int | None = None
         if self.A.shape[1] == 0:
             raise ValueError("every feature is constant: there is nothing to learn a rule from")
         self.literals: tuple[Literal, ...] = tuple(self.binarizer.literals_)
@@ -258,7 +264,8 @@ class TrainingWorkspace:
             rule, objective = self._better_constant(exact.rule, float(exact.objective))
             return LearnedRule(
                 rule=rule, objective=objective, history=[objective], n_iter=1,
-                termination=exact.termination, n_solves=1, n_builds=1, n_reused=0, exact_bound=exact.exact_bound,
+                termination=exact.termination, n_solves=1, n_builds=1, n_reused=0, solver_seconds=exact.solver_seconds,
+                exact_bound=exact.exact_bound,
                 gap=exact.gap, clause_columns=self._clause_columns(rule),
             )
         if algorithm not in ALGORITHMS:
@@ -285,7 +292,8 @@ class TrainingWorkspace:
         return LearnedRule(
             rule=rule, objective=objective, history=history,
             n_iter=int(result.n_iter), termination=result.termination, n_solves=int(result.n_solves),
-            n_builds=int(result.n_builds), n_reused=int(result.n_reused), clause_columns=self._clause_columns(rule),
+            n_builds=int(result.n_builds), n_reused=int(result.n_reused), solver_seconds=float(result.solver_seconds),
+            clause_columns=self._clause_columns(rule),
             polish=report,
         )
 
@@ -384,3 +392,23 @@ class TrainingWorkspace:
     @property
     def n_samples(self) -> int:
         return int(self.frame.shape[0])
+
+    @property
+    def n_patterns(self) -> int:
+        """Number of distinct (binary row, label) pairs: the weighted rows the clause LPs see at most.
+
+        Counted on first use (0.25 s on 1,000,000 rows x 144 literals), so
+        that a fit that does not report it pays nothing.
+        """
+        if self._n_patterns is None:
+            keys = np.concatenate([np.packbits(self.A != 0, axis=1), self.labels.astype(np.uint8)[:, None]], axis=1)
+            rows = np.ascontiguousarray(keys).view(np.dtype((np.void, keys.shape[1]))).ravel()
+            self._n_patterns = int(np.unique(rows).shape[0])
+        return self._n_patterns
+
+    def binarization_summary(self) -> str:
+        """One line on the binarization: rows, columns, binary features, distinct patterns and seconds (for the log)."""
+        return (
+            f"binarized {self.n_samples} rows x {self.frame.shape[1]} columns into {self.A.shape[1]} binary features, "
+            f"{self.n_patterns} distinct (pattern, label) rows, in {self.binarize_seconds:.2f} s"
+        )

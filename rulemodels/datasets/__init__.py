@@ -12,15 +12,25 @@ References
 .. [2] G. Su, D. Wei, K. R. Varshney, D. M. Malioutov, "Interpretable Two-level
    Boolean Rule Learning for Classification", 2016, Section "Numerical
    Evaluation".
+
+:func:`make_rule_data` draws synthetic tables of any size from a known noisy
+rule (numeric, or credit-like with categories and missing values), for the
+scaling benchmark and large-data tests.
 """
 
 from __future__ import annotations
 
 from importlib import resources
+from numbers import Integral
 
+import numpy as np
 import pandas as pd
 
-__all__ = ["DATASET_INFO", "list_datasets", "load_dataset"]
+from rulemodels import defaults
+from rulemodels.datasets._synthetic import mixed_rule_data, numeric_rule_data, resampled_rows
+from rulemodels.utils import Interval, Options, check_parameter
+
+__all__ = ["DATASET_INFO", "list_datasets", "load_dataset", "make_rule_data"]
 
 _UCI = (
     "Dua, D. and Graff, C. (2019). UCI Machine Learning Repository. Irvine, CA: "
@@ -150,3 +160,80 @@ def load_dataset(name: str) -> tuple[pd.DataFrame, pd.Series]:
     y = (frame[target] == info["positive"]).astype(int).rename(target)
     X = frame.drop(columns=[target, *info["drop"]])  # type: ignore[misc]
     return X, y
+
+
+def make_rule_data(
+    n_samples: int, *, kind: str = "numeric", random_state: int = 0
+) -> tuple[pd.DataFrame, pd.Series]:
+    """Draw ``n_samples`` rows and a 0/1 label that follows a known noisy rule.
+
+    Parameters
+    ----------
+    n_samples : int
+        Number of rows (at least 1).
+    kind : {"numeric", "mixed", "pima"}, default="numeric"
+        - ``"numeric"``: 8 correlated Gaussian columns ``x0`` ... ``x7``
+          (correlation 0.5 between neighbours, decaying with distance;
+          ``x5`` is log-normal, ``x6`` a percentage in [0, 100]), and the
+          label of the 3-clause DNF ``(x0 > 0.3 and x1 <= 0.5) or (x2 > 0.8
+          and x3 > -0.2) or (x4 <= -0.6 and x7 > 0)`` with 5 % of the labels
+          flipped. About 44 % of the labels are 1. Every value is
+          continuous, so nearly every row is distinct even after
+          binarization (9 thresholds give 144 binary features, about 10^8
+          possible patterns).
+        - ``"mixed"``: a credit-application-like table: 8 numeric columns,
+          several of them integer-valued or skewed (``age``, ``income``,
+          ``loan_amount``, ``n_accounts``, ``n_late_payments``,
+          ``utilization``, ``tenure_months``, ``debt_to_income``), 4
+          categorical ones (``region`` with 30 levels and ``product``,
+          ``channel`` as pandas ``category``; ``employment`` as text), and a
+          few % of missing values in ``income`` (and hence
+          ``debt_to_income``), ``utilization`` and ``employment``. The label
+          (``default``, about 26 % ones) is ``(n_late_payments >= 1 and
+          utilization > 0.5) or (debt_to_income > 0.4 and employment in
+          {unemployed, student}) or (age < 30 and region in R01-R05) or
+          (income is missing and n_late_payments >= 1)``, with 5 % flipped.
+        - ``"pima"``: the resampled Pima rows the earlier
+          ``benchmarks/bench_scaling.py`` measured on (each class keeps
+          Pima's share; each column of a row is drawn from that column's
+          values in Pima's rows of the same class, plus ±1 % uniform
+          jitter). With ``random_state=0`` it gives exactly the numbers of
+          that script (``docs/benchmarks.md``, "Scaling with n"), so earlier
+          measurements stay comparable. The label does not follow a rule.
+    random_state : int, default=0
+        Seed of :func:`numpy.random.default_rng`: the same seed and
+        arguments give the same data.
+
+    Returns
+    -------
+    X : pandas.DataFrame of shape (n_samples, n_columns)
+    y : pandas.Series of int (0/1), named ``"label"`` (``"default"`` for ``mixed``)
+
+    Raises
+    ------
+    rulemodels.utils.InvalidParameterError
+        If ``n_samples`` is not a positive integer, ``kind`` is not one of
+        the kinds above or ``random_state`` is not a non-negative integer.
+
+    Examples
+    --------
+    >>> X, y = make_rule_data(1000)
+    >>> X.shape, sorted(set(y))
+    ((1000, 8), [0, 1])
+    >>> X, y = make_rule_data(1000, kind="mixed")
+    >>> int(X.isna().any(axis=0).sum()) > 0
+    True
+    """
+    check_parameter("n_samples", n_samples, owner="make_rule_data", constraints=[Interval(Integral, 1, None, closed="left")])
+    check_parameter("kind", kind, owner="make_rule_data", constraints=[Options(defaults.SYNTHETIC_KINDS)])
+    check_parameter(
+        "random_state", random_state, owner="make_rule_data", constraints=[Interval(Integral, 0, None, closed="left")],
+    )
+    n = int(n_samples)
+    if kind == "pima":
+        X, y = load_dataset("pima")
+        return resampled_rows(X, y, n, int(random_state))
+    rng = np.random.default_rng(int(random_state))
+    if kind == "numeric":
+        return numeric_rule_data(n, rng)
+    return mixed_rule_data(n, rng)

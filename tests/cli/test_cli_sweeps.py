@@ -322,7 +322,7 @@ def test_verbose_logs_one_fixed_width_line_per_iteration_and_no_solver_log(caplo
     names = {record.name.split(".")[0] for record in caplog.records}
     assert names == {"rulemodels"}  # neither the solver layer nor Pyomo: only with --solver-log
     log = [r.getMessage() for r in caplog.records if r.getMessage().lstrip().startswith("AM")]
-    assert log[0].split() == ["AM", "iter", "objective", "train", "error", "literals"]
+    assert log[0].split() == ["AM", "iter", "objective", "train", "error", "literals", "LP", "solves", "seconds"]
     rows = [line for line in log[1:] if "stopped" not in line]
     assert rows and len({len(line) for line in rows}) == 1  # fixed width
     assert [int(line.split()[1]) for line in rows] == list(range(len(rows)))

@@ -128,3 +128,16 @@ def test_time_limit_reports_status(pima_200):
         clf = BooleanRuleClassifier(time_limit=1e-6).fit(X, y)
     assert clf.termination_ == "time_limit"
     assert clf.predict(X).shape == (len(X),)
+
+
+@pytest.mark.parametrize("algorithm", ["am", "cg", "tlp"])
+def test_solver_seconds_is_the_fits_solve_time(pima_200, algorithm) -> None:
+    """Issue 28: the summed LP solve time surfaces on the estimator (the scaling benchmark's "solve s")."""
+    import time
+
+    X, y = pima_200
+    start = time.perf_counter()
+    clf = BooleanRuleClassifier(algorithm=algorithm, n_clauses=2, n_thresholds=3).fit(X, y)
+    elapsed = time.perf_counter() - start
+    assert clf.n_solves_ >= 1
+    assert 0 < clf.solver_seconds_ < elapsed
