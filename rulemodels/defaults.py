@@ -54,6 +54,10 @@ __all__ = [
     "DEFAULT_THETA_UNIT",
     "DEFAULT_TIE_BREAK",
     "SOLVER_INDEPENDENT_TIE_BREAK",
+    "STREAM_BATCH_ROWS",
+    "STREAM_EXACT_DISTINCT",
+    "STREAM_SAMPLE_SIZE",
+    "STREAM_SEED",
     "SWEEP_ALGORITHMS",
     "EXACT_FORMULATIONS",
     "EXACT_SOLVER",
@@ -196,3 +200,12 @@ CG_PRICING_MIP_MAX_NONZEROS = 2_000
 #: CG: seconds and relative gap of the final integer selection over the generated clauses.
 CG_SELECTION_TIME_LIMIT = 10.0
 CG_SELECTION_GAP = 1e-4
+
+#: Parquet and Dask input (``rulemodels.data._stream``, docs/large_data.md): rows per Parquet record batch.
+STREAM_BATCH_ROWS = 65_536
+#: Numeric columns with at most this many distinct values get exact thresholds (merged value counts);
+#: above it, thresholds are quantiles of a uniform sample of STREAM_SAMPLE_SIZE present values.
+STREAM_EXACT_DISTINCT = 100_000
+STREAM_SAMPLE_SIZE = 100_000
+#: The seed of that sample (the sample, so the thresholds, depend only on it and on the batches).
+STREAM_SEED = 0
