@@ -53,6 +53,7 @@ __all__ = [
     "DEFAULT_THETAS",
     "DEFAULT_THETA_UNIT",
     "DEFAULT_TIE_BREAK",
+    "PARQUET_SUFFIXES",
     "SOLVER_INDEPENDENT_TIE_BREAK",
     "STREAM_BATCH_ROWS",
     "STREAM_EXACT_DISTINCT",
@@ -201,6 +202,8 @@ CG_PRICING_MIP_MAX_NONZEROS = 2_000
 CG_SELECTION_TIME_LIMIT = 10.0
 CG_SELECTION_GAP = 1e-4
 
+#: File names read as Parquet (a file with one of these suffixes, or a directory holding such files).
+PARQUET_SUFFIXES: tuple[str, ...] = (".parquet", ".pq")
 #: Parquet and Dask input (``rulemodels.data._stream``, docs/large_data.md): rows per Parquet record batch.
 STREAM_BATCH_ROWS = 65_536
 #: Numeric columns with at most this many distinct values get exact thresholds (merged value counts);

@@ -12,7 +12,8 @@
 - data that does not fit in pandas (Parquet paths, Dask DataFrames):
   :func:`read_stream` (two passes: summaries, then weighted distinct
   patterns, :class:`StreamedData`), :func:`stream_map` (predict in chunks),
-  :func:`is_stream_input`.
+  :func:`is_stream_input`; :func:`parquet_columns`, :func:`parquet_batches` and
+  :func:`is_parquet_path` for the CLI.
 
 This layer sits on :mod:`rulemodels.rules` (the rule values) and imports nothing
 above it. The names are imported on first use (PEP 562), so reading a CSV file for
@@ -29,7 +30,10 @@ _EXPORTS: dict[str, str] = {
     "CSVOptions": "rulemodels.data._csv",
     "ColumnSummary": "rulemodels.data.binarizer",
     "StreamedData": "rulemodels.data._stream",
+    "is_parquet_path": "rulemodels.data._stream",
     "is_stream_input": "rulemodels.data._stream",
+    "parquet_batches": "rulemodels.data._stream",
+    "parquet_columns": "rulemodels.data._stream",
     "read_stream": "rulemodels.data._stream",
     "stream_map": "rulemodels.data._stream",
     "DEFAULT_NA_VALUES": "rulemodels.data._csv",
@@ -67,7 +71,15 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         check_no_missing_labels,
         check_sample_weight,
     )
-    from rulemodels.data._stream import StreamedData, is_stream_input, read_stream, stream_map
+    from rulemodels.data._stream import (
+        StreamedData,
+        is_parquet_path,
+        is_stream_input,
+        parquet_batches,
+        parquet_columns,
+        read_stream,
+        stream_map,
+    )
     from rulemodels.data.binarizer import ColumnSummary, FeatureBinarizer
 
 

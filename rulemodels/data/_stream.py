@@ -46,12 +46,14 @@ from rulemodels.data.binarizer import (
 )
 from rulemodels.rules._kinds import holds_only_numbers
 
-__all__ = ["StreamedData", "is_stream_input", "read_stream", "stream_map"]
+__all__ = [
+    "PARQUET_SUFFIXES", "StreamedData", "is_parquet_path", "is_stream_input", "parquet_batches", "parquet_columns", "read_stream",
+    "stream_map",
+]
 
 logger = logging.getLogger(__name__)
 
-#: Parquet file suffixes (the CLI reads these as Parquet, everything else as CSV).
-PARQUET_SUFFIXES = (".parquet", ".pq")
+PARQUET_SUFFIXES = defaults.PARQUET_SUFFIXES
 _LABEL = "__rulemodels_label__"
 _WEIGHT = "__rulemodels_weight__"
 _INSTALL = "install the optional dependencies: pip install 'rulemodels[large]' (pyarrow, dask[dataframe], distributed)"
@@ -65,6 +67,14 @@ def is_dask_collection(X: Any) -> bool:
 def is_stream_input(X: Any) -> bool:
     """Whether ``fit``/``predict`` reads ``X`` in chunks: a path (Parquet file or directory) or a Dask DataFrame."""
     return isinstance(X, (str, os.PathLike)) or is_dask_collection(X)
+
+
+def is_parquet_path(source: str | os.PathLike) -> bool:
+    """Whether the CLI reads ``source`` as Parquet: a ``.parquet``/``.pq`` name, or a directory of such files."""
+    path = Path(source)
+    if path.suffix.lower() in PARQUET_SUFFIXES:
+        return True
+    return path.is_dir() and any(child.suffix.lower() in PARQUET_SUFFIXES for child in path.iterdir())
 
 
 # -- the chunks --------------------------------------------------------------
@@ -98,6 +108,15 @@ def _parquet_dataset(path: str | os.PathLike) -> Any:
 
 
 @dataclass(frozen=True)
+class _Layout:
+    """The columns of a chunk: features, label, weight (None: unit weights). What the per-chunk work receives."""
+
+    features: list[str]
+    label: str
+    weight: str | None
+
+
+@dataclass(frozen=True)
 class _Source:
     """Where the chunks come from: a Parquet dataset or a Dask DataFrame, its feature columns, label and weight."""
 
@@ -107,6 +126,10 @@ class _Source:
     weight: str | None
     is_dask: bool
     batch_rows: int
+
+    @property
+    def layout(self) -> _Layout:
+        return _Layout(self.features, self.label, self.weight)
 
     def chunks(self) -> Iterator[pd.DataFrame]:
         """The Parquet record batches as DataFrames (features, then label and weight), one at a time."""
@@ -137,7 +160,7 @@ def _column_name(value: Any, what: str, columns: list[str], source: str) -> str:
 def _source(X: Any, y: Any, sample_weight: Any, batch_rows: int) -> _Source:
     """The chunked source of ``(X, y, sample_weight)`` (see :func:`read_stream`)."""
     if is_dask_collection(X):
-        if not hasattr(X, "columns"):
+        if getattr(X, "ndim", None) != 2:
             raise TypeError("X is a Dask Series: pass a Dask DataFrame of the features")
         frame = X
         columns = [str(c) for c in frame.columns]
@@ -169,7 +192,7 @@ def _attach(frame: Any, values: Any, what: str, reserved: str, columns: list[str
         raise ValueError(f"{what} is required: give the name of a column of X or a Dask Series aligned with X")
     if isinstance(values, str):
         return frame, _column_name(values, what, columns, "the Dask DataFrame")
-    if not is_dask_collection(values) or hasattr(values, "columns"):
+    if not is_dask_collection(values) or getattr(values, "ndim", None) != 1:
         raise TypeError(
             f"with a Dask DataFrame X, {what} must be a column name or a Dask Series aligned with X, "
             f"got {type(values).__name__}"
@@ -270,7 +293,7 @@ class _ChunkSummary:
     bad_weights: str | None
 
 
-def _summarize_chunk(chunk: pd.DataFrame, index: int, source: _Source, seed: int, cap: int, size: int) -> _ChunkSummary:
+def _summarize_chunk(chunk: pd.DataFrame, index: int, source: _Layout, seed: int, cap: int, size: int) -> _ChunkSummary:
     """Pass 1 on one chunk (runs on a Dask worker for Dask input)."""
     columns = {
         name: _column_counts(chunk[name], name, (seed, index, k), cap, size) for k, name in enumerate(source.features)
@@ -348,7 +371,7 @@ def _group(keys: np.ndarray, rows: pd.DataFrame, labels: np.ndarray, weights: np
     return _Patterns(distinct[order], rows.iloc[first].reset_index(drop=True), labels[first], summed[order])
 
 
-def _collapse_chunk(chunk: pd.DataFrame, index: int, source: _Source, binarizer: FeatureBinarizer, positive_class: Any) -> _Patterns:
+def _collapse_chunk(chunk: pd.DataFrame, index: int, source: _Layout, binarizer: FeatureBinarizer, positive_class: Any) -> _Patterns:
     """Pass 2 on one chunk (runs on a Dask worker for Dask input)."""
     rows = chunk[source.features]
     labels = chunk[source.label].to_numpy()
@@ -424,7 +447,7 @@ def read_stream(
     pass 1's summaries. See the module docstring.
     """
     source = _source(X, y, sample_weight, int(batch_rows))
-    parts = source.map(_summarize_chunk, source, int(seed), int(exact_distinct), int(sample_size))
+    parts = source.map(_summarize_chunk, source.layout, int(seed), int(exact_distinct), int(sample_size))
     if not parts:
         raise ValueError(f"the data {_describe(X)} has no rows: a rule is learned from rows of both classes")
     summary = _merge_summaries(parts, int(exact_distinct), int(sample_size))
@@ -453,7 +476,7 @@ def read_stream(
             "%d values (docs/large_data.md)", approximate, exact_distinct, sample_size,
         )
     fitted = binarizer.fit_summary(summaries)
-    patterns = _merge_patterns(source.map(_collapse_chunk, source, fitted, classes[1]))
+    patterns = _merge_patterns(source.map(_collapse_chunk, source.layout, fitted, classes[1]))
     logger.info("read %d rows: %d distinct (binary pattern, label) groups", n_samples, patterns.keys.size)
     label_name = str(y) if isinstance(y, str) else "y"
     return StreamedData(
@@ -466,6 +489,20 @@ def _describe(X: Any) -> str:
 
 
 # -- predict ---------------------------------------------------------------------
+
+
+def parquet_columns(path: str | os.PathLike) -> list[str]:
+    """The column names of a Parquet file or directory (read from its schema, no rows)."""
+    return [str(c) for c in _parquet_dataset(path).schema.names]
+
+
+def parquet_batches(path: str | os.PathLike, columns: list[str] | None = None,
+                    batch_rows: int = defaults.STREAM_BATCH_ROWS) -> Iterator[pd.DataFrame]:
+    """The record batches of a Parquet file or directory as DataFrames (``columns``: only those), one at a time."""
+    dataset = _parquet_dataset(path)
+    for batch in dataset.to_batches(columns=columns, batch_size=int(batch_rows)):
+        if batch.num_rows:
+            yield batch.to_pandas()
 
 
 def stream_map(X: Any, function: Callable[[pd.DataFrame], np.ndarray], columns: list[str], *, meta: Any,
@@ -490,14 +527,11 @@ def stream_map(X: Any, function: Callable[[pd.DataFrame], np.ndarray], columns: 
             return pd.Series(values, index=part.index, name=meta.name)
 
         return X.map_partitions(on_partition, meta=meta)
-    dataset = _parquet_dataset(X)
-    names = [str(c) for c in dataset.schema.names]
+    names = parquet_columns(X)
     missing = [c for c in columns if c not in names]
     if missing:
         raise ValueError(f"the Parquet data '{X}' lacks column(s) {missing} seen in fit; it has {', '.join(names)}")
-    results = [
-        function(batch.to_pandas()) for batch in dataset.to_batches(columns=columns, batch_size=int(batch_rows)) if batch.num_rows
-    ]
+    results = [function(batch) for batch in parquet_batches(X, columns, batch_rows)]
     if not results:
         raise ValueError(f"the Parquet data '{X}' has no rows to predict")
     return np.concatenate(results)
