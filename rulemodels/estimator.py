@@ -241,6 +241,15 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         :meth:`predict_proba` (``pattern_rates_.to_frame()`` shows it).
     target_name_ : str or None
         The name of ``y`` when it was a named pandas Series (used by ``str``).
+    n_samples_seen_, n_patterns_ : int (only for Parquet or Dask input)
+        The rows read, and the distinct (binary pattern, label) groups the
+        rule was learned from (``docs/large_data.md``); ``training_error_``
+        is that of all the rows.
+    sampled_thresholds_ : list of str (only for Parquet or Dask input)
+        The numeric columns with more distinct values than
+        ``rulemodels.defaults.STREAM_EXACT_DISTINCT`` whose thresholds are
+        quantiles of a uniform sample (approximate); empty when every
+        threshold is the one of the in-memory fit.
 
     Examples
     --------
@@ -315,10 +324,19 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-            Two-class labels.
+        X : DataFrame or array-like of shape (n_samples, n_features), path, or Dask DataFrame
+            A path (str or os.PathLike) to a Parquet file or a directory of
+            them is read in record batches; a Dask DataFrame partition by
+            partition, on the workers of the active ``distributed`` client.
+            Both are collapsed to weighted distinct binary patterns, with the
+            same result as the in-memory fit (``docs/large_data.md``; needs
+            the ``large`` extra: pyarrow, dask).
+        y : array-like of shape (n_samples,), or str
+            Two-class labels; for a Parquet path the name of its label
+            column; for a Dask DataFrame a column name or an aligned Dask Series.
         sample_weight : array-like of shape (n_samples,), optional
+            For a Parquet path or a Dask DataFrame: the name of a weight column
+            (or an aligned Dask Series).
         workspace : TrainingWorkspace, optional
             The shared work of several fits on this same ``(X, y,
             sample_weight)`` (binarizer, models, LP solutions), built with
@@ -335,8 +353,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             if workspace is not None:
                 raise ValueError("workspace= is for in-memory data: a fit on a Parquet path or a Dask DataFrame builds its own")
             return self._fit_stream(X, y, sample_weight)
-        self.__dict__.pop("n_samples_seen_", None)
-        self.__dict__.pop("n_patterns_", None)
+        for name in ("n_samples_seen_", "n_patterns_", "sampled_thresholds_"):
+            self.__dict__.pop(name, None)
         binarizer = self._make_binarizer()
         if workspace is None:
             with TrainingWorkspace(X, y, sample_weight, binarizer=binarizer, solver=self.solver) as own:
@@ -371,6 +389,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             self._fit_on(workspace, data.X, data.y)
         self.n_samples_seen_ = data.n_samples
         self.n_patterns_ = data.n_patterns
+        self.sampled_thresholds_ = list(data.approximate)
         logger.info("fitted on %d rows as %d distinct patterns", data.n_samples, data.n_patterns)
         return self
 
@@ -504,7 +523,10 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         """``method`` on a Parquet path (batch by batch: a numpy array) or a Dask DataFrame (lazy, per partition)."""
         check_is_fitted(self)
         if not hasattr(self, "feature_names_in_"):
-            raise ValueError("this estimator was fitted on an array without column names: predict on a DataFrame or array, not on Parquet or Dask data")
+            raise ValueError(
+                "this estimator was fitted on an array without column names: predict on a DataFrame or array, "
+                "not on Parquet or Dask data"
+            )
         return stream_map(X, method, list(self.feature_names_in_), meta=meta)
 
     def predict(self, X: Any) -> np.ndarray:

@@ -30,6 +30,7 @@ import logging
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,7 @@ logger = logging.getLogger(__name__)
 PARQUET_SUFFIXES = defaults.PARQUET_SUFFIXES
 _LABEL = "__rulemodels_label__"
 _WEIGHT = "__rulemodels_weight__"
+_FAN_IN = 8  # chunk results merged at a time
 _INSTALL = "install the optional dependencies: pip install 'rulemodels[large]' (pyarrow, dask[dataframe], distributed)"
 
 
@@ -138,15 +140,24 @@ class _Source:
             if batch.num_rows:
                 yield batch.to_pandas()
 
-    def map(self, function: Callable[..., Any], *args: Any) -> list[Any]:
-        """``function(chunk, index, *args)`` of every chunk: on the Dask workers for a Dask DataFrame
-        (``dask.compute``, which uses the active ``distributed`` client), else batch by batch here."""
-        if not self.is_dask:
-            return [function(chunk, index, *args) for index, chunk in enumerate(self.chunks())]
-        import dask
+    def map_reduce(self, function: Callable[..., Any], merge: Callable[[list[Any]], Any], *args: Any) -> Any:
+        """``merge`` of ``function(chunk, index, *args)`` over the chunks, in chunk order, merging every
+        ``_FAN_IN`` results as they come (so at most that many unmerged results are held). A Dask DataFrame's
+        chunks and merges run on its workers (``dask.compute``, which uses the active ``distributed``
+        client) as a tree; Parquet batches are read one at a time here. None when there is no chunk."""
+        if self.is_dask:
+            import dask
 
-        tasks = [dask.delayed(function)(part, index, *args) for index, part in enumerate(self.data.to_delayed())]
-        return list(dask.compute(*tasks))
+            level = [dask.delayed(function)(part, index, *args) for index, part in enumerate(self.data.to_delayed())]
+            while len(level) > 1:
+                level = [dask.delayed(merge)(level[k:k + _FAN_IN]) for k in range(0, len(level), _FAN_IN)]
+            return dask.compute(level[0])[0] if level else None
+        pending: list[Any] = []
+        for index, chunk in enumerate(self.chunks()):
+            pending.append(function(chunk, index, *args))
+            if len(pending) == _FAN_IN:
+                pending = [merge(pending)]
+        return merge(pending) if pending else None
 
 
 def _column_name(value: Any, what: str, columns: list[str], source: str) -> str:
@@ -259,7 +270,8 @@ def _column_counts(column: pd.Series, name: str, seed: tuple[int, ...], cap: int
     if _is_categorical_dtype(column.dtype):
         counts.text = True
         present = column.to_numpy(dtype=object)[~missing]
-        counts.numbers_only = pd.api.types.is_object_dtype(column.dtype) and holds_only_numbers(column)
+        # vacuously true without present values: a batch of missing values says nothing of the column's kind
+        counts.numbers_only = pd.api.types.is_object_dtype(column.dtype) and (not present.size or holds_only_numbers(column))
         if present.size:
             found = pd.Series(present, dtype=object).value_counts(sort=False)
             counts.values, counts.counts = found.index.to_numpy(dtype=object), found.to_numpy(dtype=np.int64)
@@ -327,7 +339,7 @@ def _merge_summaries(parts: list[_ChunkSummary], cap: int, size: int) -> _ChunkS
 
 def _column_summary(name: str, counts: _Counts) -> ColumnSummary:
     """The binarizer's :class:`ColumnSummary` of one column's merged counts."""
-    categorical = counts.text and not counts.numbers_only
+    categorical = counts.text and not (counts.numbers_only and counts.n_rows > counts.n_missing)
     if categorical or counts.counts is None or not counts.text:
         values = counts.values if counts.counts is not None else np.sort(counts.sample)
         return ColumnSummary(
@@ -447,10 +459,12 @@ def read_stream(
     pass 1's summaries. See the module docstring.
     """
     source = _source(X, y, sample_weight, int(batch_rows))
-    parts = source.map(_summarize_chunk, source.layout, int(seed), int(exact_distinct), int(sample_size))
-    if not parts:
+    summary = source.map_reduce(
+        _summarize_chunk, partial(_merge_summaries, cap=int(exact_distinct), size=int(sample_size)),
+        source.layout, int(seed), int(exact_distinct), int(sample_size),
+    )
+    if summary is None:
         raise ValueError(f"the data {_describe(X)} has no rows: a rule is learned from rows of both classes")
-    summary = _merge_summaries(parts, int(exact_distinct), int(sample_size))
     n_samples = next(iter(summary.columns.values())).n_rows
     if n_samples == 0:
         raise ValueError(f"the data {_describe(X)} has no rows: a rule is learned from rows of both classes")
@@ -476,7 +490,7 @@ def read_stream(
             "%d values (docs/large_data.md)", approximate, exact_distinct, sample_size,
         )
     fitted = binarizer.fit_summary(summaries)
-    patterns = _merge_patterns(source.map(_collapse_chunk, source.layout, fitted, classes[1]))
+    patterns = source.map_reduce(_collapse_chunk, _merge_patterns, source.layout, fitted, classes[1])
     logger.info("read %d rows: %d distinct (binary pattern, label) groups", n_samples, patterns.keys.size)
     label_name = str(y) if isinstance(y, str) else "y"
     return StreamedData(

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import subprocess
-from collections import Counter
 import sys
 import warnings
+from collections import Counter
 
 import numpy as np
 import pandas as pd

@@ -43,6 +43,7 @@ def test_a_parquet_fit_learns_the_rule_of_the_in_memory_fit(mixed_data, form):
     assert_same_fit(streamed, in_memory)
     assert streamed.n_samples_seen_ == len(frame)
     assert 0 < streamed.n_patterns_ < len(frame)
+    assert streamed.sampled_thresholds_ == []
     assert streamed.rule_.n_literals > 1  # a real rule, not a constant
     assert np.array_equal(streamed.predict(path), in_memory.predict(frame))
     assert np.allclose(streamed.predict_proba(path), in_memory.predict_proba(frame))
