@@ -3,7 +3,8 @@
     python benchmarks/bench_stream.py write DIR --rows 1000000      # a realistic table as Parquet files
     python benchmarks/bench_stream.py read DIR                      # pass 1 + pass 2 only: time, patterns, peak RSS
     python benchmarks/bench_stream.py fit DIR --form cnf            # BooleanRuleClassifier(algorithm='am', n_clauses=3)
-    python benchmarks/bench_stream.py approx --rows 200000          # cost of the sampled thresholds
+    python benchmarks/bench_stream.py approx --rows 200000          # cost of the sampled thresholds in fits
+    python benchmarks/bench_stream.py ranks DIR                     # sampled vs exact thresholds (rank error)
 
 Run each in its own process: the peak RSS printed is that of the process.
 The table has 6 numeric columns (some heavy-tailed, two with missing values),
@@ -84,8 +85,8 @@ def fit(directory: Path, form: str) -> None:
     )
 
 
-def approx(rows: int) -> None:
-    """Training and held-out error with exact thresholds and with thresholds from a sample of 2,000 values."""
+def approx(rows: int, sample: int) -> None:
+    """Training and held-out error with exact thresholds and with thresholds from a sample of ``sample`` values."""
     import tempfile
 
     from rulemodels import BooleanRuleClassifier
@@ -98,9 +99,9 @@ def approx(rows: int) -> None:
         frame.to_parquet(path, row_group_size=50_000, index=False)
         for form in ("dnf", "cnf"):
             results = {}
-            for name, cap in (("exact", 10**9), ("sample of 2,000", 100)):
+            for name, cap in (("exact", 10**9), (f"sample of {sample}", 100)):
                 original = _stream.read_stream.__kwdefaults__.copy()
-                _stream.read_stream.__kwdefaults__.update(exact_distinct=cap, sample_size=2_000)
+                _stream.read_stream.__kwdefaults__.update(exact_distinct=cap, sample_size=sample)
                 try:
                     clf = BooleanRuleClassifier(algorithm="am", n_clauses=3, form=form).fit(path, "label")
                 finally:
@@ -111,13 +112,33 @@ def approx(rows: int) -> None:
                 print(f"{form} {name}: training error {train:.4f}, held-out error {held:.4f}: {rule}")
 
 
+def ranks(directory: Path) -> None:
+    """The sampled thresholds (default cap and sample size) against the exact ones of the in-memory binarizer."""
+    from rulemodels.data import FeatureBinarizer, read_stream
+
+    data = read_stream(directory, "label", binarizer=FeatureBinarizer(nan="indicator"))
+    frame = pd.read_parquet(directory)
+    for name in data.approximate:
+        exact = FeatureBinarizer(nan="indicator").fit(frame[[name]]).thresholds_[name]
+        sampled = data.binarizer.thresholds_[name]
+        values = np.sort(frame[name].dropna().to_numpy())
+        levels = np.arange(1, len(exact) + 1) / (len(exact) + 1)
+        error = np.abs(np.searchsorted(values, sampled, side="right") / len(values) - levels)
+        print(
+            f"{name}: {len(values)} present values, {np.unique(values).size} distinct; max rank error of the "
+            f"sampled thresholds {error.max():.5f} (exact: {np.abs(np.searchsorted(values, exact, side='right') / len(values) - levels).max():.5f}); "
+            f"max relative difference {np.max(np.abs(sampled - exact) / np.abs(exact)):.2e}"
+        )
+
+
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("write", "read", "fit", "approx"))
+    parser.add_argument("command", choices=("write", "read", "fit", "approx", "ranks"))
     parser.add_argument("directory", nargs="?", type=Path)
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--files", type=int, default=4)
     parser.add_argument("--form", default="dnf")
+    parser.add_argument("--sample", type=int, default=2_000, help="approx: the sample size of the sampled thresholds")
     args = parser.parse_args(argv)
     if args.command == "write":
         write(args.directory, args.rows, args.files)
@@ -125,8 +146,10 @@ def main(argv: list[str]) -> None:
         read(args.directory)
     elif args.command == "fit":
         fit(args.directory, args.form)
+    elif args.command == "ranks":
+        ranks(args.directory)
     else:
-        approx(args.rows)
+        approx(args.rows, args.sample)
 
 
 if __name__ == "__main__":
