@@ -124,9 +124,10 @@ def ranks(directory: Path) -> None:
         values = np.sort(frame[name].dropna().to_numpy())
         levels = np.arange(1, len(exact) + 1) / (len(exact) + 1)
         error = np.abs(np.searchsorted(values, sampled, side="right") / len(values) - levels)
+        exact_error = np.abs(np.searchsorted(values, exact, side="right") / len(values) - levels)
         print(
             f"{name}: {len(values)} present values, {np.unique(values).size} distinct; max rank error of the "
-            f"sampled thresholds {error.max():.5f} (exact: {np.abs(np.searchsorted(values, exact, side='right') / len(values) - levels).max():.5f}); "
+            f"sampled thresholds {error.max():.5f} (exact: {exact_error.max():.5f}); "
             f"max relative difference {np.max(np.abs(sampled - exact) / np.abs(exact)):.2e}"
         )
 

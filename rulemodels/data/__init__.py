@@ -30,10 +30,10 @@ _EXPORTS: dict[str, str] = {
     "CSVOptions": "rulemodels.data._csv",
     "ColumnSummary": "rulemodels.data.binarizer",
     "StreamedData": "rulemodels.data._stream",
-    "is_parquet_path": "rulemodels.data._stream",
+    "is_parquet_path": "rulemodels.data._parquet",
     "is_stream_input": "rulemodels.data._stream",
-    "parquet_batches": "rulemodels.data._stream",
-    "parquet_columns": "rulemodels.data._stream",
+    "parquet_batches": "rulemodels.data._parquet",
+    "parquet_columns": "rulemodels.data._parquet",
     "read_stream": "rulemodels.data._stream",
     "stream_map": "rulemodels.data._stream",
     "DEFAULT_NA_VALUES": "rulemodels.data._csv",
@@ -71,15 +71,8 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         check_no_missing_labels,
         check_sample_weight,
     )
-    from rulemodels.data._stream import (
-        StreamedData,
-        is_parquet_path,
-        is_stream_input,
-        parquet_batches,
-        parquet_columns,
-        read_stream,
-        stream_map,
-    )
+    from rulemodels.data._parquet import is_parquet_path, parquet_batches, parquet_columns
+    from rulemodels.data._stream import StreamedData, is_stream_input, read_stream, stream_map
     from rulemodels.data.binarizer import ColumnSummary, FeatureBinarizer
 
 

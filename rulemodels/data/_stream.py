@@ -28,16 +28,17 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from rulemodels import defaults
+from rulemodels.data._parquet import parquet_batches, parquet_columns, parquet_dataset
 from rulemodels.data.binarizer import (
     ColumnSummary,
     FeatureBinarizer,
@@ -47,18 +48,13 @@ from rulemodels.data.binarizer import (
 )
 from rulemodels.rules._kinds import holds_only_numbers
 
-__all__ = [
-    "PARQUET_SUFFIXES", "StreamedData", "is_parquet_path", "is_stream_input", "parquet_batches", "parquet_columns", "read_stream",
-    "stream_map",
-]
+__all__ = ["StreamedData", "is_stream_input", "read_stream", "stream_map"]
 
 logger = logging.getLogger(__name__)
 
-PARQUET_SUFFIXES = defaults.PARQUET_SUFFIXES
 _LABEL = "__rulemodels_label__"
 _WEIGHT = "__rulemodels_weight__"
 _FAN_IN = 8  # chunk results merged at a time
-_INSTALL = "install the optional dependencies: pip install 'rulemodels[large]' (pyarrow, dask[dataframe], distributed)"
 
 
 def is_dask_collection(X: Any) -> bool:
@@ -71,42 +67,7 @@ def is_stream_input(X: Any) -> bool:
     return isinstance(X, (str, os.PathLike)) or is_dask_collection(X)
 
 
-def is_parquet_path(source: str | os.PathLike) -> bool:
-    """Whether the CLI reads ``source`` as Parquet: a ``.parquet``/``.pq`` name, or a directory of such files."""
-    path = Path(source)
-    if path.suffix.lower() in PARQUET_SUFFIXES:
-        return True
-    return path.is_dir() and any(child.suffix.lower() in PARQUET_SUFFIXES for child in path.iterdir())
-
-
 # -- the chunks --------------------------------------------------------------
-
-
-def _import_pyarrow_dataset() -> Any:
-    try:
-        import pyarrow.dataset as ds
-    except ImportError:
-        raise ImportError(f"reading Parquet needs pyarrow, which is not installed: {_INSTALL}") from None
-    return ds
-
-
-def _parquet_dataset(path: str | os.PathLike) -> Any:
-    """The ``pyarrow.dataset`` of a Parquet file or directory, with errors that say what is wrong."""
-    file = Path(path)
-    if not file.exists():
-        raise FileNotFoundError(f"data file '{path}' not found: give a Parquet file or a directory of Parquet files")
-    if file.is_file() and file.suffix.lower() not in PARQUET_SUFFIXES:
-        raise ValueError(
-            f"data file '{path}' is not a Parquet file (suffix {file.suffix or 'none'}): give a .parquet/.pq file "
-            "or a directory of them; read a CSV file with pandas.read_csv and pass the DataFrame"
-        )
-    ds = _import_pyarrow_dataset()
-    import pyarrow as pa
-
-    try:
-        return ds.dataset(str(file), format="parquet")
-    except (pa.ArrowInvalid, OSError) as exc:
-        raise ValueError(f"data file '{path}' could not be read as Parquet ({exc}): give a Parquet file or a directory of them") from None
 
 
 @dataclass(frozen=True)
@@ -177,14 +138,15 @@ def _source(X: Any, y: Any, sample_weight: Any, batch_rows: int) -> _Source:
         columns = [str(c) for c in frame.columns]
         check_unique_column_names(columns)
         frame = frame.rename(columns=dict(zip(frame.columns, columns)))
-        label = _attach(frame, y, "y", _LABEL, columns)
-        frame, label = label
+        frame, label = _attach(frame, y, "y", _LABEL, columns)
         weight = None
         if sample_weight is not None:
             frame, weight = _attach(frame, sample_weight, "sample_weight", _WEIGHT, columns)
         features = [c for c in columns if c not in (label, weight)]
+        if not features:
+            raise ValueError(f"the Dask DataFrame has no feature columns besides the label {label!r}")
         return _Source(frame, features, label, weight, True, batch_rows)
-    dataset = _parquet_dataset(X)
+    dataset = parquet_dataset(X)
     columns = [str(c) for c in dataset.schema.names]
     check_unique_column_names(columns)
     if y is None:
@@ -459,6 +421,7 @@ def read_stream(
     pass 1's summaries. See the module docstring.
     """
     source = _source(X, y, sample_weight, int(batch_rows))
+    start = time.perf_counter()
     summary = source.map_reduce(
         _summarize_chunk, partial(_merge_summaries, cap=int(exact_distinct), size=int(sample_size)),
         source.layout, int(seed), int(exact_distinct), int(sample_size),
@@ -490,9 +453,17 @@ def read_stream(
             "%d values (docs/large_data.md)", approximate, exact_distinct, sample_size,
         )
     fitted = binarizer.fit_summary(summaries)
+    logger.info(
+        "pass 1 of 2: %d rows, %d columns -> %d literals (%.1f s)",
+        n_samples, len(summaries), len(fitted.literals_), time.perf_counter() - start,
+    )
+    start = time.perf_counter()
     patterns = source.map_reduce(_collapse_chunk, _merge_patterns, source.layout, fitted, classes[1])
-    logger.info("read %d rows: %d distinct (binary pattern, label) groups", n_samples, patterns.keys.size)
-    label_name = str(y) if isinstance(y, str) else "y"
+    logger.info(
+        "pass 2 of 2: %d rows -> %d distinct (binary pattern, label) groups (%.1f s)",
+        n_samples, patterns.keys.size, time.perf_counter() - start,
+    )
+    label_name = str(y) if isinstance(y, str) else str(getattr(y, "name", None) or "y")  # a Dask Series' name
     return StreamedData(
         patterns.rows, pd.Series(patterns.labels, name=label_name), patterns.weights, fitted, n_samples, approximate,
     )
@@ -503,20 +474,6 @@ def _describe(X: Any) -> str:
 
 
 # -- predict ---------------------------------------------------------------------
-
-
-def parquet_columns(path: str | os.PathLike) -> list[str]:
-    """The column names of a Parquet file or directory (read from its schema, no rows)."""
-    return [str(c) for c in _parquet_dataset(path).schema.names]
-
-
-def parquet_batches(path: str | os.PathLike, columns: list[str] | None = None,
-                    batch_rows: int = defaults.STREAM_BATCH_ROWS) -> Iterator[pd.DataFrame]:
-    """The record batches of a Parquet file or directory as DataFrames (``columns``: only those), one at a time."""
-    dataset = _parquet_dataset(path)
-    for batch in dataset.to_batches(columns=columns, batch_size=int(batch_rows)):
-        if batch.num_rows:
-            yield batch.to_pandas()
 
 
 def stream_map(X: Any, function: Callable[[pd.DataFrame], np.ndarray], columns: list[str], *, meta: Any,

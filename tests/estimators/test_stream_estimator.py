@@ -108,6 +108,7 @@ def test_a_dask_fit_on_a_local_cluster_learns_the_rule_of_the_in_memory_fit(mixe
     streamed = BooleanRuleClassifier(form=form, **SETTINGS).fit(data.drop(columns="label"), data["label"])
     assert_same_fit(streamed, in_memory)
     assert streamed.n_samples_seen_ == len(frame)
+    assert streamed.target_name_ == "label"
     by_name = BooleanRuleClassifier(form=form, **SETTINGS).fit(data, "label")
     assert str(by_name.rule_) == str(in_memory.rule_)
     predicted = streamed.predict(data)
