@@ -521,7 +521,6 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
 
     def _predict_stream(self, X: Any, method: Any, meta: Any) -> Any:
         """``method`` on a Parquet path (batch by batch: a numpy array) or a Dask DataFrame (lazy, per partition)."""
-        check_is_fitted(self)
         if not hasattr(self, "feature_names_in_"):
             raise ValueError(
                 "this estimator was fitted on an array without column names: predict on a DataFrame or array, "
@@ -536,6 +535,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         on a Dask DataFrame the result is a lazy Dask Series (``.compute()`` it).
         """
         if is_stream_input(X):
+            check_is_fitted(self)
             return self._predict_stream(X, self.predict, pd.Series(self.classes_[:0]))
         clause_values = self._clause_values(X)  # checks that the estimator is fitted
         fired = self.rule_.reduce(clause_values)
@@ -565,6 +565,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             DataFrame with the columns ``classes_``.
         """
         if is_stream_input(X):
+            check_is_fitted(self)
             return self._predict_stream(X, self.predict_proba, pd.DataFrame({c: pd.Series(dtype=float) for c in self.classes_}))
         clause_values = self._clause_values(X)
         positive = self.pattern_rates_.predict(clause_values, self.rule_.reduce(clause_values))

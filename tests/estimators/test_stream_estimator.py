@@ -6,6 +6,7 @@ import threading
 
 import numpy as np
 import pytest
+from sklearn.exceptions import NotFittedError
 
 from rulemodels import BooleanRuleClassifier
 from rulemodels.data import parquet_batches
@@ -72,8 +73,10 @@ def test_a_parquet_fit_refuses_what_needs_the_rows(mixed_data):
         BooleanRuleClassifier().fit(path, "nope")
 
 
-def test_predict_on_parquet_needs_the_fitted_columns(mixed_data, tmp_path):
+def test_predict_on_parquet_needs_a_fit_and_the_fitted_columns(mixed_data, tmp_path):
     frame, y, path = mixed_data
+    with pytest.raises(NotFittedError):
+        BooleanRuleClassifier().predict(path)
     clf = BooleanRuleClassifier(**SETTINGS).fit(path, "label")
     frame.drop(columns=["a"]).to_parquet(tmp_path / "fewer.parquet")
     with pytest.raises(ValueError, match=r"lacks column\(s\) \['a'\] seen in fit"):
