@@ -240,10 +240,13 @@ def _column_counts(column: pd.Series, name: str, seed: tuple[int, ...], cap: int
         else:
             counts.values = np.empty(0, dtype=object)
         return counts
-    counts.numbers_only = False
+    # A chunk of numbers (not bools) keeps an object column numeric, as pandas' concatenation of the chunks
+    # would: bools in an object column are categories (a Parquet bool column is object where it has nulls).
+    boolean = pd.api.types.is_bool_dtype(column.dtype)
+    counts.numbers_only = not boolean
     x = numeric_column_values(column, name)[~missing]
     if x.size:
-        counts.values, found = np.unique(x, return_counts=True)
+        counts.values, found = np.unique(column.to_numpy()[~missing] if boolean else x, return_counts=True)
         counts.counts = found.astype(np.int64) if counts.values.size <= cap else None
         if counts.counts is None:
             counts.values = np.empty(0)

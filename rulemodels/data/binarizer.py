@@ -228,6 +228,15 @@ def _mixed_numbers_and_strings(column: pd.Series) -> tuple[int, int, Any] | None
     return None
 
 
+def _mixed_message(name: str, numbers: int, strings: int, example: Any) -> str:
+    return (
+        f"column {name!r} mixes numbers ({numbers} values) and text ({strings} values, "
+        f"e.g. {example!r}): convert it to numbers (pd.to_numeric(X[{name!r}], errors='coerce') "
+        f"turns the text into NaN), or, if its values are codes (ICD, ZIP), declare it categorical: "
+        f"X[{name!r}] = X[{name!r}].astype(str).astype('category') (CLI: --categorical {name})"
+    )
+
+
 def _to_frame(X: Any) -> tuple[pd.DataFrame, bool]:
     """Return ``(frame, had_names)``; column names become ``str``.
 
@@ -623,11 +632,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             if isinstance(self.categorical, str) and not summary.category_dtype:
                 mixed = _mixed_numbers_and_strings(pd.Series(np.repeat(values, summary.counts), dtype=object))
                 if mixed is not None:
-                    numbers, strings, example = mixed
-                    raise ValueError(
-                        f"column {name!r} mixes numbers ({numbers} values) and text ({strings} values, "
-                        f"e.g. {example!r}): convert it to numbers, or declare it categorical (category dtype)"
-                    )
+                    raise ValueError(_mixed_message(name, *mixed))
             if self._id_like_counts(len(values), summary.n_rows - summary.n_missing, name):
                 return _ColumnPlan(name, "dropped", (), False, negations, start), ColumnKind(
                     "categorical", category_values(values))
@@ -656,13 +661,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
                     continue  # declared categorical (astype("category"), CLI --categorical): codes such as "250" are text
                 mixed = _mixed_numbers_and_strings(frame[name])
                 if mixed is not None:
-                    numbers, strings, example = mixed
-                    raise ValueError(
-                        f"column {name!r} mixes numbers ({numbers} values) and text ({strings} values, "
-                        f"e.g. {example!r}): convert it to numbers (pd.to_numeric(X[{name!r}], errors='coerce') "
-                        f"turns the text into NaN), or, if its values are codes (ICD, ZIP), declare it categorical: "
-                        f"X[{name!r}] = X[{name!r}].astype(str).astype('category') (CLI: --categorical {name})"
-                    )
+                    raise ValueError(_mixed_message(name, *mixed))
             return chosen
         names = [str(c) for c in self.categorical]
         unknown = [n for n in names if n not in frame.columns]

@@ -170,3 +170,23 @@ def test_without_pyarrow_the_error_says_what_to_install(tmp_path):
     assert result.returncode != 0
     assert "ImportError: reading Parquet needs pyarrow" in result.stderr
     assert "pip install 'rulemodels[large]'" in result.stderr
+
+
+def test_a_bool_column_with_nulls_in_one_batch_is_read_as_the_whole_column_would_be(tmp_path):
+    # Parquet bools read as bool dtype in batches without nulls and as objects (True/False/None) in the others;
+    # the whole column is an object column of categories, a column without nulls a flag
+    rng = np.random.default_rng(0)
+    n = 600
+    frame = pd.DataFrame({
+        "with_nulls": pd.array(rng.integers(0, 2, n).astype(bool), dtype=object),
+        "flag": rng.integers(0, 2, n).astype(bool),
+        "label": rng.integers(0, 2, n),
+    })
+    frame.loc[500:520, "with_nulls"] = None
+    frame.to_parquet(tmp_path / "bools.parquet", row_group_size=200)
+    whole = pd.read_parquet(tmp_path / "bools.parquet").drop(columns="label")
+    data = read_stream(tmp_path / "bools.parquet", "label", binarizer=binarizer(), batch_rows=200)
+    fitted = binarizer().fit(whole)
+    assert [str(literal) for literal in data.binarizer.literals_] == [str(literal) for literal in fitted.literals_]
+    assert "with_nulls == True" in [str(literal) for literal in fitted.literals_]
+    assert data.binarizer.column_kinds_ == fitted.column_kinds_
