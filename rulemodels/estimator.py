@@ -379,7 +379,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
                 "form='auto' needs the rows for its inner cross-validation, which a Parquet or Dask fit does not keep: "
                 "fit form='dnf' and form='cnf' and compare them on held-out data"
             )
-        data = read_stream(X, y, sample_weight, binarizer=self._make_binarizer())
+        with _log_level(self.verbose):  # a log line per pass at verbose
+            data = read_stream(X, y, sample_weight, binarizer=self._make_binarizer())
         # The tie-break is in units of the mean weight of a workspace row, here a group of n_samples / n_patterns rows.
         tie_break = defaults.DEFAULT_TIE_BREAK * data.n_patterns / data.n_samples
         with TrainingWorkspace(

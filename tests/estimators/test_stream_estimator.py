@@ -63,6 +63,14 @@ def test_a_weight_column_and_theta_in_samples_mean_what_they_mean_in_memory(mixe
     assert_same_fit(streamed, in_memory)
 
 
+def test_verbose_logs_each_pass(mixed_data, caplog):
+    _, _, path = mixed_data
+    BooleanRuleClassifier(verbose=1, **SETTINGS).fit(path, "label")  # verbose lowers the package logger to INFO
+    messages = [record.getMessage() for record in caplog.records]
+    assert any(m.startswith("pass 1 of 2: 2000 rows, 6 columns") for m in messages)
+    assert any(m.startswith("pass 2 of 2: 2000 rows ->") for m in messages)
+
+
 def test_a_parquet_fit_refuses_what_needs_the_rows(mixed_data):
     _, _, path = mixed_data
     with pytest.raises(ValueError, match="form='auto' needs the rows"):
