@@ -1,6 +1,7 @@
 """Parquet input at scale: the two streaming passes, and the fit on the distinct patterns (docs/large_data.md).
 
     python benchmarks/bench_stream.py write DIR --rows 1000000      # a realistic table as Parquet files
+    python benchmarks/bench_stream.py write DIR --columns age,score,months,region,flag   # fewer distinct patterns
     python benchmarks/bench_stream.py read DIR                      # pass 1 + pass 2 only: time, patterns, peak RSS
     python benchmarks/bench_stream.py fit DIR --form cnf            # BooleanRuleClassifier(algorithm='am', n_clauses=3)
     python benchmarks/bench_stream.py approx --rows 200000          # cost of the sampled thresholds in fits
@@ -51,10 +52,12 @@ def peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def write(directory: Path, rows: int, files: int) -> None:
+def write(directory: Path, rows: int, files: int, columns: str | None = None) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     frame = table(rows)
+    if columns:
+        frame = frame[[*columns.split(","), "label"]]
     for k, part in enumerate(np.array_split(np.arange(rows), files)):
         frame.iloc[part].to_parquet(directory / f"part-{k:03d}.parquet", row_group_size=100_000, index=False)
     print(f"wrote {rows} rows in {files} files to {directory} in {time.perf_counter() - start:.1f} s")
@@ -139,10 +142,11 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--files", type=int, default=4)
     parser.add_argument("--form", default="dnf")
+    parser.add_argument("--columns", help="write: only these feature columns (comma-separated)")
     parser.add_argument("--sample", type=int, default=2_000, help="approx: the sample size of the sampled thresholds")
     args = parser.parse_args(argv)
     if args.command == "write":
-        write(args.directory, args.rows, args.files)
+        write(args.directory, args.rows, args.files, args.columns)
     elif args.command == "read":
         read(args.directory)
     elif args.command == "fit":
