@@ -53,7 +53,12 @@ __all__ = [
     "DEFAULT_THETAS",
     "DEFAULT_THETA_UNIT",
     "DEFAULT_TIE_BREAK",
+    "PARQUET_SUFFIXES",
     "SOLVER_INDEPENDENT_TIE_BREAK",
+    "STREAM_BATCH_ROWS",
+    "STREAM_EXACT_DISTINCT",
+    "STREAM_SAMPLE_SIZE",
+    "STREAM_SEED",
     "SWEEP_ALGORITHMS",
     "SYNTHETIC_KINDS",
     "EXACT_FORMULATIONS",
@@ -201,3 +206,14 @@ CG_PRICING_MIP_MAX_NONZEROS = 2_000
 #: CG: seconds and relative gap of the final integer selection over the generated clauses.
 CG_SELECTION_TIME_LIMIT = 10.0
 CG_SELECTION_GAP = 1e-4
+
+#: File names read as Parquet (a file with one of these suffixes, or a directory holding such files).
+PARQUET_SUFFIXES: tuple[str, ...] = (".parquet", ".pq")
+#: Parquet and Dask input (``rulemodels.data._stream``, docs/large_data.md): rows per Parquet record batch.
+STREAM_BATCH_ROWS = 65_536
+#: Numeric columns with at most this many distinct values get exact thresholds (merged value counts);
+#: above it, thresholds are quantiles of a uniform sample of STREAM_SAMPLE_SIZE present values.
+STREAM_EXACT_DISTINCT = 100_000
+STREAM_SAMPLE_SIZE = 100_000
+#: The seed of that sample (the sample, so the thresholds, depend only on it and on the batches).
+STREAM_SEED = 0

@@ -20,7 +20,7 @@ from rulemodels import defaults
 from rulemodels.algorithms import LearnedRule, TrainingWorkspace
 from rulemodels.algorithms.baseline import majority_baseline, warn_if_trivial
 from rulemodels.algorithms.theta import paper_theta
-from rulemodels.data import FeatureBinarizer, as_frame, check_input
+from rulemodels.data import FeatureBinarizer, as_frame, check_input, is_stream_input, read_stream, stream_map
 from rulemodels.rules import PatternRates, Rule, SimplifyReport, conform, explain_rule, simplify_rule
 from rulemodels.utils import PARAMETERS, Interval, validate_params
 
@@ -244,6 +244,15 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         :meth:`predict_proba` (``pattern_rates_.to_frame()`` shows it).
     target_name_ : str or None
         The name of ``y`` when it was a named pandas Series (used by ``str``).
+    n_samples_seen_, n_patterns_ : int (only for Parquet or Dask input)
+        The rows read, and the distinct (binary pattern, label) groups the
+        rule was learned from (``docs/large_data.md``); ``training_error_``
+        is that of all the rows.
+    sampled_thresholds_ : list of str (only for Parquet or Dask input)
+        The numeric columns with more distinct values than
+        ``rulemodels.defaults.STREAM_EXACT_DISTINCT`` whose thresholds are
+        quantiles of a uniform sample (approximate); empty when every
+        threshold is the one of the in-memory fit.
 
     Examples
     --------
@@ -318,10 +327,19 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-            Two-class labels.
+        X : DataFrame or array-like of shape (n_samples, n_features), path, or Dask DataFrame
+            A path (str or os.PathLike) to a Parquet file or a directory of
+            them is read in record batches; a Dask DataFrame partition by
+            partition, on the workers of the active ``distributed`` client.
+            Both are collapsed to weighted distinct binary patterns, with the
+            same result as the in-memory fit (``docs/large_data.md``; needs
+            the ``large`` extra: pyarrow, dask).
+        y : array-like of shape (n_samples,), or str
+            Two-class labels; for a Parquet path the name of its label
+            column; for a Dask DataFrame a column name or an aligned Dask Series.
         sample_weight : array-like of shape (n_samples,), optional
+            For a Parquet path or a Dask DataFrame: the name of a weight column
+            (or an aligned Dask Series).
         workspace : TrainingWorkspace, optional
             The shared work of several fits on this same ``(X, y,
             sample_weight)`` (binarizer, models, LP solutions), built with
@@ -334,12 +352,50 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self
         """
         validate_params(self)
+        if is_stream_input(X):  # a Parquet path or a Dask DataFrame: read in chunks (docs/large_data.md)
+            if workspace is not None:
+                raise ValueError("workspace= is for in-memory data: a fit on a Parquet path or a Dask DataFrame builds its own")
+            return self._fit_stream(X, y, sample_weight)
+        for name in ("n_samples_seen_", "n_patterns_", "sampled_thresholds_"):
+            self.__dict__.pop(name, None)
         binarizer = self._make_binarizer()
         if workspace is None:
             with TrainingWorkspace(X, y, sample_weight, binarizer=binarizer, solver=self.solver) as own:
                 return self._fit_on(own, X, y)
         workspace.check_fit_inputs(X, y, sample_weight, binarizer, self.solver)
         return self._fit_on(workspace, X, y)
+
+    def _fit_stream(self, X: Any, y: Any, sample_weight: Any) -> BooleanRuleClassifier:
+        """Fit on a Parquet path or a Dask DataFrame: the fit on its weighted distinct patterns.
+
+        :func:`rulemodels.data.read_stream` reads the data in two passes (the
+        binarizer from per-column summaries, then the distinct (binary pattern,
+        label) groups with summed weights); the ordinary fit then runs on one
+        row per group with the binarizer as fitted. The clause LPs group
+        identical rows anyway, so this is the fit on all the rows: the
+        weights are normalised over the rows (``n_rows``), the tie-break is
+        converted to the mean weight of a group, and ``training_error_`` and
+        ``objective_`` are those of all the rows.
+        """
+        if self.form == "auto":
+            raise ValueError(
+                "form='auto' needs the rows for its inner cross-validation, which a Parquet or Dask fit does not keep: "
+                "fit form='dnf' and form='cnf' and compare them on held-out data"
+            )
+        with _log_level(self.verbose):  # a log line per pass at verbose
+            data = read_stream(X, y, sample_weight, binarizer=self._make_binarizer())
+        # The tie-break is in units of the mean weight of a workspace row, here a group of n_samples / n_patterns rows.
+        tie_break = defaults.DEFAULT_TIE_BREAK * data.n_patterns / data.n_samples
+        with TrainingWorkspace(
+            data.X, data.y, data.sample_weight, binarizer=data.binarizer, solver=self.solver, tie_break=tie_break,
+            fit_binarizer=False, n_rows=data.n_samples,
+        ) as workspace:
+            self._fit_on(workspace, data.X, data.y)
+        self.n_samples_seen_ = data.n_samples
+        self.n_patterns_ = data.n_patterns
+        self.sampled_thresholds_ = list(data.approximate)
+        logger.info("fitted on %d rows as %d distinct patterns", data.n_samples, data.n_patterns)
+        return self
 
     def _make_binarizer(self) -> FeatureBinarizer:
         """The (unfitted) binarizer of this estimator's settings: the one place they are read."""
@@ -470,8 +526,24 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         frame = self._frame_for_predict(X)
         return self.rule_.clause_outputs_binary(self.binarizer_.transform(frame), self.binarizer_.literals_)
 
+    def _predict_stream(self, X: Any, method: Any, meta: Any) -> Any:
+        """``method`` on a Parquet path (batch by batch: a numpy array) or a Dask DataFrame (lazy, per partition)."""
+        if not hasattr(self, "feature_names_in_"):
+            raise ValueError(
+                "this estimator was fitted on an array without column names: predict on a DataFrame or array, "
+                "not on Parquet or Dask data"
+            )
+        return stream_map(X, method, list(self.feature_names_in_), meta=meta)
+
     def predict(self, X: Any) -> np.ndarray:
-        """``classes_[1]`` where the rule is true, ``classes_[0]`` elsewhere."""
+        """``classes_[1]`` where the rule is true, ``classes_[0]`` elsewhere.
+
+        On a Parquet path the batches are read one at a time (a numpy array);
+        on a Dask DataFrame the result is a lazy Dask Series (``.compute()`` it).
+        """
+        if is_stream_input(X):
+            check_is_fitted(self)
+            return self._predict_stream(X, self.predict, pd.Series(self.classes_[:0]))
         clause_values = self._clause_values(X)  # checks that the estimator is fitted
         fired = self.rule_.reduce(clause_values)
         return self.classes_[fired.astype(int)]
@@ -495,8 +567,13 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         Returns
         -------
         ndarray of shape (n_samples, 2)
-            Columns in the order of ``classes_``.
+            Columns in the order of ``classes_``. On a Parquet path the batches
+            are read one at a time; on a Dask DataFrame it is a lazy Dask
+            DataFrame with the columns ``classes_``.
         """
+        if is_stream_input(X):
+            check_is_fitted(self)
+            return self._predict_stream(X, self.predict_proba, pd.DataFrame({c: pd.Series(dtype=float) for c in self.classes_}))
         clause_values = self._clause_values(X)
         positive = self.pattern_rates_.predict(clause_values, self.rule_.reduce(clause_values))
         return np.column_stack([1.0 - positive, positive])

@@ -134,3 +134,40 @@ def learn_once(problem, backend, *, algorithm="am", n_clauses=2, theta=0.01, max
     with LPSolutionCache(data, backend) as cache:
         result = learn(cache, algorithm=algorithm, n_clauses=n_clauses, theta=theta, max_iter=max_iter, **options)
     return result, data
+
+
+# ---------------------------------------------------------------------------
+# Data read in chunks (Parquet, Dask)
+# ---------------------------------------------------------------------------
+
+
+def mixed_frame(n: int = 1500, seed: int = 0) -> tuple[pd.DataFrame, Any]:
+    """A frame with numeric (continuous, integer with ties, 0/1 flag), text and category columns, missing
+    values in three of them, and noisy 0/1 labels of a two-term rule over them."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame({
+        "a": rng.normal(size=n),
+        "b": rng.integers(0, 40, n).astype(float),
+        "flag": rng.integers(0, 2, n),
+        "colour": rng.choice(["red", "green", "blue"], n).astype(object),
+        "grade": pd.Categorical(rng.choice(["A", "B", "C", "D"], n)),
+        "d": rng.normal(size=n).round(2),
+    })
+    frame.loc[rng.random(n) < 0.1, "d"] = np.nan
+    frame.loc[rng.random(n) < 0.05, "colour"] = None
+    frame.loc[rng.random(n) < 0.05, "b"] = np.nan
+    y = (((frame["a"] > 0.3) & (frame["colour"] != "red")) | (frame["b"] < 8) | (frame["grade"] == "D") & (frame["flag"] == 1))
+    y = np.where(rng.random(n) < 0.1, ~y.to_numpy(), y.to_numpy()).astype(int)
+    return frame, y
+
+
+def write_parquet_parts(frame: pd.DataFrame, directory: Any, *, n_files: int = 3, row_group_size: int = 200) -> Any:
+    """``frame`` written as ``n_files`` Parquet files (in row order) of ``row_group_size``-row groups into ``directory``."""
+    import numpy as np
+
+    directory.mkdir(parents=True, exist_ok=True)
+    for k, rows in enumerate(np.array_split(np.arange(len(frame)), n_files)):
+        frame.iloc[rows].to_parquet(directory / f"part-{k:03d}.parquet", row_group_size=row_group_size, index=False)
+    return directory

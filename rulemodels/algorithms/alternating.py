@@ -6,7 +6,10 @@ Each iteration
    ``Σ_j a_ij w_jr`` (eq. (3.9) def-r0), the only clause that must reject it; ties
    go to the clause whose cluster centre (mean feature vector of the
    negatives for which that clause is among the minimisers, ties included)
-   is nearest in l1 distance, then to the lowest index;
+   is nearest in l1 distance, then to the lowest index (the centre weights
+   each negative by its sample weight, so a row of weight k counts as k
+   identical rows: a fit on distinct rows with their counts as weights is the
+   fit on all the rows, which Parquet and Dask fits rely on);
 2. re-solves the R clause LPs independently, each with the negatives
    assigned to another clause removed.
 
@@ -33,16 +36,21 @@ logger = logging.getLogger(__name__)
 __all__ = ["alternating_minimization", "assign_negatives"]
 
 
-def assign_negatives(A: np.ndarray, W: np.ndarray, negatives: np.ndarray) -> np.ndarray:
-    """Clause index r_0 assigned to each negative sample (eq. (3.9) def-r0 with l1 cluster tie-breaking)."""
+def assign_negatives(A: np.ndarray, W: np.ndarray, negatives: np.ndarray, weight: np.ndarray | None = None) -> np.ndarray:
+    """Clause index r_0 assigned to each negative sample (eq. (3.9) def-r0 with l1 cluster tie-breaking).
+
+    ``weight`` (one per sample of ``A``; default ones) weights the negatives in the cluster centres.
+    """
     sums = A[negatives] @ W
     minimal = np.isclose(sums, sums.min(axis=1, keepdims=True))
     assignment = np.argmax(minimal, axis=1)
     tied = minimal.sum(axis=1) > 1
     if np.any(tied):
         members = minimal.astype(float)
+        if weight is not None:
+            members = members * np.asarray(weight, dtype=float)[negatives][:, None]
         counts = members.sum(axis=0)
-        centres = (members.T @ A[negatives]) / np.maximum(counts, 1.0)[:, None]
+        centres = (members.T @ A[negatives]) / np.where(counts > 0, counts, 1.0)[:, None]
         features = A[negatives][tied]
         distance = np.abs(features[:, None, :] - centres[None, :, :]).sum(axis=2)
         distance = np.where(minimal[tied], distance, np.inf)
@@ -73,7 +81,7 @@ def alternating_minimization(
     log = IterationLog(logger, "AM", data, max_iter, n_solves=lambda: engine.stats.n_solves, started=started)
     log.iteration(0, W, current)
     for iteration in range(1, max_iter + 1):
-        assignment = assign_negatives(data.A, W, negatives)
+        assignment = assign_negatives(data.A, W, negatives, data.weight)
         candidate = np.empty_like(W)
         try:
             for r in range(W.shape[1]):

@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import clone
+from sklearn.utils.validation import check_is_fitted
 
 from rulemodels.algorithms.data import WorkingData
 from rulemodels.algorithms.exact import solve_exact_problem
@@ -121,6 +122,17 @@ class TrainingWorkspace:
         The binarization settings (an unfitted binarizer; it is cloned and
         fitted on ``X``); default :func:`default_binarizer`, the estimator's
         defaults. A fit handed the workspace must use the same settings.
+    fit_binarizer : bool, default=True
+        False: ``binarizer`` is already fitted and is used as it is (the one
+        fitted from the summaries of data read in chunks,
+        :func:`rulemodels.data.read_stream`, whose ``X`` holds one row per
+        distinct pattern: refitting on those rows would change the thresholds).
+    n_rows : int, optional
+        The number of rows ``X`` stands for, when each of its rows is a group
+        of identical rows and ``sample_weight`` holds the groups' summed
+        weights (:func:`rulemodels.data.read_stream`): the weights are then
+        normalised to mean 1 over those rows instead of over the groups, so
+        the clause LPs, θ and the objectives are those of the fit on the rows.
     solver : str or Backend, default="highs"
         The backend every LP of the workspace is solved with.
     tie_break : float, default=DEFAULT_TIE_BREAK
@@ -156,6 +168,8 @@ class TrainingWorkspace:
         binarizer: FeatureBinarizer | None = None,
         solver: str | Backend = "highs",
         tie_break: float = DEFAULT_TIE_BREAK,
+        fit_binarizer: bool = True,
+        n_rows: int | None = None,
     ):
         check_input(X)
         self.tie_break = float(tie_break)
@@ -167,9 +181,18 @@ class TrainingWorkspace:
             )
         self.classes, self.labels = binary_labels(y, self.frame.shape[0])
         self.sample_weight = check_sample_weight(sample_weight, self.frame.shape[0])
-        self.binarizer = clone(binarizer) if binarizer is not None else default_binarizer()
+        if n_rows is not None:  # groups of rows: mean 1 over the rows (unit weights: the group sizes, exactly)
+            summed = np.asarray(sample_weight, dtype=float)
+            self.sample_weight = summed * (float(n_rows) / float(summed.sum()))
         started = time.perf_counter()
-        self.binarizer.fit(self.frame)
+        if fit_binarizer:
+            self.binarizer = clone(binarizer) if binarizer is not None else default_binarizer()
+            self.binarizer.fit(self.frame)
+        else:
+            if binarizer is None:
+                raise ValueError("fit_binarizer=False needs the fitted binarizer to use (binarizer=...)")
+            check_is_fitted(binarizer, "literals_")
+            self.binarizer = binarizer
         self.A = self.binarizer.transform(self.frame)
         self.binarize_seconds = time.perf_counter() - started
         self._n_patterns: int | None = None

@@ -81,8 +81,9 @@ def _checked_output(value: str | None, inputs: list[tuple[str, str]], what: str 
         raise UsageError(str(exc)) from None
 
 
-def _add_data_arguments(parser: argparse.ArgumentParser, *, estimator: bool = True) -> None:
-    parser.add_argument("data", metavar="DATA", help="a CSV file, or a bundled dataset name (sonar, liver, pima, parkinsons)")
+def _add_data_arguments(parser: argparse.ArgumentParser, *, estimator: bool = True, parquet: bool = False) -> None:
+    files = "a CSV or Parquet file (.parquet/.pq, or a directory of them; read in batches)" if parquet else "a CSV file"
+    parser.add_argument("data", metavar="DATA", help=f"{files}, or a bundled dataset name (sonar, liver, pima, parkinsons)")
     parser.add_argument(
         "--target",
         help="the label column (required for a CSV file): its name, or its 0-based index (-1: the last column)",
@@ -320,7 +321,7 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
     solvers_parser.set_defaults(handler=handlers["solvers"])
 
     fit = commands.add_parser("fit", help="learn a rule and print it", description="Learn a two-level Boolean rule and print it.")
-    _add_data_arguments(fit)
+    _add_data_arguments(fit, parquet=True)
     fit.add_argument(
         "--algorithm", choices=defaults.ALGORITHMS, default=defaults.DEFAULT_ALGORITHM,
         help=f"learning algorithm (default: {defaults.DEFAULT_ALGORITHM})",
@@ -332,9 +333,14 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
     fit.add_argument("--out", help="save the rule (JSON) to this file, for 'rulemodels predict'")
     fit.set_defaults(handler=handlers["fit"])
 
-    predict = commands.add_parser("predict", help="apply a saved rule to a CSV file", description="Apply a saved rule to a CSV file.")
+    predict = commands.add_parser(
+        "predict", help="apply a saved rule to a CSV or Parquet file", description="Apply a saved rule to a CSV or Parquet file.",
+    )
     predict.add_argument("rule", metavar="RULE.json", help="a file written by 'rulemodels fit --out'")
-    predict.add_argument("data", metavar="DATA.csv", help="CSV file with the rule's feature columns")
+    predict.add_argument(
+        "data", metavar="DATA.csv",
+        help="CSV or Parquet file (.parquet/.pq, or a directory of them; read in batches) with the rule's feature columns",
+    )
     _add_csv_arguments(predict)
     predict.add_argument("--out", help="write the predictions CSV here (default: stdout)")
     predict.add_argument(

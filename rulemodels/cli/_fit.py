@@ -12,6 +12,7 @@ import sys
 import time
 import warnings
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -91,13 +92,52 @@ def _translate_pyomo_warnings(args: argparse.Namespace, cleanups: list[Callable[
     cleanups.append(restore)
 
 
+@dataclass(frozen=True)
+class _ParquetData:
+    """What ``fit`` on Parquet data knows of it (the rows stay on disk): the counterpart of ``LabeledData``."""
+
+    source: str
+    target: str
+    columns: list[str]
+    classes: tuple[Any, Any] = (0, 1)
+
+
+def _parquet_data(args: argparse.Namespace, categorical: list[str]) -> _ParquetData:
+    """The Parquet data of ``fit``, with its label column resolved, or a usage error for options that need CSV."""
+    from rulemodels.cli._args import UsageError
+    from rulemodels.data import parquet_columns, resolve_target
+
+    if categorical:
+        raise UsageError(
+            "--categorical is for CSV files: Parquet columns keep their types (give code columns a string or "
+            "dictionary type when writing the Parquet file)"
+        )
+    if args.positive is not None:
+        raise UsageError(
+            "--positive is for CSV files: the label column of Parquet data must hold exactly two values "
+            "(the larger one is the positive class); write it as 0/1"
+        )
+    columns = parquet_columns(args.data)
+    if args.target is None:
+        raise ValueError(
+            f"--target is required for Parquet data (a column name, or an index: -1 is the last column); "
+            f"columns are {', '.join(columns)}"
+        )
+    target = resolve_target(str(args.target), columns)
+    return _ParquetData(args.data, target, [c for c in columns if c != target])
+
+
 def _fit_estimator(args: argparse.Namespace, algorithm: str):
     from rulemodels import BooleanRuleClassifier
-    from rulemodels.data import load_data
+    from rulemodels.data import is_bundled_dataset, is_parquet_path, load_data
 
     _translate_pyomo_warnings(args, args.cleanups)
     categorical = [name for name in args.categorical.split(",") if name]
-    data = load_data(args.data, args.target, args.positive, _csv_options(args), categorical=categorical)
+    parquet = not is_bundled_dataset(args.data) and is_parquet_path(args.data)
+    data: Any = (
+        _parquet_data(args, categorical) if parquet
+        else load_data(args.data, args.target, args.positive, _csv_options(args), categorical=categorical)
+    )
     clf = BooleanRuleClassifier(
         form=args.form, n_clauses=args.n_clauses, theta=args.theta, algorithm=algorithm, n_thresholds=args.n_thresholds,
         allow_disable=args.allow_disable, max_iter=args.max_iter,
@@ -106,20 +146,37 @@ def _fit_estimator(args: argparse.Namespace, algorithm: str):
         nan=args.nan, high_cardinality=args.high_cardinality, polish=getattr(args, "polish", False),
     )
     start = time.perf_counter()
-    clf.fit(data.X, data.y)
+    if parquet:  # read in batches and collapsed to distinct patterns (docs/large_data.md)
+        clf.fit(args.data, data.target)
+        data = replace(data, classes=tuple(_plain(c) for c in clf.classes_))
+    else:
+        clf.fit(data.X, data.y)
     return data, clf, time.perf_counter() - start
+
+
+def _plain(value: Any) -> Any:
+    """A numpy scalar as the Python value (for the rule file's JSON)."""
+    return value.item() if hasattr(value, "item") else value
+
+
+def _feature_columns(data: Any) -> list[str]:
+    return list(data.columns) if isinstance(data, _ParquetData) else list(data.X.columns)
 
 
 def _print_rule_summary(data, clf, seconds: float) -> None:
     import numpy as np
 
     complexity = clf.rule_.complexity()
-    error = float(np.mean(clf.predict(data.X) != data.y))
     dropped = list(getattr(getattr(clf, "binarizer_", None), "dropped_columns_", []))
-    features = f"{data.X.shape[1] - len(dropped)} features"
+    features = f"{len(_feature_columns(data)) - len(dropped)} features"
     if dropped:  # ID-like columns left out: they are not features of the rule
         features += f" (ID-like column{'s' if len(dropped) > 1 else ''} {', '.join(map(repr, dropped))} left out)"
-    print(f"data: {data.source} ({data.X.shape[0]} samples, {features}, {int(data.y.sum())} positive)")
+    if isinstance(data, _ParquetData):  # the error on all rows, computed from the weighted distinct patterns
+        error = float(clf.training_error_)
+        print(f"data: {data.source} ({clf.n_samples_seen_} samples as {clf.n_patterns_} distinct patterns, {features})")
+    else:
+        error = float(np.mean(clf.predict(data.X) != data.y))
+        print(f"data: {data.source} ({data.X.shape[0]} samples, {features}, {int(data.y.sum())} positive)")
     if hasattr(clf, "form_cv_errors_"):
         errors = {form: float(np.mean(values)) for form, values in clf.form_cv_errors_.items()}
         print(f"form: {clf.form_} (--form auto; mean inner-CV error dnf {errors['dnf']:.4f}, cnf {errors['cnf']:.4f})")
@@ -174,7 +231,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     data, clf, seconds = _fit_estimator(args, args.algorithm)
     if out is not None:  # saved before anything is printed: a closed stdout cannot lose the rule
         save_model(
-            out, clf.rule_, data.classes, data.target, list(data.X.columns),
+            out, clf.rule_, data.classes, data.target, _feature_columns(data),
             pattern_rates=clf.pattern_rates_, algorithm=args.algorithm, theta=args.theta, n_clauses=args.n_clauses,
             solver=args.solver, column_kinds=clf.binarizer_.column_kinds_, **_polish_metadata(clf),
         )
@@ -185,34 +242,53 @@ def _cmd_fit(args: argparse.Namespace) -> int:
 
 
 def _cmd_predict(args: argparse.Namespace) -> int:
-    """Apply a saved rule to a CSV file: a prediction per row (with --proba its probability, with
+    """Apply a saved rule to a CSV or Parquet file: a prediction per row (with --proba its probability, with
     --explain its reason); when the file has the label column, scores on stderr."""
     import pandas as pd
 
-    from rulemodels.data import read_features, resolve_target
+    from rulemodels.data import is_parquet_path, parquet_batches, parquet_columns, read_features, resolve_target
     from rulemodels.rules import ColumnKindDriftWarning, load_model
 
     out = _checked_output(args.out, [("RULE.json", args.rule), ("DATA.csv", args.data)])
     args.result_on_stdout = out is None
     model = load_model(args.rule)
-    # text-category columns are read as text (leading zeros kept), and each column the rule uses as its kind,
-    # warning once per drifted column; the calls below would say it again (the filter ends with main's scope)
-    frame = model.conform(read_features(args.data, _csv_options(args), dtypes=model.csv_dtypes()))
-    warnings.filterwarnings("ignore", category=ColumnKindDriftWarning)
-    if args.explain:
-        predictions = model.explain(frame)[["prediction", "reason"]].reset_index(drop=True)
+    if is_parquet_path(args.data):  # read batch by batch; only the predictions (and labels) are kept
+        columns = parquet_columns(args.data)
+        chunks: Any = parquet_batches(args.data)
     else:
-        predictions = pd.DataFrame({"prediction": model.predict(frame)})
-    if args.proba:
-        predictions.insert(1, "probability", model.predict_proba(frame))
+        # text-category columns are read as text (leading zeros kept)
+        frame = read_features(args.data, _csv_options(args), dtypes=model.csv_dtypes())
+        columns, chunks = [str(c) for c in frame.columns], [frame]
     target = None
     if args.target is not None:
-        target = resolve_target(args.target, [str(c) for c in frame.columns])
-    elif model.target in frame.columns and model.target not in model.rule.features:
+        target = resolve_target(args.target, columns)
+    elif model.target in columns and model.target not in model.rule.features:
         target = model.target
+    tables, labels, fired = [], [], []
+    for k, chunk in enumerate(chunks):
+        # each column the rule uses is read as its kind, warning once per drifted column (in the first chunk);
+        # the calls below would say it again (the filter ends with main's scope)
+        frame = model.conform(chunk)
+        if k == 0:
+            warnings.filterwarnings("ignore", category=ColumnKindDriftWarning)
+        if args.explain:
+            predictions = model.explain(frame)[["prediction", "reason"]].reset_index(drop=True)
+        else:
+            predictions = pd.DataFrame({"prediction": model.predict(frame)})
+        if args.proba:
+            predictions.insert(1, "probability", model.predict_proba(frame))
+        tables.append(predictions)
+        if target is not None:
+            labels.append(frame[target].reset_index(drop=True))
+            fired.append(model.rule.evaluate(frame))
+    if not tables:
+        raise ValueError(f"data file '{args.data}' has no rows")
+    predictions = pd.concat(tables, ignore_index=True) if len(tables) > 1 else tables[0]
     _write_table(predictions, out, f"{len(predictions)} predictions")
     if target is not None:
-        _print_scores(frame[target], model.rule.evaluate(frame), model.classes, target)
+        import numpy as np
+
+        _print_scores(pd.concat(labels, ignore_index=True), np.concatenate(fired), model.classes, target)
     return EXIT_OK
 
 

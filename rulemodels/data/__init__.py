@@ -7,7 +7,13 @@
   :func:`as_frame`, :func:`binary_labels`, :func:`check_no_missing_labels`,
   :func:`check_sample_weight`;
 - :class:`FeatureBinarizer`: raw columns to the 0/1 literal columns a rule is
-  learned from.
+  learned from (:meth:`FeatureBinarizer.fit_summary` fits it from per-column
+  counts, :class:`ColumnSummary`);
+- data that does not fit in pandas (Parquet paths, Dask DataFrames):
+  :func:`read_stream` (two passes: summaries, then weighted distinct
+  patterns, :class:`StreamedData`), :func:`stream_map` (predict in chunks),
+  :func:`is_stream_input`; :func:`parquet_columns`, :func:`parquet_batches` and
+  :func:`is_parquet_path` for the CLI.
 
 This layer sits on :mod:`rulemodels.rules` (the rule values) and imports nothing
 above it. The names are imported on first use (PEP 562), so reading a CSV file for
@@ -22,6 +28,14 @@ from typing import TYPE_CHECKING, Any
 #: public name -> the module that defines it
 _EXPORTS: dict[str, str] = {
     "CSVOptions": "rulemodels.data._csv",
+    "ColumnSummary": "rulemodels.data.binarizer",
+    "StreamedData": "rulemodels.data._stream",
+    "is_parquet_path": "rulemodels.data._parquet",
+    "is_stream_input": "rulemodels.data._stream",
+    "parquet_batches": "rulemodels.data._parquet",
+    "parquet_columns": "rulemodels.data._parquet",
+    "read_stream": "rulemodels.data._stream",
+    "stream_map": "rulemodels.data._stream",
     "DEFAULT_NA_VALUES": "rulemodels.data._csv",
     "FeatureBinarizer": "rulemodels.data.binarizer",
     "HeaderLooksLikeDataWarning": "rulemodels.data._csv",
@@ -57,7 +71,9 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         check_no_missing_labels,
         check_sample_weight,
     )
-    from rulemodels.data.binarizer import FeatureBinarizer
+    from rulemodels.data._parquet import is_parquet_path, parquet_batches, parquet_columns
+    from rulemodels.data._stream import StreamedData, is_stream_input, read_stream, stream_map
+    from rulemodels.data.binarizer import ColumnSummary, FeatureBinarizer
 
 
 def __getattr__(name: str) -> Any:

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from rulemodels.datasets import DATASET_INFO, list_datasets, load_dataset
+from rulemodels.defaults import PARQUET_SUFFIXES
 
 __all__ = [
     "CSVOptions", "DEFAULT_NA_VALUES", "HeaderLooksLikeDataWarning", "LabeledData", "is_bundled_dataset",
@@ -102,6 +103,11 @@ def read_features(path: str | Path, options: CSVOptions | None = None,
     file = Path(path)
     if not file.exists():
         raise FileNotFoundError(f"data file '{path}' not found (give a CSV path or a bundled dataset: {', '.join(list_datasets())})")
+    if file.suffix.lower() in PARQUET_SUFFIXES or file.is_dir() and any(p.suffix.lower() in PARQUET_SUFFIXES for p in file.iterdir()):
+        raise ValueError(
+            f"data file '{path}' is Parquet, which this command does not read: 'rulemodels fit' and 'rulemodels predict' "
+            "read Parquet (in batches); for this one convert it to CSV, e.g. pandas.read_parquet(path).to_csv('data.csv', index=False)"
+        )
     if file.is_dir():
         raise ValueError(f"data file '{path}' is a directory: give a CSV file")
     na_values = list(options.na_values) if options.default_na else ["", *options.na_values]

@@ -31,7 +31,7 @@ from rulemodels.rules._kinds import category_values, holds_only_numbers
 from rulemodels.rules._rule import _category_codes, _numeric_values, threshold_tests
 from rulemodels.utils import PARAMETERS, Options, validate_params
 
-__all__ = ["FeatureBinarizer", "IDLikeColumnWarning"]
+__all__ = ["ColumnSummary", "FeatureBinarizer", "IDLikeColumnWarning", "numeric_column_values"]
 
 
 class IDLikeColumnWarning(UserWarning):
@@ -228,6 +228,15 @@ def _mixed_numbers_and_strings(column: pd.Series) -> tuple[int, int, Any] | None
     return None
 
 
+def _mixed_message(name: str, numbers: int, strings: int, example: Any) -> str:
+    return (
+        f"column {name!r} mixes numbers ({numbers} values) and text ({strings} values, "
+        f"e.g. {example!r}): convert it to numbers (pd.to_numeric(X[{name!r}], errors='coerce') "
+        f"turns the text into NaN), or, if its values are codes (ICD, ZIP), declare it categorical: "
+        f"X[{name!r}] = X[{name!r}].astype(str).astype('category') (CLI: --categorical {name})"
+    )
+
+
 def _to_frame(X: Any) -> tuple[pd.DataFrame, bool]:
     """Return ``(frame, had_names)``; column names become ``str``.
 
@@ -268,6 +277,75 @@ def _to_frame(X: Any) -> tuple[pd.DataFrame, bool]:
             "split them into real and imaginary parts"
         )
     return frame, had_names
+
+
+def numeric_column_values(column: pd.Series, name: str) -> np.ndarray:
+    """A numeric (or bool, or object holding numbers) column as floats (NaN where missing), or a ValueError
+    that says how to convert it (dates, durations, text)."""
+    dtype = column.dtype
+    if pd.api.types.is_datetime64_any_dtype(dtype) or pd.api.types.is_timedelta64_dtype(dtype):
+        raise ValueError(
+            f"column {name!r} holds dates or durations ({dtype}); convert it to numbers first, e.g. "
+            f"X[{name!r}].dt.year, or (X[{name!r}] - X[{name!r}].min()).dt.days for days since its first date"
+        )
+    if not (pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_object_dtype(dtype)):
+        raise ValueError(
+            f"column {name!r} has dtype {dtype}, which is neither numeric nor bool; "
+            "list it in categorical= or convert it to numbers"
+        )
+    try:
+        return _numeric_values(column, name)
+    except ValueError as exc:
+        raise ValueError(f"{exc}; list {name!r} in categorical= or convert it") from exc
+
+
+class _RepeatedValues:
+    """Sorted distinct values with counts, read as the sorted array ``np.repeat(values, counts)`` without
+    building it (``len`` and integer indexing: what :func:`_linear_quantiles` reads)."""
+
+    def __init__(self, values: np.ndarray, counts: np.ndarray) -> None:
+        self._values = values
+        self._ends = np.cumsum(counts)
+
+    def __len__(self) -> int:
+        return int(self._ends[-1]) if self._ends.size else 0
+
+    def __getitem__(self, position: int) -> Any:
+        return self._values[int(np.searchsorted(self._ends, position, side="right"))]
+
+
+@dataclass(frozen=True)
+class ColumnSummary:
+    """What :meth:`FeatureBinarizer.fit_summary` needs of one column: counts gathered in one pass over data
+    too large to hold at once (Parquet batches, Dask partitions; :mod:`rulemodels.data._stream`).
+
+    Attributes
+    ----------
+    name : str
+    categorical : bool
+        Whether the column is categorical (the binarizer's ``categorical='auto'`` rule, applied to every batch).
+    n_rows, n_missing : int
+        Rows, and rows where the column is missing.
+    values : ndarray
+        Numeric column: its distinct present values as floats, sorted (with ``counts``), or a sorted uniform
+        sample of its present values (``counts`` None: more distinct values than the pass's cap).
+        Categorical column: its distinct present values (objects).
+    counts : ndarray of int or None
+        How often each of ``values`` occurs; None when ``values`` is a sample.
+    maximum : float
+        Numeric column: its largest present value (exact, also when ``values`` is a sample).
+    category_dtype : bool
+        The column has pandas' ``category`` dtype (declared categorical: no numbers-and-text check).
+    """
+
+    name: str
+    categorical: bool
+    n_rows: int
+    n_missing: int
+    values: np.ndarray
+    counts: np.ndarray | None
+    maximum: float = float("nan")
+    category_dtype: bool = False
 
 
 def _column_kind(plan: _ColumnPlan, column: pd.Series) -> ColumnKind:
@@ -505,6 +583,76 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         )
         return self
 
+    def fit_summary(self, summaries: list[ColumnSummary]) -> FeatureBinarizer:
+        """Fit from per-column counts (:class:`ColumnSummary`, one per column in order) instead of the rows.
+
+        For data read in batches (:func:`rulemodels.data.read_stream`): with exact counts (``counts`` given)
+        the thresholds, categories and indicators are those :meth:`fit` computes on the same rows (the same
+        quantile code reads the counts as the sorted values); with a sample (``counts`` None) the thresholds
+        are the same quantiles of the sample, kept below the exact maximum (docs/large_data.md measures the
+        approximation). ``feature_names_in_`` is set to the summaries' names.
+        """
+        validate_params(self)
+        names = check_unique_column_names([summary.name for summary in summaries])
+        if not names:
+            raise ValueError("Found array with 0 feature(s) while a minimum of 1 is required.")
+        if not isinstance(self.categorical, str):
+            unknown = [str(c) for c in self.categorical if str(c) not in names]
+            if unknown:
+                raise ValueError(f"categorical names column(s) {unknown} that are not in X; columns are {names}")
+        self.n_features_in_ = len(names)
+        self.feature_names_in_ = np.asarray(names, dtype=object)
+        plans: list[_ColumnPlan] = []
+        kinds: dict[str, ColumnKind] = {}
+        start = 0
+        for summary in summaries:
+            categorical = summary.categorical if isinstance(self.categorical, str) else summary.name in {
+                str(c) for c in self.categorical
+            }
+            plan, kind = self._fit_summary_column(summary, categorical, start)
+            plans.append(plan)
+            kinds[summary.name] = kind
+            start += plan.width
+        self._plans = plans
+        self.column_kinds_ = kinds
+        self._set_structure(plans)
+        return self
+
+    def _fit_summary_column(self, summary: ColumnSummary, categorical: bool, start: int) -> tuple[_ColumnPlan, ColumnKind]:
+        """:meth:`_fit_column` and :func:`_column_kind` of one column from its summary."""
+        name = summary.name
+        if summary.n_missing and self.nan == "error":
+            raise ValueError(_missing_message(name, summary.n_missing))
+        indicator = 0 < summary.n_missing < summary.n_rows
+        negations = bool(self.negations)
+        if categorical:
+            values = np.asarray(summary.values, dtype=object)
+            if summary.counts is None:
+                raise ValueError(f"categorical column {name!r}: its distinct values were not counted")
+            if isinstance(self.categorical, str) and not summary.category_dtype:
+                mixed = _mixed_numbers_and_strings(pd.Series(np.repeat(values, summary.counts), dtype=object))
+                if mixed is not None:
+                    raise ValueError(_mixed_message(name, *mixed))
+            if self._id_like_counts(len(values), summary.n_rows - summary.n_missing, name):
+                return _ColumnPlan(name, "dropped", (), False, negations, start), ColumnKind(
+                    "categorical", category_values(values))
+            kind, found = self._fit_categories(pd.Series(values, dtype=object), name)
+            return _ColumnPlan(name, kind, found, indicator, negations, start), ColumnKind(
+                "categorical", category_values(values))
+        values = np.asarray(summary.values, dtype=float)
+        if summary.counts is None:  # a sample: more distinct values than counted, so neither constant nor a flag
+            sample = values[np.isfinite(values)]
+            thresholds = self._thresholds_of(sample, None, float(summary.maximum))
+            return _ColumnPlan(name, "threshold", tuple(float(t) for t in thresholds), indicator, negations, start), ColumnKind("numeric")
+        if values.size <= 1:
+            return _ColumnPlan(name, "threshold", (), indicator, negations, start), ColumnKind("numeric")
+        if np.isin(values, (0.0, 1.0)).all():
+            return _ColumnPlan(name, "flag", (), indicator, negations, start), ColumnKind("flag")
+        finite = np.isfinite(values)
+        sorted_finite = _RepeatedValues(values[finite], np.asarray(summary.counts)[finite])
+        thresholds = self._thresholds_of(sorted_finite, values, float(values[-1]))
+        return _ColumnPlan(name, "threshold", tuple(float(t) for t in thresholds), indicator, negations, start), ColumnKind("numeric")
+
     def _categorical_columns(self, frame: pd.DataFrame) -> set[str]:
         if isinstance(self.categorical, str):  # 'auto', checked by _parameter_constraints
             chosen = {name for name in frame.columns if _is_categorical_column(frame[name])}
@@ -513,13 +661,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
                     continue  # declared categorical (astype("category"), CLI --categorical): codes such as "250" are text
                 mixed = _mixed_numbers_and_strings(frame[name])
                 if mixed is not None:
-                    numbers, strings, example = mixed
-                    raise ValueError(
-                        f"column {name!r} mixes numbers ({numbers} values) and text ({strings} values, "
-                        f"e.g. {example!r}): convert it to numbers (pd.to_numeric(X[{name!r}], errors='coerce') "
-                        f"turns the text into NaN), or, if its values are codes (ICD, ZIP), declare it categorical: "
-                        f"X[{name!r}] = X[{name!r}].astype(str).astype('category') (CLI: --categorical {name})"
-                    )
+                    raise ValueError(_mixed_message(name, *mixed))
             return chosen
         names = [str(c) for c in self.categorical]
         unknown = [n for n in names if n not in frame.columns]
@@ -550,12 +692,15 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
 
     def _is_id_like(self, present: pd.Series, name: str) -> bool:
         """Whether to drop ``name`` as ID-like (warns when it does; see ``high_cardinality``)."""
+        return self._id_like_counts(int(present.nunique(dropna=True)), len(present), name)
+
+    def _id_like_counts(self, distinct: int, n_present: int, name: str) -> bool:
+        """:meth:`_is_id_like` from the counts: ``distinct`` values among ``n_present`` present ones."""
         if self.high_cardinality == "keep":
             return False
-        distinct = int(present.nunique(dropna=True))
-        if distinct < ID_LIKE_MIN_DISTINCT or distinct < ID_LIKE_SHARE * len(present):
+        if distinct < ID_LIKE_MIN_DISTINCT or distinct < ID_LIKE_SHARE * n_present:
             return False
-        warnings.warn(_id_like_message(name, distinct, len(present)), IDLikeColumnWarning, stacklevel=2)
+        warnings.warn(_id_like_message(name, distinct, n_present), IDLikeColumnWarning, stacklevel=3)
         return True
 
     def _fit_categories(self, present: pd.Series, name: str) -> tuple[str, tuple[Any, ...]]:
@@ -570,21 +715,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
     def _fit_numeric(
         self, column: pd.Series, name: str, missing: np.ndarray
     ) -> tuple[str, tuple[float, ...]]:
-        dtype = column.dtype
-        if pd.api.types.is_datetime64_any_dtype(dtype) or pd.api.types.is_timedelta64_dtype(dtype):
-            raise ValueError(
-                f"column {name!r} holds dates or durations ({dtype}); convert it to numbers first, e.g. "
-                f"X[{name!r}].dt.year, or (X[{name!r}] - X[{name!r}].min()).dt.days for days since its first date"
-            )
-        if not (pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_object_dtype(dtype)):
-            raise ValueError(
-                f"column {name!r} has dtype {dtype}, which is neither numeric nor bool; "
-                "list it in categorical= or convert it to numbers"
-            )
-        try:
-            x = _numeric_values(column, name)
-        except ValueError as exc:
-            raise ValueError(f"{exc}; list {name!r} in categorical= or convert it") from exc
+        x = numeric_column_values(column, name)
         distinct = np.unique(x[~missing])
         if distinct.size <= 1:
             return "threshold", ()
@@ -594,15 +725,21 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
 
     def _thresholds(self, present: np.ndarray, distinct: np.ndarray) -> np.ndarray:
         """Quantile thresholds :math:`q_{k/(K+1)}`, ``k = 1..K``, strictly below the maximum."""
+        finite = np.sort(present[np.isfinite(present)])
+        return self._thresholds_of(finite, distinct, float(distinct[-1]))
+
+    def _thresholds_of(self, finite: Any, distinct: np.ndarray | None, maximum: float) -> np.ndarray:
+        """:meth:`_thresholds` from the sorted finite values ``finite`` (any sequence with ``len`` and
+        indexing: an array, or value counts read as the sorted values, :class:`_RepeatedValues`), the
+        distinct present values (None: more than ``n_thresholds + 1`` of them) and the largest one."""
         n_thresholds = int(self.n_thresholds)
-        finite = present[np.isfinite(present)]
-        if distinct.size <= n_thresholds + 1:
+        if distinct is not None and distinct.size <= n_thresholds + 1:
             candidates = distinct[:-1]
-        elif finite.size:
-            candidates = np.unique(_linear_quantiles(np.sort(finite), n_thresholds))
+        elif len(finite):
+            candidates = np.unique(_linear_quantiles(finite, n_thresholds))
         else:
             candidates = np.empty(0)
-        keep = np.isfinite(candidates) & (candidates < distinct[-1])
+        keep = np.isfinite(candidates) & (candidates < maximum)
         return candidates[keep].astype(float)
 
     def _set_structure(self, plans: list[_ColumnPlan]) -> None:

@@ -321,3 +321,19 @@ def test_the_binary_matrix_is_converted_once_for_the_builders():
         data = WorkingData.from_problem(problem, allow_disable=allow_disable, disable_cost=0.5)
         assert as_binary_csr(data.A_binary) is data.A_binary
         np.testing.assert_array_equal(data.A_binary.toarray(), data.A)
+
+
+@pytest.mark.parametrize("seed", [4, 11, 19])
+def test_assign_negatives_weights_the_cluster_centres_so_a_row_of_weight_k_counts_as_k_rows(seed):
+    # issue 28: a fit on distinct rows with their counts as weights (Parquet/Dask input) must equal the fit on
+    # all rows; the unweighted centres broke ties differently (these seeds: the unweighted assignment differs)
+    rng = np.random.default_rng(seed)
+    A = rng.integers(0, 2, (8, 5)).astype(float)
+    W = rng.integers(0, 2, (5, 3)).astype(float)
+    counts = rng.integers(1, 6, 8)
+    repeated = np.repeat(A, counts, axis=0)
+    row_of = np.repeat(np.arange(8), counts)
+    on_rows = assign_negatives(repeated, W, np.arange(repeated.shape[0]))
+    weighted = assign_negatives(A, W, np.arange(8), counts.astype(float))
+    assert np.array_equal(weighted[row_of], on_rows)
+    assert not np.array_equal(assign_negatives(A, W, np.arange(8))[row_of], on_rows)

@@ -180,3 +180,29 @@ def test_learned_rule_evaluates_like_the_rule(algorithm, form) -> None:
                     learned.evaluate_binary(matrix), learned.rule.evaluate_binary(matrix, workspace.literals),
                     err_msg=f"{algorithm} {form} θ={theta}: {learned.rule}",
                 )
+
+
+def test_a_workspace_of_distinct_rows_with_counts_learns_what_the_rows_learn():
+    # issue 28: the rows behind Parquet/Dask fits; the fitted binarizer is kept and the weights are over the rows
+    X, y = load_dataset("pima")
+    X, y = X.iloc[:200, :4].round(-1), y.to_numpy()[:200]  # coarse values: many repeated rows
+    binarizer = FeatureBinarizer(nan="indicator").fit(X)
+    frame = X.assign(label=y)
+    groups = frame.groupby(list(frame.columns), sort=False, dropna=False).size()
+    distinct = groups.index.to_frame(index=False)
+    counts = groups.to_numpy().astype(float)
+    assert len(distinct) < len(X)
+    settings = dict(form="cnf", algorithm="am", n_clauses=2, theta=2.0, allow_disable=False, disable_cost=None, max_iter=50)
+    with TrainingWorkspace(X, y, binarizer=binarizer, fit_binarizer=False) as rows:
+        on_rows = rows.learn(**settings)
+        assert rows.binarizer is binarizer
+    with TrainingWorkspace(
+        distinct[list(X.columns)], distinct["label"].to_numpy(), counts, binarizer=binarizer, fit_binarizer=False,
+        n_rows=len(X),
+    ) as grouped:
+        assert np.array_equal(grouped.sample_weight, counts)  # the group sizes exactly: mean 1 over the rows
+        on_groups = grouped.learn(**settings)
+    assert on_groups.rule == on_rows.rule and on_rows.rule.n_literals > 1
+    assert on_groups.objective == pytest.approx(on_rows.objective)
+    with pytest.raises(ValueError, match="fit_binarizer=False needs the fitted binarizer"):
+        TrainingWorkspace(X, y, fit_binarizer=False)

@@ -1,0 +1,511 @@
+"""Data that does not fit in pandas: Parquet files read in record batches, and Dask DataFrames.
+
+A fit on such data makes two passes over its chunks (Parquet record batches,
+or Dask partitions, on the Dask workers when a ``distributed`` client is
+active), and never holds more than one chunk of raw rows besides the result:
+
+1. **summaries** (:func:`summarize`): per column what
+   :class:`~rulemodels.data.FeatureBinarizer` needs, merged across chunks:
+   rows, missing values, whether it is categorical, its distinct values with
+   counts (exact), and for a numeric column with more than
+   ``STREAM_EXACT_DISTINCT`` distinct values a seeded uniform sample of
+   ``STREAM_SAMPLE_SIZE`` present values (bottom-k of uniform random keys, a
+   mergeable summary) plus its exact maximum. The binarizer is fitted from
+   them (:meth:`FeatureBinarizer.fit_summary`): with exact counts its
+   thresholds are those :meth:`~FeatureBinarizer.fit` computes on all the rows.
+2. **patterns** (:func:`collapse`): each chunk is binarized with that fitted
+   binarizer, and rows are collapsed to the distinct (binary pattern, label)
+   groups with summed weights, keeping the first raw row of each group.
+
+The clause LPs only ever see weighted distinct patterns (identical rows are
+grouped in :mod:`rulemodels.models._data`), so a fit on the representatives
+with the summed weights and the fixed binarizer is the fit on all the rows
+(docs/large_data.md). ``pyarrow`` and ``dask`` are imported only here, and only
+when such input is given (the ``large`` extra).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from rulemodels import defaults
+from rulemodels.data._parquet import parquet_batches, parquet_columns, parquet_dataset
+from rulemodels.data.binarizer import (
+    ColumnSummary,
+    FeatureBinarizer,
+    _is_categorical_dtype,
+    check_unique_column_names,
+    numeric_column_values,
+)
+from rulemodels.rules._kinds import holds_only_numbers
+
+__all__ = ["StreamedData", "is_stream_input", "read_stream", "stream_map"]
+
+logger = logging.getLogger(__name__)
+
+_LABEL = "__rulemodels_label__"
+_WEIGHT = "__rulemodels_weight__"
+_FAN_IN = 8  # chunk results merged at a time
+
+
+def is_dask_collection(X: Any) -> bool:
+    """Whether ``X`` is a Dask DataFrame or Series (checked without importing dask)."""
+    return type(X).__module__.split(".")[0] in ("dask", "dask_expr") and hasattr(X, "npartitions") and hasattr(X, "to_delayed")
+
+
+def is_stream_input(X: Any) -> bool:
+    """Whether ``fit``/``predict`` reads ``X`` in chunks: a path (Parquet file or directory) or a Dask DataFrame."""
+    return isinstance(X, (str, os.PathLike)) or is_dask_collection(X)
+
+
+# -- the chunks --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """The columns of a chunk: features, label, weight (None: unit weights). What the per-chunk work receives."""
+
+    features: list[str]
+    label: str
+    weight: str | None
+
+
+@dataclass(frozen=True)
+class _Source:
+    """Where the chunks come from: a Parquet dataset or a Dask DataFrame, its feature columns, label and weight."""
+
+    data: Any
+    features: list[str]
+    label: str
+    weight: str | None
+    is_dask: bool
+    batch_rows: int
+
+    @property
+    def layout(self) -> _Layout:
+        return _Layout(self.features, self.label, self.weight)
+
+    def chunks(self) -> Iterator[pd.DataFrame]:
+        """The Parquet record batches as DataFrames (features, then label and weight), one at a time."""
+        columns = [*self.features, self.label, *([self.weight] if self.weight else [])]
+        for batch in self.data.to_batches(columns=columns, batch_size=self.batch_rows):
+            if batch.num_rows:
+                yield batch.to_pandas()
+
+    def map_reduce(self, function: Callable[..., Any], merge: Callable[[list[Any]], Any], *args: Any) -> Any:
+        """``merge`` of ``function(chunk, index, *args)`` over the chunks, in chunk order, merging every
+        ``_FAN_IN`` results as they come (so at most that many unmerged results are held). A Dask DataFrame's
+        chunks and merges run on its workers (``dask.compute``, which uses the active ``distributed``
+        client) as a tree; Parquet batches are read one at a time here. None when there is no chunk."""
+        if self.is_dask:
+            import dask
+
+            level = [dask.delayed(function)(part, index, *args) for index, part in enumerate(self.data.to_delayed())]
+            while len(level) > 1:
+                level = [dask.delayed(merge)(level[k:k + _FAN_IN]) for k in range(0, len(level), _FAN_IN)]
+            return dask.compute(level[0])[0] if level else None
+        pending: list[Any] = []
+        for index, chunk in enumerate(self.chunks()):
+            pending.append(function(chunk, index, *args))
+            if len(pending) == _FAN_IN:
+                pending = [merge(pending)]
+        return merge(pending) if pending else None
+
+
+def _column_name(value: Any, what: str, columns: list[str], source: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be the name of a column of {source} (a str), got {type(value).__name__}")
+    if value not in columns:
+        raise ValueError(f"{what} {value!r} is not a column of {source}; columns are {', '.join(columns)}")
+    return value
+
+
+def _source(X: Any, y: Any, sample_weight: Any, batch_rows: int) -> _Source:
+    """The chunked source of ``(X, y, sample_weight)`` (see :func:`read_stream`)."""
+    if is_dask_collection(X):
+        if getattr(X, "ndim", None) != 2:
+            raise TypeError("X is a Dask Series: pass a Dask DataFrame of the features")
+        frame = X
+        columns = [str(c) for c in frame.columns]
+        check_unique_column_names(columns)
+        frame = frame.rename(columns=dict(zip(frame.columns, columns)))
+        frame, label = _attach(frame, y, "y", _LABEL, columns)
+        weight = None
+        if sample_weight is not None:
+            frame, weight = _attach(frame, sample_weight, "sample_weight", _WEIGHT, columns)
+        features = [c for c in columns if c not in (label, weight)]
+        if not features:
+            raise ValueError(f"the Dask DataFrame has no feature columns besides the label {label!r}")
+        return _Source(frame, features, label, weight, True, batch_rows)
+    dataset = parquet_dataset(X)
+    columns = [str(c) for c in dataset.schema.names]
+    check_unique_column_names(columns)
+    if y is None:
+        raise ValueError(f"y must name the label column of the Parquet data '{X}'; columns are {', '.join(columns)}")
+    label = _column_name(y, "y", columns, f"'{X}'")
+    weight = None if sample_weight is None else _column_name(sample_weight, "sample_weight", columns, f"'{X}'")
+    features = [c for c in columns if c not in (label, weight)]
+    if not features:
+        raise ValueError(f"the Parquet data '{X}' has no feature columns besides the label {label!r}")
+    return _Source(dataset, features, label, weight, False, batch_rows)
+
+
+def _attach(frame: Any, values: Any, what: str, reserved: str, columns: list[str]) -> tuple[Any, str]:
+    """``(frame, name)``: ``values`` as a column of the Dask ``frame`` (a column name, or an aligned Dask Series)."""
+    if values is None:
+        raise ValueError(f"{what} is required: give the name of a column of X or a Dask Series aligned with X")
+    if isinstance(values, str):
+        return frame, _column_name(values, what, columns, "the Dask DataFrame")
+    if not is_dask_collection(values) or getattr(values, "ndim", None) != 1:
+        raise TypeError(
+            f"with a Dask DataFrame X, {what} must be a column name or a Dask Series aligned with X, "
+            f"got {type(values).__name__}"
+        )
+    return frame.assign(**{reserved: values}), reserved
+
+
+# -- pass 1: summaries ---------------------------------------------------------
+
+
+@dataclass
+class _Counts:
+    """One column's counts over the chunks seen so far (merged with :meth:`merge`)."""
+
+    n_rows: int = 0
+    n_missing: int = 0
+    text: bool = False  # a categorical dtype (object, string, category) in some chunk
+    category_dtype: bool = True  # the category dtype in every chunk
+    numbers_only: bool = True  # an object column whose present values are all numbers (in every chunk)
+    values: np.ndarray = field(default_factory=lambda: np.empty(0))
+    counts: np.ndarray | None = field(default_factory=lambda: np.empty(0, dtype=np.int64))
+    keys: np.ndarray = field(default_factory=lambda: np.empty(0))  # random keys of the sample
+    sample: np.ndarray = field(default_factory=lambda: np.empty(0))
+    maximum: float = -np.inf
+
+    def merge(self, other: _Counts, cap: int, size: int) -> _Counts:
+        merged = _Counts(
+            self.n_rows + other.n_rows, self.n_missing + other.n_missing, self.text or other.text,
+            self.category_dtype and other.category_dtype, self.numbers_only and other.numbers_only,
+            maximum=max(self.maximum, other.maximum),
+        )
+        if self.counts is None or other.counts is None:
+            merged.values, merged.counts = np.empty(0), None
+        else:
+            merged.values, merged.counts = _merge_counts(
+                [self.values, other.values], [self.counts, other.counts], cap=None if merged.text else cap,
+            )
+        keys = np.concatenate([self.keys, other.keys])
+        sample = np.concatenate([self.sample, other.sample])
+        if keys.size > size:
+            keep = np.argpartition(keys, size)[:size]
+            keys, sample = keys[keep], sample[keep]
+        merged.keys, merged.sample = keys, sample
+        return merged
+
+
+def _merge_counts(values: list[np.ndarray], counts: list[np.ndarray], cap: int | None) -> tuple[np.ndarray, np.ndarray | None]:
+    """Distinct values and summed counts of several (values, counts); ``(empty, None)`` above ``cap`` distinct values."""
+    if values[0].dtype == object or values[-1].dtype == object:
+        series = pd.Series(np.concatenate(counts), index=pd.Index(np.concatenate([v.astype(object) for v in values]), dtype=object))
+        summed = series.groupby(level=0, sort=False).sum()
+        return summed.index.to_numpy(dtype=object), summed.to_numpy(dtype=np.int64)
+    distinct, inverse = np.unique(np.concatenate(values), return_inverse=True)
+    if cap is not None and distinct.size > cap:
+        return np.empty(0), None
+    return distinct, np.bincount(inverse, weights=np.concatenate(counts), minlength=distinct.size).astype(np.int64)
+
+
+def _column_counts(column: pd.Series, name: str, seed: tuple[int, ...], cap: int, size: int) -> _Counts:
+    """The :class:`_Counts` of one chunk of one column."""
+    missing = np.asarray(pd.isna(column), dtype=bool)
+    counts = _Counts(len(column), int(missing.sum()))
+    counts.category_dtype = isinstance(column.dtype, pd.CategoricalDtype)
+    if _is_categorical_dtype(column.dtype):
+        counts.text = True
+        present = column.to_numpy(dtype=object)[~missing]
+        # vacuously true without present values: a batch of missing values says nothing of the column's kind
+        counts.numbers_only = pd.api.types.is_object_dtype(column.dtype) and (not present.size or holds_only_numbers(column))
+        if present.size:
+            found = pd.Series(present, dtype=object).value_counts(sort=False)
+            counts.values, counts.counts = found.index.to_numpy(dtype=object), found.to_numpy(dtype=np.int64)
+        else:
+            counts.values = np.empty(0, dtype=object)
+        return counts
+    # A chunk of numbers (not bools) keeps an object column numeric, as pandas' concatenation of the chunks
+    # would: bools in an object column are categories (a Parquet bool column is object where it has nulls).
+    boolean = pd.api.types.is_bool_dtype(column.dtype)
+    counts.numbers_only = not boolean
+    x = numeric_column_values(column, name)[~missing]
+    if x.size:
+        counts.values, found = np.unique(column.to_numpy()[~missing] if boolean else x, return_counts=True)
+        counts.counts = found.astype(np.int64) if counts.values.size <= cap else None
+        if counts.counts is None:
+            counts.values = np.empty(0)
+        counts.maximum = float(x.max())
+        keys = np.random.default_rng(list(seed)).random(x.size)
+        if keys.size > size:
+            keep = np.argpartition(keys, size)[:size]
+            keys, x = keys[keep], x[keep]
+        counts.keys, counts.sample = keys, x
+    return counts
+
+
+@dataclass
+class _ChunkSummary:
+    """Pass 1 of one chunk (or of several merged): per-column counts, label counts, weights."""
+
+    columns: dict[str, _Counts]
+    labels: pd.Series  # count of each label value
+    n_missing_labels: int
+    weight_total: float
+    bad_weights: str | None
+
+
+def _summarize_chunk(chunk: pd.DataFrame, index: int, source: _Layout, seed: int, cap: int, size: int) -> _ChunkSummary:
+    """Pass 1 on one chunk (runs on a Dask worker for Dask input)."""
+    columns = {
+        name: _column_counts(chunk[name], name, (seed, index, k), cap, size) for k, name in enumerate(source.features)
+    }
+    labels = chunk[source.label]
+    n_missing = int(pd.isna(labels).sum())
+    found = labels.dropna().value_counts(sort=False)
+    bad, total = None, float(len(chunk))
+    if source.weight is not None:
+        weights = pd.to_numeric(chunk[source.weight], errors="coerce").to_numpy(dtype=float)
+        if not np.all(np.isfinite(weights)):
+            bad = "sample_weight must be finite: the weight column has NaN, infinity or text"
+        elif np.any(weights < 0):
+            bad = "Negative values in data passed to sample_weight: weights must be >= 0"
+        total = float(weights.sum()) if bad is None else 0.0
+    return _ChunkSummary(columns, found, n_missing, total, bad)
+
+
+def _merge_summaries(parts: list[_ChunkSummary], cap: int, size: int) -> _ChunkSummary:
+    merged = parts[0]
+    for part in parts[1:]:
+        merged = _ChunkSummary(
+            {name: merged.columns[name].merge(part.columns[name], cap, size) for name in merged.columns},
+            merged.labels.add(part.labels, fill_value=0),
+            merged.n_missing_labels + part.n_missing_labels,
+            merged.weight_total + part.weight_total,
+            merged.bad_weights or part.bad_weights,
+        )
+    return merged
+
+
+def _column_summary(name: str, counts: _Counts) -> ColumnSummary:
+    """The binarizer's :class:`ColumnSummary` of one column's merged counts."""
+    categorical = counts.text and not (counts.numbers_only and counts.n_rows > counts.n_missing)
+    if categorical or counts.counts is None or not counts.text:
+        values = counts.values if counts.counts is not None else np.sort(counts.sample)
+        return ColumnSummary(
+            name, categorical, counts.n_rows, counts.n_missing, values, counts.counts, counts.maximum, counts.category_dtype,
+        )
+    # an object column holding only numbers: numeric, its counted values read as numbers
+    numbers = numeric_column_values(pd.Series(counts.values, dtype=object), name)
+    values, inverse = np.unique(numbers, return_inverse=True)
+    summed = np.bincount(inverse, weights=counts.counts, minlength=values.size).astype(np.int64)
+    return ColumnSummary(name, False, counts.n_rows, counts.n_missing, values, summed, float(values.max()) if values.size else -np.inf)
+
+
+# -- pass 2: patterns ------------------------------------------------------------
+
+
+@dataclass
+class _Patterns:
+    """Distinct (binary pattern, label) groups: their keys, first raw rows, labels and summed weights."""
+
+    keys: np.ndarray
+    rows: pd.DataFrame
+    labels: np.ndarray
+    weights: np.ndarray
+
+
+def _pattern_keys(A: np.ndarray, positive: np.ndarray) -> np.ndarray:
+    """One bytes key per row: the packed binary row and the label."""
+    packed = np.concatenate([np.packbits(A, axis=1), positive[:, None].astype(np.uint8)], axis=1)
+    packed = np.ascontiguousarray(packed)
+    return packed.view(np.dtype((np.void, packed.shape[1]))).ravel()
+
+
+def _group(keys: np.ndarray, rows: pd.DataFrame, labels: np.ndarray, weights: np.ndarray) -> _Patterns:
+    """The groups of equal ``keys``, in the order of their first rows (the order the clause LPs give the
+    groups of the same rows in memory, :func:`rulemodels.models._data.group_samples`: a degenerate LP then
+    returns the same vertex)."""
+    distinct, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    summed = np.bincount(inverse.ravel(), weights=weights, minlength=distinct.size)
+    order = np.argsort(first, kind="stable")
+    first = first[order]
+    return _Patterns(distinct[order], rows.iloc[first].reset_index(drop=True), labels[first], summed[order])
+
+
+def _collapse_chunk(chunk: pd.DataFrame, index: int, source: _Layout, binarizer: FeatureBinarizer, positive_class: Any) -> _Patterns:
+    """Pass 2 on one chunk (runs on a Dask worker for Dask input)."""
+    rows = chunk[source.features]
+    labels = chunk[source.label].to_numpy()
+    weights = (
+        pd.to_numeric(chunk[source.weight]).to_numpy(dtype=float) if source.weight is not None else np.ones(len(chunk))
+    )
+    A = binarizer.transform(rows)
+    return _group(_pattern_keys(A, labels == positive_class), rows, labels, weights)
+
+
+def _merge_patterns(parts: list[_Patterns]) -> _Patterns:
+    if len(parts) == 1:
+        return parts[0]
+    rows = pd.concat([part.rows for part in parts], ignore_index=True)
+    return _group(
+        np.concatenate([part.keys for part in parts]), rows,
+        np.concatenate([part.labels for part in parts]), np.concatenate([part.weights for part in parts]),
+    )
+
+
+# -- the fit's data --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StreamedData:
+    """What a fit on chunked data learns from: the distinct patterns and the binarizer fitted in pass 1.
+
+    Attributes
+    ----------
+    X : DataFrame
+        One raw row per distinct (binary pattern, label) group (its first row in the data).
+    y : Series
+        The label of each group (named as the label column).
+    sample_weight : ndarray
+        The summed weight of the rows of each group (the row count without weights).
+    binarizer : FeatureBinarizer
+        Fitted from pass 1's summaries (:meth:`FeatureBinarizer.fit_summary`); the fit must use it as it is.
+    n_samples : int
+        Rows read.
+    approximate : list of str
+        Columns whose thresholds are quantiles of a sample (more distinct values than the cap).
+    """
+
+    X: pd.DataFrame
+    y: pd.Series
+    sample_weight: np.ndarray
+    binarizer: FeatureBinarizer
+    n_samples: int
+    approximate: list[str]
+
+    @property
+    def n_patterns(self) -> int:
+        return int(self.X.shape[0])
+
+
+def read_stream(
+    X: Any,
+    y: Any,
+    sample_weight: Any = None,
+    *,
+    binarizer: FeatureBinarizer,
+    batch_rows: int = defaults.STREAM_BATCH_ROWS,
+    exact_distinct: int = defaults.STREAM_EXACT_DISTINCT,
+    sample_size: int = defaults.STREAM_SAMPLE_SIZE,
+    seed: int = defaults.STREAM_SEED,
+) -> StreamedData:
+    """Read Parquet or Dask data in two passes into the weighted distinct patterns a fit learns from.
+
+    ``X`` is a path to a Parquet file or directory (``y`` and ``sample_weight``
+    name its label and weight columns), or a Dask DataFrame (``y`` and
+    ``sample_weight`` are column names or aligned Dask Series). ``binarizer``
+    holds the binarization settings (unfitted); the returned one is fitted from
+    pass 1's summaries. See the module docstring.
+    """
+    source = _source(X, y, sample_weight, int(batch_rows))
+    start = time.perf_counter()
+    summary = source.map_reduce(
+        _summarize_chunk, partial(_merge_summaries, cap=int(exact_distinct), size=int(sample_size)),
+        source.layout, int(seed), int(exact_distinct), int(sample_size),
+    )
+    if summary is None:
+        raise ValueError(f"the data {_describe(X)} has no rows: a rule is learned from rows of both classes")
+    n_samples = next(iter(summary.columns.values())).n_rows
+    if n_samples == 0:
+        raise ValueError(f"the data {_describe(X)} has no rows: a rule is learned from rows of both classes")
+    if summary.n_missing_labels:
+        raise ValueError(
+            f"the label column {source.label!r} has {summary.n_missing_labels} missing value(s): drop those rows first"
+        )
+    if summary.bad_weights:
+        raise ValueError(summary.bad_weights)
+    if source.weight is not None and summary.weight_total <= 0:
+        raise ValueError("Sample weights must contain at least one non-zero number: every sample has weight zero")
+    classes = np.sort(summary.labels.index.to_numpy())
+    if classes.size != 2:
+        raise ValueError(
+            f"the label column {source.label!r} has {classes.size} distinct value(s) ({classes[:10].tolist()}): "
+            "BooleanRuleClassifier needs exactly two classes; map the labels to two values first"
+        )
+    summaries = [_column_summary(name, counts) for name, counts in summary.columns.items()]
+    approximate = [s.name for s in summaries if s.counts is None]
+    if approximate:
+        logger.info(
+            "columns %s have more than %d distinct values: their thresholds are quantiles of a uniform sample of "
+            "%d values (docs/large_data.md)", approximate, exact_distinct, sample_size,
+        )
+    fitted = binarizer.fit_summary(summaries)
+    logger.info(
+        "pass 1 of 2: %d rows, %d columns -> %d literals (%.1f s)",
+        n_samples, len(summaries), len(fitted.literals_), time.perf_counter() - start,
+    )
+    start = time.perf_counter()
+    patterns = source.map_reduce(_collapse_chunk, _merge_patterns, source.layout, fitted, classes[1])
+    logger.info(
+        "pass 2 of 2: %d rows -> %d distinct (binary pattern, label) groups (%.1f s)",
+        n_samples, patterns.keys.size, time.perf_counter() - start,
+    )
+    label_name = str(y) if isinstance(y, str) else str(getattr(y, "name", None) or "y")  # a Dask Series' name
+    return StreamedData(
+        patterns.rows, pd.Series(patterns.labels, name=label_name), patterns.weights, fitted, n_samples, approximate,
+    )
+
+
+def _describe(X: Any) -> str:
+    return "(Dask DataFrame)" if is_dask_collection(X) else f"'{X}'"
+
+
+# -- predict ---------------------------------------------------------------------
+
+
+def stream_map(X: Any, function: Callable[[pd.DataFrame], np.ndarray], columns: list[str], *, meta: Any,
+               batch_rows: int = defaults.STREAM_BATCH_ROWS) -> Any:
+    """``function`` (rows -> an array of one value, or a row of values, per row) over chunked ``X``.
+
+    A Parquet path is read batch by batch (only ``columns``) and the results are
+    concatenated into one numpy array; a Dask DataFrame gives a lazy Dask Series
+    or DataFrame from ``map_partitions``, to ``.compute()``. ``meta`` is the
+    empty pandas Series or DataFrame of the Dask result (its dtypes and columns).
+    """
+    if is_dask_collection(X):
+        frame_output = isinstance(meta, pd.DataFrame)
+
+        def on_partition(part: pd.DataFrame) -> Any:
+            part = part.rename(columns={c: str(c) for c in part.columns})
+            if not len(part):
+                return meta.set_axis(part.index[:0])
+            values = function(part[columns])
+            if frame_output:
+                return pd.DataFrame(values, index=part.index, columns=meta.columns)
+            return pd.Series(values, index=part.index, name=meta.name)
+
+        return X.map_partitions(on_partition, meta=meta)
+    names = parquet_columns(X)
+    missing = [c for c in columns if c not in names]
+    if missing:
+        raise ValueError(f"the Parquet data '{X}' lacks column(s) {missing} seen in fit; it has {', '.join(names)}")
+    results = [function(batch) for batch in parquet_batches(X, columns, batch_rows)]
+    if not results:
+        raise ValueError(f"the Parquet data '{X}' has no rows to predict")
+    return np.concatenate(results)

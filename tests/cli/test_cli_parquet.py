@@ -1,0 +1,75 @@
+"""The command line on Parquet data: fit and predict read it in batches, other commands say what works."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from rulemodels.cli import main
+from tests.helpers import mixed_frame, write_parquet_parts
+
+pytest.importorskip("pyarrow")
+
+FIT = ["--algorithm", "am", "--n-clauses", "3", "--theta", "0.01"]
+
+
+@pytest.fixture
+def csv_and_parquet(tmp_path):
+    frame, y = mixed_frame(n=1200, seed=4)
+    frame = frame.assign(label=y)
+    frame.to_csv(tmp_path / "data.csv", index=False)
+    frame.to_parquet(tmp_path / "data.parquet", row_group_size=250, index=False)
+    write_parquet_parts(frame, tmp_path / "parts")
+    return tmp_path
+
+
+@pytest.mark.parametrize("source", ["data.parquet", "parts"])
+def test_fit_and_predict_on_parquet_match_the_csv_route(csv_and_parquet, capsys, source):
+    d = csv_and_parquet
+    assert main(["fit", str(d / "data.csv"), "--target", "label", *FIT, "--out", str(d / "csv.json")]) == 0
+    csv_out = capsys.readouterr().out
+    assert main(["fit", str(d / source), "--target", "label", *FIT, "--out", str(d / "pq.json")]) == 0
+    parquet_out = capsys.readouterr().out
+    assert "1200 samples as" in parquet_out and "distinct patterns" in parquet_out
+    rule_line = [line for line in csv_out.splitlines() if line.startswith("  ")][0]
+    assert rule_line in parquet_out.splitlines()
+    error_line = [line for line in csv_out.splitlines() if line.startswith("training error")][0]
+    assert error_line in parquet_out.splitlines()
+    assert json.loads((d / "pq.json").read_text()) == json.loads((d / "csv.json").read_text())
+
+    assert main(["predict", str(d / "pq.json"), str(d / source), "--proba", "--out", str(d / "pq.csv")]) == 0
+    parquet_err = capsys.readouterr().err
+    assert main(["predict", str(d / "csv.json"), str(d / "data.csv"), "--proba", "--out", str(d / "csv.csv")]) == 0
+    csv_err = capsys.readouterr().err
+    assert (d / "pq.csv").read_text() == (d / "csv.csv").read_text()
+    assert len(pd.read_csv(d / "pq.csv")) == 1200
+    assert parquet_err.split("\n", 1)[1] == csv_err.split("\n", 1)[1]  # the same scores (after the 'wrote' line)
+
+
+def test_parquet_errors_exit_as_csv_errors_do(csv_and_parquet, capsys):
+    d = csv_and_parquet
+    assert main(["fit", str(d / "none.parquet"), "--target", "label"]) == 1
+    assert "not found: give a Parquet file" in capsys.readouterr().err
+    assert main(["fit", str(d / "data.parquet"), "--target", "nolabel"]) == 1
+    assert "target column 'nolabel' is not a column" in capsys.readouterr().err
+    assert main(["fit", str(d / "data.parquet")]) == 1
+    assert "--target is required for Parquet data" in capsys.readouterr().err
+    assert main(["fit", str(d / "data.parquet"), "--target", "label", "--positive", "1"]) == 2
+    assert "--positive is for CSV files" in capsys.readouterr().err
+    assert main(["fit", str(d / "data.parquet"), "--target", "label", "--categorical", "b"]) == 2
+    assert "--categorical is for CSV files" in capsys.readouterr().err
+    (d / "broken.parquet").write_text("a,label\n1,0\n")
+    assert main(["fit", str(d / "broken.parquet"), "--target", "label"]) == 1
+    assert "could not be read as Parquet" in capsys.readouterr().err
+    pd.DataFrame({"x": [1.0, 2.0, 3.0], "label": [0, 1, 2]}).to_parquet(d / "three.parquet")
+    assert main(["fit", str(d / "three.parquet"), "--target", "label"]) == 1
+    assert "has 3 distinct value(s)" in capsys.readouterr().err
+
+
+def test_commands_that_read_csv_only_say_which_read_parquet(csv_and_parquet, capsys):
+    d = csv_and_parquet
+    assert main(["exact", str(d / "data.parquet"), "--target", "label"]) == 1
+    err = capsys.readouterr().err
+    assert "is Parquet, which this command does not read" in err and "'rulemodels fit' and 'rulemodels predict'" in err

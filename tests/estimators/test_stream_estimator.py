@@ -1,0 +1,142 @@
+"""BooleanRuleClassifier on a Parquet path or a Dask DataFrame: the same rule as the in-memory fit."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+from sklearn.exceptions import NotFittedError
+
+from rulemodels import BooleanRuleClassifier
+from rulemodels.data import parquet_batches
+from tests.helpers import mixed_frame, write_parquet_parts
+
+pytest.importorskip("pyarrow")
+
+SETTINGS = dict(algorithm="am", n_clauses=3, theta=0.01)
+
+
+@pytest.fixture(scope="module")
+def mixed_data(tmp_path_factory):
+    frame, y = mixed_frame(n=2000, seed=1)
+    path = write_parquet_parts(frame.assign(label=y), tmp_path_factory.mktemp("parquet") / "mixed", row_group_size=150)
+    return frame, y, path
+
+
+def assert_same_fit(streamed: BooleanRuleClassifier, in_memory: BooleanRuleClassifier) -> None:
+    assert str(streamed.rule_) == str(in_memory.rule_)
+    assert streamed.raw_rule_ == in_memory.raw_rule_
+    assert streamed.training_error_ == pytest.approx(in_memory.training_error_, abs=1e-12)
+    assert streamed.objective_ == pytest.approx(in_memory.objective_, rel=1e-9)
+    assert streamed.paper_theta_ == pytest.approx(in_memory.paper_theta_, rel=1e-12)
+    assert streamed.baseline_error_ == pytest.approx(in_memory.baseline_error_, abs=1e-12)
+    assert list(streamed.classes_) == list(in_memory.classes_)
+    assert list(streamed.feature_names_in_) == list(in_memory.feature_names_in_)
+
+
+@pytest.mark.parametrize("form", ["dnf", "cnf"])
+def test_a_parquet_fit_learns_the_rule_of_the_in_memory_fit(mixed_data, form):
+    frame, y, path = mixed_data
+    assert len(list(parquet_batches(path))) >= 6  # several files and row groups: read in batches
+    in_memory = BooleanRuleClassifier(form=form, **SETTINGS).fit(frame, y)
+    streamed = BooleanRuleClassifier(form=form, **SETTINGS).fit(path, "label")
+    assert_same_fit(streamed, in_memory)
+    assert streamed.n_samples_seen_ == len(frame)
+    assert 0 < streamed.n_patterns_ < len(frame)
+    assert streamed.sampled_thresholds_ == []
+    assert streamed.rule_.n_literals > 1  # a real rule, not a constant
+    assert np.array_equal(streamed.predict(path), in_memory.predict(frame))
+    assert np.allclose(streamed.predict_proba(path), in_memory.predict_proba(frame))
+    # the training error is that of all rows
+    assert streamed.training_error_ == pytest.approx(np.mean(streamed.predict(frame) != y))
+
+
+def test_a_weight_column_and_theta_in_samples_mean_what_they_mean_in_memory(mixed_data, tmp_path):
+    frame, y, _ = mixed_data
+    weights = np.random.default_rng(2).integers(1, 4, len(frame)).astype(float)
+    path = tmp_path / "weighted.parquet"
+    frame.assign(label=y, w=weights).to_parquet(path, row_group_size=300)
+    settings = dict(SETTINGS, form="cnf", theta=20.0, theta_unit="sample")
+    in_memory = BooleanRuleClassifier(**settings).fit(frame, y, sample_weight=weights)
+    streamed = BooleanRuleClassifier(**settings).fit(path, "label", sample_weight="w")
+    assert_same_fit(streamed, in_memory)
+
+
+def test_verbose_logs_each_pass(mixed_data, caplog):
+    _, _, path = mixed_data
+    BooleanRuleClassifier(verbose=1, **SETTINGS).fit(path, "label")  # verbose lowers the package logger to INFO
+    messages = [record.getMessage() for record in caplog.records]
+    assert any(m.startswith("pass 1 of 2: 2000 rows, 6 columns") for m in messages)
+    assert any(m.startswith("pass 2 of 2: 2000 rows ->") for m in messages)
+
+
+def test_a_parquet_fit_refuses_what_needs_the_rows(mixed_data):
+    _, _, path = mixed_data
+    with pytest.raises(ValueError, match="form='auto' needs the rows"):
+        BooleanRuleClassifier(form="auto").fit(path, "label")
+    with pytest.raises(ValueError, match="workspace= is for in-memory data"):
+        BooleanRuleClassifier().fit(path, "label", workspace=object())
+    with pytest.raises(ValueError, match="y 'nope' is not a column"):
+        BooleanRuleClassifier().fit(path, "nope")
+
+
+def test_predict_on_parquet_needs_a_fit_and_the_fitted_columns(mixed_data, tmp_path):
+    frame, y, path = mixed_data
+    with pytest.raises(NotFittedError):
+        BooleanRuleClassifier().predict(path)
+    clf = BooleanRuleClassifier(**SETTINGS).fit(path, "label")
+    frame.drop(columns=["a"]).to_parquet(tmp_path / "fewer.parquet")
+    with pytest.raises(ValueError, match=r"lacks column\(s\) \['a'\] seen in fit"):
+        clf.predict(tmp_path / "fewer.parquet")
+
+
+# -- Dask ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    """A local ``distributed`` cluster of two single-threaded workers (in this process: quick to start and
+    stop), closed with its client when the module's tests are done."""
+    distributed = pytest.importorskip("distributed")
+    pytest.importorskip("dask.dataframe")
+    threads_before = threading.active_count()
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None)
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
+    assert threading.active_count() <= threads_before + 2  # the cluster's worker threads are gone (allow a lingering pool)
+
+
+@pytest.mark.parametrize("form", ["dnf", "cnf"])
+def test_a_dask_fit_on_a_local_cluster_learns_the_rule_of_the_in_memory_fit(mixed_data, dask_client, form):
+    import dask.dataframe as dd
+
+    frame, y, _ = mixed_data
+    data = dd.from_pandas(frame.assign(label=y), npartitions=4)
+    in_memory = BooleanRuleClassifier(form=form, **SETTINGS).fit(frame, y)
+    streamed = BooleanRuleClassifier(form=form, **SETTINGS).fit(data.drop(columns="label"), data["label"])
+    assert_same_fit(streamed, in_memory)
+    assert streamed.n_samples_seen_ == len(frame)
+    assert streamed.target_name_ == "label"
+    by_name = BooleanRuleClassifier(form=form, **SETTINGS).fit(data, "label")
+    assert str(by_name.rule_) == str(in_memory.rule_)
+    predicted = streamed.predict(data)
+    assert isinstance(predicted, dd.Series)  # lazy
+    assert np.array_equal(predicted.compute().to_numpy(), in_memory.predict(frame))
+    proba = streamed.predict_proba(data.drop(columns="label"))
+    assert isinstance(proba, dd.DataFrame)
+    assert np.allclose(proba.compute().to_numpy(), in_memory.predict_proba(frame))
+    assert dask_client.status == "running"
+
+
+def test_a_dask_fit_refuses_labels_it_cannot_align(mixed_data, dask_client):
+    import dask.dataframe as dd
+
+    frame, y, _ = mixed_data
+    data = dd.from_pandas(frame, npartitions=2)
+    with pytest.raises(TypeError, match="a column name or a Dask Series aligned with X, got ndarray"):
+        BooleanRuleClassifier().fit(data, y)
+    with pytest.raises(ValueError, match="y is required"):
+        BooleanRuleClassifier().fit(data, None)
