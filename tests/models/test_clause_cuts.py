@@ -68,8 +68,25 @@ def test_the_master_reads_like_the_method():
     assert "hinge" in lp.model.tau.doc and "aggregated" in lp.model.cut.doc
 
 
-def test_auto_keeps_simplex_until_cuts_are_asked_for():
-    assert choose_formulation("auto", 100_000, 144) == "dual"
+def test_auto_picks_the_cutting_planes_for_very_tall_data():
+    from rulemodels.algorithms.lp_cache import CUTS_MIN_POSITIVES, DUAL_MIN_POSITIVES
+
+    assert choose_formulation("auto", CUTS_MIN_POSITIVES, 144) == "cuts"
+    assert choose_formulation("auto", CUTS_MIN_POSITIVES - 1, 144) == "dual"
+    assert choose_formulation("auto", DUAL_MIN_POSITIVES - 1, 144) == "primal"
+    assert choose_formulation("auto", CUTS_MIN_POSITIVES, 10 * CUTS_MIN_POSITIVES) == "primal"  # wide, not tall
     assert choose_formulation("cuts", 10, 5) == "cuts"
     with pytest.raises(ValueError, match="'cuts'"):
         choose_formulation("kelley", 10, 5)
+
+
+def test_the_number_of_hinge_groups_grows_with_the_positives():
+    rng = np.random.default_rng(1)
+    for n, expected in ((200, 16), (40_000, 40)):
+        A = (rng.random((n, 4)) < 0.5).astype(int)
+        A[:, 0] = np.arange(n) % 2  # keep the rows apart enough
+        lp = build_clause_cut_lp(np.column_stack([A, (np.arange(n)[:, None] >> np.arange(16)) & 1]), np.ones(n, dtype=int),
+                                 theta=0.1)
+        assert len(lp.model.G) == expected
+    distinct = len(np.unique(A[:5], axis=0))  # identical rows are one sample of the LP
+    assert len(build_clause_cut_lp(A[:5], np.ones(5, dtype=int), theta=0.1, n_groups=64).model.G) == distinct
