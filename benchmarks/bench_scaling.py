@@ -100,7 +100,10 @@ def measure_cell(n: int, kind: str, form: str, *, seed: int = 0, verbose: bool =
         with LPSolutionCache(data, workspace.backend) as cache:  # the engine's build, timed on its own
             formulation = cache.formulation("auto")
             build_start = time.perf_counter()
-            lp, _ = cache.clause_model(formulation, clf.paper_theta_, data.weight)
+            if formulation == "cuts":  # the cutting-plane master (its size: w, the hinge variables, no cut yet)
+                lp, _ = cache.cut_model(cache, clf.paper_theta_)
+            else:
+                lp, _ = cache.clause_model(formulation, clf.paper_theta_, data.weight)
             build_seconds = time.perf_counter() - build_start
             size = f"{lp.model.nconstraints()} x {lp.model.nvariables()}"
     row.update({

@@ -334,9 +334,6 @@ class ModelChanges:
         Variables added to the model, with their objective coefficients,
         bounds and constraint coefficients (:class:`NewColumns`); applied
         before the other changes, which may name them.
-    removed_constraints : sequence of ConstraintData, optional
-        Linear constraints deleted from the model (e.g. a cutting-plane
-        master's cuts of an earlier problem); applied first.
     new_rows : NewRows, optional
         Linear constraints added to the model (:class:`NewRows`); applied
         after ``new_columns`` and before the other changes, which may name them.
@@ -350,7 +347,6 @@ class ModelChanges:
     variable_bounds: tuple[Sequence[Any], np.ndarray, np.ndarray] | None = None
     constraint_bounds: tuple[Sequence[Any], np.ndarray, np.ndarray] | None = None
     new_columns: NewColumns | None = None
-    removed_constraints: Sequence[Any] | None = None
     new_rows: NewRows | None = None
     integrality: tuple[Sequence[Any], np.ndarray] | None = None
 

@@ -370,28 +370,6 @@ def _add_columns(compiled: _Compiled, new: NewColumns) -> None:
         _refresh_kind(compiled)
 
 
-def _remove_rows(compiled: _Compiled, constraints: Sequence[Any]) -> None:
-    """Delete the rows of constraints removed from the model, and renumber the rows after them."""
-    doomed: list[int] = []
-    for constraint in constraints:
-        entries = compiled.row_of.pop(id(constraint), None)
-        if entries is None:
-            raise _CannotApply(f"constraint {constraint.name} declared removed has no row")
-        doomed.extend(row for row, _, _ in entries)
-    if not doomed:
-        return
-    rows = np.array(sorted(doomed), dtype=np.int32)
-    compiled.highs.deleteRows(rows.shape[0], rows)
-    keep = np.ones(len(compiled.row_constraints), dtype=bool)
-    keep[rows] = False
-    new_index = np.cumsum(keep) - 1
-    compiled.row_constraints = [con for con, kept in zip(compiled.row_constraints, keep.tolist()) if kept]
-    for key, entries in compiled.row_of.items():
-        compiled.row_of[key] = [(int(new_index[row]), bound_type, offset) for row, bound_type, offset in entries]
-    compiled.index_cache.clear()
-    _refresh_kind(compiled)
-
-
 def _add_rows(compiled: _Compiled, new: NewRows) -> None:
     """Append declared new linear constraints as rows of the instance (a range becomes two rows, as compiled).
 
@@ -460,8 +438,6 @@ def _apply(compiled: _Compiled, changes: ModelChanges) -> None:
     """Push declared changes to the compiled instance; raise _CannotApply when they do not fit it."""
     highs = compiled.highs
     inf = highspy.kHighsInf
-    if changes.removed_constraints is not None:
-        _remove_rows(compiled, changes.removed_constraints)
     if changes.new_columns is not None:
         _add_columns(compiled, changes.new_columns)
     if changes.new_rows is not None:

@@ -58,7 +58,7 @@ class WorkingData:
             A_binary = sp.hstack([A_binary, np.ones((A_binary.shape[0], 1), dtype=A_binary.dtype)], format="csr")
             cost = np.append(cost, disable_cost)
             groups.append(ALWAYS_TRUE)
-        A = A_binary.astype(np.float64).toarray()  # one dense allocation
+        A = A_binary.toarray().astype(np.float64)  # the same 0/1 values; no float copy of the sparse matrix first
         weight = problem.sample_weight.astype(float)
         positive = weight[weight > 0]
         mean_weight = float(positive.mean()) if positive.size else 1.0

@@ -36,13 +36,15 @@ K = 16 groups 17-263 rounds (22 s), K = 128 9-44 rounds (11 s), K = 512
 60 s (``docs/benchmarks.md``).
 
 The master is one persistent model per fit. The cuts are valid for one ω
-only, so when BCD/AM re-weight the LP, its cuts are deleted (the master is
-then w and τ again) and the new LP's cuts are added; a persistent backend
-deletes and appends those rows in place (``ModelChanges.removed_constraints``,
-:class:`solvers.NewRows`). Each LP is solved from that empty master, cold at
-its first round, so its solution does not depend on the LPs solved before.
-(Keeping the old cuts inactive instead made the master grow to 17,000 rows
-in one fit on 20,000 rows and each master solve 150 ms.)
+only, so when BCD/AM re-weight the LP, its cuts are deleted from the model
+(the master is then w and τ again, a few hundred columns and no row) and the
+new LP's cuts are added. The backend reads that empty master afresh for the
+first round of each LP, then appends each round's cuts to its instance in
+place (:class:`solvers.NewRows`), so an LP's solution does not depend on the
+LPs solved before. (Keeping the old cuts inactive instead made the master
+grow to 17,000 rows in one fit on 20,000 rows and each master solve 150 ms;
+deleting the rows from the HiGHS instance in place made HiGHS hang in the
+third LP of a fit on 100,000 rows.)
 
 Where the clause LP has several optimal solutions, the cutting planes may
 return another one than the simplex method on the full LP (as the primal and
@@ -62,10 +64,18 @@ from rulemodels.models._build import ParamArray, weighted_sum
 from rulemodels.models._data import as_feature_costs, as_tie_break, as_weights, prepare_data
 from rulemodels.models.clause_lp import _add_data
 
-__all__ = ["CUT_GROUPS", "CUT_GROUPS_PER_SAMPLES", "CUT_GROUPS_RANGE", "CUT_TOLERANCE", "ClauseCutLP", "build_clause_cut_lp"]
+__all__ = [
+    "CUT_GROUPS", "CUT_GROUPS_PER_SAMPLES", "CUT_GROUPS_RANGE", "CUT_STALL", "CUT_STALL_ROUNDS", "CUT_TOLERANCE",
+    "ClauseCutLP", "build_clause_cut_lp",
+]
 
-#: Stop when the masters' hinge variables are within this relative gap of the true hinge sum h(w).
+#: Stop when the master's hinge variables are within this relative gap of the true hinge sum h(w).
 CUT_TOLERANCE = 1e-9
+#: ... or when the master's bound has not risen by more than this (relative) in :data:`CUT_STALL_ROUNDS` rounds:
+#: the LP solver meets each cut only within its feasibility tolerance (about 1e-7 of the row's scale, and a cut's
+#: coefficients are sums of thousands of weights), so past that point a cut no longer moves the master.
+CUT_STALL = 1e-9
+CUT_STALL_ROUNDS = 3
 #: K, the number of groups of positive samples (each with its own hinge variable and cuts), when not given:
 #: one per 1,000 positive samples, from 16 to 256. Measured in AM fits: on 20,000 rows K = 16 was fastest
 #: (4.7 s; K = 64: 9.8 s), on 100,000 rows K = 64 (26 s; K = 16: 42 s).
@@ -153,6 +163,7 @@ class ClauseCutLP:
         self._round_weight = self._weight.values()  # ω of the positives for the re-weighting being solved
         self._round_cost: np.ndarray = self._neg_cost.values() + self.theta * self._cost.values() + self._epsilon.values()
         self.n_cuts = 0
+        self._bounds: list[float] = []  # the master's objective after each round of the current ω
 
     def __repr__(self) -> str:
         return (f"ClauseCutLP({len(self.model.J)} features, {len(self.model.P)} positive groups in {self._n_groups} "
@@ -176,11 +187,13 @@ class ClauseCutLP:
         """The hinge variables, in the order of ``G``."""
         return list(self.model.tau.values())
 
-    def reweight(self, sample_weight: Any) -> dict[str, Any]:
-        """Store ω, delete the cuts of the previous ω: the changes, as fields of :class:`solvers.ModelChanges`.
+    def reweight(self, sample_weight: Any) -> None:
+        """Store ω and delete the cuts of the previous ω from the model.
 
         The positives' ``weight`` and the aggregated ``neg_cost`` are stored in
-        their Params; θ, ``c`` and ``ε`` are read from theirs.
+        their Params; θ, ``c`` and ``ε`` are read from theirs. The master has
+        lost rows, which :class:`solvers.ModelChanges` cannot declare: the
+        next solve must read the whole (small) model, ``changes=None``.
         """
         m = self.model
         weights = as_weights(sample_weight, self._n_samples)
@@ -191,10 +204,9 @@ class ClauseCutLP:
         self._neg_cost.store(neg_cost)
         cost = neg_cost + self.theta * self._cost.values() + self._epsilon.values()
         self._round_weight, self._round_cost = positive_weight, cost
-        removed = list(m.cut.values())
+        self._bounds = []
         for key in list(m.cut.keys()):
             del m.cut[key]
-        return {"removed_constraints": removed, "objective": (self.w_vars, cost)}
 
     def objective_value(self, w: np.ndarray) -> float:
         """The clause LP's objective at ``w`` under the current re-weighting (h(w) + Σ_j cost_j w_j)."""
@@ -222,6 +234,11 @@ class ClauseCutLP:
         gaps = hinge - taus
         if gaps.sum() <= tolerance:
             return None
+        self._bounds.append(float(taus.sum() + self._round_cost @ w))  # the master's objective: a lower bound
+        if len(self._bounds) > CUT_STALL_ROUNDS:
+            rise = self._bounds[-1] - self._bounds[-1 - CUT_STALL_ROUNDS]
+            if rise <= CUT_STALL * max(1.0, abs(total)) and gaps.sum() <= 1e-6 * max(1.0, abs(total)):
+                return None  # optimal within the LP solver's tolerance (see CUT_STALL)
         groups = np.flatnonzero(gaps > tolerance / self._n_groups)
         aggregated = np.where(inside, weight, 0.0)
         members = sp.csr_matrix(

@@ -53,26 +53,3 @@ def test_new_rows_checks_its_sizes() -> None:
     m = build(1)
     with pytest.raises(ValueError, match="1 constraints but"):
         NewRows([m.cut[1]], np.array([0.0, 1.0]), np.array([1.0]), [([m.x[0]], np.ones(1))])
-
-
-def test_highs_deletes_rows_in_place_and_renumbers_the_rest() -> None:
-    backend = HighsBackend()
-    m = build(3)
-    assert backend.solve(m).objective == pytest.approx(HighsBackend().solve(build(3)).objective)
-    first = m.cut[1]
-    del m.cut[1]
-    result = backend.solve(m, changes=ModelChanges(removed_constraints=[first]))
-    fresh = pyo.ConcreteModel()
-    fresh.x = pyo.Var([0, 1], bounds=(0, 1))
-    fresh.cut = pyo.ConstraintList()
-    for a, b in CUTS[1:]:
-        fresh.cut.add(a[0] * fresh.x[0] + a[1] * fresh.x[1] <= b)
-    fresh.objective = pyo.Objective(expr=-fresh.x[0] - fresh.x[1])
-    assert result.objective == pytest.approx(HighsBackend().solve(fresh).objective, abs=1e-9)
-    # the rows after the deleted one were renumbered: changing the last cut's bound reaches the right row
-    last = m.cut[3]
-    last.set_value(CUTS[2][0][0] * m.x[0] + CUTS[2][0][1] * m.x[1] <= 1.0)
-    changed = backend.solve(m, changes=ModelChanges(constraint_bounds=([last], np.array([-np.inf]), np.array([1.0]))))
-    x = changed.values([m.x[0], m.x[1]])
-    assert x @ CUTS[2][0] <= 1.0 + 1e-9 and x @ CUTS[1][0] <= CUTS[1][1] + 1e-9
-    assert backend.n_builds == 1
