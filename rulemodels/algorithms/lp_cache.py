@@ -55,11 +55,12 @@ DUAL_MIN_POSITIVES = 5_000
 """``formulation="auto"`` solves the dual clause LP from this many positive samples ..."""
 DUAL_POSITIVES_PER_FEATURE = 10
 """... when they are also at least this many times the number of features."""
-CUTS_MIN_POSITIVES = 50_000
+CUTS_MIN_POSITIVES = 20_000
 """``formulation="auto"`` solves tall clause LPs by cutting planes (:mod:`rulemodels.models.clause_cuts`) from this
 many distinct positive samples. An AM fit (R=3) on 100,000 rows took 4.6 s (DNF) and 9.5 s (CNF) instead of the
-dual's 29 s (CNF) on ``make_rule_data(kind="numeric")``, and 26 s instead of 102 s (DNF) on resampled Pima rows;
-on 20,000 resampled Pima rows the dual was faster (4.3 s against 4.7-11 s), so the switch is above that."""
+dual's 51 s and 29 s on ``make_rule_data(kind="numeric")`` (44,000 and 56,000 positive rows), and 26 s instead of
+102 s (DNF) on resampled Pima rows; on 20,000 resampled Pima rows (13,000 positive rows) the two were level
+(dual 4.3 s, cuts 4.7 s with 16 groups)."""
 
 
 def choose_formulation(formulation: str, n_positives: int, n_features: int) -> str:

@@ -11,7 +11,10 @@ import pytest
 
 from rulemodels.algorithms import (
     ALGORITHMS,
+    ClauseEngine,
+    LPSolutionCache,
     RedundancyAwareBinarizer,
+    WorkingData,
     assign_negatives,
     non_redundant_combinations,
     simple_binarize,
@@ -337,3 +340,24 @@ def test_assign_negatives_weights_the_cluster_centres_so_a_row_of_weight_k_count
     weighted = assign_negatives(A, W, np.arange(8), counts.astype(float))
     assert np.array_equal(weighted[row_of], on_rows)
     assert not np.array_equal(assign_negatives(A, W, np.arange(8))[row_of], on_rows)
+
+
+def test_the_rounding_scores_large_data_by_blocks_of_rows_with_the_same_costs(monkeypatch):
+    """Above COST_BLOCK_CELLS the one-level costs are summed a block of rows at a time: the same numbers, less memory."""
+    from rulemodels.algorithms import engine as engine_module
+
+    rng = np.random.default_rng(3)
+    A = (rng.random((500, 9)) < 0.4).astype(int)
+    y = (rng.random(500) < 0.5).astype(int)
+    data = WorkingData.from_problem(CNFProblem.from_binary(A, y, form="cnf"))
+    with LPSolutionCache(data, get_backend("highs")) as cache:
+        engine = ClauseEngine(cache, theta=1.5)
+        weight = rng.random(500) * (rng.random(500) < 0.9)
+        cost = engine._one_level_cost(weight)
+        current = rng.random(9).round(1)
+        columns = np.array([1, 4, 6])
+        options = rng.integers(0, 2, size=(3, 8)).astype(float)
+        whole = cost(current, columns, options)
+        monkeypatch.setattr(engine_module, "COST_BLOCK_CELLS", 64)  # blocks of 2 rows
+        blocked = cost(current, columns, options)
+    assert np.allclose(blocked, whole, rtol=1e-12, atol=1e-9) and not np.array_equal(whole, np.zeros(8))
