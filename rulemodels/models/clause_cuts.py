@@ -203,6 +203,8 @@ class ClauseCutLP:
         neg_cost = np.asarray(self._neg_patterns_t @ group_weight[self._negatives]).ravel()
         self._neg_cost.store(neg_cost)
         cost = neg_cost + self.theta * self._cost.values() + self._epsilon.values()
+        # the numbers just stored in (or read from) the Params, kept for this LP's rounds as ClauseLP.reweight does:
+        # nothing changes the Params between the rounds of one LP
         self._round_weight, self._round_cost = positive_weight, cost
         self._bounds = []
         for key in list(m.cut.keys()):
