@@ -41,7 +41,8 @@ def assign_negatives(A: np.ndarray, W: np.ndarray, negatives: np.ndarray, weight
 
     ``weight`` (one per sample of ``A``; default ones) weights the negatives in the cluster centres.
     """
-    sums = A[negatives] @ W
+    rows = A[negatives]  # one copy of the negatives' rows
+    sums = rows @ W
     minimal = np.isclose(sums, sums.min(axis=1, keepdims=True))
     assignment = np.argmax(minimal, axis=1)
     tied = minimal.sum(axis=1) > 1
@@ -50,12 +51,22 @@ def assign_negatives(A: np.ndarray, W: np.ndarray, negatives: np.ndarray, weight
         if weight is not None:
             members = members * np.asarray(weight, dtype=float)[negatives][:, None]
         counts = members.sum(axis=0)
-        centres = (members.T @ A[negatives]) / np.where(counts > 0, counts, 1.0)[:, None]
-        features = A[negatives][tied]
-        distance = np.abs(features[:, None, :] - centres[None, :, :]).sum(axis=2)
+        centres = (members.T @ rows) / np.where(counts > 0, counts, 1.0)[:, None]
+        tied_rows = np.flatnonzero(tied)
+        # l1 distance to each centre, a block of rows at a time: never a (rows x R x d) array (3.6 GB at 1,000,000
+        # rows x 214 features); each row's sum over its d terms is the same reduction as in one array
+        distance = np.empty((tied_rows.shape[0], centres.shape[0]))
+        block = max(1, ASSIGN_BLOCK_CELLS // max(1, centres.shape[0] * rows.shape[1]))
+        for start in range(0, tied_rows.shape[0], block):
+            features = rows[tied_rows[start:start + block]]
+            distance[start:start + block] = np.abs(features[:, None, :] - centres[None, :, :]).sum(axis=2)
         distance = np.where(minimal[tied], distance, np.inf)
         assignment[tied] = np.argmin(distance, axis=1)
     return assignment
+
+
+#: Cells (rows x clauses x features) of one block of AM's l1 distances to the cluster centres.
+ASSIGN_BLOCK_CELLS = 1 << 24
 
 
 def alternating_minimization(
