@@ -90,3 +90,24 @@ def test_the_number_of_hinge_groups_grows_with_the_positives():
         assert len(lp.model.G) == expected
     distinct = len(np.unique(A[:5], axis=0))  # identical rows are one sample of the LP
     assert len(build_clause_cut_lp(A[:5], np.ones(5, dtype=int), theta=0.1, n_groups=64).model.G) == distinct
+
+
+@pytest.mark.parametrize("algorithm", ["bcd", "am"])
+def test_fits_by_cutting_planes_recover_the_planted_rule_like_the_simplex(algorithm):
+    """Where the clause LPs' optima are unique (a planted rule), the cutting planes learn the same rule."""
+    from rulemodels.rules import Literal
+    from tests.helpers import learn_once
+
+    rng = np.random.default_rng(0)
+    A = rng.integers(0, 2, size=(160, 6))
+    y = ((A[:, 0] & A[:, 1]) | (A[:, 2] & A[:, 3])).astype(int)
+    literals = [Literal(f"f{j}", "is_true") for j in range(6)]
+    problem = CNFProblem.from_binary(A, y, literals=literals, form="dnf")
+    rules = {}
+    for formulation in ("primal", "dual", "cuts"):
+        result, data = learn_once(problem, get_backend("highs"), algorithm=algorithm, n_clauses=2, theta=0.01,
+                                  formulation=formulation, max_iter=10)
+        W, w0 = data.split(result.W)
+        rule = problem.rule_from_weights(W, w0)
+        rules[formulation] = {frozenset(map(str, clause.literals)) for clause in rule.clauses}
+    assert rules["cuts"] == rules["primal"] == rules["dual"] == {frozenset({"f0", "f1"}), frozenset({"f2", "f3"})}
