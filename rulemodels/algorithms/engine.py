@@ -165,31 +165,44 @@ class ClauseEngine:
         if built:
             self.stats.n_builds += 1
             changes = lp.parameter_changes()
+            self._prepared.add(id(lp))
         else:
-            if lp.theta != self.theta:  # another fit on this cache may have solved it with its own θ
-                lp.set_theta(self.theta)
-            if id(lp) not in self._prepared:  # the costs are the cache's data's: set once per fit (a user may change them)
-                lp.set_feature_cost(self.data.cost)
-                lp.set_tie_break(self.data.tie_break)
-            # c and ε as set just above: this fit owns the model
+            self._own(lp)
+            # c and ε as set by _own: this fit owns the model
             changes = lp.reweight(weight, feature_cost=self.data.cost, tie_break=self.data.tie_break)
-        self._prepared.add(id(lp))
+        # w is read from the result (primal) or the dual Suffix (dual), not from loaded variables
+        result = self._run(lp.model, ModelChanges(**changes), warm_start=False, what=f"the clause LP (clause {slot + 1})")
+        if lp.dual:
+            return lp.weights()
+        return result.values(lp.w_vars)
+
+    def _own(self, lp: Any) -> None:
+        """Set this fit's θ on a cached clause-LP handle, and once per fit its costs ``c`` and ``ε``.
+
+        Another fit on the cache may have solved it with its own θ; the costs
+        are the cache's data's, set once per fit (a user may change them).
+        """
+        if lp.theta != self.theta:
+            lp.set_theta(self.theta)
+        if id(lp) not in self._prepared:
+            lp.set_feature_cost(self.data.cost)
+            lp.set_tie_break(self.data.tie_break)
+            self._prepared.add(id(lp))
+
+    def _run(self, model: Any, changes: ModelChanges | None, *, warm_start: bool, what: str) -> Any:
+        """One backend solve of ``model`` within the fit's time, counted in :attr:`stats`; its result (or an error)."""
         remaining = self.remaining_time()
         start = time.perf_counter()
         result = self.backend.solve(
-            lp.model, time_limit=remaining, options=self.solver_options,
-            changes=ModelChanges(**changes), warm_start=False,
-            load=(),  # w is read from the result (primal) or the dual Suffix (dual), not from loaded variables
+            model, time_limit=remaining, options=self.solver_options, changes=changes, warm_start=warm_start, load=(),
         )
         self.stats.solver_seconds += time.perf_counter() - start
         self.stats.n_solves += 1
         self.stats.statuses[result.termination.value] = self.stats.statuses.get(result.termination.value, 0) + 1
         if result.termination is TerminationCondition.time_limit:
             raise SolveBudgetExceeded("time limit reached inside a clause LP")
-        result.raise_for_status(f"the clause LP (clause {slot + 1})")
-        if lp.dual:
-            return lp.weights()
-        return result.values(lp.w_vars)
+        result.raise_for_status(what)
+        return result
 
     def lp_solution(self, weight: np.ndarray) -> np.ndarray:
         """The clause LP's solution ``w`` (d,) with sample weights ``weight``, before binarization (nothing stored)."""
@@ -207,27 +220,14 @@ class ClauseEngine:
         lp, built = self.cache.cut_model(self, self.theta)
         if built:
             self.stats.n_builds += 1
-        if lp.theta != self.theta:
-            lp.set_theta(self.theta)
-        if id(lp) not in self._prepared:
-            lp.set_feature_cost(self.data.cost)
-            lp.set_tie_break(self.data.tie_break)
-            self._prepared.add(id(lp))
+        self._own(lp)
         lp.reweight(weight)
         fields: dict[str, Any] | None = None  # the first round reads the master afresh (its old cuts were deleted)
         while True:
-            remaining = self.remaining_time()
-            start = time.perf_counter()
-            result = self.backend.solve(
-                lp.model, time_limit=remaining, options=self.solver_options,
-                changes=None if fields is None else _model_changes(fields), warm_start=fields is not None, load=(),
+            result = self._run(
+                lp.model, None if fields is None else _model_changes(fields), warm_start=fields is not None,
+                what="the clause LP's cutting-plane master",
             )
-            self.stats.solver_seconds += time.perf_counter() - start
-            self.stats.n_solves += 1
-            self.stats.statuses[result.termination.value] = self.stats.statuses.get(result.termination.value, 0) + 1
-            if result.termination is TerminationCondition.time_limit:
-                raise SolveBudgetExceeded("time limit reached inside a clause LP")
-            result.raise_for_status("the clause LP's cutting-plane master")
             w = np.clip(result.values(lp.w_vars), 0.0, 1.0)
             cut = lp.add_cuts(w, result.values(lp.taus))
             if cut is None:

@@ -61,8 +61,8 @@ import pyomo.environ as pyo
 import scipy.sparse as sp
 
 from rulemodels.models._build import ParamArray, weighted_sum
-from rulemodels.models._data import as_feature_costs, as_tie_break, as_weights, prepare_data
-from rulemodels.models.clause_lp import _add_data
+from rulemodels.models._data import prepare_data
+from rulemodels.models.clause_lp import _add_data, _ClauseParams
 
 __all__ = [
     "CUT_GROUPS", "CUT_GROUPS_PER_SAMPLES", "CUT_GROUPS_RANGE", "CUT_STALL", "CUT_STALL_ROUNDS", "CUT_TOLERANCE",
@@ -128,7 +128,7 @@ def build_clause_cut_lp(
     return ClauseCutLP(m, data)
 
 
-class ClauseCutLP:
+class ClauseCutLP(_ClauseParams):
     """The cutting-plane master of a clause LP, and how to re-weight it and add cuts in place.
 
     Attributes
@@ -140,8 +140,6 @@ class ClauseCutLP:
     n_cuts : int
         Cuts added so far.
     """
-
-    dual = False
 
     def __init__(self, model: pyo.ConcreteModel, data: Any):
         self.model = model
@@ -170,19 +168,6 @@ class ClauseCutLP:
                 f"hinge groups, {len(self.model.cut)} cuts)")
 
     @property
-    def theta(self) -> float:
-        return float(pyo.value(self.model.theta))
-
-    def set_theta(self, theta: float) -> None:
-        self.model.theta = float(theta)
-
-    def set_feature_cost(self, feature_cost: Any) -> None:
-        self._cost.store(as_feature_costs(feature_cost, len(self._feature_index)))
-
-    def set_tie_break(self, tie_break: Any) -> None:
-        self._epsilon.store(as_tie_break(tie_break, len(self._feature_index)))
-
-    @property
     def taus(self) -> list[Any]:
         """The hinge variables, in the order of ``G``."""
         return list(self.model.tau.values())
@@ -196,12 +181,7 @@ class ClauseCutLP:
         next solve must read the whole (small) model, ``changes=None``.
         """
         m = self.model
-        weights = as_weights(sample_weight, self._n_samples)
-        group_weight = self.groups.group_weights(weights)
-        positive_weight = group_weight[self._positives]
-        self._weight.store(positive_weight)
-        neg_cost = np.asarray(self._neg_patterns_t @ group_weight[self._negatives]).ravel()
-        self._neg_cost.store(neg_cost)
+        positive_weight, neg_cost = self._store_sample_weight(sample_weight)
         cost = neg_cost + self.theta * self._cost.values() + self._epsilon.values()
         # the numbers just stored in (or read from) the Params, kept for this LP's rounds as ClauseLP.reweight does:
         # nothing changes the Params between the rounds of one LP
@@ -209,11 +189,6 @@ class ClauseCutLP:
         self._bounds = []
         for key in list(m.cut.keys()):
             del m.cut[key]
-
-    def objective_value(self, w: np.ndarray) -> float:
-        """The clause LP's objective at ``w`` under the current re-weighting (h(w) + Σ_j cost_j w_j)."""
-        sums = self._pos_patterns @ w
-        return float(self._round_weight @ np.maximum(0.0, 1.0 - sums) + self._round_cost @ w)
 
     def add_cuts(self, w: np.ndarray, taus: np.ndarray) -> dict[str, Any] | None:
         """The cuts ``(w, τ)`` violates, added to the model, or None when ``w`` is optimal.

@@ -265,7 +265,60 @@ def _add_data(
         )
 
 
-class ClauseLP:
+class _ClauseParams:
+    """What the clause LP's handles share: its mutable Params θ, ``c``, ``ε``, ``weight`` and ``neg_cost``, set in place.
+
+    A handle sets ``model``, ``groups``, ``_n_samples``, ``_positives``,
+    ``_negatives``, ``_neg_patterns_t`` and the :class:`ParamArray` views
+    ``_weight``, ``_neg_cost``, ``_cost``, ``_epsilon``, ``_feature_index``.
+    """
+
+    model: pyo.ConcreteModel
+    groups: SampleGroups
+    _n_samples: int
+    _positives: np.ndarray
+    _negatives: np.ndarray
+    _neg_patterns_t: Any
+    _weight: ParamArray
+    _neg_cost: ParamArray
+    _cost: ParamArray
+    _epsilon: ParamArray
+    _feature_index: list[int]
+
+    def _store_sample_weight(self, sample_weight: Any) -> tuple[np.ndarray, np.ndarray]:
+        """Store ω in the Params; the positive groups' weights and ``neg_cost`` stored, as arrays."""
+        m = self.model
+        weights = as_weights(sample_weight, self._n_samples)
+        group_weight = self.groups.group_weights(weights)
+        positive_weight = group_weight[self._positives]
+        self._weight.store(positive_weight)
+        neg_weight = group_weight[self._negatives]
+        neg_cost = np.asarray(self._neg_patterns_t @ neg_weight).ravel()
+        self._neg_cost.store(neg_cost)
+        if m.find_component("neg_weight_total") is not None:
+            m.neg_weight_total = float(neg_weight.sum())
+        return positive_weight, neg_cost
+
+    @property
+    def theta(self) -> float:
+        """The sparsity weight θ the model holds now (read from its Param)."""
+        return float(pyo.value(self.model.theta))
+
+    def set_theta(self, theta: float) -> None:
+        """Change the sparsity weight θ in place."""
+        check_nonnegative("theta", theta)
+        self.model.theta = float(theta)
+
+    def set_feature_cost(self, feature_cost: Any) -> None:
+        """Change the per-feature costs c_j in place."""
+        self._cost.store(as_feature_costs(feature_cost, len(self._feature_index)))
+
+    def set_tie_break(self, tie_break: Any) -> None:
+        """Change the tie-break costs ε_j in place (zeros switch the tie-break off; see :func:`tie_break_costs`)."""
+        self._epsilon.store(as_tie_break(tie_break, len(self._feature_index)))
+
+
+class ClauseLP(_ClauseParams):
     """A built one-level clause LP (primal or dual) and how to change it in place.
 
     Owns the Pyomo ``model``, the sample ``groups`` its rows stand for, and
@@ -343,38 +396,6 @@ class ClauseLP:
         """
         positive_weight, neg_cost = self._store_sample_weight(sample_weight)
         return self._changes(positive_weight, neg_cost, feature_cost, tie_break)
-
-    def _store_sample_weight(self, sample_weight: Any) -> tuple[np.ndarray, np.ndarray]:
-        """Store ω in the Params; the positive groups' weights and ``neg_cost`` stored, as arrays."""
-        m = self.model
-        weights = as_weights(sample_weight, self._n_samples)
-        group_weight = self.groups.group_weights(weights)
-        positive_weight = group_weight[self._positives]
-        self._weight.store(positive_weight)
-        neg_weight = group_weight[self._negatives]
-        neg_cost = np.asarray(self._neg_patterns_t @ neg_weight).ravel()
-        self._neg_cost.store(neg_cost)
-        if m.find_component("neg_weight_total") is not None:
-            m.neg_weight_total = float(neg_weight.sum())
-        return positive_weight, neg_cost
-
-    @property
-    def theta(self) -> float:
-        """The sparsity weight θ the model holds now (read from its Param)."""
-        return float(pyo.value(self.model.theta))
-
-    def set_theta(self, theta: float) -> None:
-        """Change the sparsity weight θ in place."""
-        check_nonnegative("theta", theta)
-        self.model.theta = float(theta)
-
-    def set_feature_cost(self, feature_cost: Any) -> None:
-        """Change the per-feature costs c_j in place."""
-        self._cost.store(as_feature_costs(feature_cost, len(self._feature_index)))
-
-    def set_tie_break(self, tie_break: Any) -> None:
-        """Change the tie-break costs ε_j in place (zeros switch the tie-break off; see :func:`tie_break_costs`)."""
-        self._epsilon.store(as_tie_break(tie_break, len(self._feature_index)))
 
     def parameter_changes(self) -> dict[str, Any]:
         """The numbers the mutable Params currently make, for an in-place re-solve.
