@@ -82,7 +82,8 @@ def _checked_output(value: str | None, inputs: list[tuple[str, str]], what: str 
 
 
 def _add_data_arguments(parser: argparse.ArgumentParser, *, estimator: bool = True, parquet: bool = False) -> None:
-    files = "a CSV or Parquet file (.parquet/.pq, or a directory of them; read in batches)" if parquet else "a CSV file"
+    """DATA, --target, --positive and the CSV options; ``parquet``: the command reads Parquet in batches."""
+    files = "a CSV or Parquet file (.parquet/.pq, or a directory of them; read " + ("in batches)" if parquet else "whole)")
     parser.add_argument("data", metavar="DATA", help=f"{files}, or a bundled dataset name (sonar, liver, pima, parkinsons)")
     parser.add_argument(
         "--target",

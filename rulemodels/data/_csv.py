@@ -93,7 +93,12 @@ def _plain(value: Any) -> Any:
 
 def read_features(path: str | Path, options: CSVOptions | None = None,
                   dtypes: Mapping[str, Any] | None = None) -> pd.DataFrame:
-    """A CSV file as a DataFrame, with clear errors for a missing or empty file.
+    """A CSV file (or a Parquet file or directory) as a DataFrame, with clear errors for a missing or empty file.
+
+    Parquet data (``.parquet``/``.pq``, or a directory of them) is read whole, for
+    the commands that need every row in memory (``cv``, ``exact``); ``fit`` and
+    ``predict`` read it in batches instead (:mod:`rulemodels.data._stream`). The
+    CSV reading ``options`` do not apply to it: its columns keep their types.
 
     Warns (:class:`HeaderLooksLikeDataWarning`) when every header name is a number.
     ``dtypes`` reads the columns it names with those dtypes (``{"zip": str}`` keeps
@@ -104,10 +109,7 @@ def read_features(path: str | Path, options: CSVOptions | None = None,
     if not file.exists():
         raise FileNotFoundError(f"data file '{path}' not found (give a CSV path or a bundled dataset: {', '.join(list_datasets())})")
     if file.suffix.lower() in PARQUET_SUFFIXES or file.is_dir() and any(p.suffix.lower() in PARQUET_SUFFIXES for p in file.iterdir()):
-        raise ValueError(
-            f"data file '{path}' is Parquet, which this command does not read: 'rulemodels fit' and 'rulemodels predict' "
-            "read Parquet (in batches); for this one convert it to CSV, e.g. pandas.read_parquet(path).to_csv('data.csv', index=False)"
-        )
+        return _read_parquet_whole(path, dtypes)
     if file.is_dir():
         raise ValueError(f"data file '{path}' is a directory: give a CSV file")
     na_values = list(options.na_values) if options.default_na else ["", *options.na_values]
@@ -147,6 +149,20 @@ def read_features(path: str | Path, options: CSVOptions | None = None,
                 "row of data was read as column names; pass --no-header (columns x0, x1, ...)",
                 HeaderLooksLikeDataWarning, stacklevel=2,
             )
+    return frame
+
+
+def _read_parquet_whole(path: str | Path, dtypes: Mapping[str, Any] | None) -> pd.DataFrame:
+    """Every row of a Parquet file or directory; ``dtypes`` columns cast (missing values kept missing)."""
+    from rulemodels.data._parquet import parquet_dataset
+
+    frame = parquet_dataset(path).to_table().to_pandas()
+    if frame.empty:
+        raise ValueError(f"data file '{path}' has no rows")
+    for name, dtype in (dtypes or {}).items():
+        if name in frame.columns and dtype is str:
+            column = frame[name]
+            frame[name] = column.astype(object).where(column.isna(), column.astype(str))
     return frame
 
 

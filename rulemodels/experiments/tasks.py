@@ -48,10 +48,15 @@ _CHECKED_PARAMETERS = ("n_clauses", "theta", "n_thresholds", "max_iter", "time_l
 
 
 def _sha256(path: Path) -> str:
+    """The SHA-256 of a data file; of a directory (of Parquet files), over each file's relative name and bytes."""
     digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
+    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+    for file in files:
+        if path.is_dir():
+            digest.update(file.relative_to(path).as_posix().encode() + b"\0")
+        with open(file, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
     return digest.hexdigest()
 
 
@@ -438,7 +443,7 @@ def _load_task_data(task: Task) -> tuple[pd.DataFrame, np.ndarray]:
         X, y = load_dataset(task.dataset)
         return X, y.to_numpy().astype(int)
     path = Path(task.data_path)
-    if task.data_sha256 is not None and path.is_file():
+    if task.data_sha256 is not None and path.exists():
         digest = _sha256(path)
         if digest != task.data_sha256:
             raise ValueError(

@@ -1,4 +1,4 @@
-"""The command line on Parquet data: fit and predict read it in batches, other commands say what works."""
+"""The command line on Parquet data: fit and predict read it in batches, cv and exact read it whole."""
 
 from __future__ import annotations
 
@@ -68,8 +68,30 @@ def test_parquet_errors_exit_as_csv_errors_do(csv_and_parquet, capsys):
     assert "has 3 distinct value(s)" in capsys.readouterr().err
 
 
-def test_commands_that_read_csv_only_say_which_read_parquet(csv_and_parquet, capsys):
-    d = csv_and_parquet
-    assert main(["exact", str(d / "data.parquet"), "--target", "label"]) == 1
-    err = capsys.readouterr().err
-    assert "is Parquet, which this command does not read" in err and "'rulemodels fit' and 'rulemodels predict'" in err
+@pytest.mark.slow
+@pytest.mark.parametrize("source", ["small.parquet", "small_parts"])
+def test_cv_and_exact_read_parquet_whole_like_the_csv(tmp_path, capsys, source):
+    """The commands that need every row in memory read Parquet whole: the same results as from the CSV."""
+    frame, y = mixed_frame(n=120, seed=5)
+    frame = frame.assign(label=y)
+    frame.to_csv(tmp_path / "small.csv", index=False)
+    frame.to_parquet(tmp_path / "small.parquet", index=False)
+    write_parquet_parts(frame, tmp_path / "small_parts")
+
+    def run(*args: str) -> str:
+        assert main(list(args)) == 0
+        return capsys.readouterr().out
+
+    exact = ["--target", "label", "--sample", "40", "--clauses", "1", "--theta", "0.05", "--thresholds", "3"]
+    parquet_out, csv_out = run("exact", str(tmp_path / source), *exact), run("exact", str(tmp_path / "small.csv"), *exact)
+    assert parquet_out.splitlines()[1:-1] == csv_out.splitlines()[1:-1]  # all but the file name and the seconds
+    assert "status: optimal" in parquet_out
+
+    cv = ["--target", "label", "--algorithms", "scs", "--clauses", "1", "--thetas", "0.05", "--folds", "2",
+          "--backend", "sequential", "--no-progress"]
+    parquet_out = run("cv", str(tmp_path / source), *cv, "--results", str(tmp_path / "pq.jsonl"))
+    csv_out = run("cv", str(tmp_path / "small.csv"), *cv, "--results", str(tmp_path / "csv.jsonl"))
+    assert "scs" in parquet_out and parquet_out == csv_out
+    records = [json.loads(line) for line in (tmp_path / "pq.jsonl").read_text().splitlines()]
+    assert len(records) == 2 and all(record["error"] is None and record["test_error"] is not None for record in records)
+    assert all(record["data_sha256"] for record in records)
