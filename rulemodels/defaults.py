@@ -40,6 +40,8 @@ __all__ = [
     "DEFAULT_MAX_ITER",
     "DEFAULT_NAN",
     "DEFAULT_POLISH",
+    "CLASS_WEIGHT_MODES",
+    "DEFAULT_CLASS_WEIGHT",
     "DEFAULT_POLISH_TIME_LIMIT",
     "DEFAULT_N_CLAUSES",
     "DEFAULT_N_CLAUSES_GRID",
@@ -148,6 +150,11 @@ DEFAULT_MAX_ITER = 100
 DEFAULT_SOLVER = "highs"
 #: MIP polishing after the heuristic (``polish``): off; True means DEFAULT_POLISH_TIME_LIMIT seconds.
 DEFAULT_POLISH = False
+
+#: ``class_weight``: None (every row its sample weight), a {class: weight} dict, or
+#: "balanced" (weight n / (K n_c), scikit-learn's rule), multiplied into sample_weight.
+CLASS_WEIGHT_MODES = ("balanced",)
+DEFAULT_CLASS_WEIGHT = None
 #: Seconds of the polishing MIP for ``polish=True`` (docs/polishing.md).
 DEFAULT_POLISH_TIME_LIMIT = 10.0
 #: The MIP polishing solves: the exact 0-1 error MIP, whose objective (weighted training error + θ × literals)

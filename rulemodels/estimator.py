@@ -20,7 +20,15 @@ from rulemodels import defaults
 from rulemodels.algorithms import LearnedRule, TrainingWorkspace
 from rulemodels.algorithms.baseline import majority_baseline, warn_if_trivial
 from rulemodels.algorithms.theta import paper_theta
-from rulemodels.data import FeatureBinarizer, as_frame, check_input, is_stream_input, read_stream, stream_map
+from rulemodels.data import (
+    FeatureBinarizer,
+    as_frame,
+    check_input,
+    class_weighted,
+    is_stream_input,
+    read_stream,
+    stream_map,
+)
 from rulemodels.rules import PatternRates, Rule, SimplifyReport, conform, explain_rule, simplify_rule
 from rulemodels.utils import PARAMETERS, Interval, validate_params
 
@@ -165,6 +173,13 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         training objective (weighted training errors + θ × literals) is kept,
         so polishing never makes that objective worse. See ``polished_``,
         ``polish_bound_``, ``polish_gap_`` and ``docs/polishing.md``.
+    class_weight : dict, "balanced" or None, default=None
+        Weights of the classes, multiplied into ``sample_weight`` as in
+        scikit-learn: ``{label: weight}`` (classes left out weigh 1), or
+        ``"balanced"``, ``n / (n_classes × rows of the class)``, which makes
+        each class weigh the same in the accuracy cost. ``training_error_``,
+        ``baseline_error_`` and θ (a share of the total weight) are then in
+        these weights; ``score`` is not.
     cv : int or cross-validation splitter, default=5
         Inner folds of ``form="auto"`` (unused otherwise). An int means
         ``StratifiedKFold(cv)``, shuffled with ``random_state`` when one is given.
@@ -298,6 +313,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         solver_options: dict | None = None,
         time_limit: float | None = None,
         polish: bool | float = defaults.DEFAULT_POLISH,
+        class_weight: Any = defaults.DEFAULT_CLASS_WEIGHT,
         cv: Any = defaults.DEFAULT_CV,
         random_state: Any = None,
         verbose: bool | int = False,
@@ -318,6 +334,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.solver_options = solver_options
         self.time_limit = time_limit
         self.polish = polish
+        self.class_weight = class_weight
         self.cv = cv
         self.random_state = random_state
         self.verbose = verbose
@@ -339,7 +356,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             column; for a Dask DataFrame a column name or an aligned Dask Series.
         sample_weight : array-like of shape (n_samples,), optional
             For a Parquet path or a Dask DataFrame: the name of a weight column
-            (or an aligned Dask Series).
+            (or an aligned Dask Series). Multiplied by ``class_weight``.
         workspace : TrainingWorkspace, optional
             The shared work of several fits on this same ``(X, y,
             sample_weight)`` (binarizer, models, LP solutions), built with
@@ -359,6 +376,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         for name in ("n_samples_seen_", "n_patterns_", "sampled_thresholds_"):
             self.__dict__.pop(name, None)
         binarizer = self._make_binarizer()
+        sample_weight = class_weighted(y, sample_weight, self.class_weight)
         if workspace is None:
             with TrainingWorkspace(X, y, sample_weight, binarizer=binarizer, solver=self.solver) as own:
                 return self._fit_on(own, X, y)
@@ -386,8 +404,9 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             data = read_stream(X, y, sample_weight, binarizer=self._make_binarizer())
         # The tie-break is in units of the mean weight of a workspace row, here a group of n_samples / n_patterns rows.
         tie_break = defaults.DEFAULT_TIE_BREAK * data.n_patterns / data.n_samples
+        weights = class_weighted(data.y, data.sample_weight, self.class_weight, class_counts=data.class_counts)
         with TrainingWorkspace(
-            data.X, data.y, data.sample_weight, binarizer=data.binarizer, solver=self.solver, tie_break=tie_break,
+            data.X, data.y, weights, binarizer=data.binarizer, solver=self.solver, tie_break=tie_break,
             fit_binarizer=False, n_rows=data.n_samples,
         ) as workspace:
             self._fit_on(workspace, data.X, data.y)

@@ -23,7 +23,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from rulemodels import defaults
 from rulemodels.algorithms.baseline import TrivialRuleWarning
 from rulemodels.algorithms.training import TrainingWorkspace
-from rulemodels.data import check_input
+from rulemodels.data import check_input, class_weighted
 from rulemodels.estimator import BooleanRuleClassifier, _log_level
 from rulemodels.utils import Options, check_values, track, validate_params
 
@@ -42,7 +42,7 @@ FINE_THETAS: tuple[float, ...] = defaults.FINE_THETAS
 _BASE_PARAMS: tuple[str, ...] = (
     "n_thresholds", "allow_disable", "disable_cost", "max_iter",
     "solver", "solver_options", "time_limit", "random_state",
-    "theta_unit", "nan", "high_cardinality", "simplify", "polish",
+    "theta_unit", "nan", "high_cardinality", "simplify", "polish", "class_weight",
 )
 
 #: Fitted attributes of best_estimator_ that BooleanRuleCV copies (those it has).
@@ -92,8 +92,10 @@ def _fit_fold(
     X_train, y_train, X_test, y_test = _rows(X, train), _rows(y, train), _rows(X, test), _rows(y, test)
     fit_weight = None if sample_weight is None else np.asarray(sample_weight, dtype=float)[train]
     score_params = {"sample_weight": np.asarray(sample_weight, dtype=float)[test]} if weigh_scores else {}
+    # the workspace holds the weights the fits learn from: sample_weight times the training fold's class weights
+    learning_weight = class_weighted(y_train, fit_weight, base.class_weight)
     outcomes = []
-    with TrainingWorkspace(X_train, y_train, fit_weight, binarizer=base._make_binarizer(), solver=base.solver) as workspace:
+    with TrainingWorkspace(X_train, y_train, learning_weight, binarizer=base._make_binarizer(), solver=base.solver) as workspace:
         for params in candidates:
             start = time.perf_counter()
             with warnings.catch_warnings():  # trivial fold rules are expected at large θ; the refit warns
@@ -274,10 +276,13 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         (count, rate, ETA) is drawn on stderr when stderr is a terminal, and
         nothing otherwise (:mod:`rulemodels.utils`).
     n_thresholds, allow_disable, disable_cost, max_iter, solver, solver_options, time_limit, \
-theta_unit, nan, high_cardinality, simplify, polish
+theta_unit, nan, high_cardinality, simplify, polish, class_weight
         Passed to every :class:`~rulemodels.BooleanRuleClassifier` (see it for
         their meaning); ``time_limit`` applies to each fit, and so does
         ``polish`` (one MIP per fit of the search: slow, off by default).
+        ``class_weight="balanced"`` is computed on each training fold; the
+        test folds are scored with ``sample_weight`` only (pair it with
+        ``scoring="balanced_accuracy"`` to score the classes alike).
 
     Attributes
     ----------
@@ -384,6 +389,7 @@ theta_unit, nan, high_cardinality, simplify, polish
         high_cardinality: str = defaults.DEFAULT_HIGH_CARDINALITY,
         simplify: bool = defaults.DEFAULT_SIMPLIFY,
         polish: Any = defaults.DEFAULT_POLISH,
+        class_weight: Any = defaults.DEFAULT_CLASS_WEIGHT,
     ):
         self.algorithms = algorithms
         self.thetas = thetas
@@ -408,6 +414,7 @@ theta_unit, nan, high_cardinality, simplify, polish
         self.high_cardinality = high_cardinality
         self.simplify = simplify
         self.polish = polish
+        self.class_weight = class_weight
 
     def _candidates(self) -> list[dict[str, Any]]:
         """The grid as a list of parameter dicts, simplest first (fewest clauses, largest θ, algorithms and forms in order)."""

@@ -330,6 +330,11 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
     _add_rule_arguments(fit, solver=defaults.DEFAULT_SOLVER, forms=defaults.FORMS_AND_AUTO)
     _add_max_iter_argument(fit)
     fit.add_argument("--allow-disable", action="store_true", help="let the learner switch clauses off")
+    fit.add_argument(
+        "--class-weight", choices=defaults.CLASS_WEIGHT_MODES, default=defaults.DEFAULT_CLASS_WEIGHT,
+        help="'balanced': weigh each class alike in the accuracy cost (rows of class c weigh n / (2 n_c)), "
+             "for a rare positive class (default: every row weighs 1)",
+    )
     _add_polish_argument(fit)
     fit.add_argument("--out", help="save the rule (JSON) to this file, for 'rulemodels predict'")
     fit.set_defaults(handler=handlers["fit"])

@@ -144,6 +144,7 @@ def _fit_estimator(args: argparse.Namespace, algorithm: str):
         solver=args.solver, time_limit=args.time_limit, verbose=args.verbose,
         solver_options={"output_flag": True} if args.solver_log and args.solver == "highs" else None,
         nan=args.nan, high_cardinality=args.high_cardinality, polish=getattr(args, "polish", False),
+        class_weight=getattr(args, "class_weight", None),
     )
     start = time.perf_counter()
     if parquet:  # read in batches and collapsed to distinct patterns (docs/large_data.md)
@@ -184,8 +185,18 @@ def _print_rule_summary(data, clf, seconds: float) -> None:
     print(f"  {clf.rule_}")
     if clf.simplification_.changed:
         print(f"simplified: {clf.simplification_}")
-    majority = data.classes[clf.baseline_class_]
-    print(f"training error: {error:.4f}  (accuracy {1 - error:.4f}); baseline: {clf.baseline_error_:.4f} (always {majority})")
+    majority, baseline = data.classes[clf.baseline_class_], clf.baseline_error_
+    class_weight = clf.get_params().get("class_weight")
+    if class_weight is not None and not isinstance(data, _ParquetData):  # the plain error beside the plain baseline
+        share = float(np.mean(data.y))
+        majority, baseline = data.classes[int(share > 0.5)], min(share, 1.0 - share)
+    weighted = " (class-weighted)" if class_weight is not None and isinstance(data, _ParquetData) else ""
+    print(f"training error{weighted}: {error:.4f}  (accuracy {1 - error:.4f}); baseline: {baseline:.4f} (always {majority})")
+    if class_weight is not None and not weighted:
+        print(
+            f"class weight: {class_weight}; the error the learner minimised (class-weighted): {clf.training_error_:.4f}, "
+            f"always-{data.classes[clf.baseline_class_]}: {clf.baseline_error_:.4f}"
+        )
     print(
         f"complexity: {complexity['n_clauses']} clauses, {complexity['n_conditions']} conditions as printed, "
         f"{clf.raw_rule_.n_literals} literals as learned, {complexity['n_features']} distinct features"
@@ -234,6 +245,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
             out, clf.rule_, data.classes, data.target, _feature_columns(data),
             pattern_rates=clf.pattern_rates_, algorithm=args.algorithm, theta=args.theta, n_clauses=args.n_clauses,
             solver=args.solver, column_kinds=clf.binarizer_.column_kinds_, **_polish_metadata(clf),
+            **({"class_weight": args.class_weight} if args.class_weight is not None else {}),
         )
     _print_rule_summary(data, clf, seconds)
     if out is not None:

@@ -45,6 +45,7 @@ _EXPORTS: dict[str, str] = {
     "check_input": "rulemodels.data._inputs",
     "check_no_missing_labels": "rulemodels.data._inputs",
     "check_sample_weight": "rulemodels.data._inputs",
+    "class_weighted": "rulemodels.data._inputs",
     "is_bundled_dataset": "rulemodels.data._csv",
     "load_data": "rulemodels.data._csv",
     "read_features": "rulemodels.data._csv",
@@ -70,6 +71,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         check_input,
         check_no_missing_labels,
         check_sample_weight,
+        class_weighted,
     )
     from rulemodels.data._parquet import is_parquet_path, parquet_batches, parquet_columns
     from rulemodels.data._stream import StreamedData, is_stream_input, read_stream, stream_map

@@ -19,7 +19,7 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 
 from rulemodels.data.binarizer import check_unique_column_names
 
-__all__ = ["as_frame", "binary_labels", "check_input", "check_no_missing_labels", "check_sample_weight"]
+__all__ = ["as_frame", "binary_labels", "check_input", "check_no_missing_labels", "check_sample_weight", "class_weighted"]
 
 
 def check_input(X: Any) -> None:
@@ -134,3 +134,59 @@ def _mean_one(weights: np.ndarray) -> np.ndarray:
     """``weights`` (finite, >= 0, one > 0) rescaled to mean 1 (ones stay ones exactly)."""
     scaled = weights / weights.max()
     return scaled / scaled.mean()
+
+
+def class_weighted(y: Any, sample_weight: Any, class_weight: Any, *, class_counts: Any = None) -> Any:
+    """``sample_weight`` times the weight of each row's class: scikit-learn's ``class_weight``.
+
+    ``class_weight`` None returns ``sample_weight`` as it is. A dict maps class
+    labels to weights (finite, >= 0; classes it omits weigh 1; a key that is no
+    class of ``y`` is an error, it is most likely a typo). ``"balanced"`` gives
+    class c the weight ``n / (K n_c)``: n rows, K classes, n_c rows of class c,
+    counted without ``sample_weight`` as scikit-learn does; ``class_counts``
+    ({label: rows}) gives them when ``y`` holds one row per group of rows (a
+    Parquet or Dask fit's distinct patterns). The product goes through the
+    usual sample-weight checks afterwards, so only its ratios matter.
+    """
+    if class_weight is None:
+        return sample_weight
+    y_array = np.asarray(y)
+    if y_array.ndim == 2 and y_array.shape[1] == 1:
+        y_array = y_array.ravel()
+    if y_array.ndim != 1:
+        raise ValueError(f"y must be 1-dimensional (one label per sample), got shape {y_array.shape}")
+    check_no_missing_labels(y_array)
+    classes, index = np.unique(y_array, return_inverse=True)
+    if isinstance(class_weight, str):
+        if class_weight != "balanced":
+            raise ValueError(f"class_weight must be None, 'balanced' or a dict {{class: weight}}, got {class_weight!r}")
+        if class_counts is None:
+            counts = np.bincount(index, minlength=classes.shape[0]).astype(float)
+        else:
+            counts = np.array([float(class_counts[label]) for label in classes])
+        per_class = counts.sum() / (classes.shape[0] * counts)
+    else:
+        known = {_plain_label(label) for label in classes}
+        unknown = [key for key in class_weight if _plain_label(key) not in known]
+        if unknown:
+            raise ValueError(
+                f"class_weight names {unknown[:5]} that are not classes of y; the classes are {classes[:10].tolist()}"
+            )
+        by_label = {_plain_label(key): value for key, value in class_weight.items()}
+        per_class = np.array([by_label.get(_plain_label(label), 1.0) for label in classes], dtype=float)
+        if not np.all(np.isfinite(per_class)) or np.any(per_class < 0):
+            raise ValueError(f"class_weight values must be finite numbers >= 0, got {dict(class_weight)}")
+    factors = per_class[index]
+    if sample_weight is None:
+        return factors
+    weights = np.asarray(sample_weight, dtype=float)
+    if weights.ndim == 0:
+        return factors * float(weights)
+    if weights.shape != factors.shape:
+        raise ValueError(f"sample_weight.shape == {weights.shape}, expected ({factors.shape[0]},)!")
+    return weights * factors
+
+
+def _plain_label(label: Any) -> Any:
+    """A class label as a plain Python value (numpy scalars compare and hash like the Python ones they hold)."""
+    return label.item() if isinstance(label, np.generic) else label

@@ -390,6 +390,8 @@ class StreamedData:
         Rows read.
     approximate : list of str
         Columns whose thresholds are quantiles of a sample (more distinct values than the cap).
+    class_counts : dict
+        Rows read of each label value (unweighted; for ``class_weight="balanced"``).
     """
 
     X: pd.DataFrame
@@ -398,6 +400,7 @@ class StreamedData:
     binarizer: FeatureBinarizer
     n_samples: int
     approximate: list[str]
+    class_counts: dict = field(default_factory=dict)
 
     @property
     def n_patterns(self) -> int:
@@ -469,6 +472,7 @@ def read_stream(
     label_name = str(y) if isinstance(y, str) else str(getattr(y, "name", None) or "y")  # a Dask Series' name
     return StreamedData(
         patterns.rows, pd.Series(patterns.labels, name=label_name), patterns.weights, fitted, n_samples, approximate,
+        {label: int(count) for label, count in summary.labels.items()},
     )
 
 
