@@ -67,8 +67,11 @@ QUICK_OUT = REPO / "benchmarks" / "results" / "scaling_quick.json"  # so that a 
 _MARK = "SCALING-CELL "  # prefix of the child's one result line on stdout
 
 
-def measure_cell(n: int, kind: str, form: str, *, seed: int = 0, verbose: bool = False) -> dict[str, Any]:
-    """One AM fit on ``make_rule_data(n, kind=kind)`` in ``form``, with where its time and memory went (see the module docstring)."""
+def measure_cell(n: int, kind: str, form: str, *, seed: int = 0, verbose: bool = False, algorithm: str = "am") -> dict[str, Any]:
+    """One fit (AM unless ``algorithm``) on ``make_rule_data(n, kind=kind)`` in ``form``, with where its time and memory went.
+
+    See the module docstring. For ``cg`` the clause-LP columns are left empty (it solves a master LP and a final selection).
+    """
     import logging
 
     from rulemodels import BooleanRuleClassifier, TrainingWorkspace, make_rule_data
@@ -79,7 +82,7 @@ def measure_cell(n: int, kind: str, form: str, *, seed: int = 0, verbose: bool =
         logging.basicConfig(level=logging.WARNING, format="%(message)s", stream=sys.stderr)
     X, y = make_rule_data(n, kind=kind, random_state=seed)
     clf = BooleanRuleClassifier(
-        algorithm="am", n_clauses=N_CLAUSES, theta=THETA, form=form, n_thresholds=N_THRESHOLDS, verbose=verbose,
+        algorithm=algorithm, n_clauses=N_CLAUSES, theta=THETA, form=form, n_thresholds=N_THRESHOLDS, verbose=verbose,
     )
     start = time.perf_counter()
     with TrainingWorkspace(X, y, binarizer=default_binarizer(N_THRESHOLDS), solver=clf.solver) as workspace:
@@ -95,18 +98,21 @@ def measure_cell(n: int, kind: str, form: str, *, seed: int = 0, verbose: bool =
             "distinct patterns": workspace.n_patterns,
             "binarize s": workspace.binarize_seconds,
         }
-        # the fit's own working data (no second dense copy of the rows)
-        data = workspace.lp_cache(form, allow_disable=clf.allow_disable, disable_cost=clf.disable_cost).data
-        with LPSolutionCache(data, workspace.backend) as cache:  # the engine's build, timed on its own
-            formulation = cache.formulation("auto")
-            build_start = time.perf_counter()
-            if formulation == "cuts":  # the cutting-plane master (its size: w, the hinge variables, no cut yet)
-                lp, _ = cache.cut_model(cache, clf.paper_theta_)
-            else:
-                lp, _ = cache.clause_model(formulation, clf.paper_theta_, data.weight)
-            build_seconds = time.perf_counter() - build_start
-            size = f"{lp.model.nconstraints()} x {lp.model.nvariables()}"
+        formulation, size, build_seconds = "cg master", None, None
+        if algorithm != "cg":
+            # the fit's own working data (no second dense copy of the rows)
+            data = workspace.lp_cache(form, allow_disable=clf.allow_disable, disable_cost=clf.disable_cost).data
+            with LPSolutionCache(data, workspace.backend) as cache:  # the engine's build, timed on its own
+                formulation = cache.formulation("auto")
+                build_start = time.perf_counter()
+                if formulation == "cuts":  # the cutting-plane master (its size: w, the hinge variables, no cut yet)
+                    lp, _ = cache.cut_model(cache, clf.paper_theta_)
+                else:
+                    lp, _ = cache.clause_model(formulation, clf.paper_theta_, data.weight)
+                build_seconds = time.perf_counter() - build_start
+                size = f"{lp.model.nconstraints()} x {lp.model.nvariables()}"
     row.update({
+        "algorithm": algorithm,
         "LP": formulation,
         "LP rows x cols": size,
         "build s": build_seconds,
@@ -121,9 +127,11 @@ def measure_cell(n: int, kind: str, form: str, *, seed: int = 0, verbose: bool =
     return row
 
 
-def run_cell(n: int, kind: str, form: str, *, timeout: float, seed: int = 0, verbose: bool = False) -> dict[str, Any]:
+def run_cell(n: int, kind: str, form: str, *, timeout: float, seed: int = 0, verbose: bool = False,
+             algorithm: str = "am") -> dict[str, Any]:
     """:func:`measure_cell` in a fresh subprocess (its own process group), killed after ``timeout`` seconds."""
-    command = [sys.executable, str(Path(__file__).resolve()), "--cell", str(n), kind, form, "--seed", str(seed)]
+    command = [sys.executable, str(Path(__file__).resolve()), "--cell", str(n), kind, form, "--seed", str(seed),
+               "--algorithm", algorithm]
     if verbose:
         command.append("--verbose")
     started = time.perf_counter()
@@ -153,13 +161,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--forms", nargs="+", choices=FORMS, default=FORMS)
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per cell before it is killed")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--algorithm", choices=["am", "bcd", "cg"], default="am", help="the algorithm fitted (default am)")
     parser.add_argument("--verbose", action="store_true", help="show each fit's iteration log on stderr")
-    parser.add_argument("--out", type=Path, default=None, help=f"default {DEFAULT_OUT.name}; {QUICK_OUT.name} with --quick")
+    parser.add_argument("--out", type=Path, default=None,
+                        help=f"default {DEFAULT_OUT.name} (scaling_1m_ALGORITHM.json for another algorithm); {QUICK_OUT.name} with --quick")
     parser.add_argument("--cell", nargs=3, metavar=("N", "KIND", "FORM"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.cell:
         n, kind, form = args.cell
-        row = measure_cell(int(n), kind, form, seed=args.seed, verbose=args.verbose)
+        row = measure_cell(int(n), kind, form, seed=args.seed, verbose=args.verbose, algorithm=args.algorithm)
         print(_MARK + json.dumps(row, default=float), flush=True)
         return 0
     sizes = args.sizes or (QUICK_SIZES if args.quick else SIZES)
@@ -167,17 +177,19 @@ def main(argv: list[str] | None = None) -> int:
     for n in sizes:
         for kind in args.kinds:
             for form in args.forms:
-                row = run_cell(n, kind, form, timeout=args.timeout, seed=args.seed, verbose=args.verbose)
+                row = run_cell(n, kind, form, timeout=args.timeout, seed=args.seed, verbose=args.verbose,
+                               algorithm=args.algorithm)
                 rows.append(row)
                 print(f"n={n} {kind} {form.upper()}: {row['status']}, fit {row.get('fit s', float('nan')):.1f} s, "
                       f"peak {row.get('peak RSS MiB', float('nan')):.0f} MiB", file=sys.stderr, flush=True)
-    settings = {"algorithm": "am", "n_clauses": N_CLAUSES, "theta": THETA, "theta_unit": "fraction",
+    settings = {"algorithm": args.algorithm, "n_clauses": N_CLAUSES, "theta": THETA, "theta_unit": "fraction",
                 "n_thresholds": N_THRESHOLDS, "seed": args.seed, "timeout s": args.timeout}
     columns = list(dict.fromkeys(key for row in sorted(rows, key=len, reverse=True) for key in row))
     table = [{column: row.get(column, "") for column in columns} for row in rows]  # timed-out cells have fewer keys
     print(markdown_table(table, {"binarize s": 2, "build s": 2, "solve s": 1, "fit s": 1, "train error": 4,
                                 "peak RSS MiB": 0}))
-    out = args.out or (QUICK_OUT if args.quick else DEFAULT_OUT)
+    default = DEFAULT_OUT if args.algorithm == "am" else DEFAULT_OUT.with_name(f"scaling_1m_{args.algorithm}.json")
+    out = args.out or (QUICK_OUT if args.quick else default)
     write_json(out, {"machine": machine(), "settings": settings, "rows": rows})
     return 0
 

@@ -20,9 +20,14 @@ terms are this project's CNF clauses). One fit:
    features: ``termination="converged"``), when the pricing MIP's time is
    spent without one (``"no_improvement"``), at ``max_iter`` or at the fit's
    time limit.
-3. **Select**: the same master with binary ``w_k`` (at most ``n_clauses``
-   clauses), solved as an integer program with ``selection_time_limit`` and
-   ``selection_gap``. If it stops without a solution, or with one worse
+3. **Select**: the master's integer program over the generated clauses
+   (binary ``w_k``, at most ``n_clauses`` clauses), solved with
+   ``selection_time_limit`` and ``selection_gap``: the master itself re-solved
+   in place with binary ``w_k``, or, above ``selection_group_rows`` rows to
+   cover, the same program with those rows grouped by the clauses that fail
+   on them (:func:`~rulemodels.models.column_generation.build_cg_selection`,
+   built once after the rounds: a few hundred rows where the master has
+   hundreds of thousands; the same optimum). If it stops without a solution, or with one worse
    than the best single generated clause, that clause is kept instead.
 
 The beam search and the master are deterministic; the pricing MIP runs
@@ -53,6 +58,7 @@ from typing import Any
 
 import numpy as np
 
+from rulemodels import defaults
 from rulemodels.algorithms.data import WorkingData
 from rulemodels.algorithms.iteration_log import IterationLog
 from rulemodels.algorithms.result import FitResult
@@ -62,6 +68,7 @@ from rulemodels.models.column_generation import (
     ClauseColumns,
     build_cg_master,
     build_cg_pricing,
+    build_cg_selection,
     prepare_cg_data,
 )
 from solvers import Backend, ModelChanges, NewColumns, SolveError
@@ -97,6 +104,10 @@ class CGSettings:
         Seconds for the final integer selection.
     selection_gap : float
         Relative gap at which the final integer selection stops.
+    selection_group_rows : int
+        Above this many rows to cover, the selection is the integer program
+        over groups of rows (:func:`~rulemodels.models.column_generation.build_cg_selection`);
+        up to it the master is re-solved in place with binary ``w``.
     """
 
     clause_cost: float
@@ -107,6 +118,7 @@ class CGSettings:
     pricing_mip_max_nonzeros: int
     selection_time_limit: float
     selection_gap: float
+    selection_group_rows: int = defaults.CG_SELECTION_GROUP_ROWS
 
 
 def beam_search(
@@ -337,7 +349,9 @@ def run_column_generation(
                 termination = "time_limit"
                 break
         log.close(termination)
-        selection = _select(master, columns, solve, theta, settings, deadline)[:n_clauses]
+        grouped = columns.cover_rows.shape[0] > settings.selection_group_rows
+        stats["builds"] += int(grouped)
+        selection = _select(master, columns, solve, backend, theta, settings, deadline, n_clauses, grouped)[:n_clauses]
     finally:
         backend.release(master.model)
         if pricing is not None:
@@ -369,9 +383,12 @@ def _remaining(deadline: float | None, limit: float) -> float:
     return max(0.01, min(limit, deadline - time.perf_counter()))
 
 
-def _select(master: CGMaster, columns: ClauseColumns, solve: Any, theta: float, settings: CGSettings,
-            deadline: float | None) -> list[int]:
+def _select(master: CGMaster, columns: ClauseColumns, solve: Any, backend: Backend, theta: float, settings: CGSettings,
+            deadline: float | None, n_clauses: int, grouped: bool) -> list[int]:
     """The final integer selection over the generated clauses (indices into ``master.clauses``).
+
+    ``grouped``: solve :func:`~rulemodels.models.column_generation.build_cg_selection`'s
+    program (rows grouped) instead of the master with binary ``w``.
 
     Clauses that fail on no row to cover are dropped (they only cost). Never
     worse than the best single generated clause: that clause is returned
@@ -385,11 +402,15 @@ def _select(master: CGMaster, columns: ClauseColumns, solve: Any, theta: float, 
 
     singles = [[k] for k in range(len(master.clauses))] + [[]]
     fallback = min(singles, key=lambda selection: (score(selection), selection))
+    program = build_cg_selection(
+        columns, master.clauses, theta=theta, clause_cost=settings.clause_cost, max_clauses=n_clauses,
+    ) if grouped else master
+    limits = {"time_limit": _remaining(deadline, settings.selection_time_limit), "mip_gap": settings.selection_gap}
     try:
-        result = solve(
-            master.model, changes=as_model_changes(master.set_integer(True)),
-            time_limit=_remaining(deadline, settings.selection_time_limit), mip_gap=settings.selection_gap,
-        )
+        if grouped:
+            result = solve(program.model, **limits)
+        else:
+            result = solve(master.model, changes=as_model_changes(master.set_integer(True)), **limits)
         result.raise_for_status("the column generation integer selection")
         if result.termination.value == "time_limit":
             logger.warning(
@@ -401,7 +422,10 @@ def _select(master: CGMaster, columns: ClauseColumns, solve: Any, theta: float, 
     except SolveError as exc:
         logger.warning("CG: %s; keeping the best single generated clause", exc)
         return useful(fallback)
-    selection = useful(master.selection())
+    finally:
+        if grouped:
+            backend.release(program.model)
+    selection = useful(program.selection())
     if score(selection) > score(fallback) + TOLERANCE:
         logger.info("CG: the integer selection stopped at a worse rule than the best single clause; keeping that clause")
         return useful(fallback)

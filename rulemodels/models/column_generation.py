@@ -31,11 +31,18 @@ is here "a clause the row fails", and
     \\ \\sum_k w_k \\le R,\\ \\xi \\ge 0,\\ 0 \\le w_k \\le 1
 
 (``F_k``: the rows clause k fails on; ``c_0`` the cost of a clause, in
-literals; ``w_k`` binary for the final selection). The LP is one persistent
+literals). The LP is one persistent
 Pyomo model: :meth:`CGMaster.add_clauses` adds clauses to the Set ``K``,
 rewrites the ``cover`` rows they enter with ``set_value`` and returns the
 :class:`solvers.ModelChanges` (``new_columns``, as a dict the algorithms layer passes on) that let a persistent backend
 append them without compiling the model again.
+
+**Selection**: the master with binary ``w_k`` over the clauses generated,
+written over the groups ``G`` of rows of ``P`` that the same generated
+clauses fail on (``ξ_g + Σ_{k: g ⊆ F_k} w_k ≥ 1`` weighted by ``Σ_{i∈g} ω_i``):
+the same integer program with one row per group instead of one per row
+(:func:`build_cg_selection`; on 1,000,000 rows a few hundred rows instead of
+half a million).
 
 **Pricing** (the clause with the most negative reduced cost at duals
 ``μ_i ≥ 0`` of ``cover[i]`` and ``ν ≤ 0`` of the cap):
@@ -64,7 +71,10 @@ import pyomo.environ as pyo
 from rulemodels.models._build import ParamArray, linear_sum
 from rulemodels.models._data import PreparedData, check_nonnegative, prepare_data
 
-__all__ = ["CGMaster", "CGPricing", "ClauseColumns", "build_cg_master", "build_cg_pricing", "prepare_cg_data"]
+__all__ = [
+    "CGMaster", "CGPricing", "CGSelection", "ClauseColumns", "build_cg_master", "build_cg_pricing", "build_cg_selection",
+    "prepare_cg_data",
+]
 
 TOLERANCE = 1e-9
 """Reduced costs above ``-TOLERANCE`` are not negative (a clause must improve the LP by more)."""
@@ -161,7 +171,8 @@ def build_cg_master(
     clauses), ``weight[i]`` (ω of a row of P), ``pay[k]`` (Σ ω_i over the
     rows of Z clause k fails on), ``literals[k]`` (Σ_{j∈k} c_j), the
     variables ``xi`` and ``w``, the constraints ``cover`` and ``size``, the
-    ``objective`` and a ``dual`` import Suffix.
+    ``objective`` (the named expressions ``uncovered`` + ``clause_costs``)
+    and a ``dual`` import Suffix.
     """
     check_nonnegative("theta", theta)
     check_nonnegative("clause_cost", clause_cost)
@@ -206,8 +217,14 @@ def build_cg_master(
         doc="ξ_i + Σ_{k: i ∈ F_k} w_k ≥ 1 for i ∈ P (DGW master: cover every positive or pay its error); dual μ_i ≥ 0",
     )
     m.size = pyo.Constraint(expr=linear_sum(list(m.w.values())) <= m.R, doc="Σ_k w_k ≤ R (at most R clauses); dual ν ≤ 0")
+    m.uncovered = pyo.Expression(
+        expr=linear_sum([m.weight[i] * m.xi[i] for i in m.P]), doc="Σ_{i∈P} ω_i ξ_i: the weight of the rows left uncovered",
+    )
+    m.clause_costs = pyo.Expression(
+        expr=_clause_costs(m), doc="Σ_k (pay_k + θ (c_0 + literals_k)) w_k: what the selected clauses cost (grows with K)",
+    )
     m.objective = pyo.Objective(
-        expr=_master_objective(m), sense=pyo.minimize,
+        expr=m.uncovered + m.clause_costs, sense=pyo.minimize,
         doc="Σ_{i∈P} ω_i ξ_i + Σ_k (pay_k + θ (c_0 + literals_k)) w_k (DGW master, penalised form)",
     )
     m.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT, doc="μ_i = dual(cover[i]), ν = dual(size)")
@@ -222,11 +239,9 @@ def _distinct(clauses: Iterable[Sequence[int]]) -> list[tuple[int, ...]]:
     return list(seen)
 
 
-def _master_objective(m: pyo.ConcreteModel) -> Any:
-    return (
-        linear_sum([m.weight[i] * m.xi[i] for i in m.P])
-        + linear_sum([(m.pay[k] + m.theta * (m.c0 + m.literals[k])) * m.w[k] for k in m.K])
-    )
+def _clause_costs(m: pyo.ConcreteModel) -> Any:
+    """The master objective's part over the clauses (re-set when clauses join; the rows' part never changes)."""
+    return linear_sum([(m.pay[k] + m.theta * (m.c0 + m.literals[k])) * m.w[k] for k in m.K])
 
 
 class CGMaster:
@@ -271,8 +286,9 @@ class CGMaster:
 
         Each new clause k gets ``pay[k]``, ``literals[k]`` and a variable
         ``w[k]``; the ``cover`` rows of the rows it fails on and ``size``
-        are rewritten with it (``set_value``), and the objective gains its
-        term. Nothing else of the model is rebuilt. Returns a dict for
+        are rewritten with it (``set_value``), and the objective's
+        ``clause_costs`` gains its term (its rows' part, ``uncovered``, is
+        never rebuilt). Nothing else of the model is rebuilt. Returns a dict for
         :class:`solvers.ModelChanges` (empty when every clause was there):
         ``new_columns`` holds the fields of :class:`solvers.NewColumns`
         (the variables, their costs, bounds 0 and 1, their rows, integrality).
@@ -304,7 +320,7 @@ class CGMaster:
         for i in sorted(touched):
             m.cover[i].set_value(m.xi[i] + linear_sum(self._terms[i]) >= 1)
         m.size.set_value(linear_sum(self.w_vars) <= m.R)
-        m.objective.set_value(_master_objective(m))
+        m.clause_costs.set_value(_clause_costs(m))
         variables = [m.w[k] for k in new]
         costs = np.array([self.clause_cost(k) for k in new])
         integer = np.array([var.is_binary() for var in variables])
@@ -347,6 +363,84 @@ class CGMaster:
     def values(self) -> np.ndarray:
         """``w_k`` of the loaded solution, in the order of ``K``."""
         return np.array([self.model.w[k].value or 0.0 for k in self.model.K], dtype=float)
+
+
+def build_cg_selection(
+    columns: ClauseColumns,
+    clauses: Sequence[Sequence[int]],
+    *,
+    theta: float,
+    clause_cost: float,
+    max_clauses: int,
+) -> CGSelection:
+    """Build (not solve) the final selection: the master's integer program over ``clauses``, rows grouped.
+
+    Rows of ``P`` that the same clauses fail on enter the master's objective
+    and ``cover`` rows alike, so they are one row here, ``cover[g]``, with
+    the summed weight ``weight[g]`` (its ``ξ_g`` is 1 exactly when each of
+    its rows' ``ξ_i`` is): the same optimum, the same selections, with as
+    many rows as there are distinct groups. Components as the master's
+    (``K``, ``theta``, ``c0``, ``R``, ``pay``, ``literals``, ``w`` now
+    binary, ``size``, ``objective``), with ``G`` and ``weight``/``xi``/``cover``
+    over the groups.
+    """
+    check_nonnegative("theta", theta)
+    check_nonnegative("clause_cost", clause_cost)
+    if isinstance(max_clauses, bool) or not isinstance(max_clauses, (int, np.integer)) or max_clauses < 1:
+        raise ValueError(f"max_clauses must be an integer >= 1, got {max_clauses!r}")
+    keys = [tuple(sorted(int(j) for j in clause)) for clause in clauses]
+    if not keys:
+        raise ValueError("the selection needs at least one clause to choose from")
+    fails = [columns.fails(key) for key in keys]
+    covers = np.column_stack([cover for cover, _ in fails])  # |P| x K: clause k fails on row i (covers it)
+    signatures, group_of_row = np.unique(covers, axis=0, return_inverse=True)
+    group_weight = np.bincount(group_of_row.ravel(), weights=columns.cover_weight, minlength=signatures.shape[0])
+    m = pyo.ConcreteModel(name="cg_selection")
+    m.G = pyo.RangeSet(0, signatures.shape[0] - 1, doc="groups of rows to cover that the same clauses fail on")
+    m.K = pyo.RangeSet(0, len(keys) - 1, doc="the clauses generated (clause k's features are CGSelection.clauses[k])")
+    m.theta = pyo.Param(initialize=float(theta), mutable=True, doc="θ: cost of one literal, in misclassified weight")
+    m.c0 = pyo.Param(initialize=float(clause_cost), mutable=True, doc="c_0: complexity of a clause itself, in literals")
+    m.R = pyo.Param(initialize=int(max_clauses), mutable=True, doc="R: at most this many clauses")
+    m.weight = pyo.Param(
+        m.G, initialize=dict(enumerate(group_weight.tolist())), mutable=True, doc="Σ_{i ∈ g} ω_i: weight of group g",
+    )
+    m.pay = pyo.Param(
+        m.K, mutable=True, initialize={k: float(columns.pay_weight[pay].sum()) for k, (_, pay) in enumerate(fails)},
+        doc="Σ_{i ∈ Z ∩ F_k} ω_i: what the rows of Z clause k fails on pay",
+    )
+    m.literals = pyo.Param(
+        m.K, mutable=True, initialize={k: columns.complexity(key, 0.0) for k, key in enumerate(keys)},
+        doc="Σ_{j ∈ k} c_j: the literals of clause k",
+    )
+    m.xi = pyo.Var(m.G, domain=pyo.NonNegativeReals, doc="ξ_g: the rows of group g are covered by no selected clause")
+    m.w = pyo.Var(m.K, domain=pyo.Binary, doc="w_k: clause k is selected")
+    m.cover = pyo.Constraint(
+        m.G, rule=lambda model, g: model.xi[g] + linear_sum([model.w[int(k)] for k in np.flatnonzero(signatures[g])]) >= 1,
+        doc="ξ_g + Σ_{k: g ⊆ F_k} w_k ≥ 1 for each group g (cover the group or pay its weight)",
+    )
+    m.size = pyo.Constraint(expr=linear_sum(list(m.w.values())) <= m.R, doc="Σ_k w_k ≤ R (at most R clauses)")
+    m.objective = pyo.Objective(
+        expr=linear_sum([m.weight[g] * m.xi[g] for g in m.G])
+        + linear_sum([(m.pay[k] + m.theta * (m.c0 + m.literals[k])) * m.w[k] for k in m.K]),
+        sense=pyo.minimize,
+        doc="Σ_g (Σ_{i∈g} ω_i) ξ_g + Σ_k (pay_k + θ (c_0 + literals_k)) w_k: the master's objective, rows grouped",
+    )
+    return CGSelection(m, keys)
+
+
+class CGSelection:
+    """The final selection's integer program (:func:`build_cg_selection`) and the clauses it chooses from."""
+
+    def __init__(self, model: pyo.ConcreteModel, clauses: list[tuple[int, ...]]):
+        self.model = model
+        self.clauses = clauses
+
+    def __repr__(self) -> str:
+        return f"CGSelection({len(self.model.G)} groups of rows to cover, {len(self.clauses)} clauses)"
+
+    def selection(self) -> list[int]:
+        """The clauses with ``w_k > 0.5`` in the loaded solution (indices into ``clauses``)."""
+        return [int(k) for k in self.model.K if (self.model.w[k].value or 0.0) > 0.5]
 
 
 def build_cg_pricing(

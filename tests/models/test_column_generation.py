@@ -9,7 +9,7 @@ import pyomo.environ as pyo
 import pytest
 
 from rulemodels.algorithms.column_generation import as_model_changes
-from rulemodels.models.column_generation import build_cg_master, build_cg_pricing, prepare_cg_data
+from rulemodels.models.column_generation import build_cg_master, build_cg_pricing, build_cg_selection, prepare_cg_data
 from rulemodels.models.problem import CNFProblem
 from solvers import HighsBackend
 
@@ -62,6 +62,32 @@ def test_master_objective_is_the_rules_errors_evaluated_the_projects_way(form: s
             )
         else:
             assert columns.objective(chosen, theta, clause_cost) >= float(weight @ errors) + theta * literals - 1e-9
+
+
+@pytest.mark.parametrize("R", [1, 2, 3])
+@pytest.mark.parametrize("seed", range(4))
+def test_the_grouped_selection_is_the_integer_master_with_rows_grouped(seed: int, R: int) -> None:
+    """One row per group of rows the same clauses fail on: the brute-force optimum, as the integer master finds it."""
+    A, y, weight = random_instance(seed, n=40, d=5)
+    columns = prepare_cg_data(A, y, sample_weight=weight)
+    rng = np.random.default_rng(seed)
+    pool = all_clauses(5, 3)
+    clauses = [pool[k] for k in rng.choice(len(pool), size=9, replace=False)]
+    theta, clause_cost = 0.3, 1.0
+    program = build_cg_selection(columns, clauses, theta=theta, clause_cost=clause_cost, max_clauses=R)
+    assert len(program.model.G) < columns.cover_rows.shape[0]  # rows that the same clauses fail on are one row
+    assert program.model.G.doc and program.model.cover.doc.startswith("ξ_g + Σ_{k: g ⊆ F_k} w_k ≥ 1")
+    grouped = HighsBackend().solve(program.model, mip_gap=0.0)
+    master = build_cg_master(columns, clauses, theta=theta, clause_cost=clause_cost, max_clauses=R)
+    integer = HighsBackend().solve(master.model, changes=as_model_changes(master.set_integer(True)), mip_gap=0.0)
+    best = min(
+        columns.objective(list(subset), theta, clause_cost)
+        for size in range(R + 1) for subset in itertools.combinations(clauses, size)
+    )
+    chosen = [program.clauses[k] for k in program.selection()]
+    assert len(chosen) <= R
+    assert columns.objective(chosen, theta, clause_cost) == pytest.approx(best)
+    assert grouped.objective == pytest.approx(best) and integer.objective == pytest.approx(best)
 
 
 @pytest.mark.parametrize("seed", range(3))
