@@ -187,11 +187,15 @@ class RuleList:
     # -- text --------------------------------------------------------------
 
     def __str__(self) -> str:
+        return self.to_text()
+
+    def to_text(self, target: str = "class") -> str:
+        """The list as printed, one line per step: ``IF <rule> THEN <target> = a`` ... ``ELSE <target> = c``."""
         lines = [
-            f"{'IF' if k == 0 else 'ELSE IF'} {_rule_text(rule)} THEN class = {label}"
+            f"{'IF' if k == 0 else 'ELSE IF'} {_rule_text(rule)} THEN {target} = {label}"
             for k, (label, rule) in enumerate(self.steps)
         ]
-        lines.append(f"ELSE class = {self.default}" if self.steps else f"class = {self.default}")
+        lines.append(f"ELSE {target} = {self.default}" if self.steps else f"{target} = {self.default}")
         return "\n".join(lines)
 
     # -- exports (rulemodels.rules: to_sql, to_query, to_python, rule_list_html) --

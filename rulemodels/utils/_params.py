@@ -194,6 +194,7 @@ PARAMETERS: dict[str, list[Any]] = {
     "solver_options": [dict, None],
     "time_limit": [Interval(Real, 0, None, closed="neither"), None],
     "polish": ["boolean", Interval(Real, 0, None, closed="neither")],
+    "class_order": [Options(defaults.CLASS_ORDERS)],
 }
 
 
