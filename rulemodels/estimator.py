@@ -414,7 +414,12 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             return self._fit_stream(X, y, sample_weight)
         for name in ("n_samples_seen_", "n_patterns_", "sampled_thresholds_"):
             self.__dict__.pop(name, None)
-        if workspace is None and count_classes(y) > 2:
+        if count_classes(y) > 2:
+            if workspace is not None:
+                raise ValueError(
+                    "workspace= holds a two-class problem, but y has more than two classes: fit without workspace= "
+                    "(BooleanRuleClassifier then learns an ordered rule list, each step on a workspace of its own)"
+                )
             return self._fit_rule_list(X, y, sample_weight)
         for name in _RULE_LIST_ATTRIBUTES:  # from an earlier fit on more than two classes
             self.__dict__.pop(name, None)
