@@ -482,7 +482,8 @@ def _rule_list_python(rules: RuleList) -> str:
         "def predict_row(row: Mapping[str, object]) -> int:\n"
         "    \"\"\"1 if the rule is true on ``row`` (a mapping from column name to value), else 0.\"\"\"\n",
         "def predict_row(row: Mapping[str, object]):\n"
-        "    \"\"\"The class of ``row`` (a mapping from column name to value): the first step's whose rule holds.\"\"\"\n",
+        "    \"\"\"The class of ``row`` (a mapping from column name to value): that of the first step whose rule holds, "
+        "else the default.\"\"\"\n",
     )
     lines = []
     for label, rule in rules.steps:
