@@ -50,7 +50,16 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from rulemodels.datasets import list_datasets, load_dataset, make_rule_data
     from rulemodels.estimator import BooleanRuleClassifier
     from rulemodels.model_selection import BooleanRuleCV
-    from rulemodels.rules import Clause, ColumnKindDriftWarning, Literal, Rule, RuleFormatError, RuleList, load_model, save_model
+    from rulemodels.rules import (
+        Clause,
+        ColumnKindDriftWarning,
+        Literal,
+        Rule,
+        RuleFormatError,
+        RuleList,
+        load_model,
+        save_model,
+    )
 
 
 def __getattr__(name: str) -> Any:

@@ -324,6 +324,16 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     rule_: Rule
     raw_rule_: Rule
     _baseline: Any
+    simplification_: SimplifyReport
+    form_: str
+    n_iter_: int
+    n_solves_: int
+    n_builds_: int
+    n_reused_: int
+    solver_seconds_: float
+    objective_: float
+    paper_theta_: float
+    termination_: str
 
     _parameter_constraints: dict = {
         **PARAMETERS,  # the rules of the shared parameters (theta, n_clauses, ...), declared once
@@ -490,12 +500,14 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             chosen, default, self.order_search_ = search.run(len(classes))
         steps = [(classes[k], fitted) for k, fitted in chosen]
         self.steps_ = [fitted for _, fitted in steps]
-        self.rule_ = RuleList(tuple((label, fitted.rule_) for label, fitted in steps), classes[default])
-        self.raw_rule_ = RuleList(tuple((label, fitted.raw_rule_) for label, fitted in steps), classes[default])
-        self.class_order_ = list(self.rule_.classes)
+        rules = RuleList(tuple((label, fitted.rule_) for label, fitted in steps), classes[default])
+        raw = RuleList(tuple((label, fitted.raw_rule_) for label, fitted in steps), classes[default])
+        # rule_ is a Rule for two classes (the type the two-class code reads) and a RuleList here
+        self.rule_, self.raw_rule_ = rules, raw  # type: ignore[assignment]
+        self.class_order_ = list(rules.classes)
         self._bucket_classes = np.array([k for k, _ in chosen] + [default], dtype=int)
         self.simplification_ = SimplifyReport(
-            self.raw_rule_.n_literals, self.rule_.n_literals,
+            raw.n_literals, rules.n_literals,
             tuple(f"step {k + 1}: {line}" for k, fitted in enumerate(self.steps_) for line in fitted.simplification_.removed_clauses),
             tuple(f"step {k + 1}: {line}" for k, fitted in enumerate(self.steps_) for line in fitted.simplification_.rewritten_clauses),
         )
@@ -511,8 +523,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.paper_theta_ = float(self.steps_[0].paper_theta_) if self.steps_ else float("nan")
         terminations = [fitted.termination_ for fitted in self.steps_]
         self.termination_ = "time_limit" if "time_limit" in terminations else (terminations[0] if terminations else "converged")
-        buckets = RuleList.first_true(_step_values(self.rule_, A, self.binarizer_.literals_))
-        self.class_rates_ = ClassRates.fit(buckets, class_index, len(self.rule_.steps) + 1, len(classes), weights)
+        buckets = RuleList.first_true(_step_values(rules, A, self.binarizer_.literals_))
+        self.class_rates_ = ClassRates.fit(buckets, class_index, len(rules.steps) + 1, len(classes), weights)
         totals = np.bincount(class_index, weights=weights, minlength=len(classes))
         self.baseline_class_ = int(np.argmax(totals))
         self.baseline_error_ = float(1.0 - totals.max() / totals.sum())
@@ -525,8 +537,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
                 "class for every training row: lower theta or raise n_clauses",
                 TrivialRuleWarning, stacklevel=3,
             )
-        self.complexity_ = self.rule_.complexity()
-        logger.info("learned a rule list of %d steps:\n%s", len(self.rule_.steps), self.rule_)
+        self.complexity_ = rules.complexity()
+        logger.info("learned a rule list of %d steps:\n%s", len(rules.steps), rules)
         return self
 
     def _make_binarizer(self) -> FeatureBinarizer:
@@ -656,7 +668,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     def _buckets(self, X: Any) -> np.ndarray:
         """Rule list: the claiming step of each row of ``X`` (0-based; the number of steps for the default)."""
         frame = self._frame_for_predict(X)
-        return RuleList.first_true(_step_values(self.rule_, self.binarizer_.transform(frame), self.binarizer_.literals_))
+        rules: Any = self.rule_  # a RuleList (more than two classes)
+        return RuleList.first_true(_step_values(rules, self.binarizer_.transform(frame), self.binarizer_.literals_))
 
     def _clause_values(self, X: Any) -> np.ndarray:
         """The rule's clause outputs (n, R) on ``X``."""

@@ -69,11 +69,11 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from rulemodels.data._inputs import (
         as_frame,
         binary_labels,
-        class_labels,
-        count_classes,
         check_input,
         check_no_missing_labels,
         check_sample_weight,
+        class_labels,
+        count_classes,
     )
     from rulemodels.data._parquet import is_parquet_path, parquet_batches, parquet_columns
     from rulemodels.data._stream import StreamedData, is_stream_input, read_stream, stream_map

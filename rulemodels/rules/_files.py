@@ -110,7 +110,9 @@ class SavedModel:
         (:class:`rulemodels.rules.ClassRates`)."""
         if isinstance(self.rule, RuleList):
             if self.class_rates is None:
-                raise ValueError("this rule file has no class rates, so it gives no probabilities: save it again with 'rulemodels fit ... --out'")
+                raise ValueError(
+                    "this rule file has no class rates, so it gives no probabilities: save it again with 'rulemodels fit ... --out'"
+                )
             self._check_columns(X)
             return self.class_rates.predict(self.rule.claims(self.conform(X)))
         if self.pattern_rates is None:

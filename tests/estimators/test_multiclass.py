@@ -34,7 +34,7 @@ def test_three_classes_learn_an_ordered_list_that_predict_follows(pima_three):
     assert np.array_equal(clf.predict(X), clf.rule_.predict(X))
     assert clf.class_order_ == list(clf.rule_.classes)
     assert len(clf.steps_) == len(clf.rule_.steps)
-    for (label, rule), step in zip(clf.rule_.steps, clf.steps_):
+    for (_label, rule), step in zip(clf.rule_.steps, clf.steps_):
         assert isinstance(step, BooleanRuleClassifier) and step.rule_ == rule
     wrong = clf.predict(X) != y.to_numpy()
     assert clf.training_error_ == pytest.approx(wrong.mean())
