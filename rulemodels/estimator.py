@@ -871,7 +871,7 @@ class _RuleListSearch:
             return None
         base = self.estimator
         X_rows, w_rows = self.frame.iloc[rows], self.weights[rows]
-        fitted = clone(base).set_params(verbose=False if base.verbose in (0, False) else base.verbose)
+        fitted = clone(base)  # every parameter as given, present and future
         with warnings.catch_warnings(), TrainingWorkspace(
             X_rows, positive, w_rows, binarizer=base.binarizer_, solver=base.solver, fit_binarizer=False,
         ) as workspace:

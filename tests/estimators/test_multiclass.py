@@ -49,11 +49,10 @@ def test_each_step_is_the_binary_fit_of_the_same_settings_on_the_rows_left(pima_
     rows = np.ones(len(X), dtype=bool)
     for (label, rule), step in zip(clf.rule_.steps, clf.steps_):
         assert step.get_params() == clf.get_params()  # every parameter passed through unchanged
-        alone = clone(clf).fit(X[rows], (y[rows] == label).astype(int))
-        # alone binarizes the rows left; the step reuses the binarizer of all rows, so compare on those literals
+        # the step's binary fit, again: the same settings on the rows left, with the binarizer of all the rows
         with TrainingWorkspace(X[rows], (y[rows] == label).astype(int), binarizer=clf.binarizer_, fit_binarizer=False) as ws:
             again = clone(clf).fit(X[rows], (y[rows] == label).astype(int), workspace=ws)
-        assert again.rule_ == rule and alone.form_ == "cnf"
+        assert again.rule_ == rule and again.form_ == "cnf" and again.algorithm == "bcd"
         rows &= ~rule.evaluate(X)
 
 
@@ -177,3 +176,13 @@ def test_streams_and_workspaces_refuse_more_than_two_classes_clearly(pima_three,
     X.assign(status=y.to_numpy()).to_parquet(path)
     with pytest.raises(ValueError, match="a Parquet or Dask fit learns a two-class rule.*fit in-memory data"):
         BooleanRuleClassifier().fit(str(path), "status")
+
+
+def test_form_auto_chooses_the_form_of_each_step(pima_three):
+    X, y = pima_three
+    clf = BooleanRuleClassifier(form="auto", cv=2, algorithm="scs", theta=0.01, random_state=0).fit(X, y)
+    for step in clf.steps_:
+        assert step.form_ in ("dnf", "cnf") and set(step.form_cv_errors_) == {"dnf", "cnf"}
+        assert step.rule_.form == step.form_
+    forms = {step.form_ for step in clf.steps_}
+    assert clf.form_ == (forms.pop() if len(forms) == 1 else "mixed")
