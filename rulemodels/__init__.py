@@ -30,6 +30,7 @@ _EXPORTS: dict[str, str] = {
     "FeatureBinarizer": "rulemodels.data",
     "Literal": "rulemodels.rules",
     "Rule": "rulemodels.rules",
+    "RuleList": "rulemodels.rules",
     "RuleFormatError": "rulemodels.rules",
     "TrainingWorkspace": "rulemodels.algorithms.training",
     "list_datasets": "rulemodels.datasets",
@@ -49,7 +50,16 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from rulemodels.datasets import list_datasets, load_dataset, make_rule_data
     from rulemodels.estimator import BooleanRuleClassifier
     from rulemodels.model_selection import BooleanRuleCV
-    from rulemodels.rules import Clause, ColumnKindDriftWarning, Literal, Rule, RuleFormatError, load_model, save_model
+    from rulemodels.rules import (
+        Clause,
+        ColumnKindDriftWarning,
+        Literal,
+        Rule,
+        RuleFormatError,
+        RuleList,
+        load_model,
+        save_model,
+    )
 
 
 def __getattr__(name: str) -> Any:

@@ -19,6 +19,7 @@ __all__ = [
     "ALGORITHMS",
     "BUILTIN_SOLVERS",
     "CG_BEAM_WIDTH",
+    "CLASS_ORDERS",
     "CG_CLAUSE_COST",
     "CG_COLUMNS_PER_ROUND",
     "CG_MAX_CLAUSE_LENGTH",
@@ -30,6 +31,7 @@ __all__ = [
     "CV_SELECTIONS",
     "DEFAULT_ALGORITHM",
     "DEFAULT_ALLOW_DISABLE",
+    "DEFAULT_CLASS_ORDER",
     "DEFAULT_CV",
     "DEFAULT_CV_ALGORITHMS",
     "DEFAULT_CV_SELECTION",
@@ -99,6 +101,11 @@ FORMS: tuple[str, ...] = ("dnf", "cnf")
 #: ``form`` of the estimator: a form, or ``"auto"`` (both fitted, the one with the lower inner-CV error kept).
 FORMS_AND_AUTO: tuple[str, ...] = (*FORMS, "auto")
 
+#: How a rule list (more than two classes) orders its classes (``class_order``): greedily, the class
+#: whose step gives the lowest training error with the best default for the rest ("error", K(K+1)/2 - 1
+#: binary fits), or the rarest class first and the most frequent as the default ("rarest", K - 1 fits).
+CLASS_ORDERS: tuple[str, ...] = ("error", "rarest")
+
 #: The scales of θ (``theta_unit``): a share of the training weight, or the paper's misclassified samples.
 THETA_UNITS: tuple[str, ...] = ("fraction", "sample")
 
@@ -136,6 +143,7 @@ DEFAULT_NAN = "indicator"
 DEFAULT_HIGH_CARDINALITY = "drop"
 DEFAULT_SIMPLIFY = True
 DEFAULT_ALLOW_DISABLE = False
+DEFAULT_CLASS_ORDER = "error"
 #: The cost of the always-true feature that disables a clause, in literals.
 DEFAULT_DISABLE_COST = 0.5
 #: The clause LPs' deterministic tie-break, in sample weights: feature j's cost grows by

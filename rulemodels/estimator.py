@@ -18,18 +18,31 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from rulemodels import defaults
 from rulemodels.algorithms import LearnedRule, TrainingWorkspace
-from rulemodels.algorithms.baseline import majority_baseline, warn_if_trivial
+from rulemodels.algorithms.baseline import TrivialRuleWarning, majority_baseline, warn_if_trivial
 from rulemodels.algorithms.theta import paper_theta
 from rulemodels.data import (
     FeatureBinarizer,
     as_frame,
     check_input,
+    check_sample_weight,
+    class_labels,
     class_weighted,
+    count_classes,
     is_stream_input,
     read_stream,
     stream_map,
 )
-from rulemodels.rules import PatternRates, Rule, SimplifyReport, conform, explain_rule, simplify_rule
+from rulemodels.rules import (
+    ClassRates,
+    PatternRates,
+    Rule,
+    RuleList,
+    SimplifyReport,
+    conform,
+    explain_rule,
+    explain_rule_list,
+    simplify_rule,
+)
 from rulemodels.utils import PARAMETERS, Interval, validate_params
 
 logger = logging.getLogger(__name__)
@@ -180,6 +193,15 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         each class weigh the same in the accuracy cost. ``training_error_``,
         ``baseline_error_`` and θ (a share of the total weight) are then in
         these weights; ``score`` is not.
+    class_order : {"error", "rarest"}, default="error"
+        More than two classes only: how the rule list orders its steps.
+        ``"error"``: greedily, at each step every class not yet placed is
+        fitted on the rows no earlier step claimed, and the one whose step
+        gives the lowest weighted training error, counting the rest of the
+        rows as predicted by the best default among the classes left, is kept
+        (``K(K+1)/2 - 1`` binary fits for K classes; ``order_search_`` holds
+        each step's errors). ``"rarest"``: the rarest class (by weight) first,
+        the most frequent last as the default (``K - 1`` fits).
     cv : int or cross-validation splitter, default=5
         Inner folds of ``form="auto"`` (unused otherwise). An int means
         ``StratifiedKFold(cv)``, shuffled with ``random_state`` when one is given.
@@ -189,11 +211,25 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     verbose : bool or int, default=False
         Log progress (INFO; DEBUG with 2) through the ``rulemodels`` logger.
 
+    More than two classes: ``fit`` learns an **ordered rule list**
+    (:class:`~rulemodels.rules.RuleList`), one step per class and a default
+    class: a row gets the class of the first step whose rule holds on it, else
+    the default. Step k is a binary rule (this estimator's settings, each
+    parameter passed unchanged: form, algorithm, θ, R, ...) learned on the rows
+    no earlier step claimed, true for its class; θ with ``theta_unit='fraction'``
+    is a share of those rows, ``time_limit`` holds for each binary fit, and
+    ``form="auto"`` chooses the form of each step. The order and the default are
+    chosen by ``class_order``. Every binary fit of a step shares one binarizer,
+    fitted on all the rows. ``algorithm="exact"`` stays binary (the exact MIP
+    learns one rule) and refuses more than two classes; so do Parquet and Dask
+    input and ``workspace=``.
+
     Attributes
     ----------
-    rule_ : Rule
+    rule_ : Rule or RuleList
         The rule over the original column names (true = ``classes_[1]``),
-        simplified when ``simplify=True``.
+        simplified when ``simplify=True``; with more than two classes the
+        ordered rule list of the simplified step rules.
     raw_rule_ : Rule
         The rule as the learner produced it; ``raw_rule_.n_literals`` is the
         paper's literal count. Predicts exactly as ``rule_``.
@@ -210,7 +246,17 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         Weighted training error of ``rule_``.
     paper_theta_ : float
         The θ the learner used, in the paper's units (see ``theta``).
-    classes_ : ndarray of shape (2,)
+    classes_ : ndarray of shape (n_classes,)
+    steps_ : list of BooleanRuleClassifier (only with more than two classes)
+        The fitted binary estimator of each step (its rule true for the step's
+        class, learned on the rows earlier steps left), in the list's order.
+    class_order_ : list (only with more than two classes)
+        The classes in the list's order: the step classes, then the default.
+    order_search_ : list of dict (only with more than two classes)
+        For each step of ``class_order="error"``, ``{class: weighted training
+        error}`` of every class tried there (empty with ``"rarest"``).
+    class_rates_ : rulemodels.rules.ClassRates (only with more than two classes)
+        Training class frequencies per step bucket, behind :meth:`predict_proba`.
     binarizer_ : FeatureBinarizer
     n_features_in_ : int
     feature_names_in_ : ndarray of str (only for DataFrame input)
@@ -286,6 +332,16 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     rule_: Rule
     raw_rule_: Rule
     _baseline: Any
+    simplification_: SimplifyReport
+    form_: str
+    n_iter_: int
+    n_solves_: int
+    n_builds_: int
+    n_reused_: int
+    solver_seconds_: float
+    objective_: float
+    paper_theta_: float
+    termination_: str
 
     _parameter_constraints: dict = {
         **PARAMETERS,  # the rules of the shared parameters (theta, n_clauses, ...), declared once
@@ -314,6 +370,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         time_limit: float | None = None,
         polish: bool | float = defaults.DEFAULT_POLISH,
         class_weight: Any = defaults.DEFAULT_CLASS_WEIGHT,
+        class_order: str = defaults.DEFAULT_CLASS_ORDER,
         cv: Any = defaults.DEFAULT_CV,
         random_state: Any = None,
         verbose: bool | int = False,
@@ -335,6 +392,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.time_limit = time_limit
         self.polish = polish
         self.class_weight = class_weight
+        self.class_order = class_order
         self.cv = cv
         self.random_state = random_state
         self.verbose = verbose
@@ -352,7 +410,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             same result as the in-memory fit (``docs/large_data.md``; needs
             the ``large`` extra: pyarrow, dask).
         y : array-like of shape (n_samples,), or str
-            Two-class labels; for a Parquet path the name of its label
+            Class labels (strings or numbers; more than two classes learn an
+            ordered rule list, see the class docstring); for a Parquet path the name of its label
             column; for a Dask DataFrame a column name or an aligned Dask Series.
         sample_weight : array-like of shape (n_samples,), optional
             For a Parquet path or a Dask DataFrame: the name of a weight column
@@ -374,6 +433,15 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
                 raise ValueError("workspace= is for in-memory data: a fit on a Parquet path or a Dask DataFrame builds its own")
             return self._fit_stream(X, y, sample_weight)
         for name in ("n_samples_seen_", "n_patterns_", "sampled_thresholds_"):
+            self.__dict__.pop(name, None)
+        if count_classes(y) > 2:
+            if workspace is not None:
+                raise ValueError(
+                    "workspace= holds a two-class problem, but y has more than two classes: fit without workspace= "
+                    "(BooleanRuleClassifier then learns an ordered rule list, each step on a workspace of its own)"
+                )
+            return self._fit_rule_list(X, y, sample_weight)
+        for name in _RULE_LIST_ATTRIBUTES:  # from an earlier fit on more than two classes
             self.__dict__.pop(name, None)
         binarizer = self._make_binarizer()
         sample_weight = class_weighted(y, sample_weight, self.class_weight)
@@ -414,6 +482,76 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.n_patterns_ = data.n_patterns
         self.sampled_thresholds_ = list(data.approximate)
         logger.info("fitted on %d rows as %d distinct patterns", data.n_samples, data.n_patterns)
+        return self
+
+    def _fit_rule_list(self, X: Any, y: Any, sample_weight: Any) -> BooleanRuleClassifier:
+        """More than two classes: learn the ordered rule list (see the class docstring) and its attributes."""
+        check_input(X)
+        frame = as_frame(X)
+        if frame.shape[0] == 0:
+            raise ValueError(f"Found array with 0 sample(s) (shape=(0, {frame.shape[1]})) while a minimum of 1 is required.")
+        classes, y_array = class_labels(y, frame.shape[0], stacklevel=4)
+        if self.algorithm == "exact":
+            raise ValueError(
+                f"algorithm='exact' learns one two-class rule (the exact 0-1 MIP), but y has {len(classes)} classes "
+                f"({classes[:10].tolist()}): use a heuristic (algorithm='am', 'bcd', 'tlp', 'scs', 'scn' or 'cg', "
+                "with polish=True for MIP polishing of each step) for an ordered rule list, or reduce y to two classes"
+            )
+        # the class weights are those of the K classes, applied once here; each step's binary fit gets them as weights
+        weights = check_sample_weight(class_weighted(y_array, sample_weight, self.class_weight), frame.shape[0])
+        validate_data(self, X, skip_check_array=True)
+        self.classes_ = classes
+        self.target_name_ = str(y.name) if isinstance(y, pd.Series) and y.name is not None else None
+        for name in ("pattern_rates_", "form_cv_errors_", "exact_bound_", "history_",
+                     "polish_report_", "polish_bound_", "polish_gap_", "polished_"):
+            self.__dict__.pop(name, None)
+        class_index = np.searchsorted(classes, y_array)
+        with _log_level(self.verbose):
+            self.binarizer_ = self._make_binarizer().fit(frame)
+            A = self.binarizer_.transform(frame)
+            search = _RuleListSearch(self, frame, A, class_index, weights)
+            chosen, default, self.order_search_ = search.run(len(classes))
+        steps = [(classes[k], fitted) for k, fitted in chosen]
+        self.steps_ = [fitted for _, fitted in steps]
+        rules = RuleList(tuple((label, fitted.rule_) for label, fitted in steps), classes[default])
+        raw = RuleList(tuple((label, fitted.raw_rule_) for label, fitted in steps), classes[default])
+        # rule_ is a Rule for two classes (the type the two-class code reads) and a RuleList here
+        self.rule_, self.raw_rule_ = rules, raw  # type: ignore[assignment]
+        self.class_order_ = list(rules.classes)
+        self._bucket_classes = np.array([k for k, _ in chosen] + [default], dtype=int)
+        self.simplification_ = SimplifyReport(
+            raw.n_literals, rules.n_literals,
+            tuple(f"step {k + 1}: {line}" for k, fitted in enumerate(self.steps_) for line in fitted.simplification_.removed_clauses),
+            tuple(f"step {k + 1}: {line}" for k, fitted in enumerate(self.steps_) for line in fitted.simplification_.rewritten_clauses),
+        )
+        forms = {fitted.form_ for fitted in self.steps_}
+        self.form_ = forms.pop() if len(forms) == 1 else ("mixed" if forms else self.form)
+        fits = search.fits
+        self.n_iter_ = sum(fit.n_iter_ for fit in fits)
+        self.n_solves_ = sum(fit.n_solves_ for fit in fits)
+        self.n_builds_ = sum(fit.n_builds_ for fit in fits)
+        self.n_reused_ = sum(fit.n_reused_ for fit in fits)
+        self.solver_seconds_ = float(sum(fit.solver_seconds_ for fit in fits))
+        self.objective_ = float(sum(fitted.objective_ for fitted in self.steps_))
+        self.paper_theta_ = float(self.steps_[0].paper_theta_) if self.steps_ else float("nan")
+        terminations = [fitted.termination_ for fitted in self.steps_]
+        self.termination_ = "time_limit" if "time_limit" in terminations else (terminations[0] if terminations else "converged")
+        buckets = RuleList.first_true(_step_values(rules, A, self.binarizer_.literals_))
+        self.class_rates_ = ClassRates.fit(buckets, class_index, len(rules.steps) + 1, len(classes), weights)
+        totals = np.bincount(class_index, weights=weights, minlength=len(classes))
+        self.baseline_class_ = int(np.argmax(totals))
+        self.baseline_error_ = float(1.0 - totals.max() / totals.sum())
+        wrong = self._bucket_classes[buckets] != class_index
+        self.training_error_ = float(np.average(wrong, weights=weights))
+        if self.training_error_ >= self.baseline_error_ - 1e-12 or len(np.unique(self._bucket_classes[buckets])) == 1:
+            warnings.warn(
+                f"the rule list's training error {self.training_error_:.4f} is no lower than always predicting the "
+                f"majority class {classes[self.baseline_class_]!r} ({self.baseline_error_:.4f}), or it predicts one "
+                "class for every training row: lower theta or raise n_clauses",
+                TrivialRuleWarning, stacklevel=3,
+            )
+        self.complexity_ = rules.complexity()
+        logger.info("learned a rule list of %d steps:\n%s", len(rules.steps), rules)
         return self
 
     def _make_binarizer(self) -> FeatureBinarizer:
@@ -540,6 +678,12 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             )
         return frame
 
+    def _buckets(self, X: Any) -> np.ndarray:
+        """Rule list: the claiming step of each row of ``X`` (0-based; the number of steps for the default)."""
+        frame = self._frame_for_predict(X)
+        rules: Any = self.rule_  # a RuleList (more than two classes)
+        return RuleList.first_true(_step_values(rules, self.binarizer_.transform(frame), self.binarizer_.literals_))
+
     def _clause_values(self, X: Any) -> np.ndarray:
         """The rule's clause outputs (n, R) on ``X``."""
         frame = self._frame_for_predict(X)
@@ -563,7 +707,10 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         if is_stream_input(X):
             check_is_fitted(self)
             return self._predict_stream(X, self.predict, pd.Series(self.classes_[:0]))
-        clause_values = self._clause_values(X)  # checks that the estimator is fitted
+        check_is_fitted(self)
+        if isinstance(self.rule_, RuleList):
+            return self.classes_[self._bucket_classes[self._buckets(X)]]
+        clause_values = self._clause_values(X)
         fired = self.rule_.reduce(clause_values)
         return self.classes_[fired.astype(int)]
 
@@ -583,9 +730,13 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         may disagree with it on patterns where the rule is mostly wrong. The estimate is
         in-sample: use ``CalibratedClassifierCV`` for out-of-sample calibration.
 
+        With more than two classes, the probabilities of the rows each step of the
+        rule list claims (and of the default's rows): the training class frequencies
+        there, ``(count + 1) / (rows + K)`` (:class:`rulemodels.rules.ClassRates`).
+
         Returns
         -------
-        ndarray of shape (n_samples, 2)
+        ndarray of shape (n_samples, n_classes)
             Columns in the order of ``classes_``. On a Parquet path the batches
             are read one at a time; on a Dask DataFrame it is a lazy Dask
             DataFrame with the columns ``classes_``.
@@ -593,6 +744,9 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         if is_stream_input(X):
             check_is_fitted(self)
             return self._predict_stream(X, self.predict_proba, pd.DataFrame({c: pd.Series(dtype=float) for c in self.classes_}))
+        check_is_fitted(self)
+        if isinstance(self.rule_, RuleList):
+            return self.class_rates_.predict(self._buckets(X))
         clause_values = self._clause_values(X)
         positive = self.pattern_rates_.predict(clause_values, self.rule_.reduce(clause_values))
         return np.column_stack([1.0 - positive, positive])
@@ -611,26 +765,35 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         pandas.DataFrame
             Indexed like ``X``: ``prediction``, ``rule_value``, ``clauses`` (a list of
             ``{"clause": r, "holds": bool, "literals": [...]}``, r 1-based) and
-            ``reason`` (readable text with the row's values).
+            ``reason`` (readable text with the row's values). With more than two
+            classes: ``prediction``, ``step`` (the claiming step, 1-based; the
+            number of steps + 1 for the default), ``clauses`` and ``reason``
+            (:func:`rulemodels.rules.explain_rule_list`).
         """
         frame = self._frame_for_predict(X)
         # predict reads the columns by their fitted kinds in binarizer_.transform; explain reads the rule's columns
         kinds = getattr(self.binarizer_, "column_kinds_", {})
         frame = conform(frame, {name: kinds[name] for name in self.rule_.features if name in kinds})
+        if isinstance(self.rule_, RuleList):
+            return explain_rule_list(self.rule_, frame)
         return explain_rule(self.rule_, frame, tuple(self.classes_))
 
     def to_sql(self) -> str:
-        """The fitted rule as a NULL-aware SQL expression, true for ``classes_[1]`` (:meth:`Rule.to_sql`)."""
+        """The fitted rule as a NULL-aware SQL expression, true for ``classes_[1]`` (:meth:`Rule.to_sql`); a rule
+        list as ``CASE WHEN <step 1> THEN <class> ... ELSE <default> END`` (:func:`rulemodels.rules.to_sql`)."""
         check_is_fitted(self)
         return self.rule_.to_sql()
 
-    def to_query(self) -> str:
-        """The fitted rule as a ``DataFrame.query`` expression, true for ``classes_[1]`` (:meth:`Rule.to_query`)."""
+    def to_query(self) -> Any:
+        """The fitted rule as a ``DataFrame.query`` expression, true for ``classes_[1]`` (:meth:`Rule.to_query`); a
+        rule list as ``{class: expression}``, each row true in exactly the expression of its predicted class
+        (:func:`rulemodels.rules.to_query`)."""
         check_is_fitted(self)
         return self.rule_.to_query()
 
     def to_python(self) -> str:
-        """A dependency-free module whose ``predict_row`` is 1 for ``classes_[1]`` (:meth:`Rule.to_python`)."""
+        """A dependency-free module whose ``predict_row`` is 1 for ``classes_[1]`` (:meth:`Rule.to_python`); for a
+        rule list, ``predict_row`` returns the class label."""
         check_is_fitted(self)
         return self.rule_.to_python()
 
@@ -638,7 +801,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         """For notebooks: the fitted rule as a table of clauses, with complexity, training error and baseline."""
         import html
 
-        from rulemodels.rules import rule_html
+        from rulemodels.rules import rule_html, rule_list_html
 
         if not hasattr(self, "rule_"):
             return f"<pre>{html.escape(repr(self))}</pre>"
@@ -648,6 +811,9 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             "baseline": f"{self.baseline_error_:.4f} (always {majority})",
             "algorithm": f"{self.algorithm}, {self.n_iter_} iterations ({self.termination_})",
         }
+        if isinstance(self.rule_, RuleList):
+            target = self.target_name_ or "class"
+            return rule_list_html(self.rule_, title=f"{target}: ordered rule list ({self.form_.upper()} steps)", facts=facts)
         target = f"{self.target_name_} = {self.classes_[1]}" if self.target_name_ else f"class {self.classes_[1]}"
         return rule_html(self.rule_, title=f"{target} when true ({self.form_.upper()})", facts=facts)
 
@@ -662,18 +828,118 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         """
         if not hasattr(self, "rule_"):
             return super().__repr__()
+        if isinstance(self.rule_, RuleList):
+            return self.rule_.to_text(self.target_name_ or "class")
         target = f"{self.target_name_} = {self.classes_[1]}" if self.target_name_ else f"class {self.classes_[1]}"
         return f"{target} when {self.rule_}"
 
     def __repr__(self, N_CHAR_MAX: int = 700) -> str:
         """scikit-learn's parameter repr; once fitted, followed by ``# <the rule for the positive class>``."""
         text = super().__repr__(N_CHAR_MAX)
-        return f"{text}  # {self}" if hasattr(self, "rule_") else text
+        return f"{text}  # {str(self).replace(chr(10), ' ')}" if hasattr(self, "rule_") else text
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = self.nan == "indicator"
         tags.input_tags.categorical = True
         tags.input_tags.string = True
-        tags.classifier_tags.multi_class = False
+        tags.classifier_tags.multi_class = True  # more than two classes: an ordered rule list
         return tags
+
+
+# ---------------------------------------------------------------------------
+# More than two classes: the ordered rule list
+# ---------------------------------------------------------------------------
+
+#: The attributes only a fit on more than two classes sets (a later two-class fit drops them).
+_RULE_LIST_ATTRIBUTES: tuple[str, ...] = ("steps_", "class_order_", "order_search_", "class_rates_", "_bucket_classes")
+
+
+def _step_values(rules: RuleList, A: Any, literals: Any) -> np.ndarray:
+    """Each step rule's value (n, n_steps) on the binarized rows ``A`` (as the two-class ``predict`` reads rows)."""
+    if not rules.steps:
+        return np.zeros((A.shape[0], 0), dtype=bool)
+    return np.column_stack([rule.evaluate_binary(A, literals) for rule in rules.rules])
+
+
+class _RuleListSearch:
+    """The order of a rule list's steps (``class_order``), one binary fit of the estimator's settings per try.
+
+    Each try fits ``clone(estimator)`` on the rows no earlier step claimed, with
+    labels "is this class", on a :class:`TrainingWorkspace` that reuses the
+    binarizer fitted on all the rows (so the steps' literals are those of one
+    binarization, and every column keeps its kind).
+    """
+
+    def __init__(self, estimator: BooleanRuleClassifier, frame: pd.DataFrame, A: Any,
+                 class_index: np.ndarray, weights: np.ndarray) -> None:
+        self.estimator = estimator
+        self.frame, self.A, self.class_index, self.weights = frame, A, class_index, weights
+        self.fits: list[BooleanRuleClassifier] = []  # every binary fit, kept or not (the counters add them up)
+
+    def _try(self, rows: np.ndarray, k: int) -> tuple[BooleanRuleClassifier, np.ndarray] | None:
+        """The binary fit of class ``k`` against the rest on ``rows`` and the rows its rule claims; None if one class."""
+        positive = (self.class_index[rows] == k).astype(np.int8)
+        if positive.min() == positive.max():
+            return None
+        base = self.estimator
+        X_rows, w_rows = self.frame.iloc[rows], self.weights[rows]
+        fitted = clone(base).set_params(class_weight=None)  # every other parameter as given, present and future
+        with warnings.catch_warnings(), TrainingWorkspace(
+            X_rows, positive, w_rows, binarizer=base.binarizer_, solver=base.solver, fit_binarizer=False,
+        ) as workspace:
+            warnings.simplefilter("ignore", TrivialRuleWarning)  # a step may be trivial; the list's error is checked
+            fitted.fit(X_rows, positive, sample_weight=w_rows, workspace=workspace)
+        self.fits.append(fitted)
+        claimed = fitted.rule_.evaluate_binary(self.A[rows], base.binarizer_.literals_)
+        return fitted, claimed
+
+    def _default_error(self, rows: np.ndarray, left: list[int]) -> tuple[float, int]:
+        """The weighted error on ``rows`` of the best default among the classes ``left``, and that class."""
+        totals = np.bincount(self.class_index[rows], weights=self.weights[rows], minlength=int(self.class_index.max()) + 1)
+        best = max(left, key=lambda k: (totals[k], -k))
+        return float(totals.sum() - totals[best]), best
+
+    def run(self, n_classes: int) -> tuple[list[tuple[int, BooleanRuleClassifier]], int, list[dict[Any, float]]]:
+        """``(steps, default, search)``: the (class index, fitted step) pairs in order, the default class index, and
+        each step's ``{class: total weighted training error}`` of the classes tried (``class_order="error"``)."""
+        classes = self.estimator.classes_
+        rows = np.arange(len(self.class_index))
+        totals = np.bincount(self.class_index, weights=self.weights, minlength=n_classes)
+        left = sorted(range(n_classes), key=lambda k: (totals[k], k))  # rarest first
+        greedy = self.estimator.class_order == "error"
+        steps: list[tuple[int, BooleanRuleClassifier]] = []
+        search: list[dict[Any, float]] = []
+        total = float(self.weights.sum())
+        committed = 0.0  # the weight of the rows the kept steps claimed wrongly
+        while len(left) >= 2 and rows.size:
+            tried: dict[int, tuple[float, BooleanRuleClassifier, np.ndarray]] = {}
+            for k in left:  # "rarest": the first class (rarest first) that both classes of the rows let fit
+                result = self._try(rows, k)
+                if result is None:
+                    continue
+                fitted, claimed = result
+                wrong = float(self.weights[rows][claimed & (self.class_index[rows] != k)].sum())
+                rest_error, _ = self._default_error(rows[~claimed], [c for c in left if c != k]) if (~claimed).any() else (0.0, k)
+                tried[k] = ((committed + wrong + rest_error) / total, fitted, claimed)
+                if not greedy:
+                    break
+            if not tried:
+                break
+            k = min(tried, key=lambda c: (tried[c][0], left.index(c)))
+            _, fitted, claimed = tried[k]
+            if greedy:
+                search.append({_plain_label(classes[c]): error for c, (error, _, _) in tried.items()})
+            left.remove(k)
+            if claimed.any():  # a step that claims no training row would only lengthen the list
+                steps.append((k, fitted))
+                committed += float(self.weights[rows][claimed & (self.class_index[rows] != k)].sum())
+                rows = rows[~claimed]
+            logger.info("rule list: step %d is class %r, %d rows left", len(steps), classes[k], rows.size)
+        _, default = self._default_error(rows, left) if rows.size else (0.0, left[-1])
+        return steps, default, search
+
+
+def _plain_label(value: Any) -> Any:
+    """A numpy scalar label as the Python value (keys of ``order_search_``)."""
+    return value.item() if isinstance(value, np.generic) else value

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import logging
 import time
@@ -23,7 +24,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from rulemodels import defaults
 from rulemodels.algorithms.baseline import TrivialRuleWarning
 from rulemodels.algorithms.training import TrainingWorkspace
-from rulemodels.data import check_input, class_weighted
+from rulemodels.data import check_input, class_weighted, count_classes
 from rulemodels.estimator import BooleanRuleClassifier, _log_level
 from rulemodels.utils import Options, check_values, track, validate_params
 
@@ -42,13 +43,14 @@ FINE_THETAS: tuple[float, ...] = defaults.FINE_THETAS
 _BASE_PARAMS: tuple[str, ...] = (
     "n_thresholds", "allow_disable", "disable_cost", "max_iter",
     "solver", "solver_options", "time_limit", "random_state",
-    "theta_unit", "nan", "high_cardinality", "simplify", "polish", "class_weight",
+    "theta_unit", "nan", "high_cardinality", "simplify", "polish", "class_weight", "class_order",
 )
 
 #: Fitted attributes of best_estimator_ that BooleanRuleCV copies (those it has).
 _MIRRORED: tuple[str, ...] = (
     "rule_", "binarizer_", "classes_", "n_features_in_", "feature_names_in_", "complexity_", "target_name_", "n_iter_",
     "raw_rule_", "simplification_", "baseline_error_", "baseline_class_", "training_error_",
+    "steps_", "class_order_", "order_search_",
 )
 
 #: Mean scores are rounded to this many decimals before ranking, so that means
@@ -95,7 +97,10 @@ def _fit_fold(
     # the workspace holds the weights the fits learn from: sample_weight times the training fold's class weights
     learning_weight = class_weighted(y_train, fit_weight, base.class_weight)
     outcomes = []
-    with TrainingWorkspace(X_train, y_train, learning_weight, binarizer=base._make_binarizer(), solver=base.solver) as workspace:
+    # a workspace holds two classes; a rule list (more than two) fits its steps on workspaces of its own
+    shared = count_classes(y_train) <= 2
+    with (TrainingWorkspace(X_train, y_train, learning_weight, binarizer=base._make_binarizer(), solver=base.solver)
+          if shared else contextlib.nullcontext()) as workspace:
         for params in candidates:
             start = time.perf_counter()
             with warnings.catch_warnings():  # trivial fold rules are expected at large θ; the refit warns
@@ -276,13 +281,16 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         (count, rate, ETA) is drawn on stderr when stderr is a terminal, and
         nothing otherwise (:mod:`rulemodels.utils`).
     n_thresholds, allow_disable, disable_cost, max_iter, solver, solver_options, time_limit, \
-theta_unit, nan, high_cardinality, simplify, polish, class_weight
+theta_unit, nan, high_cardinality, simplify, polish, class_weight, class_order
         Passed to every :class:`~rulemodels.BooleanRuleClassifier` (see it for
         their meaning); ``time_limit`` applies to each fit, and so does
         ``polish`` (one MIP per fit of the search: slow, off by default).
         ``class_weight="balanced"`` is computed on each training fold; the
         test folds are scored with ``sample_weight`` only (pair it with
         ``scoring="balanced_accuracy"`` to score the classes alike).
+        With more than two classes every candidate is an ordered rule list
+        (``class_order`` orders its steps) and the folds' fits do not share a
+        workspace (each step fit builds its own).
 
     Attributes
     ----------
@@ -322,7 +330,7 @@ theta_unit, nan, high_cardinality, simplify, polish, class_weight
         the estimator provides it).
     n_iter_ : int
         ``best_estimator_.n_iter_``, iterations of the refit (only with ``refit=True``).
-    classes_ : ndarray of shape (2,)
+    classes_ : ndarray of shape (n_classes,)
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only for DataFrame input with string column names.
@@ -390,6 +398,7 @@ theta_unit, nan, high_cardinality, simplify, polish, class_weight
         simplify: bool = defaults.DEFAULT_SIMPLIFY,
         polish: Any = defaults.DEFAULT_POLISH,
         class_weight: Any = defaults.DEFAULT_CLASS_WEIGHT,
+        class_order: str = defaults.DEFAULT_CLASS_ORDER,
     ):
         self.algorithms = algorithms
         self.thetas = thetas
@@ -415,6 +424,7 @@ theta_unit, nan, high_cardinality, simplify, polish, class_weight
         self.simplify = simplify
         self.polish = polish
         self.class_weight = class_weight
+        self.class_order = class_order
 
     def _candidates(self) -> list[dict[str, Any]]:
         """The grid as a list of parameter dicts, simplest first (fewest clauses, largest θ, algorithms and forms in order)."""
@@ -450,7 +460,7 @@ theta_unit, nan, high_cardinality, simplify, polish, class_weight
         X : array-like or DataFrame of shape (n_samples, n_features)
             Raw or binary features, as for :class:`~rulemodels.BooleanRuleClassifier`.
         y : array-like of shape (n_samples,)
-            Two-class labels.
+            Class labels (more than two: ordered rule lists).
         sample_weight : array-like of shape (n_samples,), default=None
             Passed to every fit (each fold fit gets its training rows'
             weights) and to the scorer on the test rows when it takes
@@ -595,5 +605,5 @@ theta_unit, nan, high_cardinality, simplify, polish, class_weight
         tags.input_tags.allow_nan = self.nan == "indicator"
         tags.input_tags.categorical = True
         tags.input_tags.string = True
-        tags.classifier_tags.multi_class = False
+        tags.classifier_tags.multi_class = True  # more than two classes: an ordered rule list
         return tags

@@ -89,7 +89,11 @@ def _add_data_arguments(parser: argparse.ArgumentParser, *, estimator: bool = Tr
         "--target",
         help="the label column (required for a CSV file): its name, or its 0-based index (-1: the last column)",
     )
-    parser.add_argument("--positive", help="the label value of the positive class (required if the target has more than two values)")
+    parser.add_argument(
+        "--positive",
+        help="the label value of the positive class (every other value is negative); a target with more than two "
+             "values needs it, except in 'fit', which learns an ordered rule list over all of them without it",
+    )
     _add_csv_arguments(parser)
     if estimator:
         parser.add_argument(
@@ -321,7 +325,11 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
     )
     solvers_parser.set_defaults(handler=handlers["solvers"])
 
-    fit = commands.add_parser("fit", help="learn a rule and print it", description="Learn a two-level Boolean rule and print it.")
+    fit = commands.add_parser(
+        "fit", help="learn a rule and print it",
+        description="Learn a two-level Boolean rule and print it; for a target with more than two values (and no "
+                    "--positive), an ordered rule list: one rule per class, the first that holds decides, else a default class.",
+    )
     _add_data_arguments(fit, parquet=True)
     fit.add_argument(
         "--algorithm", choices=defaults.ALGORITHMS, default=defaults.DEFAULT_ALGORITHM,
@@ -334,6 +342,11 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
         "--class-weight", choices=defaults.CLASS_WEIGHT_MODES, default=defaults.DEFAULT_CLASS_WEIGHT,
         help="'balanced': weigh each class alike in the accuracy cost (rows of class c weigh n / (2 n_c)), "
              "for a rare positive class (default: every row weighs 1)",
+    )
+    fit.add_argument(
+        "--class-order", choices=defaults.CLASS_ORDERS, default=defaults.DEFAULT_CLASS_ORDER,
+        help="more than two classes: order the rule list's steps greedily by training error ('error': about K²/2 "
+             f"binary fits for K classes) or rarest class first ('rarest': K-1 fits) (default: {defaults.DEFAULT_CLASS_ORDER})",
     )
     _add_polish_argument(fit)
     fit.add_argument("--out", help="save the rule (JSON) to this file, for 'rulemodels predict'")
@@ -356,7 +369,8 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
     predict.add_argument(
         "--proba", action="store_true",
         help="add a 'probability' column: the probability of the rule's class (the training positive rate of "
-             "the row's pattern of clause values, saved by 'fit --out')",
+             "the row's pattern of clause values, saved by 'fit --out'); for a rule list, a 'probability_<class>' "
+             "column per class (the training class rates of the step that claimed the row)",
     )
     predict.add_argument(
         "--target",

@@ -128,7 +128,7 @@ def _parquet_data(args: argparse.Namespace, categorical: list[str]) -> _ParquetD
 
 
 def _fit_estimator(args: argparse.Namespace, algorithm: str):
-    from rulemodels import BooleanRuleClassifier
+    from rulemodels import BooleanRuleClassifier, defaults
     from rulemodels.data import is_bundled_dataset, is_parquet_path, load_data
 
     _translate_pyomo_warnings(args, args.cleanups)
@@ -136,7 +136,7 @@ def _fit_estimator(args: argparse.Namespace, algorithm: str):
     parquet = not is_bundled_dataset(args.data) and is_parquet_path(args.data)
     data: Any = (
         _parquet_data(args, categorical) if parquet
-        else load_data(args.data, args.target, args.positive, _csv_options(args), categorical=categorical)
+        else load_data(args.data, args.target, args.positive, _csv_options(args), categorical=categorical, multiclass=True)
     )
     clf = BooleanRuleClassifier(
         form=args.form, n_clauses=args.n_clauses, theta=args.theta, algorithm=algorithm, n_thresholds=args.n_thresholds,
@@ -145,6 +145,7 @@ def _fit_estimator(args: argparse.Namespace, algorithm: str):
         solver_options={"output_flag": True} if args.solver_log and args.solver == "highs" else None,
         nan=args.nan, high_cardinality=args.high_cardinality, polish=getattr(args, "polish", False),
         class_weight=getattr(args, "class_weight", None),
+        class_order=getattr(args, "class_order", defaults.DEFAULT_CLASS_ORDER),
     )
     start = time.perf_counter()
     if parquet:  # read in batches and collapsed to distinct patterns (docs/large_data.md)
@@ -152,6 +153,8 @@ def _fit_estimator(args: argparse.Namespace, algorithm: str):
         data = replace(data, classes=tuple(_plain(c) for c in clf.classes_))
     else:
         clf.fit(data.X, data.y)
+        if data.multiclass:  # the classes as the estimator holds them (the rule file's order)
+            data = replace(data, classes=tuple(_plain(c) for c in clf.classes_))
     return data, clf, time.perf_counter() - start
 
 
@@ -177,25 +180,41 @@ def _print_rule_summary(data, clf, seconds: float) -> None:
         print(f"data: {data.source} ({clf.n_samples_seen_} samples as {clf.n_patterns_} distinct patterns, {features})")
     else:
         error = float(np.mean(clf.predict(data.X) != data.y))
-        print(f"data: {data.source} ({data.X.shape[0]} samples, {features}, {int(data.y.sum())} positive)")
+        if data.multiclass:
+            counts = ", ".join(f"{int(np.sum(data.y == c))} {c}" for c in clf.classes_)
+            print(f"data: {data.source} ({data.X.shape[0]} samples, {features}, {len(data.classes)} classes: {counts})")
+        else:
+            print(f"data: {data.source} ({data.X.shape[0]} samples, {features}, {int(data.y.sum())} positive)")
     if hasattr(clf, "form_cv_errors_"):
         errors = {form: float(np.mean(values)) for form, values in clf.form_cv_errors_.items()}
         print(f"form: {clf.form_} (--form auto; mean inner-CV error dnf {errors['dnf']:.4f}, cnf {errors['cnf']:.4f})")
-    print(f"rule ({data.target} = {data.classes[1]} when true):")
-    print(f"  {clf.rule_}")
+    if hasattr(clf, "steps_"):  # more than two classes: the ordered rule list, one line per step
+        order = f"--class-order {clf.class_order}"
+        n_steps = len(clf.rule_.steps)
+        print(f"rule list ({data.target}; {n_steps} step{'' if n_steps == 1 else 's'} ordered by {order}; the first that holds decides):")
+        for line in clf.rule_.to_text(data.target).splitlines():
+            print(f"  {line}")
+        majority = clf.classes_[clf.baseline_class_]
+    else:
+        print(f"rule ({data.target} = {data.classes[1]} when true):")
+        print(f"  {clf.rule_}")
+        majority = data.classes[clf.baseline_class_]
     if clf.simplification_.changed:
         print(f"simplified: {clf.simplification_}")
-    majority, baseline = data.classes[clf.baseline_class_], clf.baseline_error_
+    baseline = clf.baseline_error_
     class_weight = clf.get_params().get("class_weight")
     if class_weight is not None and not isinstance(data, _ParquetData):  # the plain error beside the plain baseline
-        share = float(np.mean(data.y))
-        majority, baseline = data.classes[int(share > 0.5)], min(share, 1.0 - share)
+        counts = np.unique(np.asarray(data.y), return_counts=True)
+        majority, baseline = counts[0][np.argmax(counts[1])], 1.0 - counts[1].max() / counts[1].sum()
+        if not hasattr(clf, "steps_"):
+            majority = data.classes[int(majority)]
     weighted = " (class-weighted)" if class_weight is not None and isinstance(data, _ParquetData) else ""
     print(f"training error{weighted}: {error:.4f}  (accuracy {1 - error:.4f}); baseline: {baseline:.4f} (always {majority})")
     if class_weight is not None and not weighted:
+        weighted_majority = clf.classes_[clf.baseline_class_] if hasattr(clf, "steps_") else data.classes[clf.baseline_class_]
         print(
             f"class weight: {class_weight}; the error the learner minimised (class-weighted): {clf.training_error_:.4f}, "
-            f"always-{data.classes[clf.baseline_class_]}: {clf.baseline_error_:.4f}"
+            f"always-{weighted_majority}: {clf.baseline_error_:.4f}"
         )
     print(
         f"complexity: {complexity['n_clauses']} clauses, {complexity['n_conditions']} conditions as printed, "
@@ -241,9 +260,12 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     out = _checked_output(args.out, _data_inputs(args))
     data, clf, seconds = _fit_estimator(args, args.algorithm)
     if out is not None:  # saved before anything is printed: a closed stdout cannot lose the rule
+        rates: dict[str, Any] = (
+            {"class_rates": clf.class_rates_} if hasattr(clf, "class_rates_") else {"pattern_rates": clf.pattern_rates_}
+        )
         save_model(
             out, clf.rule_, data.classes, data.target, _feature_columns(data),
-            pattern_rates=clf.pattern_rates_, algorithm=args.algorithm, theta=args.theta, n_clauses=args.n_clauses,
+            **rates, algorithm=args.algorithm, theta=args.theta, n_clauses=args.n_clauses,
             solver=args.solver, column_kinds=clf.binarizer_.column_kinds_, **_polish_metadata(clf),
             **({"class_weight": args.class_weight} if args.class_weight is not None else {}),
         )
@@ -287,12 +309,16 @@ def _cmd_predict(args: argparse.Namespace) -> int:
             predictions = model.explain(frame)[["prediction", "reason"]].reset_index(drop=True)
         else:
             predictions = pd.DataFrame({"prediction": model.predict(frame)})
-        if args.proba:
+        if args.proba and model.multiclass:  # a column per class, in the file's order of classes
+            proba = model.predict_proba(frame)
+            for k, label in enumerate(model.classes):
+                predictions.insert(1 + k, f"probability_{label}", proba[:, k])
+        elif args.proba:
             predictions.insert(1, "probability", model.predict_proba(frame))
         tables.append(predictions)
         if target is not None:
             labels.append(frame[target].reset_index(drop=True))
-            fired.append(model.rule.evaluate(frame))
+            fired.append(predictions["prediction"].to_numpy() if model.multiclass else model.rule.evaluate(frame))
     if not tables:
         raise ValueError(f"data file '{args.data}' has no rows")
     predictions = pd.concat(tables, ignore_index=True) if len(tables) > 1 else tables[0]
@@ -300,7 +326,8 @@ def _cmd_predict(args: argparse.Namespace) -> int:
     if target is not None:
         import numpy as np
 
-        _print_scores(pd.concat(labels, ignore_index=True), np.concatenate(fired), model.classes, target)
+        score = _print_class_scores if model.multiclass else _print_scores
+        score(pd.concat(labels, ignore_index=True), np.concatenate(fired), model.classes, target)
     return EXIT_OK
 
 
@@ -352,6 +379,44 @@ def _print_scores(labels: Any, fired: Any, classes: tuple[Any, Any], target: str
     print("\n".join(lines), file=sys.stderr)
 
 
+def _print_class_scores(labels: Any, predicted: Any, classes: tuple[Any, ...], target: str) -> None:
+    """More than two classes: accuracy, the K x K confusion matrix and the majority baseline on stderr, for the
+    rows whose label is one of the classes (a label matches a class when equal to it or to its text)."""
+    import numpy as np
+
+    truth = np.full(len(labels), -1)
+    for k, label in enumerate(classes):
+        truth[np.asarray((labels == label) | (labels.astype(str).str.strip() == str(label)), dtype=bool)] = k
+    known = (truth >= 0) & np.asarray(labels.notna(), dtype=bool)
+    left_out = int(len(labels) - known.sum())
+    note = f"; {left_out} rows with a missing or other label left out" if left_out else ""
+    if not known.any():
+        print(f"scores: no row of column '{target}' holds one of the classes {', '.join(map(str, classes))}{note}", file=sys.stderr)
+        return
+    position = {str(label): k for k, label in enumerate(classes)}
+    guess = np.array([position[str(p)] for p in np.asarray(predicted, dtype=object)[known]])
+    truth = truth[known]
+    accuracy = float(np.mean(guess == truth))
+    names = [str(c) for c in classes]
+    width = max(len(f"actual {n}") for n in names)
+    cell = max(len(f"predicted {n}") for n in names)
+    lines = [
+        f"scores on {len(truth)} rows labelled in column '{target}'{note}:",
+        f"accuracy: {accuracy:.4f}  (error {1 - accuracy:.4f})",
+        " " * width + "  " + "  ".join(f"predicted {n}".rjust(cell) for n in names),
+    ]
+    for t, name in enumerate(names):
+        row = "  ".join(str(int(np.sum((truth == t) & (guess == p)))).rjust(cell) for p in range(len(names)))
+        lines.append(f"actual {name}".ljust(width) + "  " + row)
+    counts = np.bincount(truth, minlength=len(names))
+    majority = int(np.argmax(counts))
+    lines.append(
+        f"baseline: {1 - counts[majority] / len(truth):.4f} error of always predicting {names[majority]} "
+        "(the majority class of these rows)"
+    )
+    print("\n".join(lines), file=sys.stderr)
+
+
 def _cmd_export(args: argparse.Namespace) -> int:
     """Write a saved rule as SQL, a pandas query or a dependency-free Python module."""
     from rulemodels.outputs import write_text_atomically
@@ -360,11 +425,17 @@ def _cmd_export(args: argparse.Namespace) -> int:
     out = _checked_output(args.out, [("RULE.json", args.rule)])
     args.result_on_stdout = out is None
     model = load_model(args.rule)
-    text = {"sql": model.rule.to_sql, "query": model.rule.to_query, "python": model.rule.to_python}[args.format]()
-    text = text if text.endswith("\n") else text + "\n"
+    exported = {"sql": model.rule.to_sql, "query": model.rule.to_query, "python": model.rule.to_python}[args.format]()
+    if isinstance(exported, dict):  # a rule list's queries: {class: expression}, as a JSON object in the list's order
+        import json
+
+        exported = json.dumps({str(label): text for label, text in exported.items()}, indent=2, ensure_ascii=False)
+    text = exported if exported.endswith("\n") else exported + "\n"
     if out is not None:
         write_text_atomically(out, text)
-        print(f"wrote the rule as {args.format} to {args.out} (true means {model.target} = {model.classes[1]})", file=sys.stderr)
+        meaning = (f"the value is the class of {model.target}" if model.multiclass
+                   else f"true means {model.target} = {model.classes[1]}")
+        print(f"wrote the rule as {args.format} to {args.out} ({meaning})", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return EXIT_OK

@@ -4,7 +4,7 @@
   the class names as :class:`LabeledData`), :func:`read_features`,
   :class:`CSVOptions`, :func:`resolve_target`, :func:`is_bundled_dataset`;
 - the checks every fit runs on X, y and sample weights: :func:`check_input`,
-  :func:`as_frame`, :func:`binary_labels`, :func:`check_no_missing_labels`,
+  :func:`as_frame`, :func:`binary_labels`, :func:`class_labels`, :func:`count_classes`, :func:`check_no_missing_labels`,
   :func:`check_sample_weight`;
 - :class:`FeatureBinarizer`: raw columns to the 0/1 literal columns a rule is
   learned from (:meth:`FeatureBinarizer.fit_summary` fits it from per-column
@@ -42,6 +42,8 @@ _EXPORTS: dict[str, str] = {
     "LabeledData": "rulemodels.data._csv",
     "as_frame": "rulemodels.data._inputs",
     "binary_labels": "rulemodels.data._inputs",
+    "class_labels": "rulemodels.data._inputs",
+    "count_classes": "rulemodels.data._inputs",
     "check_input": "rulemodels.data._inputs",
     "check_no_missing_labels": "rulemodels.data._inputs",
     "check_sample_weight": "rulemodels.data._inputs",
@@ -71,7 +73,9 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         check_input,
         check_no_missing_labels,
         check_sample_weight,
+        class_labels,
         class_weighted,
+        count_classes,
     )
     from rulemodels.data._parquet import is_parquet_path, parquet_batches, parquet_columns
     from rulemodels.data._stream import StreamedData, is_stream_input, read_stream, stream_map

@@ -77,13 +77,19 @@ class CSVOptions:
 
 @dataclass(frozen=True)
 class LabeledData:
-    """Features, 0/1 labels, and the names of the two classes (``classes[1]`` is label 1)."""
+    """Features, 0/1 labels, and the names of the two classes (``classes[1]`` is label 1); with more
+    than two classes (``load_data(..., multiclass=True)``), the labels themselves and every class, sorted."""
 
     X: pd.DataFrame
     y: np.ndarray
     target: str
-    classes: tuple[Any, Any]
+    classes: tuple[Any, ...]
     source: str
+
+    @property
+    def multiclass(self) -> bool:
+        """Whether ``y`` holds more than two classes (the labels themselves, not 0/1)."""
+        return len(self.classes) > 2
 
 
 def _plain(value: Any) -> Any:
@@ -215,7 +221,7 @@ def is_bundled_dataset(source: str) -> bool:
 
 
 def load_data(source: str, target: str | None = None, positive: str | None = None,
-              options: CSVOptions | None = None, categorical: Sequence[str] = ()) -> LabeledData:
+              options: CSVOptions | None = None, categorical: Sequence[str] = (), *, multiclass: bool = False) -> LabeledData:
     """Load a bundled dataset by name, or a CSV file with a ``target`` column.
 
     ``target`` is a column name or a 0-based column index (``-1``: the last
@@ -224,7 +230,10 @@ def load_data(source: str, target: str | None = None, positive: str | None = Non
     value is 0). ``options`` says how to read the CSV file. ``categorical``
     names columns whose values are codes, not quantities (ICD or ZIP codes):
     they are read as text (``"02110"`` keeps its zero) and given the
-    ``category`` dtype, so every value is a category.
+    ``category`` dtype, so every value is a category. ``multiclass=True``: a
+    target with more than two values and no ``positive`` keeps its labels
+    (``y`` holds the values, ``classes`` all of them, sorted), for an ordered
+    rule list; otherwise such a target needs ``positive``.
     """
     if is_bundled_dataset(source):
         X, y = load_dataset(source)
@@ -254,11 +263,21 @@ def load_data(source: str, target: str | None = None, positive: str | None = Non
             f"target column '{target}' has a single value ({values[0]}) in '{source}': "
             "a rule is learned from rows of both classes"
         )
+    if positive is None and multiclass and len(values) > 2:
+        labels = {text: _plain(column[texts == text].iloc[0]) for text in values}
+        labels = {text: value.strip() if isinstance(value, str) else value for text, value in labels.items()}
+        y_labels = np.array([labels[text] for text in texts], dtype=object)
+        if all(isinstance(v, int | np.integer) and not isinstance(v, bool) for v in labels.values()):
+            y_labels = y_labels.astype(np.int64)
+        return LabeledData(X, y_labels, target, tuple(sorted(labels.values())), source)
     if positive is None:
         if len(values) != 2:
+            hint = "" if multiclass else (
+                " (this command learns a two-class rule; 'rulemodels fit' learns an ordered rule list over all the values)"
+            )
             raise ValueError(
                 f"target column '{target}' has {len(values)} distinct values ({', '.join(values[:10])}); "
-                "pass --positive VALUE to name the positive class"
+                f"pass --positive VALUE to name the positive class{hint}"
             )
         positive_text = values[1]
         negative: Any = _plain(column[texts == values[0]].iloc[0])

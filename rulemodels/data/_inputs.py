@@ -19,7 +19,10 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 
 from rulemodels.data.binarizer import check_unique_column_names
 
-__all__ = ["as_frame", "binary_labels", "check_input", "check_no_missing_labels", "check_sample_weight", "class_weighted"]
+__all__ = [
+    "as_frame", "binary_labels", "check_input", "check_no_missing_labels", "check_sample_weight", "class_labels",
+    "class_weighted", "count_classes",
+]
 
 
 def check_input(X: Any) -> None:
@@ -62,11 +65,12 @@ def as_frame(X: Any, columns: list[str] | None = None) -> pd.DataFrame:
     return pd.DataFrame(array, columns=names)
 
 
-def binary_labels(y: Any, n_samples: int, *, stacklevel: int = 3) -> tuple[np.ndarray, np.ndarray]:
-    """``(classes, labels)``: the two classes in sorted order and 0/1 labels (1 = ``classes[1]``).
+def class_labels(y: Any, n_samples: int, *, stacklevel: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    """``(classes, y)``: the sorted distinct labels (at least two) and ``y`` as a 1-D array.
 
     Raises a ValueError that says what is wrong with ``y`` (missing, wrong
-    shape or length, one class, more than two classes).
+    shape or length, not class labels, one class). Any number of classes
+    passes: :func:`binary_labels` is the check of the two-class learners.
     """
     if y is None:
         raise ValueError("requires y to be passed, but the target y is None")
@@ -89,13 +93,38 @@ def binary_labels(y: Any, n_samples: int, *, stacklevel: int = 3) -> tuple[np.nd
             f"y has only 1 class ({classes[0]}): BooleanRuleClassifier learns a rule from "
             "samples of both classes"
         )
+    return classes, y_array
+
+
+def count_classes(y: Any) -> int:
+    """The number of distinct labels of a 1-D (or column-vector) ``y``, missing values not counted;
+    0 when ``y`` is None or has another shape (the full checks then say what is wrong)."""
+    if y is None:
+        return 0
+    y_array = np.asarray(y)
+    if y_array.ndim == 2 and y_array.shape[1] == 1:
+        y_array = y_array.ravel()
+    if y_array.ndim != 1:
+        return 0
+    values = pd.unique(pd.Series(y_array, dtype=object))
+    return int(sum(1 for value in values if not pd.isna(value)))
+
+
+def binary_labels(y: Any, n_samples: int, *, stacklevel: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    """``(classes, labels)``: the two classes in sorted order and 0/1 labels (1 = ``classes[1]``).
+
+    Raises a ValueError that says what is wrong with ``y`` (missing, wrong
+    shape or length, one class, more than two classes).
+    """
+    classes, y_array = class_labels(y, n_samples, stacklevel=stacklevel + 1)
     if classes.shape[0] != 2:
         kind = type_of_target(y_array)
         count = classes.shape[0]
         raise ValueError(
-            f"Only binary classification is supported: BooleanRuleClassifier needs exactly two classes in y, "
-            f"got {count} class{'' if count == 1 else 'es'} ({kind}: {classes[:10].tolist()}); "
-            "for more classes wrap it in sklearn.multiclass.OneVsRestClassifier"
+            f"Only binary classification is supported by a two-class learner (a TrainingWorkspace, the exact MIP): "
+            f"it needs exactly two classes in y, got {count} classes ({kind}: {classes[:10].tolist()}); "
+            "BooleanRuleClassifier.fit on in-memory data (a DataFrame or array, without workspace=) "
+            "learns an ordered rule list for more classes"
         )
     return classes, (y_array == classes[1]).astype(np.int8)
 

@@ -449,7 +449,8 @@ def read_stream(
     if classes.size != 2:
         raise ValueError(
             f"the label column {source.label!r} has {classes.size} distinct value(s) ({classes[:10].tolist()}): "
-            "BooleanRuleClassifier needs exactly two classes; map the labels to two values first"
+            "a Parquet or Dask fit learns a two-class rule; map the labels to two values first, or fit "
+            "in-memory data (a DataFrame) for an ordered rule list over more classes"
         )
     summaries = [_column_summary(name, counts) for name, counts in summary.columns.items()]
     approximate = [s.name for s in summaries if s.counts is None]

@@ -2,7 +2,9 @@
 
 - the values :class:`Literal`, :class:`Clause` and :class:`Rule` (CNF or DNF),
   their JSON form (:meth:`Rule.to_dict` / :meth:`Rule.from_dict`) and
-  :class:`RuleFormatError`;
+  :class:`RuleFormatError`; :class:`RuleList`, an ordered list of rules, one
+  per class, ending in a default class (more than two classes), with
+  :class:`ClassRates` (its probabilities) and :func:`explain_rule_list`;
 - model files: :func:`save_model` / :func:`load_model` and :class:`SavedModel`
   (a rule with its class names, columns, pattern rates and column kinds; validated
   JSON, never pickle);
@@ -29,13 +31,14 @@ cheap. The modules inside are private; import from here.
 (("age" IS NOT NULL AND "age" > 50.0) OR ("smoker" IS NOT NULL AND "smoker" = '1'))
 """
 
-from rulemodels.rules._display import rule_html
-from rulemodels.rules._explain import explain_rule
+from rulemodels.rules._display import rule_html, rule_list_html
+from rulemodels.rules._explain import explain_rule, explain_rule_list
 from rulemodels.rules._export import to_python, to_query, to_sql
 from rulemodels.rules._files import MAX_RULE_FILE_BYTES, MODEL_FORMAT, SavedModel, load_model, save_model
 from rulemodels.rules._kinds import CATEGORY_VALUES, KINDS, ColumnKind, ColumnKindDriftWarning, conform, text_dtypes
 from rulemodels.rules._probability import PatternRates
 from rulemodels.rules._rule import VALID_OPS, Clause, Literal, Rule, RuleFormatError
+from rulemodels.rules._rule_list import ClassRates, RuleList, class_label
 from rulemodels.rules._simplify import SimplifyReport, simplify_rule
 
 __all__ = [
@@ -44,6 +47,7 @@ __all__ = [
     "MAX_RULE_FILE_BYTES",
     "MODEL_FORMAT",
     "VALID_OPS",
+    "ClassRates",
     "Clause",
     "ColumnKind",
     "ColumnKindDriftWarning",
@@ -51,12 +55,16 @@ __all__ = [
     "PatternRates",
     "Rule",
     "RuleFormatError",
+    "RuleList",
     "SavedModel",
     "SimplifyReport",
+    "class_label",
     "conform",
     "explain_rule",
+    "explain_rule_list",
     "load_model",
     "rule_html",
+    "rule_list_html",
     "save_model",
     "simplify_rule",
     "text_dtypes",

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # annotations only: rulemodels.rules._rule imports this module for Rule._repr_html_
     from rulemodels.rules._rule import Rule
+    from rulemodels.rules._rule_list import RuleList
 
-__all__ = ["rule_html"]
+__all__ = ["rule_html", "rule_list_html"]
 
 
 def _complexity_text(rule: Rule) -> str:
@@ -50,6 +51,34 @@ def rule_html(rule: Rule, *, title: str | None = None, facts: Mapping[str, str] 
     return (
         f"<div class=\"rulemodels-rule\"><strong>{heading}</strong>"
         f"<table><thead><tr><th></th><th>{noun}</th><th>conditions</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+        f"<ul>{''.join(lines)}</ul></div>"
+    )
+
+
+def rule_list_html(rules: RuleList, *, title: str | None = None, facts: Mapping[str, str] | None = None) -> str:
+    """An HTML table of a rule list: one row per step (its class and its rule as printed), then the default.
+
+    Every text is escaped, so column names, categories and class labels cannot inject markup.
+    """
+    rows = []
+    for k, (label, rule) in enumerate(rules.steps, start=1):
+        rows.append(
+            f"<tr><td>{'IF' if k == 1 else 'ELSE IF'}</td><td>{html.escape(str(rule))}</td>"
+            f"<td>{html.escape(str(label))}</td></tr>"
+        )
+    rows.append(f"<tr><td>{'ELSE' if rules.steps else ''}</td><td></td><td>{html.escape(str(rules.default))}</td></tr>")
+    counts = rules.complexity()
+    summary = (
+        f"{counts['n_steps']} steps, {counts['n_clauses']} clauses, {counts['n_conditions']} conditions, "
+        f"{counts['n_literals']} literals, {counts['n_features']} features"
+    )
+    heading = html.escape(title) if title else "rule list"
+    lines = [f"<li>complexity: {html.escape(summary)}</li>"]
+    lines += [f"<li>{html.escape(label)}: {html.escape(text)}</li>" for label, text in (facts or {}).items()]
+    return (
+        f"<div class=\"rulemodels-rule\"><strong>{heading}</strong>"
+        f"<table><thead><tr><th></th><th>rule</th><th>class</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
         f"<ul>{''.join(lines)}</ul></div>"
     )

@@ -29,8 +29,9 @@ import numpy as np
 import pandas as pd
 
 from rulemodels.rules._rule import Literal, Rule
+from rulemodels.rules._rule_list import RuleList
 
-__all__ = ["explain_rule"]
+__all__ = ["explain_rule", "explain_rule_list"]
 
 
 def explain_rule(rule: Rule, X: pd.DataFrame, classes: Sequence[Any] = (0, 1)) -> pd.DataFrame:
@@ -125,3 +126,44 @@ def _value_text(literal: Literal, value: Any) -> str:
     if isinstance(value, (np.integer, np.bool_)):
         value = value.item()
     return f"{literal.feature} = {value}"
+
+
+def explain_rule_list(rules: RuleList, X: pd.DataFrame) -> pd.DataFrame:
+    """The decision of a rule list on every row of ``X``: the step that claimed it and that step's reasons.
+
+    A row claimed by step k is explained by step k's rule being true (its
+    reasons as in :func:`explain_rule`) and by every earlier step's rule being
+    false (theirs); a row left to the default by every step's rule being false.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed like ``X``, with columns ``prediction`` (the class), ``step``
+        (1-based index of the claiming step; ``len(rules.steps) + 1`` for the
+        default), ``clauses`` (the claiming step's deciding clauses as in
+        :func:`explain_rule`; empty for the default) and ``reason``, e.g.
+        ``step 2 gives class = low: term 1 holds: glucose > 99.0 (glucose = 120);
+        step 1 does not hold: term 1 fails on glucose > 142.0 (glucose = 120)``.
+    """
+    frame = X if isinstance(X, pd.DataFrame) else pd.DataFrame(X)
+    explained = [explain_rule(rule, frame) for rule in rules.rules]
+    n_steps = len(rules.steps)
+    step_values = (
+        np.column_stack([table["rule_value"].to_numpy(dtype=bool) for table in explained])
+        if explained else np.zeros((len(frame), 0), dtype=bool)
+    )
+    claims = rules.first_true(step_values)
+    records = []
+    for i in range(len(frame)):
+        k = int(claims[i])
+        failed = [f"step {j + 1} does not hold: {explained[j]['reason'].iloc[i]}" for j in range(k)]
+        if k < n_steps:
+            label = rules.steps[k][0]
+            text = f"step {k + 1} gives class = {label}: {explained[k]['reason'].iloc[i]}"
+            clauses = explained[k]["clauses"].iloc[i]
+        else:
+            label = rules.default
+            text = f"no step holds, so the default class = {label}" if n_steps else f"the rule list always gives class = {label}"
+            clauses = []
+        records.append({"prediction": label, "step": k + 1, "clauses": clauses, "reason": "; ".join([text, *failed])})
+    return pd.DataFrame.from_records(records, index=frame.index, columns=["prediction", "step", "clauses", "reason"])

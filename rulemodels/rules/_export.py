@@ -41,10 +41,11 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # annotations only: rulemodels.rules._rule imports this module for Rule.to_sql & co.
     from rulemodels.rules._rule import Clause, Literal, Rule
+    from rulemodels.rules._rule_list import RuleList
 
 __all__ = ["to_python", "to_query", "to_sql"]
 
@@ -189,7 +190,7 @@ def _sql_literal(lit: Literal) -> str:
     return f"({present} AND {test})"
 
 
-def to_sql(rule: Rule) -> str:
+def to_sql(rule: Rule | RuleList) -> str:
     """The rule as a boolean SQL expression over double-quoted column identifiers.
 
     It never evaluates to NULL: every literal is false where its column is NULL
@@ -201,7 +202,31 @@ def to_sql(rule: Rule) -> str:
     columns need their types (numbers in a numeric column: a flag ``"x" = '1'``
     on a SQLite column declared without a type compares text and is false).
     """
+    if _is_rule_list(rule):
+        return _rule_list_sql(rule)  # type: ignore[arg-type]
     return _combine(rule, _sql_literal, and_=" AND ", or_=" OR ", true="TRUE", false="FALSE")
+
+
+def _is_rule_list(rule: object) -> bool:
+    """Whether ``rule`` is a :class:`~rulemodels.rules.RuleList` (read by its attributes: no import of the class)."""
+    return hasattr(rule, "steps") and hasattr(rule, "default")
+
+
+def _sql_label(label: object) -> str:
+    """A class label as an SQL constant: text quoted (quotes doubled), numbers as numbers, booleans TRUE/FALSE."""
+    if isinstance(label, str):
+        _check_text(label, "class label")
+    return _sql_constant(label)
+
+
+def _rule_list_sql(rules: RuleList) -> str:
+    """``CASE WHEN <rule 1> THEN <class 1> ... ELSE <default> END``: each step rule is the two-valued
+    expression of :func:`to_sql`, so a NULL never falls through to another branch than in ``predict``."""
+    default = _sql_label(rules.default)
+    if not rules.steps:
+        return default
+    whens = " ".join(f"WHEN {to_sql(rule)} THEN {_sql_label(label)}" for label, rule in rules.steps)
+    return f"CASE {whens} ELSE {default} END"
 
 
 # ---------------------------------------------------------------------------
@@ -231,7 +256,7 @@ def _query_literal(lit: Literal) -> str:
     return f"({present} & ({column} not in {members}))"
 
 
-def to_query(rule: Rule) -> str:
+def to_query(rule: Rule | RuleList) -> Any:
     """The rule as an expression for ``pandas.DataFrame.query`` and ``DataFrame.eval``.
 
     ``frame.query(rule.to_query())`` keeps the rows where the rule is true and
@@ -243,7 +268,28 @@ def to_query(rule: Rule) -> str:
     MultiIndex), also when a column is named ``index``. Missing values must be
     NaN or None (not pandas' nullable ``pd.NA``, which a boolean mask cannot hold).
     """
+    if _is_rule_list(rule):
+        return _rule_list_queries(rule)  # type: ignore[return-value, arg-type]
     return _combine(rule, _query_literal, and_=" & ", or_=" | ", true=_QUERY_TRUE, false=_QUERY_FALSE)
+
+
+def _rule_list_queries(rules: RuleList) -> dict[object, str]:
+    """One expression per class of a rule list, in the list's order (steps, then the default).
+
+    A pandas expression is a boolean per row and cannot give a label, so a list
+    is exported as ``{class: expression}``: the expression of step k is "no
+    earlier step holds and step k's rule holds", the default's "no step holds".
+    Every row satisfies exactly one of them, the one of the class ``predict``
+    gives it: ``frame.query(queries[c])`` selects the rows predicted ``c``, and
+    ``np.select([frame.eval(q) for q in queries.values()], list(queries))`` is
+    ``predict``.
+    """
+    rules_text = [to_query(rule) for rule in rules.rules]
+    queries: dict[object, str] = {}
+    for k, (label, _) in enumerate(rules.steps):
+        queries[label] = _join([f"~{text}" for text in rules_text[:k]] + [rules_text[k]], " & ")
+    queries[rules.default] = _join([f"~{text}" for text in rules_text], " & ") if rules_text else _QUERY_TRUE
+    return queries
 
 
 _QUERY_TRUE = "(index.duplicated() | ~index.duplicated())"
@@ -397,7 +443,7 @@ def _python_literal(lit: Literal) -> str:
     return f"({present} and {negation}_member({value}, {listed}))"
 
 
-def to_python(rule: Rule) -> str:
+def to_python(rule: Rule | RuleList) -> str:
     """The source of a dependency-free Python module defining ``predict_row(row) -> int``.
 
     ``row`` is any mapping from column name to value: a ``dict``, a
@@ -407,8 +453,41 @@ def to_python(rule: Rule) -> str:
     exactly. The module also defines ``FEATURES``, the columns it reads, and
     ``MISSING_TEXTS``, the texts that mean missing (see its docstring).
     """
+    if _is_rule_list(rule):
+        return _rule_list_python(rule)  # type: ignore[arg-type]
     source = _PYTHON_HEADER.format(
         text=f"{rule.form.upper()}: {rule}", features=rule.features, missing=PYTHON_MISSING_TEXTS,
     )
     body = _combine(rule, _python_literal, and_=" and ", or_=" or ", true="True", false="False")
     return source + f"    return int({body})\n"
+
+
+_PYTHON_LIST_DOC = """\"\"\"An ordered rule list exported by rulemodels: no dependencies.
+
+RULE is the list as rulemodels prints it. predict_row(row) returns the class
+of the first step whose rule is true on row, and the default class when none
+is; CLASSES lists the classes it can return (steps in order, then the
+default). row maps column names to values: Python or numpy values (a dict, a
+pandas Series) or CSV text (csv.DictReader).
+"""
+
+
+def _rule_list_python(rules: RuleList) -> str:
+    """The dependency-free module of a rule list: the helpers of :func:`to_python`, ``predict_row`` returning a label."""
+    binary_doc_end = _PYTHON_HEADER.index("A missing value")
+    source = _PYTHON_LIST_DOC + _PYTHON_HEADER[binary_doc_end:].format(
+        text=str(rules), features=rules.features, missing=PYTHON_MISSING_TEXTS,
+    ).replace("RULE = ", f"CLASSES = {[*rules.classes]!r}\nRULE = ", 1)
+    source = source.replace(
+        "def predict_row(row: Mapping[str, object]) -> int:\n"
+        "    \"\"\"1 if the rule is true on ``row`` (a mapping from column name to value), else 0.\"\"\"\n",
+        "def predict_row(row: Mapping[str, object]):\n"
+        "    \"\"\"The class of ``row`` (a mapping from column name to value): that of the first step whose rule holds, "
+        "else the default.\"\"\"\n",
+    )
+    lines = []
+    for label, rule in rules.steps:
+        body = _combine(rule, _python_literal, and_=" and ", or_=" or ", true="True", false="False")
+        lines.append(f"    if {body}:\n        return {_python_constant(label)}\n")
+    lines.append(f"    return {_python_constant(rules.default)}\n")
+    return source + "".join(lines)

@@ -2,7 +2,10 @@
 
 A model file holds the rule, its class names, its feature columns and, when saved, the
 training positive rate per pattern of clause outputs and the kind of each column the
-rule uses. Public names are re-exported by :mod:`rulemodels.rules`.
+rule uses. Version 1 holds a two-class rule; version 2 (written for more than two
+classes) an ordered rule list (:class:`~rulemodels.rules.RuleList`), all the classes,
+and the class rates per step instead of the pattern rates. Both versions are read.
+Public names are re-exported by :mod:`rulemodels.rules`.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from rulemodels.outputs import write_text_atomically
-from rulemodels.rules._explain import explain_rule
+from rulemodels.rules._explain import explain_rule, explain_rule_list
 from rulemodels.rules._kinds import ColumnKind, conform, text_dtypes
 from rulemodels.rules._probability import PatternRates
 from rulemodels.rules._rule import (
@@ -32,6 +35,7 @@ from rulemodels.rules._rule import (
     _object_from_pairs,
     check_unique_keys,
 )
+from rulemodels.rules._rule_list import ClassRates, RuleList
 
 __all__ = ["MAX_RULE_FILE_BYTES", "MODEL_FORMAT", "SavedModel", "load_model", "save_model"]
 
@@ -47,10 +51,10 @@ def _plain(value: Any) -> Any:
 #: rule of a few hundred literals and its pattern rates take a few kilobytes.
 MAX_RULE_FILE_BYTES = 10 * 1024 * 1024
 
-#: The model-file versions this release reads (it writes version 1).
-_MODEL_VERSIONS = (1,)
+#: The model-file versions this release reads: 1 (a two-class rule) and 2 (a rule list, more than two classes).
+_MODEL_VERSIONS = (1, 2)
 _MODEL_KEYS = ("format", "version", "target", "classes", "features", "rule")
-_OPTIONAL_MODEL_KEYS = ("metadata", "pattern_rates", "column_kinds")
+_OPTIONAL_MODEL_KEYS = ("metadata", "pattern_rates", "column_kinds", "class_rates")
 _RATES_KEYS = ("patterns", "n_samples", "n_positive", "proba", "unseen")
 
 
@@ -67,13 +71,19 @@ class SavedModel:
     releases) evaluates the rule on the data as given.
     """
 
-    rule: Rule
-    classes: tuple[Any, Any]
+    rule: Rule | RuleList
+    classes: tuple[Any, ...]
     target: str
     features: tuple[str, ...]
     metadata: dict
     pattern_rates: PatternRates | None = None
     column_kinds: Mapping[str, ColumnKind] = field(default_factory=dict)
+    class_rates: ClassRates | None = None
+
+    @property
+    def multiclass(self) -> bool:
+        """Whether the file holds a rule list (version 2: more than two classes) rather than a two-class rule."""
+        return isinstance(self.rule, RuleList)
 
     def conform(self, X: pd.DataFrame) -> pd.DataFrame:
         """``X`` with each column of :attr:`column_kinds` read as its kind (:func:`rulemodels.rules.conform`);
@@ -86,13 +96,25 @@ class SavedModel:
         return text_dtypes(self.column_kinds)
 
     def predict(self, X: pd.DataFrame) -> np.ndarray:
-        """``classes[1]`` where the rule is true on a row of ``X``, ``classes[0]`` elsewhere."""
+        """``classes[1]`` where the rule is true on a row of ``X``, ``classes[0]`` elsewhere; for a rule
+        list, the class of the first step whose rule holds (else the default)."""
         self._check_columns(X)
+        if isinstance(self.rule, RuleList):
+            return self.rule.predict(self.conform(X))
         fired = self.rule.evaluate(self.conform(X))
         return np.where(fired, self.classes[1], self.classes[0])
 
     def predict_proba(self, X: pd.DataFrame) -> np.ndarray:
-        """The probability of ``classes[1]`` per row, from the saved pattern rates (see :class:`rulemodels.rules.PatternRates`)."""
+        """The probability of ``classes[1]`` per row, from the saved pattern rates (see :class:`rulemodels.rules.PatternRates`);
+        for a rule list, an (n, K) array, a column per class of ``classes``, from the saved class rates
+        (:class:`rulemodels.rules.ClassRates`)."""
+        if isinstance(self.rule, RuleList):
+            if self.class_rates is None:
+                raise ValueError(
+                    "this rule file has no class rates, so it gives no probabilities: save it again with 'rulemodels fit ... --out'"
+                )
+            self._check_columns(X)
+            return self.class_rates.predict(self.rule.claims(self.conform(X)))
         if self.pattern_rates is None:
             raise ValueError(
                 "this rule file has no pattern rates, so it gives no probabilities: save the rule again "
@@ -105,6 +127,8 @@ class SavedModel:
     def explain(self, X: pd.DataFrame) -> pd.DataFrame:
         """Each row's prediction with the clauses and literals that decided it (:func:`rulemodels.rules.explain_rule`)."""
         self._check_columns(X)
+        if isinstance(self.rule, RuleList):
+            return explain_rule_list(self.rule, self.conform(X))
         return explain_rule(self.rule, self.conform(X), self.classes)
 
     def _check_columns(self, X: pd.DataFrame) -> None:
@@ -125,11 +149,16 @@ def _rates_document(rates: PatternRates) -> dict[str, Any]:
 
 
 def save_model(
-    path: str | Path, rule: Rule, classes: tuple[Any, Any], target: str, features: list[str], *,
-    pattern_rates: PatternRates | None = None, column_kinds: Mapping[str, ColumnKind] | None = None, **metadata: Any,
+    path: str | Path, rule: Rule | RuleList, classes: tuple[Any, ...], target: str, features: list[str], *,
+    pattern_rates: PatternRates | None = None, column_kinds: Mapping[str, ColumnKind] | None = None,
+    class_rates: ClassRates | None = None, **metadata: Any,
 ) -> None:
     """Write a rule, its class names, its feature columns and (optionally) its pattern rates and
     column kinds as JSON.
+
+    A :class:`~rulemodels.rules.RuleList` is written as version 2 with every class of
+    ``classes`` (the estimator's ``classes_``, the column order of ``class_rates``)
+    and its optional ``class_rates``; a :class:`Rule` as version 1 with two classes.
 
     ``column_kinds`` (e.g. ``clf.binarizer_.column_kinds_``) gives the kind of each
     column; the file keeps those of the columns the rule uses, which must all be
@@ -140,9 +169,14 @@ def save_model(
         used = {name: column_kinds[name] for name in rule.features if name in column_kinds}
         kinds_document = {name: kind.to_dict() for name, kind in used.items()}
         _check_kinds(kinds_document, rule, [str(f) for f in features], error=ValueError)
+    multiclass = isinstance(rule, RuleList)
+    if multiclass and pattern_rates is not None:
+        raise ValueError("a rule list has class_rates, not pattern_rates")
+    if not multiclass and class_rates is not None:
+        raise ValueError("class_rates are for a rule list (more than two classes); a two-class rule has pattern_rates")
     document = {
         "format": MODEL_FORMAT,
-        "version": 1,
+        "version": 2 if multiclass else 1,
         "target": str(target),
         "classes": [_plain(c) for c in classes],
         "features": [str(f) for f in features],
@@ -151,6 +185,8 @@ def save_model(
     }
     if pattern_rates is not None:
         document["pattern_rates"] = _rates_document(pattern_rates)
+    if class_rates is not None:
+        document["class_rates"] = class_rates.to_dict()
     if kinds_document is not None:
         document["column_kinds"] = kinds_document
     write_text_atomically(path, json.dumps(document, indent=2, allow_nan=False) + "\n")  # complete or absent
@@ -197,7 +233,7 @@ def _some(names: list[str], limit: int = 10, *, brackets: bool = True) -> str:
 
 def _check_header(document: dict, path: str | Path) -> None:
     if document.get("format") != MODEL_FORMAT:
-        raise RuleFormatError(f"'{path}' is not a rulemodels model file (format {MODEL_FORMAT!r}, version 1)")
+        raise RuleFormatError(f"'{path}' is not a rulemodels model file (format {MODEL_FORMAT!r}, version 1 or 2)")
     version = document.get("version")
     if type(version) is not int or version not in _MODEL_VERSIONS:  # 1.0 and true are not versions
         raise _fail(path, f"'version' must be one of {list(_MODEL_VERSIONS)}, got {version!r}: the file was "
@@ -213,7 +249,19 @@ def _check_classes(classes: Any, path: str | Path) -> tuple[Any, Any]:
     return first, second
 
 
-def _check_features(features: Any, rule: Rule, path: str | Path) -> tuple[str, ...]:
+def _check_many_classes(classes: Any, rule: RuleList, path: str | Path) -> tuple[Any, ...]:
+    """Version 2's ``classes``: at least two distinct JSON scalars, among them every class of the rule list."""
+    if not isinstance(classes, list) or len(classes) < 2 or not all(_is_scalar(c) for c in classes):
+        raise _fail(path, f"'classes' must be a list of at least two JSON scalars (strings, numbers or booleans), got {classes!r}")
+    if len({str(c) for c in classes}) != len(classes):
+        raise _fail(path, f"'classes' must be distinct labels, got {classes!r}")
+    unknown = [label for label in rule.classes if not any(label == c and type(label) is type(c) for c in classes)]
+    if unknown:
+        raise _fail(path, f"the rule list gives the class(es) {unknown!r}, which 'classes' does not list: the file is inconsistent")
+    return tuple(classes)
+
+
+def _check_features(features: Any, rule: Rule | RuleList, path: str | Path) -> tuple[str, ...]:
     if not isinstance(features, list) or not all(isinstance(f, str) for f in features):
         raise _fail(path, f"'features' must be a list of column names (strings), got {features!r}")
     repeated = sorted(name for name, count in Counter(features).items() if count > 1)
@@ -230,7 +278,7 @@ def _check_features(features: Any, rule: Rule, path: str | Path) -> tuple[str, .
 _KIND_OPS = {"numeric": THRESHOLD_OPS, "flag": FLAG_OPS, "categorical": CATEGORY_OPS + SET_OPS}
 
 
-def _check_kinds(kinds: Any, rule: Rule, features: list[str], *, error: Any) -> dict[str, ColumnKind]:
+def _check_kinds(kinds: Any, rule: Rule | RuleList, features: list[str], *, error: Any) -> dict[str, ColumnKind]:
     """The ``column_kinds`` field: an object naming listed columns, an entry for every column the rule
     uses, each ``{"kind": ..., "values": ...}`` and agreeing with the rule's literals on that column.
 
@@ -298,6 +346,10 @@ def _check_rates(rates: Any, rule: Rule, path: str | Path) -> PatternRates | Non
 def _model_from_document(document: dict, path: str | Path) -> SavedModel:
     """Every field of a model file checked: types, distinct classes, features consistent with the rule."""
     _check_header(document, path)
+    if document["version"] == 2:
+        return _list_model_from_document(document, path)
+    if "class_rates" in document:
+        raise _fail(path, "'class_rates' belong to a rule list (version 2); a version 1 file has 'pattern_rates'")
     classes = _check_classes(document.get("classes"), path)
     rule = _rule_from(document.get("rule"), path)
     unknown = [key for key in document if key not in _MODEL_KEYS + _OPTIONAL_MODEL_KEYS]
@@ -316,6 +368,38 @@ def _model_from_document(document: dict, path: str | Path) -> SavedModel:
     if "column_kinds" in document:
         kinds = _check_kinds(document["column_kinds"], rule, list(features), error=lambda message: _fail(path, message))
     return SavedModel(rule, classes, target, features, metadata, rates, kinds)
+
+
+def _list_model_from_document(document: dict, path: str | Path) -> SavedModel:
+    """A version 2 file: a rule list, its K classes, features, metadata, class rates and column kinds, all checked."""
+    unknown = [key for key in document if key not in _MODEL_KEYS + _OPTIONAL_MODEL_KEYS]
+    if unknown:
+        raise _fail(path, f"unexpected key(s) {', '.join(map(repr, unknown))}; a model file has "
+                          f"{', '.join(_MODEL_KEYS + _OPTIONAL_MODEL_KEYS)}")
+    if "pattern_rates" in document:
+        raise _fail(path, "'pattern_rates' belong to a two-class rule (version 1); a rule list has 'class_rates'")
+    try:
+        rule = RuleList.from_dict(document.get("rule"))  # type: ignore[arg-type]
+    except RuleFormatError as exc:
+        raise RuleFormatError(f"'{path}': rule: {exc}") from None
+    classes = _check_many_classes(document.get("classes"), rule, path)
+    target = document.get("target")
+    if not isinstance(target, str) or not target:
+        raise _fail(path, f"'target' must be the label column's name (a non-empty string), got {target!r}")
+    features = _check_features(document.get("features"), rule, path)
+    metadata = document.get("metadata", {})
+    if not isinstance(metadata, dict):
+        raise _fail(path, f"'metadata' must be an object, got {type(metadata).__name__}")
+    rates = None
+    if "class_rates" in document:
+        try:
+            rates = ClassRates.from_dict(document["class_rates"], len(rule.steps) + 1, len(classes))
+        except ValueError as exc:
+            raise _fail(path, f"'class_rates': {exc}") from None
+    kinds = {}
+    if "column_kinds" in document:
+        kinds = _check_kinds(document["column_kinds"], rule, list(features), error=lambda message: _fail(path, message))
+    return SavedModel(rule, classes, target, features, metadata, None, kinds, rates)
 
 
 def _rule_from(document: Any, path: str | Path) -> Rule:

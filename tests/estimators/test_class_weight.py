@@ -118,3 +118,18 @@ def test_the_command_line_fits_balanced_and_says_which_error_is_which(imbalanced
     import json
 
     assert json.loads(out.read_text())["metadata"]["class_weight"] == "balanced"
+
+
+def test_a_rule_list_weighs_the_k_classes_once_not_each_step():
+    """Three classes: the classes' weights are those of the K labels (each step's binary fit gets them as weights)."""
+    X, y = load_dataset("pima")
+    labels = np.where(y == 0, "healthy", np.where(X["glucose"] > X["glucose"].median(), "high", "low"))
+    settings = dict(SETTINGS, class_order="rarest")
+    balanced = BooleanRuleClassifier(class_weight="balanced", **settings).fit(X, labels)
+    by_hand = BooleanRuleClassifier(**settings).fit(X, labels, sample_weight=compute_sample_weight("balanced", labels))
+    assert balanced.rule_ == by_hand.rule_ and balanced.training_error_ == pytest.approx(by_hand.training_error_)
+    assert all(step.class_weight is None for step in balanced.steps_)
+    plain = BooleanRuleClassifier(**settings).fit(X, labels)
+    assert balanced_accuracy_score(labels, balanced.predict(X)) > balanced_accuracy_score(labels, plain.predict(X))
+    by_dict = BooleanRuleClassifier(class_weight={"low": 3.0}, **settings).fit(X, labels)
+    assert by_dict.rule_ == BooleanRuleClassifier(**settings).fit(X, labels, sample_weight=np.where(labels == "low", 3.0, 1.0)).rule_

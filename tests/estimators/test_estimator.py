@@ -45,10 +45,15 @@ def test_any_two_labels_are_mapped_with_classes(pima_200):
     assert np.array_equal(clf.predict(X) == "healthy", clf.rule_.evaluate(X))
 
 
-def test_more_than_two_classes_is_a_clear_error(pima_200):
+def test_more_than_two_classes_on_a_workspace_is_a_clear_error(pima_200):
+    # issue 29: fit learns a rule list for more than two classes (tests/estimators/test_multiclass.py); a
+    # TrainingWorkspace still holds two classes and says how to get a rule list
+    from rulemodels.algorithms import TrainingWorkspace
+
     X, _ = pima_200
-    with pytest.raises(ValueError, match="Only binary classification is supported.*got 3 classes"):
-        BooleanRuleClassifier().fit(X, np.arange(len(X)) % 3)
+    with pytest.raises(ValueError, match="Only binary classification is supported by a two-class learner.*got 3 classes"
+                                         ".*learns an ordered rule list for more classes"):
+        TrainingWorkspace(X, np.arange(len(X)) % 3)
 
 
 def test_one_class_is_a_clear_error(pima_200):

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from rulemodels import BooleanRuleClassifier, Literal, Rule, list_datasets, load_dataset
 from rulemodels.data import read_features
 from rulemodels.data.binarizer import FeatureBinarizer
-from rulemodels.rules import to_python, to_query, to_sql
+from rulemodels.rules import RuleList, to_python, to_query, to_sql
 from rulemodels.rules._export import sql_identifier
 
 pytestmark = pytest.mark.slow  # starts a PostgreSQL server; rules of thousands of literals on every engine
@@ -432,3 +432,104 @@ def test_python_export_keeps_integers_exact_and_refuses_non_numbers():
     assert predict_row({"n": str(2**53 + 1)}) == 0 and predict_row({"n": str(2**53)}) == 1
     with pytest.raises(ValueError, match="'n': 'abc' is not a number"):
         predict_row({"n": "abc"})
+
+
+# ---------------------------------------------------------------------------
+# Rule lists (more than two classes, issue 29): CASE WHEN ... THEN class ... ELSE default END
+# ---------------------------------------------------------------------------
+
+
+def list_sql_labels(rules: RuleList, tables: Tables) -> dict[str, list]:
+    """Each engine's class for each row, from ``SELECT <CASE expression>``."""
+    out = {}
+    for name, run, table in (
+        ("sqlite", lambda q: tables.sqlite.execute(q).fetchall(), "data"),
+        ("duckdb", lambda q: tables.duckdb.execute(q).fetchall(), "data"),
+        ("postgresql", lambda q: tables.postgres.execute(q).fetchall(), tables.pg_table),
+    ):
+        rows = run(f'SELECT {to_sql(rules)} FROM {table} ORDER BY "__row"')
+        assert len(rows) == tables.n
+        out[name] = [row[0] for row in rows]
+    return out
+
+
+def list_query_labels(rules: RuleList, frame: pd.DataFrame) -> list:
+    """The class of each row from the per-class pandas expressions; each row must satisfy exactly one."""
+    queries = to_query(rules)
+    assert list(queries) == list(rules.classes)
+    masks = np.array([np.asarray(frame.eval(text), dtype=bool) for text in queries.values()]).reshape(len(queries), len(frame))
+    assert (masks.sum(axis=0) == 1).all(), "every row satisfies exactly one class's expression"
+    for label, text in queries.items():  # DataFrame.query keeps the rows of that class
+        kept = frame.reset_index(drop=True).query(text)
+        assert np.array_equal(np.sort(kept.index.to_numpy()), np.flatnonzero(masks[list(queries).index(label)]))
+    return [list(queries)[k] for k in masks.argmax(axis=0)]
+
+
+def list_python_labels(rules: RuleList, frame: pd.DataFrame) -> list:
+    namespace: dict = {}
+    exec(compile(to_python(rules), "<exported rule list>", "exec"), namespace)
+    assert namespace["CLASSES"] == list(rules.classes)
+    rows = frame.astype(object).where(frame.notna(), None).to_dict("records")
+    return [namespace["predict_row"](row) for row in rows]
+
+
+def assert_every_engine_agrees_on_lists(lists: list[RuleList], frame: pd.DataFrame, tables: Tables,
+                                        expected: list[list] | None = None) -> None:
+    """Every export of every list gives ``predict``'s class (label and type) on every row."""
+    for k, rules in enumerate(lists):
+        want = [label.item() if hasattr(label, "item") else label for label in
+                (rules.predict(frame) if expected is None else expected[k])]
+        got = {**list_sql_labels(rules, tables), "query": list_query_labels(rules, frame), "python": list_python_labels(rules, frame)}
+        for engine, labels in got.items():
+            wrong = [i for i, (w, g) in enumerate(zip(want, labels)) if w != g or type(w) is not type(g)]
+            assert not wrong, f"{engine}: export of\n{rules}\ndiffers from predict on rows {wrong[:10]}: " \
+                              f"{[(want[i], labels[i]) for i in wrong[:3]]}"
+
+
+#: The literal pool without the column pandas cannot quote (its SQL and Python exports are tested above).
+LIST_POOL = [lit for lit in LITERAL_POOL if lit.feature != "line\nbreak\ttab"]
+
+
+def test_rule_lists_with_text_and_integer_labels_are_exact_on_every_engine(engine_mixed_frame, mixed_tables):
+    pool = LIST_POOL
+    lists = [
+        RuleList([("it's", Rule.dnf([[pool[0]], [pool[5]]])), ('say "b"', Rule.cnf([[pool[2], pool[11]]]))], default="c"),
+        RuleList([(2, Rule.dnf([[pool[1], pool[14]]])), (0, Rule.cnf([[pool[7]], [pool[16], pool[3]]]))], default=1),
+        RuleList([(np.int64(7), Rule.dnf([]))], default=np.int64(-3)),  # a step that never holds
+        RuleList([("first", Rule.cnf([])), ("never", Rule.dnf([[pool[0]]]))], default="nor"),  # claims every row
+        RuleList([], default="only"),
+        RuleList([(k, Rule.dnf([[lit]])) for k, lit in enumerate(pool[20:28])], default=99),
+    ]
+    assert_every_engine_agrees_on_lists(lists, engine_mixed_frame, mixed_tables)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(st.tuples(st.sampled_from(["dnf", "cnf"]), st.lists(st.lists(st.sampled_from(LIST_POOL), max_size=3), max_size=3)),
+                      max_size=4),
+       text=st.booleans())
+def test_random_rule_lists_are_exact_on_every_engine(steps, text, engine_mixed_frame, mixed_tables):
+    labels = [f"class '{k}'" if text else k for k in range(len(steps) + 1)]
+    rules = RuleList([(label, Rule(form, clauses)) for label, (form, clauses) in zip(labels, steps)], default=labels[-1])
+    assert_every_engine_agrees_on_lists([rules], engine_mixed_frame, mixed_tables)
+
+
+def three_classes(X: pd.DataFrame, y: pd.Series) -> np.ndarray:
+    """The positive class split in two by the first column's median among the positives (issue 29's 3-class task)."""
+    column = X.iloc[:, 0]
+    median = column[y == 1].median()
+    return np.where(y == 0, 0, np.where(column > median, 2, 1))
+
+
+@pytest.mark.parametrize("name", list_datasets())
+def test_learned_rule_lists_of_the_bundled_datasets_are_exact_on_every_engine(name, postgres):
+    X, y = load_dataset(name)
+    y3 = three_classes(X, y)
+    fitted = [
+        BooleanRuleClassifier(algorithm="scs", form=form, n_clauses=2, theta=0.01, n_thresholds=5).fit(X, labels)
+        for form, labels in (("dnf", y3), ("cnf", np.array(["neg", "low", "high"], dtype=object)[y3]))
+    ]
+    for clf in fitted:
+        assert isinstance(clf.rule_, RuleList) and clf.rule_.steps  # a list that decides something
+    assert_every_engine_agrees_on_lists(
+        [clf.rule_ for clf in fitted], X, Tables(X, postgres), expected=[list(clf.predict(X)) for clf in fitted],
+    )

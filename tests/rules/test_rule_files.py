@@ -116,7 +116,7 @@ def test_a_model_file_version_must_be_a_whole_number(version, tmp_path):
     document["version"] = version
     path = tmp_path / "rule.json"
     path.write_text(json.dumps(document))
-    with pytest.raises(RuleFormatError, match=r"'version' must be one of \[1\], got"):
+    with pytest.raises(RuleFormatError, match=r"'version' must be one of \[1, 2\], got"):
         load_model(path)
 
 
