@@ -107,8 +107,6 @@ class ClauseColumns:
         self.pay_rows = groups.positives
         self.cover_absent = ~present[self.cover_rows]
         self.pay_absent = ~present[self.pay_rows]
-        self.cover_absent_float = self.cover_absent.astype(float)  # for the beam search's matrix products
-        self.pay_absent_float = self.pay_absent.astype(float)
         self.cover_weight = data.group_weight[self.cover_rows]
         self.pay_weight = data.group_weight[self.pay_rows]
         self.feature_cost = data.costs
