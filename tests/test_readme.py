@@ -1,4 +1,4 @@
-"""The README stays true: its "Deploy a rule" and "Multiclass" examples run as doctests, and its command reference is
+"""The README stays true: its "Deploy a rule", "Multiclass" and "Class weights" examples run as doctests, and its command reference is
 the ``--help`` of every command (at 100 columns).
 
 After changing the CLI, refresh the reference with
@@ -66,6 +66,16 @@ def test_the_multiclass_section_runs_as_a_doctest():
     text = section(README.read_text(), "Multiclass: ordered rule lists")
     examples = "\n".join(block for block in re.findall(r"```python\n(.*?)```", text, re.DOTALL))
     test = doctest.DocTestParser().get_doctest(examples, {}, "README: Multiclass", str(README), 0)
+    assert len(test.examples) >= 8
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
+
+
+def test_the_class_weights_and_constraints_section_runs_as_a_doctest():
+    text = section(README.read_text(), "Class weights and domain constraints")
+    examples = "\n".join(block for block in re.findall(r"```python\n(.*?)```", text, re.DOTALL))
+    test = doctest.DocTestParser().get_doctest(examples, {}, "README: Class weights and constraints", str(README), 0)
     assert len(test.examples) >= 8
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test)
