@@ -37,6 +37,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -125,9 +126,10 @@ class LPSolutionCache:
     ...                for theta in (0.01, 0.1)]
     """
 
-    def __init__(self, data: WorkingData, backend: Backend):
+    def __init__(self, data: WorkingData, backend: Backend, *, model_hook: Callable[[Any, str], Any] | None = None):
         self.data = data
         self.backend = backend
+        self.model_hook = model_hook
         self.closed = False
         self._solutions: dict[bytes, np.ndarray] = {}
         self._clauses: dict[tuple[bytes, str], np.ndarray] = {}
@@ -218,6 +220,15 @@ class LPSolutionCache:
     def formulation(self, requested: str) -> str:
         """``choose_formulation`` for this data (the distinct positive rows are counted once)."""
         chosen = self._formulations.get(requested)
+        if chosen is None and (self.data.max_literals is not None or self.model_hook is not None):
+            # a literal budget and a hook's constraints are constraints on w: only the primal has w (docs/constraints.md)
+            if requested not in ("auto", "primal"):
+                raise ValueError(
+                    f"formulation={requested!r} cannot hold max_literals_per_clause or a model_hook's constraints on w: "
+                    "use formulation='primal' or 'auto' (which picks the primal for constrained fits)"
+                )
+            chosen = "primal"
+            self._formulations[requested] = chosen
         if chosen is None:
             chosen = choose_formulation(requested, _distinct_positives(self.data), self.data.n_features)
             self._formulations[requested] = chosen
@@ -243,9 +254,16 @@ class LPSolutionCache:
             return model, False
         build = build_clause_dual_lp if formulation == "dual" else build_clause_lp
         data = self.data
-        model = build(
-            data.A_binary, data.y, theta=theta, sample_weight=weight, feature_cost=data.cost, tie_break=data.tie_break,
-        )
+        if formulation == "primal":
+            model = build_clause_lp(
+                data.A_binary, data.y, theta=theta, sample_weight=weight, feature_cost=data.cost, tie_break=data.tie_break,
+                max_literals=data.max_literals, counted=data.n_literals,
+            )
+            self._call_hook(model, "clause_lp")
+        else:
+            model = build(
+                data.A_binary, data.y, theta=theta, sample_weight=weight, feature_cost=data.cost, tie_break=data.tie_break,
+            )
         self._models[formulation] = model
         return model, True
 
@@ -281,10 +299,16 @@ class LPSolutionCache:
         data = self.data
         model = build_zero_one(
             data.A_binary, data.y, n_clauses, theta=theta, relax=True, sample_weight=data.weight,
-            feature_cost=data.cost,
+            feature_cost=data.cost, max_literals=data.max_literals, counted=data.n_literals,
         )
+        self._call_hook(model, "tlp")
         self._relaxation = (n_clauses, model)
         return model, True
+
+    def _call_hook(self, handle: Any, kind: str) -> None:
+        """Hand a model just built to the fit's ``model_hook`` (once per model, before its first solve)."""
+        if self.model_hook is not None:
+            self.model_hook(handle, kind)
 
 
 def _distinct_positives(data: WorkingData) -> int:
