@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from rulemodels.cli._args import EXIT_OK, _checked_output, _csv_options, _data_inputs
+from rulemodels.cli._args import EXIT_OK, _checked_output, _csv_options, _data_inputs, constraint_params
 
 
 def _cmd_solvers(args: argparse.Namespace) -> int:
@@ -144,6 +144,7 @@ def _fit_estimator(args: argparse.Namespace, algorithm: str):
         solver=args.solver, time_limit=args.time_limit, verbose=args.verbose,
         solver_options={"output_flag": True} if args.solver_log and args.solver == "highs" else None,
         nan=args.nan, high_cardinality=args.high_cardinality, polish=getattr(args, "polish", False),
+        **constraint_params(args),
     )
     start = time.perf_counter()
     if parquet:  # read in batches and collapsed to distinct patterns (docs/large_data.md)
