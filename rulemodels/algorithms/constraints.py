@@ -50,7 +50,7 @@ _NEUTRAL = ("is_nan", "not_nan")
 
 
 def literal_direction(literal: Literal) -> int | None:
-    """+1 if ``literal`` is true for more rows as its column's value grows, -1 if for fewer, 0 for a missing indicator, None for a category."""
+    """+1: ``literal`` is true for more rows as its column grows; -1: for fewer; 0: a missing indicator; None: a category."""
     if literal.op in _RISING:
         return 1
     if literal.op in _FALLING:

@@ -52,7 +52,8 @@ import scipy.sparse as sp
 logger = logging.getLogger(__name__)
 
 __all__ = [
-    "SNAP_DECIMALS", "RedundancyAwareBinarizer", "limit_literals", "non_redundant_combinations", "redundant_clauses", "simple_binarize", "snap",
+    "SNAP_DECIMALS", "RedundancyAwareBinarizer", "limit_literals", "non_redundant_combinations", "redundant_clauses",
+    "simple_binarize", "snap",
     "tautological_clauses",
 ]
 
