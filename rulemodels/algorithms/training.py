@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import replace
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -333,7 +334,74 @@ class TrainingWorkspace:
         ``polish_formulation`` MIP). The result's ``polish`` reports it and its
         ``objective`` is then that MIP's objective of the returned rule. The
         exact algorithm is not polished.
+
+        ``constraints`` (:class:`~rulemodels.algorithms.constraints.RuleConstraints`):
+        the domain constraints of issue 29, honoured by every algorithm
+        (``docs/constraints.md``): the heuristics learn on the allowed
+        literals only, with the costs and the literal budget in their models
+        and at rounding; the exact MIP and polishing hold them as constraints.
+        The returned rule is checked against them (a RuntimeError if it broke
+        one: a bug, never a silent violation). Without costs and hook (the
+        objective is then the unconstrained one), a heuristic also fits
+        without the constraints and keeps that rule when it meets them with
+        an objective no higher: a constraint the free rule already meets
+        changes nothing (the counters are those of both fits).
         """
+        if constraints is not None and not constraints.active:
+            constraints = None
+        learned = self._learn(
+            form=form, algorithm=algorithm, n_clauses=n_clauses, theta=theta, allow_disable=allow_disable,
+            disable_cost=disable_cost, max_iter=max_iter, time_limit=time_limit, solver_options=solver_options,
+            polish=polish, polish_formulation=polish_formulation, constraints=constraints,
+        )
+        if constraints is None:
+            return learned
+        broken = constraints.violations(learned.rule)
+        if broken:
+            raise RuntimeError(f"the {algorithm} fit broke its constraints ({'; '.join(broken)}): please report this bug")
+        if algorithm != "exact" and not constraints.costs and constraints.model_hook is None:
+            # Same objective, smaller feasible set: the unconstrained heuristic's rule, when it meets the
+            # constraints, is a candidate too (the heuristics' paths change with their LPs even where the
+            # constraints do not bind), so a constraint the free rule already meets changes nothing.
+            free = self._learn(
+                form=form, algorithm=algorithm, n_clauses=n_clauses, theta=theta, allow_disable=allow_disable,
+                disable_cost=disable_cost, max_iter=max_iter, time_limit=time_limit, solver_options=solver_options,
+                polish=polish, polish_formulation=polish_formulation, constraints=None,
+            )
+            counters = {
+                "n_solves": learned.n_solves + free.n_solves, "n_builds": learned.n_builds + free.n_builds,
+                "n_reused": learned.n_reused + free.n_reused, "solver_seconds": learned.solver_seconds + free.solver_seconds,
+            }
+            tolerance = 1e-9 * max(1.0, abs(float(learned.objective or 0.0)))
+            if not constraints.violations(free.rule) and float(free.objective or 0.0) <= float(learned.objective or 0.0) + tolerance:
+                logger.info(
+                    "the unconstrained %s rule meets the constraints and is no worse (objective %.6g vs %.6g): keeping it",
+                    algorithm, free.objective, learned.objective,
+                )
+                return replace(free, **counters)
+            return replace(learned, **counters)
+        return learned
+
+    def _exact_settings(self, problem: CNFProblem, constraints: RuleConstraints | None, kind: str) -> dict[str, Any]:
+        """The keyword arguments that put ``constraints`` into an exact MIP on the full ``problem``."""
+        if constraints is None:
+            return {}
+        allowed = constraints.allowed(problem.literals)
+        settings: dict[str, Any] = {
+            "feature_cost": constraints.literal_costs(problem.literals),
+            "forbidden": np.flatnonzero(~allowed),
+            "max_literals": constraints.max_literals,
+        }
+        hook = _hook_caller(constraints, problem)
+        if hook is not None:
+            settings["model_hook"] = lambda handle: hook(handle, kind)
+        return settings
+
+    def _learn(
+        self, *, form: str, algorithm: str, n_clauses: int, theta: float, allow_disable: bool, disable_cost: float | None,
+        max_iter: int, time_limit: float | None, solver_options: Mapping[str, Any] | None, polish: float | None,
+        polish_formulation: str, constraints: RuleConstraints | None,
+    ) -> LearnedRule:
         if form not in ("dnf", "cnf"):
             raise ValueError(f"form must be 'dnf' or 'cnf' here, got {form!r}")
         problem = self.problem(form)
