@@ -223,7 +223,7 @@ def _two_predictors(n: int = 120) -> tuple[pd.DataFrame, np.ndarray]:
 def test_a_costly_column_is_used_less_and_a_free_one_more(algorithm: str, form: str) -> None:
     require_backend("highs")
     X, y = _two_predictors()
-    columns = lambda clf: {lit.feature for clause in clf.rule_.clauses for lit in clause.literals}  # noqa: E731
+    columns = lambda clf: {lit.feature for clause in clf.rule_.clauses for lit in clause.literals}
     settings_ = dict(algorithm=algorithm, form=form, n_clauses=1, theta=0.005)
     assert columns(BooleanRuleClassifier(**settings_).fit(X, y)) == {"good"}
     # a literal of 'good' now costs 10 x 0.6 = 6 rows, more than 'fair''s 2 errors: the rule must flip

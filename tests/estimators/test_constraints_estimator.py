@@ -26,7 +26,8 @@ def test_the_parameters_are_estimator_parameters() -> None:
     assert params["monotone"] == {"a": 1} and params["forbidden_features"] == ["b"]
     assert params["feature_costs"] == {"c": 2.0} and params["max_literals_per_clause"] == 2 and params["model_hook"] is None
     defaults = BooleanRuleClassifier().get_params()
-    assert [defaults[name] for name in ("monotone", "forbidden_features", "feature_costs", "max_literals_per_clause", "model_hook")] == [None] * 5
+    names = ("monotone", "forbidden_features", "feature_costs", "max_literals_per_clause", "model_hook")
+    assert [defaults[name] for name in names] == [None] * 5
 
 
 @pytest.mark.parametrize(
