@@ -295,7 +295,7 @@ class TrainingWorkspace:
                 cost = constraints.literal_costs(problem.literals)
                 data = WorkingData.from_problem(
                     problem, allow_disable=allow_disable, disable_cost=disable_cost, tie_break=self.tie_break,
-                    feature_cost=np.append(cost, disable_cost) if allow_disable else cost,
+                    feature_cost=cost,
                     max_literals=constraints.max_literals,
                 )
                 hook = _hook_caller(constraints, problem)

@@ -107,7 +107,11 @@ def constrained_fits(draw: st.DrawFn) -> dict:
     monotone = draw(st.dictionaries(st.sampled_from(free), st.sampled_from([1, -1]), max_size=3), label="monotone")
     costs = draw(st.dictionaries(st.sampled_from(COLUMNS), st.sampled_from([0.0, 0.5, 3.0]), max_size=2), label="costs")
     max_literals = draw(st.sampled_from([None, 1, 2]), label="max_literals")
-    return {"X": X, "y": y, "monotone": monotone, "forbidden": forbidden, "costs": costs, "max_literals": max_literals}
+    allow_disable = draw(st.booleans(), label="allow_disable")
+    return {
+        "X": X, "y": y, "monotone": monotone, "forbidden": forbidden, "costs": costs, "max_literals": max_literals,
+        "allow_disable": allow_disable,
+    }
 
 
 @pytest.mark.slow
@@ -119,7 +123,7 @@ def test_a_learned_rule_never_violates_its_constraints(case: dict) -> None:
     params = dict(
         monotone=case["monotone"] or None, forbidden_features=case["forbidden"] or None,
         feature_costs=case["costs"] or None, max_literals_per_clause=case["max_literals"],
-        n_clauses=2, theta=0.02, n_thresholds=3, max_iter=10,
+        n_clauses=2, theta=0.02, n_thresholds=3, max_iter=10, allow_disable=case["allow_disable"],
     )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # trivial rules are fine here
