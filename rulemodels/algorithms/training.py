@@ -345,10 +345,13 @@ class TrainingWorkspace:
         objective is then the unconstrained one), a heuristic also fits
         without the constraints and keeps that rule when it meets them with
         an objective no higher: a constraint the free rule already meets
-        changes nothing (the counters are those of both fits).
+        changes nothing (the counters are those of both fits; with a
+        ``time_limit`` the free fit gets the time the constrained one left).
         """
         if constraints is not None and not constraints.active:
             constraints = None
+        self._allowed(constraints)  # a ValueError when the constraints forbid every literal, whatever the algorithm
+        started = time.perf_counter()
         learned = self._learn(
             form=form, algorithm=algorithm, n_clauses=n_clauses, theta=theta, allow_disable=allow_disable,
             disable_cost=disable_cost, max_iter=max_iter, time_limit=time_limit, solver_options=solver_options,
@@ -359,13 +362,15 @@ class TrainingWorkspace:
         broken = constraints.violations(learned.rule)
         if broken:
             raise RuntimeError(f"the {algorithm} fit broke its constraints ({'; '.join(broken)}): please report this bug")
-        if algorithm != "exact" and not constraints.costs and constraints.model_hook is None:
+        remaining = None if time_limit is None else time_limit - (time.perf_counter() - started)
+        if algorithm != "exact" and not constraints.costs and constraints.model_hook is None and (remaining is None or remaining > 0):
             # Same objective, smaller feasible set: the unconstrained heuristic's rule, when it meets the
             # constraints, is a candidate too (the heuristics' paths change with their LPs even where the
             # constraints do not bind), so a constraint the free rule already meets changes nothing.
+            # Within the fit's time limit: the free fit gets what the constrained one left.
             free = self._learn(
                 form=form, algorithm=algorithm, n_clauses=n_clauses, theta=theta, allow_disable=allow_disable,
-                disable_cost=disable_cost, max_iter=max_iter, time_limit=time_limit, solver_options=solver_options,
+                disable_cost=disable_cost, max_iter=max_iter, time_limit=remaining, solver_options=solver_options,
                 polish=polish, polish_formulation=polish_formulation, constraints=None,
             )
             counters = {
