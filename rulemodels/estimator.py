@@ -189,7 +189,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         (``info.kind``) and which literal each feature index is
         (``info.literals``). Exact in the ``exact`` MIP and in polishing; the
         LP heuristics hold it in their LPs, but their rounding knows only the
-        constraints above (``docs/constraints.md``).
+        constraints above (a warning names a hook constraint the rounded rule
+        breaks; ``docs/constraints.md``).
     cv : int or cross-validation splitter, default=5
         Inner folds of ``form="auto"`` (unused otherwise). An int means
         ``StratifiedKFold(cv)``, shuffled with ``random_state`` when one is given.

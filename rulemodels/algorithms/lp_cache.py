@@ -41,6 +41,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import pyomo.environ as pyo
+from pyomo.core.expr import identify_variables
 
 from rulemodels.algorithms.data import WorkingData
 from rulemodels.algorithms.rounding import RedundancyAwareBinarizer
@@ -130,6 +132,7 @@ class LPSolutionCache:
         self.data = data
         self.backend = backend
         self.model_hook = model_hook
+        self._hook_constraints: list[tuple[Any, list[Any]]] = []
         self.closed = False
         self._solutions: dict[bytes, np.ndarray] = {}
         self._clauses: dict[tuple[bytes, str], np.ndarray] = {}
@@ -306,9 +309,56 @@ class LPSolutionCache:
         return model, True
 
     def _call_hook(self, handle: Any, kind: str) -> None:
-        """Hand a model just built to the fit's ``model_hook`` (once per model, before its first solve)."""
-        if self.model_hook is not None:
-            self.model_hook(handle, kind)
+        """Hand a model just built to the fit's ``model_hook`` (once per model, before its first solve).
+
+        The constraints the hook added on ``w`` alone are kept, so that
+        :meth:`hook_violations` can check a rounded rule against them.
+        """
+        if self.model_hook is None:
+            return
+        model = handle.model
+        before = {id(c) for c in model.component_objects(pyo.Constraint)}
+        self.model_hook(handle, kind)
+        added = [c for c in model.component_objects(pyo.Constraint) if id(c) not in before]
+        w = model.find_component("w")
+        only_w = [
+            data for c in added for data in c.values()
+            if all(var.parent_component() is w for var in identify_variables(data.body))
+        ]
+        self._hook_constraints.append((model, only_w))
+
+    def hook_violations(self, W: np.ndarray) -> list[str]:
+        """The names of the hook's constraints on ``w`` that the binary clauses ``W`` (d [+1], R) break.
+
+        The LP heuristics hold a hook's constraints in their LPs, but their
+        rounding and search know only the built-in constraints; this says
+        when a rounded rule departed from the hook's (the training workspace
+        logs a warning). A clause-LP constraint (``w[j]``) is checked on every
+        clause; a two-level one (``w[j, r]``) on the whole matrix.
+        """
+        broken = []
+        for model, constraints in self._hook_constraints:
+            w = model.w
+            two_level = model.find_component("R") is not None
+            if W.shape[0] != len(model.J) or (two_level and W.shape[1] != len(model.R)):
+                continue  # a relaxation of another R (TLP drops redundant clauses): nothing to compare with
+            saved = {index: var.value for index, var in w.items()}
+            columns = [slice(None)] if two_level else range(W.shape[1])
+            try:
+                for r in columns:
+                    for index, var in w.items():
+                        value = W[index] if two_level else W[index, r]
+                        var.set_value(float(value), skip_validation=True)
+                    for data in constraints:
+                        body = pyo.value(data.body)
+                        if (data.lower is not None and body < pyo.value(data.lower) - 1e-6) or (
+                            data.upper is not None and body > pyo.value(data.upper) + 1e-6
+                        ):
+                            broken.append(data.name)
+            finally:
+                for index, var in w.items():
+                    var.set_value(saved[index], skip_validation=True)
+        return sorted(set(broken))
 
 
 def _distinct_positives(data: WorkingData) -> int:

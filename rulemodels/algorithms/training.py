@@ -430,6 +430,14 @@ class TrainingWorkspace:
             time_limit=time_limit, solver_options=solver_options,
         )
         W_full, objective = result.W, float(result.objective)
+        if cache.model_hook is not None and W_full.shape[1]:
+            broken = cache.hook_violations(W_full)
+            if broken:
+                logger.warning(
+                    "the %s rule, rounded from its LPs, breaks the model_hook's constraint(s) %s: the heuristics' rounding "
+                    "knows only the built-in constraints; use algorithm='exact' or polish for the hook's to hold "
+                    "(docs/constraints.md)", algorithm, ", ".join(broken[:5]),
+                )
         if form == "cnf":
             W_full, objective = _drop_tautologies(cache.data, W_full, objective, algorithm, theta)
         W, w0 = cache.data.split(W_full)

@@ -295,3 +295,26 @@ def test_a_literal_budget_makes_the_engine_use_the_primal() -> None:
             cache.formulation("dual")
         unconstrained = ws.lp_cache("dnf", allow_disable=False, disable_cost=None)
         assert unconstrained is not cache and unconstrained.formulation("dual") == "dual"
+
+
+def test_a_rounded_rule_is_checked_against_the_hooks_constraints() -> None:
+    """The heuristics' rounding knows only the built-in constraints: the hook's are checked on the result."""
+    require_backend("highs")
+    X, y = load_dataset("pima")
+    banned = Literal("glucose", ">", 147.0)
+
+    def hook(handle, info: HookInfo) -> None:
+        if info.kind == "clause_lp":
+            handle.model.no_glucose = pyo.Constraint(expr=handle.model.w[info.index(banned)] == 0)
+
+    with TrainingWorkspace(X, y) as ws:
+        cache = ws.lp_cache("dnf", allow_disable=False, disable_cost=None, constraints=RuleConstraints(model_hook=hook))
+        ws.learn(form="dnf", algorithm="scs", n_clauses=1, theta=5.0, allow_disable=False, disable_cost=None, max_iter=1,
+                 constraints=RuleConstraints(model_hook=hook))
+        literals = ws.problem("dnf").literals
+        W = np.zeros((len(literals), 2))
+        W[literals.index(banned), 1] = 1.0
+        assert cache.hook_violations(W) == ["no_glucose"]
+        W[:, 1] = 0.0
+        W[literals.index(Literal("bmi", ">", 41.5)), 0] = 1.0
+        assert cache.hook_violations(W) == []
