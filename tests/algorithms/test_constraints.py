@@ -156,7 +156,7 @@ def test_a_budget_of_one_literal_holds_where_the_unconstrained_rule_has_more(for
 
 
 @pytest.mark.parametrize("form", ["dnf", "cnf"])
-@pytest.mark.parametrize("algorithm", ALGORITHMS)
+@pytest.mark.parametrize("algorithm", [pytest.param(a, marks=pytest.mark.slow) if a == "tlp" else a for a in ALGORITHMS])
 def test_monotone_in_the_direction_the_rule_already_uses_changes_nothing(algorithm: str, form: str) -> None:
     require_backend("highs")
     X, y = load_dataset("pima")
