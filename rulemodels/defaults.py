@@ -169,6 +169,16 @@ DEFAULT_POLISH_TIME_LIMIT = 10.0
 #: The MIP polishing solves: the exact 0-1 error MIP, whose objective (weighted training error + θ × literals)
 #: is the one the returned rule is chosen by (docs/polishing.md says why not the Hamming MIP).
 POLISH_FORMULATION = "zero_one"
+#: The domain constraints of issue 29 (docs/constraints.md): none by default, so a fit is the paper's.
+#: ``monotone`` {column: +1 | -1}, ``forbidden_features`` [columns], ``feature_costs`` {column: cost >= 0},
+#: ``max_literals_per_clause`` k >= 1, ``model_hook`` callable(handle, info).
+DEFAULT_MONOTONE = None
+DEFAULT_FORBIDDEN_FEATURES = None
+DEFAULT_FEATURE_COSTS = None
+DEFAULT_MAX_LITERALS_PER_CLAUSE = None
+DEFAULT_MODEL_HOOK = None
+#: The estimator parameters that are domain constraints (passed through by BooleanRuleCV and the CLI).
+CONSTRAINT_PARAMS = ("monotone", "forbidden_features", "feature_costs", "max_literals_per_clause", "model_hook")
 #: Folds of the cross-validations: ``form="auto"``'s inner folds and BooleanRuleCV's ``cv``.
 DEFAULT_CV = 5
 

@@ -19,6 +19,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from rulemodels import defaults
 from rulemodels.algorithms import LearnedRule, TrainingWorkspace
 from rulemodels.algorithms.baseline import TrivialRuleWarning, majority_baseline, warn_if_trivial
+from rulemodels.algorithms.constraints import RuleConstraints
 from rulemodels.algorithms.theta import paper_theta
 from rulemodels.data import (
     FeatureBinarizer,
@@ -202,6 +203,31 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         (``K(K+1)/2 - 1`` binary fits for K classes; ``order_search_`` holds
         each step's errors). ``"rarest"``: the rarest class (by weight) first,
         the most frequent last as the default (``K - 1`` fits).
+    monotone : dict, default=None
+        ``{column: +1 | -1}``: with +1 the rule may use the column only
+        through literals that make it true for more rows as the value grows
+        (``x > t``), with -1 only the reverse (``x <= t``), in a DNF and a CNF
+        alike; ``x is missing`` / ``x is not missing`` stay allowed (a missing
+        value is not in the column's order). Numeric and 0/1 columns only.
+        Every algorithm honours it, and the domain constraints below
+        (``docs/constraints.md``).
+    forbidden_features : list of str, default=None
+        Columns the rule must not use at all (protected attributes, costly tests).
+    feature_costs : dict, default=None
+        ``{column: cost >= 0}``: each literal of the column costs ``cost × θ``
+        instead of θ (0: free); other columns cost 1.
+    max_literals_per_clause : int, default=None
+        At most this many literals in every clause (term of a DNF).
+    model_hook : callable, default=None
+        For Pyomo users: ``model_hook(handle, info)`` is called once on every
+        Pyomo model the fit builds, before its first solve, and may add
+        constraints on ``handle.model.w``; ``info``
+        (:class:`rulemodels.algorithms.constraints.HookInfo`) says which model
+        (``info.kind``) and which literal each feature index is
+        (``info.literals``). Exact in the ``exact`` MIP and in polishing; the
+        LP heuristics hold it in their LPs, but their rounding knows only the
+        constraints above (a warning names a hook constraint the rounded rule
+        breaks; ``docs/constraints.md``).
     cv : int or cross-validation splitter, default=5
         Inner folds of ``form="auto"`` (unused otherwise). An int means
         ``StratifiedKFold(cv)``, shuffled with ``random_state`` when one is given.
@@ -371,6 +397,11 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         polish: bool | float = defaults.DEFAULT_POLISH,
         class_weight: Any = defaults.DEFAULT_CLASS_WEIGHT,
         class_order: str = defaults.DEFAULT_CLASS_ORDER,
+        monotone: dict | None = defaults.DEFAULT_MONOTONE,
+        forbidden_features: Any = defaults.DEFAULT_FORBIDDEN_FEATURES,
+        feature_costs: dict | None = defaults.DEFAULT_FEATURE_COSTS,
+        max_literals_per_clause: int | None = defaults.DEFAULT_MAX_LITERALS_PER_CLAUSE,
+        model_hook: Any = defaults.DEFAULT_MODEL_HOOK,
         cv: Any = defaults.DEFAULT_CV,
         random_state: Any = None,
         verbose: bool | int = False,
@@ -393,6 +424,11 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.polish = polish
         self.class_weight = class_weight
         self.class_order = class_order
+        self.monotone = monotone
+        self.forbidden_features = forbidden_features
+        self.feature_costs = feature_costs
+        self.max_literals_per_clause = max_literals_per_clause
+        self.model_hook = model_hook
         self.cv = cv
         self.random_state = random_state
         self.verbose = verbose
@@ -572,15 +608,16 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
                 self.form_ = self.form
                 self.__dict__.pop("form_cv_errors_", None)  # from an earlier fit with form="auto"
             labels, weights = workspace.labels, workspace.sample_weight
+            constraints = self._constraints(workspace)
             self.paper_theta_ = paper_theta(self.theta, weights, self.theta_unit)
             learned = workspace.learn(
                 form=self.form_, algorithm=self.algorithm, n_clauses=self.n_clauses, theta=self.paper_theta_,
                 allow_disable=self.allow_disable, disable_cost=self.disable_cost, max_iter=self.max_iter,
                 time_limit=self.time_limit, solver_options=self.solver_options, polish=self._polish_seconds(),
-                polish_formulation=defaults.POLISH_FORMULATION,
+                polish_formulation=defaults.POLISH_FORMULATION, constraints=constraints,
             )
             self._set_learned(learned)
-            self._finish_rule(labels, weights)  # simplification and baseline
+            self._finish_rule(labels, weights, constraints)  # simplification and baseline
             clause_values = self.rule_.clause_outputs_binary(workspace.A, workspace.literals)
             self.pattern_rates_ = PatternRates.fit(clause_values, self.rule_.reduce(clause_values), labels, weights)
             self.training_error_ = warn_if_trivial(
@@ -597,11 +634,31 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             return float(defaults.DEFAULT_POLISH_TIME_LIMIT) if self.polish else None
         return float(self.polish)
 
-    def _finish_rule(self, labels: np.ndarray, weights: np.ndarray) -> None:
-        """Keep the learned rule as ``raw_rule_``, simplify it into ``rule_``, and compute the baseline."""
+    def _constraints(self, workspace: TrainingWorkspace) -> RuleConstraints:
+        """The domain constraints of this fit, their column names checked against the training columns."""
+        constraints = RuleConstraints.from_params(
+            self.monotone, self.forbidden_features, self.feature_costs, self.max_literals_per_clause, self.model_hook,
+        )
+        constraints.check_columns(list(workspace.frame.columns), workspace.literals)
+        return constraints
+
+    def _finish_rule(self, labels: np.ndarray, weights: np.ndarray, constraints: RuleConstraints | None = None) -> None:
+        """Keep the learned rule as ``raw_rule_``, simplify it into ``rule_``, and compute the baseline.
+
+        Simplification only removes or merges literals of one column (never
+        against a monotone direction: the union or intersection of rising
+        literals rises), so a simplified rule meets the constraints the
+        learned one met; should it not, the learned rule is kept as ``rule_``
+        (it predicts the same), so a returned rule never breaks them.
+        """
         self.raw_rule_ = self.rule_
         if self.simplify:
             self.rule_, self.simplification_ = simplify_rule(self.raw_rule_)
+            broken = [] if constraints is None else constraints.violations(self.rule_)
+            if broken:
+                logger.warning("the simplified rule broke the constraints (%s); keeping the learned rule", "; ".join(broken))
+                self.rule_ = self.raw_rule_
+                self.simplification_ = SimplifyReport(self.raw_rule_.n_literals, self.raw_rule_.n_literals)
         else:
             self.simplification_ = SimplifyReport(self.raw_rule_.n_literals, self.raw_rule_.n_literals)
         self._baseline = majority_baseline(labels, weights)

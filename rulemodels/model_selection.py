@@ -44,6 +44,7 @@ _BASE_PARAMS: tuple[str, ...] = (
     "n_thresholds", "allow_disable", "disable_cost", "max_iter",
     "solver", "solver_options", "time_limit", "random_state",
     "theta_unit", "nan", "high_cardinality", "simplify", "polish", "class_weight", "class_order",
+    *defaults.CONSTRAINT_PARAMS,
 )
 
 #: Fitted attributes of best_estimator_ that BooleanRuleCV copies (those it has).
@@ -281,10 +282,12 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         (count, rate, ETA) is drawn on stderr when stderr is a terminal, and
         nothing otherwise (:mod:`rulemodels.utils`).
     n_thresholds, allow_disable, disable_cost, max_iter, solver, solver_options, time_limit, \
-theta_unit, nan, high_cardinality, simplify, polish, class_weight, class_order
+theta_unit, nan, high_cardinality, simplify, polish, class_weight, class_order, monotone, forbidden_features, \
+feature_costs, max_literals_per_clause, model_hook
         Passed to every :class:`~rulemodels.BooleanRuleClassifier` (see it for
         their meaning); ``time_limit`` applies to each fit, and so does
-        ``polish`` (one MIP per fit of the search: slow, off by default).
+        ``polish`` (one MIP per fit of the search: slow, off by default);
+        the domain constraints hold in every fit (``docs/constraints.md``).
         ``class_weight="balanced"`` is computed on each training fold; the
         test folds are scored with ``sample_weight`` only (pair it with
         ``scoring="balanced_accuracy"`` to score the classes alike).
@@ -399,6 +402,11 @@ theta_unit, nan, high_cardinality, simplify, polish, class_weight, class_order
         polish: Any = defaults.DEFAULT_POLISH,
         class_weight: Any = defaults.DEFAULT_CLASS_WEIGHT,
         class_order: str = defaults.DEFAULT_CLASS_ORDER,
+        monotone: dict | None = defaults.DEFAULT_MONOTONE,
+        forbidden_features: Any = defaults.DEFAULT_FORBIDDEN_FEATURES,
+        feature_costs: dict | None = defaults.DEFAULT_FEATURE_COSTS,
+        max_literals_per_clause: int | None = defaults.DEFAULT_MAX_LITERALS_PER_CLAUSE,
+        model_hook: Any = defaults.DEFAULT_MODEL_HOOK,
     ):
         self.algorithms = algorithms
         self.thetas = thetas
@@ -425,6 +433,11 @@ theta_unit, nan, high_cardinality, simplify, polish, class_weight, class_order
         self.polish = polish
         self.class_weight = class_weight
         self.class_order = class_order
+        self.monotone = monotone
+        self.forbidden_features = forbidden_features
+        self.feature_costs = feature_costs
+        self.max_literals_per_clause = max_literals_per_clause
+        self.model_hook = model_hook
 
     def _candidates(self) -> list[dict[str, Any]]:
         """The grid as a list of parameter dicts, simplest first (fewest clauses, largest θ, algorithms and forms in order)."""

@@ -171,3 +171,19 @@ def write_parquet_parts(frame: pd.DataFrame, directory: Any, *, n_files: int = 3
     for k, rows in enumerate(np.array_split(np.arange(len(frame)), n_files)):
         frame.iloc[rows].to_parquet(directory / f"part-{k:03d}.parquet", row_group_size=row_group_size, index=False)
     return directory
+
+
+def broken_constraints(rule, *, monotone=None, forbidden=(), max_literals=None) -> list[str]:
+    """The test's own reading of the constraints: every literal of ``rule`` that breaks one, and every clause too long."""
+    rising, falling = (">", "is_true"), ("<=", "is_false")
+    found = []
+    for clause in rule.clauses:
+        if max_literals is not None and len(clause.literals) > max_literals:
+            found.append(f"{len(clause.literals)} literals in {clause}")
+        for literal in clause.literals:
+            if literal.feature in forbidden:
+                found.append(f"forbidden {literal}")
+            sign = (monotone or {}).get(literal.feature)
+            if sign == 1 and literal.op in falling or sign == -1 and literal.op in rising:
+                found.append(f"against the direction: {literal}")
+    return found

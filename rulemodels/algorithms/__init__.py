@@ -5,12 +5,14 @@ Drivers are handed a :class:`ClauseEngine` (one fit's view of an
 model inside their loops. :func:`learn` runs any driver on a cache;
 :class:`TrainingWorkspace` (a raw training set: binarization, one cache per
 form) and :func:`solve_exact` (the exact MIPs) return the one learned-rule
-type, :class:`LearnedRule`.
+type, :class:`LearnedRule`. :class:`RuleConstraints` holds a fit's domain
+constraints (``docs/constraints.md``).
 """
 
 from rulemodels.algorithms.alternating import alternating_minimization, assign_negatives
 from rulemodels.algorithms.bcd import bcd_weights, block_coordinate_descent
 from rulemodels.algorithms.column_generation import CGSettings, column_generation
+from rulemodels.algorithms.constraints import HookInfo, RuleConstraints
 from rulemodels.algorithms.data import WorkingData
 from rulemodels.algorithms.engine import ClauseEngine, EngineStats, SolveBudgetExceeded
 from rulemodels.algorithms.exact import ExactSolveError, prepare_problem, solve_exact, solve_exact_problem
@@ -29,9 +31,11 @@ __all__ = [
     "EngineStats",
     "ExactSolveError",
     "FitResult",
+    "HookInfo",
     "LPSolutionCache",
     "LearnedRule",
     "RedundancyAwareBinarizer",
+    "RuleConstraints",
     "SolveBudgetExceeded",
     "TrainingWorkspace",
     "WorkingData",

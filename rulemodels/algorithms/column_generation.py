@@ -52,8 +52,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Container, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Container, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -251,19 +251,26 @@ def column_generation(
     settings: CGSettings,
     time_limit: float | None = None,
     solver_options: Mapping[str, Any] | None = None,
+    model_hook: Callable[[Any, str], Any] | None = None,
 ) -> FitResult:
     """Learn at most ``n_clauses`` CNF clauses on ``data`` by column generation (see the module docstring).
 
     Returns the clause matrix over the working features (with a zero row for
     the always-true feature when ``data.allow_disable``: column generation
-    leaves a clause out instead of disabling it).
+    leaves a clause out instead of disabling it). ``data.max_literals``
+    lowers the clause length D of the beam search and the pricing MIP (its
+    constraint ``length``, ``Σ_j z_j ≤ D``), so that no generated clause
+    exceeds it; ``model_hook(handle, kind)`` is called on the master
+    (``"cg_master"``) and the pricing MIP (``"cg_pricing"``) when each is built.
     """
+    if data.max_literals is not None and data.max_literals < settings.max_length:
+        settings = replace(settings, max_length=int(data.max_literals))
     n_real = data.n_features - 1 if data.allow_disable else data.n_features
     A = data.A_binary[:, :n_real] if data.allow_disable else data.A_binary
     columns = prepare_cg_data(A, data.y, sample_weight=data.weight, feature_cost=data.cost[:n_real])
     run = run_column_generation(
         columns, backend, theta=theta, n_clauses=n_clauses, max_iter=max_iter, settings=settings,
-        time_limit=time_limit, solver_options=solver_options,
+        time_limit=time_limit, solver_options=solver_options, model_hook=model_hook,
     )
     W = np.zeros((data.n_features, len(run.selection)))
     for r, k in enumerate(run.selection):
@@ -284,6 +291,7 @@ def run_column_generation(
     settings: CGSettings,
     time_limit: float | None = None,
     solver_options: Mapping[str, Any] | None = None,
+    model_hook: Callable[[Any, str], Any] | None = None,
 ) -> CGRun:
     """The rounds and the final selection of column generation on prepared ``columns`` (see the module docstring)."""
     start = time.perf_counter()
@@ -308,6 +316,8 @@ def run_column_generation(
         columns, [(), *(clause for _, clause in first)], theta=theta, clause_cost=settings.clause_cost, max_clauses=n_clauses,
     )
     stats["builds"] += 1
+    if model_hook is not None:
+        model_hook(master, "cg_master")
     use_mip = columns.n_nonzeros <= settings.pricing_mip_max_nonzeros
     pricing_budget = float(settings.pricing_time_limit)
     pricing = None
@@ -337,6 +347,8 @@ def run_column_generation(
                         columns, theta=theta, clause_cost=settings.clause_cost, max_length=settings.max_length, aggregate=True,
                     )
                     stats["builds"] += 1
+                    if model_hook is not None:
+                        model_hook(pricing, "cg_pricing")
                 pricing_changes = pricing.set_duals(mu, nu)
                 limit = _remaining(deadline, pricing_budget)
                 priced = solve(pricing.model, changes=as_model_changes(pricing_changes), time_limit=limit)

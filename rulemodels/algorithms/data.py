@@ -37,20 +37,29 @@ class WorkingData:
     groups: tuple[str, ...]
     allow_disable: bool
     tie_break: np.ndarray
+    max_literals: int | None = None
 
     @classmethod
     def from_problem(
         cls, problem: CNFProblem, *, allow_disable: bool = False, disable_cost: float | None = None,
-        tie_break: float = DEFAULT_TIE_BREAK,
+        tie_break: float = DEFAULT_TIE_BREAK, feature_cost: np.ndarray | None = None, max_literals: int | None = None,
     ) -> WorkingData:
         """The drivers' view of ``problem``; with ``allow_disable``, ``disable_cost`` (c_0) is required.
+
+        ``feature_cost``: the cost multipliers c_j of the problem's d features
+        (default 1 each; issue 29's ``feature_costs``; ``disable_cost`` is
+        appended for the always-true feature); ``max_literals``: at
+        most this many literals per clause, which every driver honours
+        (``docs/constraints.md``).
 
         ``tie_break`` is the scale of the clause LPs' tie-break in units of the
         mean positive sample weight (so that it means the same with any
         weights); 0 switches it off.
         """
         A_binary = problem.A
-        cost = np.ones(A_binary.shape[1])
+        cost = np.ones(A_binary.shape[1]) if feature_cost is None else np.asarray(feature_cost, dtype=float).copy()
+        if cost.shape != (A_binary.shape[1],):
+            raise ValueError(f"feature_cost has shape {cost.shape}, expected ({A_binary.shape[1]},)")
         groups = [literal.feature for literal in problem.literals]
         if allow_disable:
             if disable_cost is None:
@@ -63,7 +72,12 @@ class WorkingData:
         positive = weight[weight > 0]
         mean_weight = float(positive.mean()) if positive.size else 1.0
         epsilon = tie_break_costs(A.shape[1], float(tie_break) * mean_weight)
-        return cls(A, A_binary, problem.y.astype(int), weight, cost, tuple(groups), allow_disable, epsilon)
+        return cls(A, A_binary, problem.y.astype(int), weight, cost, tuple(groups), allow_disable, epsilon, max_literals)
+
+    @property
+    def n_literals(self) -> int:
+        """The number of real features (literals): all but the always-true one."""
+        return self.n_features - 1 if self.allow_disable else self.n_features
 
     @property
     def n_features(self) -> int:

@@ -34,7 +34,7 @@ import numpy as np
 
 from rulemodels.algorithms.data import ALWAYS_TRUE, WorkingData
 from rulemodels.algorithms.lp_cache import LPSolutionCache, lp_digest
-from rulemodels.algorithms.rounding import simple_binarize
+from rulemodels.algorithms.rounding import limit_literals, simple_binarize
 from solvers import ModelChanges, NewColumns, NewRows, TerminationCondition
 
 logger = logging.getLogger(__name__)
@@ -238,8 +238,11 @@ class ClauseEngine:
         """Binarize an LP clause with the chosen method (scored by the one-level objective)."""
         snap_noise = self._solver_independent  # with the tie-break: snap solver noise away too (docs/solvers.md)
         if self._rounder is None:
-            return simple_binarize(w_lp, self.threshold, snap_noise=snap_noise)
-        return self._rounder.binarize(w_lp, self._one_level_cost(weight), snap_noise=snap_noise)
+            clause = simple_binarize(w_lp, self.threshold, snap_noise=snap_noise)
+        else:
+            clause = self._rounder.binarize(w_lp, self._one_level_cost(weight), snap_noise=snap_noise)
+        # max_literals_per_clause again at rounding: the LP's Σ_j w_j ≤ k does not bound a rounded clause
+        return limit_literals(clause, w_lp, self.data.max_literals, self.data.n_literals)
 
     def _one_level_cost(self, weight: np.ndarray):
         """``cost(current, cols, options)``: Σ_{y=1} ω max(0, 1 − S) + Σ_{y=0} ω S + θ c·w per candidate.

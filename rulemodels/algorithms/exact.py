@@ -14,6 +14,7 @@ them on small data, with a time limit: the incumbent comes back with termination
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -156,12 +157,29 @@ def solve_exact_problem(
     time_limit: float | None = None,
     mip_gap: float | None = None,
     disable_cost: float | None = None,
+    feature_cost: Any = None,
+    forbidden: Any = None,
+    max_literals: int | None = None,
+    model_hook: Callable[[Any], Any] | None = None,
 ) -> LearnedRule:
-    """:func:`solve_exact` on an already prepared :class:`CNFProblem`."""
+    """:func:`solve_exact` on an already prepared :class:`CNFProblem`.
+
+    The domain constraints of issue 29 are constraints of the MIP, so the
+    rule is optimal among the rules that meet them (``docs/constraints.md``):
+    ``feature_cost`` (c_j, default 1), ``forbidden`` (feature indices,
+    constraint ``forbidden_literal[j, r]``), ``max_literals`` (constraint
+    ``max_literals[r]``); ``model_hook(handle)`` is called on the built model
+    before the solve and may add constraints on ``w``.
+    """
     _check_arguments(formulation, theta)
     backend = get_backend(solver)
     build = FORMULATIONS[formulation]
-    handle = build(problem.A, problem.y, n_clauses, theta=theta, sample_weight=problem.sample_weight, disable_cost=disable_cost)
+    handle = build(
+        problem.A, problem.y, n_clauses, theta=theta, sample_weight=problem.sample_weight, disable_cost=disable_cost,
+        feature_cost=feature_cost, forbidden=forbidden, max_literals=max_literals,
+    )
+    if model_hook is not None:
+        model_hook(handle)
     model = handle.model
     logger.info(
         "exact %s MIP: %d samples (%d distinct), %d features, R=%d; solving with %s",
@@ -178,7 +196,7 @@ def solve_exact_problem(
     _round_binaries(model)
     rule = rule_from_model(handle, problem)
     breakdown = objective_breakdown(handle)
-    objective = _objective_of_solution(formulation, problem, handle, theta, disable_cost)
+    objective = _objective_of_solution(formulation, problem, handle, theta, disable_cost, feature_cost)
     return LearnedRule(
         rule=rule,
         objective=objective,
@@ -197,7 +215,7 @@ def solve_exact_problem(
 
 
 def _objective_of_solution(formulation: str, problem: CNFProblem, handle: TwoLevelModel, theta: float,
-                           disable_cost: float | None) -> float:
+                           disable_cost: float | None, feature_cost: Any = None) -> float:
     """The objective of the rounded solution, evaluated exactly with numpy.
 
     The solver's own value can be off by its feasibility tolerance (HiGHS
@@ -208,6 +226,7 @@ def _objective_of_solution(formulation: str, problem: CNFProblem, handle: TwoLev
     objective = zero_one_objective if formulation == "zero_one" else hamming_objective
     return objective(
         problem.A, problem.y, W, theta, sample_weight=problem.sample_weight, w0=w0, disable_cost=disable_cost or 0.0,
+        feature_cost=feature_cost,
     )
 
 

@@ -36,10 +36,13 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import pyomo.environ as pyo
+from pyomo.core.expr import identify_variables
 
 from rulemodels.algorithms.data import WorkingData
 from rulemodels.algorithms.rounding import RedundancyAwareBinarizer
@@ -125,9 +128,11 @@ class LPSolutionCache:
     ...                for theta in (0.01, 0.1)]
     """
 
-    def __init__(self, data: WorkingData, backend: Backend):
+    def __init__(self, data: WorkingData, backend: Backend, *, model_hook: Callable[[Any, str], Any] | None = None):
         self.data = data
         self.backend = backend
+        self.model_hook = model_hook
+        self._hook_constraints: list[tuple[Any, list[Any]]] = []
         self.closed = False
         self._solutions: dict[bytes, np.ndarray] = {}
         self._clauses: dict[tuple[bytes, str], np.ndarray] = {}
@@ -218,6 +223,15 @@ class LPSolutionCache:
     def formulation(self, requested: str) -> str:
         """``choose_formulation`` for this data (the distinct positive rows are counted once)."""
         chosen = self._formulations.get(requested)
+        if chosen is None and (self.data.max_literals is not None or self.model_hook is not None):
+            # a literal budget and a hook's constraints are constraints on w: only the primal has w (docs/constraints.md)
+            if requested not in ("auto", "primal"):
+                raise ValueError(
+                    f"formulation={requested!r} cannot hold max_literals_per_clause or a model_hook's constraints on w: "
+                    "use formulation='primal' or 'auto' (which picks the primal for constrained fits)"
+                )
+            chosen = "primal"
+            self._formulations[requested] = chosen
         if chosen is None:
             chosen = choose_formulation(requested, _distinct_positives(self.data), self.data.n_features)
             self._formulations[requested] = chosen
@@ -243,9 +257,16 @@ class LPSolutionCache:
             return model, False
         build = build_clause_dual_lp if formulation == "dual" else build_clause_lp
         data = self.data
-        model = build(
-            data.A_binary, data.y, theta=theta, sample_weight=weight, feature_cost=data.cost, tie_break=data.tie_break,
-        )
+        if formulation == "primal":
+            model = build_clause_lp(
+                data.A_binary, data.y, theta=theta, sample_weight=weight, feature_cost=data.cost, tie_break=data.tie_break,
+                max_literals=data.max_literals, counted=data.n_literals,
+            )
+            self._call_hook(model, "clause_lp")
+        else:
+            model = build(
+                data.A_binary, data.y, theta=theta, sample_weight=weight, feature_cost=data.cost, tie_break=data.tie_break,
+            )
         self._models[formulation] = model
         return model, True
 
@@ -281,10 +302,63 @@ class LPSolutionCache:
         data = self.data
         model = build_zero_one(
             data.A_binary, data.y, n_clauses, theta=theta, relax=True, sample_weight=data.weight,
-            feature_cost=data.cost,
+            feature_cost=data.cost, max_literals=data.max_literals, counted=data.n_literals,
         )
+        self._call_hook(model, "tlp")
         self._relaxation = (n_clauses, model)
         return model, True
+
+    def _call_hook(self, handle: Any, kind: str) -> None:
+        """Hand a model just built to the fit's ``model_hook`` (once per model, before its first solve).
+
+        The constraints the hook added on ``w`` alone are kept, so that
+        :meth:`hook_violations` can check a rounded rule against them.
+        """
+        if self.model_hook is None:
+            return
+        model = handle.model
+        before = {id(c) for c in model.component_objects(pyo.Constraint)}
+        self.model_hook(handle, kind)
+        added = [c for c in model.component_objects(pyo.Constraint) if id(c) not in before]
+        w = model.find_component("w")
+        only_w = [
+            data for c in added for data in c.values()
+            if all(var.parent_component() is w for var in identify_variables(data.body))
+        ]
+        self._hook_constraints.append((model, only_w))
+
+    def hook_violations(self, W: np.ndarray) -> list[str]:
+        """The names of the hook's constraints on ``w`` that the binary clauses ``W`` (d [+1], R) break.
+
+        The LP heuristics hold a hook's constraints in their LPs, but their
+        rounding and search know only the built-in constraints; this says
+        when a rounded rule departed from the hook's (the training workspace
+        logs a warning). A clause-LP constraint (``w[j]``) is checked on every
+        clause; a two-level one (``w[j, r]``) on the whole matrix.
+        """
+        broken = []
+        for model, constraints in self._hook_constraints:
+            w = model.w
+            two_level = model.find_component("R") is not None
+            if W.shape[0] != len(model.J) or (two_level and W.shape[1] != len(model.R)):
+                continue  # a relaxation of another R (TLP drops redundant clauses): nothing to compare with
+            saved = {index: var.value for index, var in w.items()}
+            columns = [slice(None)] if two_level else range(W.shape[1])
+            try:
+                for r in columns:
+                    for index, var in w.items():
+                        value = W[index] if two_level else W[index, r]
+                        var.set_value(float(value), skip_validation=True)
+                    for data in constraints:
+                        body = pyo.value(data.body)
+                        if (data.lower is not None and body < pyo.value(data.lower) - 1e-6) or (
+                            data.upper is not None and body > pyo.value(data.upper) + 1e-6
+                        ):
+                            broken.append(data.name)
+            finally:
+                for index, var in w.items():
+                    var.set_value(saved[index], skip_validation=True)
+        return sorted(set(broken))
 
 
 def _distinct_positives(data: WorkingData) -> int:

@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -124,6 +126,10 @@ def polish_rule(
     formulation: str = "zero_one",
     disable_cost: float | None = None,
     mip_gap: float | None = None,
+    feature_cost: Any = None,
+    forbidden: Any = None,
+    max_literals: int | None = None,
+    model_hook: Callable[[Any], Any] | None = None,
 ) -> tuple[Rule, PolishReport]:
     """Warm-start the exact MIP from ``rule`` and return the better rule with a :class:`PolishReport`.
 
@@ -145,6 +151,12 @@ def polish_rule(
         The MIP may disable clauses (always-true feature of this cost), as the learner could.
     mip_gap : float, optional
         Relative gap at which the MIP stops (the backend's default otherwise).
+    feature_cost, forbidden, max_literals : optional
+        The domain constraints (issue 29, ``docs/constraints.md``) as the MIP's
+        costs c_j and constraints ``forbidden_literal[j, r]``, ``max_literals[r]``;
+        the start must meet them (a rule learned under them does).
+    model_hook : callable, optional
+        Called with the built MIP's handle before the solve; may add constraints on ``w``.
 
     Returns
     -------
@@ -162,13 +174,17 @@ def polish_rule(
     def objective(W: np.ndarray, w0: np.ndarray | None) -> float:
         return objective_of(
             problem.A, problem.y, W, theta, sample_weight=problem.sample_weight, w0=w0, disable_cost=disable_cost or 0.0,
+            feature_cost=feature_cost,
         )
 
     start_objective = objective(W_start, None)
     n_clauses = W_start.shape[1]
     handle = _BUILDERS[formulation](
         problem.A, problem.y, n_clauses, theta=theta, sample_weight=problem.sample_weight, disable_cost=disable_cost,
+        feature_cost=feature_cost, forbidden=forbidden, max_literals=max_literals,
     )
+    if model_hook is not None:
+        model_hook(handle)
     offered = bool(getattr(backend.capabilities, "mip_start", False))
     handle.set_start(W_start)
     try:

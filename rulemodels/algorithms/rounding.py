@@ -52,7 +52,8 @@ import scipy.sparse as sp
 logger = logging.getLogger(__name__)
 
 __all__ = [
-    "SNAP_DECIMALS", "RedundancyAwareBinarizer", "non_redundant_combinations", "redundant_clauses", "simple_binarize", "snap",
+    "SNAP_DECIMALS", "RedundancyAwareBinarizer", "limit_literals", "non_redundant_combinations", "redundant_clauses",
+    "simple_binarize", "snap",
     "tautological_clauses",
 ]
 
@@ -76,6 +77,27 @@ def simple_binarize(w: np.ndarray, threshold: float = 0.2, *, snap_noise: bool =
     With ``snap_noise`` the threshold is applied to the snapped ``w`` (:func:`snap`).
     """
     return ((snap(w) if snap_noise else np.asarray(w, dtype=float)) > threshold).astype(float)
+
+
+def limit_literals(clause: np.ndarray, w_lp: np.ndarray, max_literals: int | None, n_literals: int) -> np.ndarray:
+    """The binary ``clause`` (d,) with at most ``max_literals`` of its first ``n_literals`` features (issue 29).
+
+    The clause LP holds ``Σ_j w_j ≤ k``, but rounding a fractional solution
+    may select more than k features; the k kept are those with the largest LP
+    values ``w_lp`` (ties: the lower index, the tie-break's preference). A
+    clause within the budget (and every clause when ``max_literals`` is None)
+    is returned unchanged. Features from ``n_literals`` on (the always-true
+    feature) are no literal and are kept as they are.
+    """
+    if max_literals is None:
+        return clause
+    selected = np.flatnonzero(clause[:n_literals] > 0.5)
+    if selected.shape[0] <= max_literals:
+        return clause
+    order = np.lexsort((selected, -np.asarray(w_lp, dtype=float)[selected]))
+    limited = clause.copy()
+    limited[selected[order[max_literals:]]] = 0.0
+    return limited
 
 
 def redundant_clauses(A: np.ndarray, W: np.ndarray, groups: Sequence[object], *, allow_disable: bool = False) -> list[int]:

@@ -61,7 +61,7 @@ def learn(
         return column_generation(
             cache.data, cache.backend, theta=theta, n_clauses=n_clauses, max_iter=max_iter,
             settings=CG_SETTINGS if cg_settings is None else cg_settings,
-            time_limit=time_limit, solver_options=solver_options,
+            time_limit=time_limit, solver_options=solver_options, model_hook=cache.model_hook,
         )
     if algorithm == "tlp":
         return two_level_lp(

@@ -22,7 +22,7 @@ import numpy as np
 from rulemodels.algorithms.data import WorkingData
 from rulemodels.algorithms.lp_cache import LPSolutionCache
 from rulemodels.algorithms.result import FitResult
-from rulemodels.algorithms.rounding import RedundancyAwareBinarizer, redundant_clauses, simple_binarize
+from rulemodels.algorithms.rounding import RedundancyAwareBinarizer, limit_literals, redundant_clauses, simple_binarize
 from rulemodels.models import two_level_weights
 from rulemodels.models.objectives import zero_one_objective
 from solvers import ModelChanges
@@ -74,6 +74,8 @@ def two_level_lp(
         W = simple_binarize(W_lp, threshold)
     else:
         W = _redundancy_aware(data, cache.rounder(), W_lp, theta)
+    if data.max_literals is not None:  # the budget again at rounding (docs/constraints.md)
+        W = np.column_stack([limit_literals(W[:, r], W_lp[:, r], data.max_literals, data.n_literals) for r in range(W.shape[1])])
     # The relaxation has no cheaper way to switch an unneeded clause off than a duplicate or a
     # one-column tautology; drop those (same training predictions, fewer literals).
     W = np.delete(W, redundant_clauses(data.A, W, data.groups, allow_disable=data.allow_disable), axis=1)

@@ -35,13 +35,15 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 from sklearn.base import clone
 from sklearn.utils.validation import check_is_fitted
 
+from rulemodels.algorithms.constraints import HookInfo, RuleConstraints
 from rulemodels.algorithms.data import WorkingData
 from rulemodels.algorithms.exact import solve_exact_problem
 from rulemodels.algorithms.lp_cache import LPSolutionCache
@@ -106,6 +108,20 @@ def _drop_tautologies(data: WorkingData, W: np.ndarray, objective: float, algori
         return W, float(data.weight[data.y == 0].sum())
     measure = zero_one_objective if algorithm == "tlp" else hamming_objective
     return W, measure(data.A, data.y, W, theta, sample_weight=data.weight, feature_cost=data.cost)
+
+
+def _hook_caller(constraints: RuleConstraints, problem: CNFProblem) -> Callable[[Any, str], Any] | None:
+    """``(handle, kind) -> model_hook(handle, HookInfo(kind, literals, form))`` for the models built on ``problem``, or None."""
+    user_hook = constraints.model_hook
+    if user_hook is None:
+        return None
+    literals, form = problem.literals, problem.form
+
+    def call(handle: Any, kind: str) -> Any:
+        logger.debug("model_hook: %s model built", kind)
+        return user_hook(handle, HookInfo(kind, literals, form))
+
+    return call
 
 
 class TrainingWorkspace:
@@ -201,8 +217,8 @@ class TrainingWorkspace:
         self.literals: tuple[Literal, ...] = tuple(self.binarizer.literals_)
         self._column_of = {literal: k for k, literal in enumerate(self.literals)}
         self.backend = get_backend(solver)
-        self._problems: dict[str, CNFProblem] = {}
-        self._caches: dict[tuple[str, bool, float], LPSolutionCache] = {}
+        self._problems: dict[tuple[str, Any], CNFProblem] = {}
+        self._caches: dict[tuple[str, bool, float, Any], LPSolutionCache] = {}
         self.closed = False
 
     # -- lifetime ---------------------------------------------------------
@@ -227,25 +243,67 @@ class TrainingWorkspace:
         )
 
     # -- what it shares ---------------------------------------------------
-    def problem(self, form: str) -> CNFProblem:
-        """The CNF problem of ``form`` (``"dnf"`` negates features and labels)."""
-        problem = self._problems.get(form)
+    def problem(self, form: str, constraints: RuleConstraints | None = None) -> CNFProblem:
+        """The CNF problem of ``form`` (``"dnf"`` negates features and labels).
+
+        With ``constraints`` that forbid literals (forbidden columns, monotone
+        directions), the problem over the allowed literals only: how the
+        heuristics honour them (:meth:`CNFProblem.restrict`).
+        """
+        full = self._problems.get((form, None))
+        if full is None:
+            full = CNFProblem.from_binary(self.A, self.labels, literals=self.literals, form=form, sample_weight=self.sample_weight)
+            self._problems[(form, None)] = full
+        allowed = self._allowed(constraints)
+        if allowed is None:
+            return full
+        key = (form, allowed.tobytes())
+        problem = self._problems.get(key)
         if problem is None:
-            problem = CNFProblem.from_binary(self.A, self.labels, literals=self.literals, form=form, sample_weight=self.sample_weight)
-            self._problems[form] = problem
+            problem = full.restrict(allowed)
+            self._problems[key] = problem
         return problem
 
-    def lp_cache(self, form: str, *, allow_disable: bool, disable_cost: float | None) -> LPSolutionCache:
-        """The shared LP work for one form and clause-disabling setting (built on first use)."""
+    def _allowed(self, constraints: RuleConstraints | None) -> np.ndarray | None:
+        """The mask of allowed literals, or None when every literal is allowed; a ValueError when none is."""
+        if constraints is None or not (constraints.monotone or constraints.forbidden):
+            return None
+        allowed = constraints.allowed(self.literals)
+        if allowed.all():
+            return None
+        if not allowed.any():
+            raise ValueError(
+                "the constraints (forbidden_features, monotone) forbid every literal of the data: nothing is left to learn "
+                "a rule from; forbid fewer columns"
+            )
+        return allowed
+
+    def lp_cache(
+        self, form: str, *, allow_disable: bool, disable_cost: float | None, constraints: RuleConstraints | None = None,
+    ) -> LPSolutionCache:
+        """The shared LP work for one form, clause-disabling setting and set of constraints (built on first use)."""
         if self.closed:
             raise RuntimeError("this TrainingWorkspace was closed: build a new one for further fits")
-        key = (form, bool(allow_disable), float(disable_cost) if allow_disable else 0.0)
+        active = constraints is not None and constraints.active
+        key = (form, bool(allow_disable), float(disable_cost) if allow_disable else 0.0, constraints.key if active else None)
         cache = self._caches.get(key)
         if cache is None:
-            data = WorkingData.from_problem(
-                self.problem(form), allow_disable=allow_disable, disable_cost=disable_cost, tie_break=self.tie_break,
-            )
-            cache = LPSolutionCache(data, self.backend)
+            problem = self.problem(form, constraints)
+            hook = None
+            if active:
+                assert constraints is not None
+                cost = constraints.literal_costs(problem.literals)
+                data = WorkingData.from_problem(
+                    problem, allow_disable=allow_disable, disable_cost=disable_cost, tie_break=self.tie_break,
+                    feature_cost=cost,
+                    max_literals=constraints.max_literals,
+                )
+                hook = _hook_caller(constraints, problem)
+            else:
+                data = WorkingData.from_problem(
+                    problem, allow_disable=allow_disable, disable_cost=disable_cost, tie_break=self.tie_break,
+                )
+            cache = LPSolutionCache(data, self.backend, model_hook=hook)
             self._caches[key] = cache
         return cache
 
@@ -267,6 +325,7 @@ class TrainingWorkspace:
         solver_options: Mapping[str, Any] | None = None,
         polish: float | None = None,
         polish_formulation: str = "zero_one",
+        constraints: RuleConstraints | None = None,
     ) -> LearnedRule:
         """Learn one rule on this training set (the parameters are those of ``BooleanRuleClassifier``).
 
@@ -275,14 +334,86 @@ class TrainingWorkspace:
         ``polish_formulation`` MIP). The result's ``polish`` reports it and its
         ``objective`` is then that MIP's objective of the returned rule. The
         exact algorithm is not polished.
+
+        ``constraints`` (:class:`~rulemodels.algorithms.constraints.RuleConstraints`):
+        the domain constraints of issue 29, honoured by every algorithm
+        (``docs/constraints.md``): the heuristics learn on the allowed
+        literals only, with the costs and the literal budget in their models
+        and at rounding; the exact MIP and polishing hold them as constraints.
+        The returned rule is checked against them (a RuntimeError if it broke
+        one: a bug, never a silent violation). Without costs and hook (the
+        objective is then the unconstrained one), a heuristic also fits
+        without the constraints and keeps that rule when it meets them with
+        an objective no higher: a constraint the free rule already meets
+        changes nothing (the counters are those of both fits; with a
+        ``time_limit`` the free fit gets the time the constrained one left).
         """
+        if constraints is not None and not constraints.active:
+            constraints = None
+        self._allowed(constraints)  # a ValueError when the constraints forbid every literal, whatever the algorithm
+        started = time.perf_counter()
+        learned = self._learn(
+            form=form, algorithm=algorithm, n_clauses=n_clauses, theta=theta, allow_disable=allow_disable,
+            disable_cost=disable_cost, max_iter=max_iter, time_limit=time_limit, solver_options=solver_options,
+            polish=polish, polish_formulation=polish_formulation, constraints=constraints,
+        )
+        if constraints is None:
+            return learned
+        broken = constraints.violations(learned.rule)
+        if broken:
+            raise RuntimeError(f"the {algorithm} fit broke its constraints ({'; '.join(broken)}): please report this bug")
+        remaining = None if time_limit is None else time_limit - (time.perf_counter() - started)
+        if algorithm != "exact" and not constraints.costs and constraints.model_hook is None and (remaining is None or remaining > 0):
+            # Same objective, smaller feasible set: the unconstrained heuristic's rule, when it meets the
+            # constraints, is a candidate too (the heuristics' paths change with their LPs even where the
+            # constraints do not bind), so a constraint the free rule already meets changes nothing.
+            # Within the fit's time limit: the free fit gets what the constrained one left.
+            free = self._learn(
+                form=form, algorithm=algorithm, n_clauses=n_clauses, theta=theta, allow_disable=allow_disable,
+                disable_cost=disable_cost, max_iter=max_iter, time_limit=remaining, solver_options=solver_options,
+                polish=polish, polish_formulation=polish_formulation, constraints=None,
+            )
+            counters = {
+                "n_solves": learned.n_solves + free.n_solves, "n_builds": learned.n_builds + free.n_builds,
+                "n_reused": learned.n_reused + free.n_reused, "solver_seconds": learned.solver_seconds + free.solver_seconds,
+            }
+            tolerance = 1e-9 * max(1.0, abs(float(learned.objective or 0.0)))
+            if not constraints.violations(free.rule) and float(free.objective or 0.0) <= float(learned.objective or 0.0) + tolerance:
+                logger.info(
+                    "the unconstrained %s rule meets the constraints and is no worse (objective %.6g vs %.6g): keeping it",
+                    algorithm, free.objective, learned.objective,
+                )
+                return replace(free, **counters)
+            return replace(learned, **counters)
+        return learned
+
+    def _exact_settings(self, problem: CNFProblem, constraints: RuleConstraints | None, kind: str) -> dict[str, Any]:
+        """The keyword arguments that put ``constraints`` into an exact MIP on the full ``problem``."""
+        if constraints is None:
+            return {}
+        allowed = constraints.allowed(problem.literals)
+        settings: dict[str, Any] = {
+            "feature_cost": constraints.literal_costs(problem.literals),
+            "forbidden": np.flatnonzero(~allowed),
+            "max_literals": constraints.max_literals,
+        }
+        hook = _hook_caller(constraints, problem)
+        if hook is not None:
+            settings["model_hook"] = lambda handle: hook(handle, kind)
+        return settings
+
+    def _learn(
+        self, *, form: str, algorithm: str, n_clauses: int, theta: float, allow_disable: bool, disable_cost: float | None,
+        max_iter: int, time_limit: float | None, solver_options: Mapping[str, Any] | None, polish: float | None,
+        polish_formulation: str, constraints: RuleConstraints | None,
+    ) -> LearnedRule:
         if form not in ("dnf", "cnf"):
             raise ValueError(f"form must be 'dnf' or 'cnf' here, got {form!r}")
         problem = self.problem(form)
         if algorithm == "exact":
             exact = solve_exact_problem(
                 problem, n_clauses, theta, solver=self.backend, time_limit=time_limit,
-                disable_cost=disable_cost if allow_disable else None,
+                disable_cost=disable_cost if allow_disable else None, **self._exact_settings(problem, constraints, "exact"),
             )
             rule, objective = self._better_constant(exact.rule, float(exact.objective))
             return LearnedRule(
@@ -293,16 +424,25 @@ class TrainingWorkspace:
             )
         if algorithm not in ALGORITHMS:
             raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)} or 'exact', got {algorithm!r}")
-        cache = self.lp_cache(form, allow_disable=allow_disable, disable_cost=disable_cost)
+        cache = self.lp_cache(form, allow_disable=allow_disable, disable_cost=disable_cost, constraints=constraints)
         result = learn(
             cache, algorithm=algorithm, n_clauses=n_clauses, theta=theta, max_iter=max_iter,
             time_limit=time_limit, solver_options=solver_options,
         )
         W_full, objective = result.W, float(result.objective)
+        if cache.model_hook is not None and W_full.shape[1]:
+            broken = cache.hook_violations(W_full)
+            if broken:
+                logger.warning(
+                    "the %s rule, rounded from its LPs, breaks the model_hook's constraint(s) %s: the heuristics' rounding "
+                    "knows only the built-in constraints; use algorithm='exact' or polish for the hook's to hold "
+                    "(docs/constraints.md)", algorithm, ", ".join(broken[:5]),
+                )
         if form == "cnf":
             W_full, objective = _drop_tautologies(cache.data, W_full, objective, algorithm, theta)
         W, w0 = cache.data.split(W_full)
-        rule, objective = self._better_constant(problem.rule_from_weights(W, w0), objective)
+        learned_on = self.problem(form, constraints)  # the allowed literals' problem under constraints
+        rule, objective = self._better_constant(learned_on.rule_from_weights(W, w0), objective)
         history = list(result.history)
         if history and objective < history[-1]:
             history.append(objective)
@@ -310,7 +450,7 @@ class TrainingWorkspace:
         if polish is not None:
             rule, objective, report = self._polish(
                 problem, rule, theta, seconds=polish, formulation=polish_formulation,
-                disable_cost=disable_cost if allow_disable else None,
+                disable_cost=disable_cost if allow_disable else None, constraints=constraints,
             )
         return LearnedRule(
             rule=rule, objective=objective, history=history,
@@ -322,6 +462,7 @@ class TrainingWorkspace:
 
     def _polish(
         self, problem: CNFProblem, rule: Rule, theta: float, *, seconds: float, formulation: str, disable_cost: float | None,
+        constraints: RuleConstraints | None = None,
     ) -> tuple[Rule, float, PolishReport | None]:
         """The heuristic's ``rule`` polished by the exact MIP (see :mod:`rulemodels.algorithms.polish`), its objective, the report.
 
@@ -337,6 +478,7 @@ class TrainingWorkspace:
             return rule, float(self.sample_weight[values != (self.labels == 1)].sum()), None
         polished, report = polish_rule(
             problem, rule, theta, backend=self.backend, time_limit=seconds, formulation=formulation, disable_cost=disable_cost,
+            **self._exact_settings(problem, constraints, "polish"),
         )
         polished, objective = self._better_constant(polished, report.objective)
         return polished, objective, report

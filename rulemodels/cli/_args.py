@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from rulemodels import defaults
-from rulemodels.utils import PARAMETERS, check_parameter, describe_constraints
+from rulemodels.utils import PARAMETERS, check_constraint_values, check_parameter, describe_constraints
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -164,6 +164,69 @@ def _add_polish_argument(parser: argparse.ArgumentParser) -> None:
              f"(default without SECONDS: {defaults.DEFAULT_POLISH_TIME_LIMIT:g}) and keep the rule with the lower "
              "training objective (errors + θ × literals); prints the MIP's bound and gap",
     )
+
+
+def _column_value(kind: type, what: str) -> Callable[[str], tuple[str, Any]]:
+    """An argparse ``type`` for ``COLUMN=VALUE`` (the value parsed as ``kind``; argparse names the flag)."""
+
+    def parse(text: str) -> tuple[str, Any]:
+        column, sep, value = text.rpartition("=")
+        if not sep or not column:
+            raise argparse.ArgumentTypeError(f"must be COLUMN={what}, got {text!r}")
+        try:
+            return column, kind(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be COLUMN={what}, got {text!r}") from None
+
+    return parse
+
+
+def _direction(text: str) -> int:
+    """``+1``/``1``/``-1`` (also ``+``/``-``) as +1 or -1."""
+    value = {"+1": 1, "1": 1, "+": 1, "-1": -1, "-": -1}.get(text.strip())
+    if value is None:
+        raise ValueError(text)
+    return value
+
+
+def _add_constraint_arguments(parser: argparse.ArgumentParser) -> None:
+    """The domain constraints of issue 29 (docs/constraints.md), honoured by every algorithm."""
+    group = parser.add_argument_group("domain constraints (docs/constraints.md)")
+    group.add_argument(
+        "--monotone", action="append", type=_column_value(_direction, "+1 or -1"), default=[], metavar="COL=±1",
+        help="COL=+1: the rule may use COL only as 'COL > t' (true for more rows as COL grows); COL=-1: only "
+             "'COL <= t' (repeatable; numeric and 0/1 columns)",
+    )
+    group.add_argument(
+        "--forbid", action="append", default=[], metavar="COL", help="never use column COL (repeatable)",
+    )
+    group.add_argument(
+        "--feature-cost", action="append", type=_column_value(float, "COST (a number >= 0)"), default=[], metavar="COL=COST",
+        help="each literal on COL costs COST × θ instead of θ; 0 makes it free (repeatable)",
+    )
+    group.add_argument(
+        "--max-literals-per-clause", type=_parameter_type("max_literals_per_clause", int), default=None, metavar="K",
+        help="at most K literals in every clause (term of a DNF)",
+    )
+
+
+def constraint_params(args: argparse.Namespace) -> dict[str, Any]:
+    """The estimator's constraint parameters from the parsed ``--monotone``, ``--forbid``, ``--feature-cost``,
+    ``--max-literals-per-clause`` (checked: a :class:`UsageError` says what is wrong)."""
+    monotone, costs = dict(args.monotone), dict(args.feature_cost)
+    if len(monotone) < len(args.monotone) or len(costs) < len(args.feature_cost):
+        raise UsageError("a column is given twice to --monotone or --feature-cost: give each column once")
+    params = {
+        "monotone": monotone or None,
+        "forbidden_features": list(dict.fromkeys(args.forbid)) or None,
+        "feature_costs": costs or None,
+        "max_literals_per_clause": args.max_literals_per_clause,
+    }
+    try:
+        check_constraint_values(params["monotone"], params["forbidden_features"], params["feature_costs"])
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return params
 
 
 def _add_max_iter_argument(parser: argparse.ArgumentParser) -> None:
@@ -349,6 +412,7 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
              f"binary fits for K classes) or rarest class first ('rarest': K-1 fits) (default: {defaults.DEFAULT_CLASS_ORDER})",
     )
     _add_polish_argument(fit)
+    _add_constraint_arguments(fit)
     fit.add_argument("--out", help="save the rule (JSON) to this file, for 'rulemodels predict'")
     fit.set_defaults(handler=handlers["fit"])
 
@@ -427,6 +491,7 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
     _add_thresholds_argument(cv)
     _add_max_iter_argument(cv)
     _add_polish_argument(cv)
+    _add_constraint_arguments(cv)
     cv.add_argument("--solver", default=defaults.DEFAULT_SOLVER, help=f"solver backend (default: {defaults.DEFAULT_SOLVER})")
     cv.add_argument("--results", default="cv_results.jsonl", help="results file (JSON lines; resumable)")
     cv.add_argument(

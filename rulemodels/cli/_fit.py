@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from rulemodels.cli._args import EXIT_OK, _checked_output, _csv_options, _data_inputs
+from rulemodels.cli._args import EXIT_OK, _checked_output, _csv_options, _data_inputs, constraint_params
 
 
 def _cmd_solvers(args: argparse.Namespace) -> int:
@@ -146,6 +146,7 @@ def _fit_estimator(args: argparse.Namespace, algorithm: str):
         nan=args.nan, high_cardinality=args.high_cardinality, polish=getattr(args, "polish", False),
         class_weight=getattr(args, "class_weight", None),
         class_order=getattr(args, "class_order", defaults.DEFAULT_CLASS_ORDER),
+        **constraint_params(args),
     )
     start = time.perf_counter()
     if parquet:  # read in batches and collapsed to distinct patterns (docs/large_data.md)

@@ -22,6 +22,7 @@ from rulemodels.cli._args import (
     _csv_options,
     _data_inputs,
     _parse_thetas,
+    constraint_params,
 )
 
 
@@ -91,7 +92,7 @@ def _cmd_cv(args: argparse.Namespace) -> int:
         task for form in forms for task in make_grid(
             [dataset], args.algorithms, args.n_clauses, thetas, n_folds=args.folds, inner_folds=args.inner_folds,
             form=form, n_thresholds=args.n_thresholds, solver=args.solver, max_iter=args.max_iter,
-            polish=_polish_seconds(args.polish),
+            polish=_polish_seconds(args.polish), constraints=_task_constraints(args),
         )
     ]
     results = _run_grid(tasks, path, args)
@@ -208,6 +209,13 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     if args.report_only:
         return EXIT_OK
     return _finish_sweep(tasks, results, out / "results.jsonl", args.keep_going)
+
+
+def _task_constraints(args: argparse.Namespace) -> str | None:
+    """``cv``'s domain constraints as a Task's canonical JSON (None without any: the keys of earlier results hold)."""
+    from rulemodels.experiments.tasks import canonical_constraints
+
+    return canonical_constraints({name: value for name, value in constraint_params(args).items() if value is not None})
 
 
 def _polish_seconds(value: bool | float) -> float | None:

@@ -23,7 +23,9 @@ __all__ = ["nested_cv_selection", "nested_model_selection", "pareto_front", "sum
 _CELL = ["dataset", "algorithm", "n_clauses", "theta"]
 # Fields that must not vary within one dataset's results for a summary to be
 # meaningful (a sweep compares algorithms, R and θ; nothing else).
-_SETTING_COLUMNS = ["form", "n_folds", "n_thresholds", "solver", "max_iter", "random_state", "time_limit", "polish", "data_sha256"]
+_SETTING_COLUMNS = [
+    "form", "n_folds", "n_thresholds", "solver", "max_iter", "random_state", "time_limit", "polish", "constraints", "data_sha256",
+]
 
 
 def _as_results(results: pd.DataFrame) -> pd.DataFrame:

@@ -15,6 +15,7 @@ sharing saved.
 from __future__ import annotations
 
 import datetime
+import json
 import logging
 import math
 import socket
@@ -172,10 +173,16 @@ def _run_cell(
     record["solver_version"] = version
     try:
         start = time.perf_counter()
+        constraints = None
+        if task.constraints is not None:
+            from rulemodels.algorithms.constraints import RuleConstraints
+
+            constraints = RuleConstraints.from_params(**json.loads(task.constraints))
+            constraints.check_columns(list(workspace.frame.columns), workspace.literals)
         learned = workspace.learn(
             form=task.form, algorithm=task.algorithm, n_clauses=task.n_clauses, theta=task.theta,
             allow_disable=False, disable_cost=None, max_iter=task.max_iter, time_limit=task.time_limit,
-            polish=task.polish, polish_formulation=defaults.POLISH_FORMULATION,
+            polish=task.polish, polish_formulation=defaults.POLISH_FORMULATION, constraints=constraints,
         )
         wall_time = time.perf_counter() - start
         rule = learned.rule

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import math
 import os
 from collections.abc import Iterable, Mapping
@@ -29,7 +30,7 @@ from rulemodels import defaults
 from rulemodels.data import load_data
 from rulemodels.datasets import list_datasets, load_dataset
 from rulemodels.experiments.paper import PAPER_ALGORITHMS, PAPER_CLAUSES, PAPER_DATASETS, PAPER_THETAS
-from rulemodels.utils import Interval, check_parameter, check_values
+from rulemodels.utils import Interval, check_constraint_values, check_parameter, check_values
 
 __all__ = ["RECORD_FIELDS", "CSVData", "Task", "make_grid", "paper_grid", "split_indices"]
 
@@ -41,10 +42,29 @@ _SETTINGS_DEFAULTS: dict[str, Any] = {
     "random_state": defaults.DEFAULT_SEED,
     "time_limit": None,
     "polish": None,
+    "constraints": None,
 }
 
 #: The Task fields that are estimator parameters, checked by their one rule (rulemodels.utils.PARAMETERS).
 _CHECKED_PARAMETERS = ("n_clauses", "theta", "n_thresholds", "max_iter", "time_limit")
+
+
+def canonical_constraints(constraints: str | Mapping[str, Any] | None) -> str | None:
+    """The domain constraints of a task (``monotone``, ``forbidden_features``, ``feature_costs``,
+    ``max_literals_per_clause``; docs/constraints.md) as canonical JSON (sorted, checked), or None when none is set."""
+    values = json.loads(constraints) if isinstance(constraints, str) else dict(constraints or {})
+    unknown = sorted(set(values) - {"monotone", "forbidden_features", "feature_costs", "max_literals_per_clause"})
+    if unknown:
+        raise ValueError(f"Task.constraints has unknown entries {unknown}; model_hook is for Python fits only")
+    monotone, forbidden, costs = check_constraint_values(
+        values.get("monotone"), values.get("forbidden_features"), values.get("feature_costs"), values.get("max_literals_per_clause"),
+    )
+    plain = {
+        "monotone": monotone or None, "forbidden_features": sorted(set(forbidden)) or None, "feature_costs": costs or None,
+        "max_literals_per_clause": values.get("max_literals_per_clause"),
+    }
+    plain = {name: value for name, value in plain.items() if value is not None}
+    return json.dumps(plain, sort_keys=True, separators=(",", ":")) if plain else None
 
 
 def _sha256(path: Path) -> str:
@@ -136,6 +156,10 @@ class Task:
         Seed of the fold shuffle (also passed to the estimator).
     time_limit : float, optional
         Seconds per fit (results then depend on machine speed).
+    constraints : str, optional
+        The domain constraints of the fit as JSON (:func:`canonical_constraints`:
+        ``monotone``, ``forbidden_features``, ``feature_costs``,
+        ``max_literals_per_clause``; ``docs/constraints.md``); None: none.
     polish : float, optional
         Seconds of MIP polishing after the algorithm
         (``BooleanRuleClassifier(polish=...)``, ``docs/polishing.md``); the
@@ -165,6 +189,7 @@ class Task:
     inner_fold: int | None = None
     n_inner_folds: int | None = None
     polish: float | None = None
+    constraints: str | None = None
 
     def __post_init__(self) -> None:
         # Normalise numpy scalars and ints-as-floats so that equal tasks have
@@ -191,6 +216,8 @@ class Task:
         if self.polish is not None:
             check_parameter("polish", self.polish, owner="Task", constraints=[Interval(Real, 0, None, closed="neither")])
             put("polish", float(self.polish))
+        if self.constraints is not None:
+            put("constraints", canonical_constraints(self.constraints))
         if self.positive is not None:
             put("positive", str(self.positive))
         if self.data_path is not None:
@@ -273,6 +300,8 @@ class Task:
             parts.append(f"inner={self.inner_fold}/{self.n_inner_folds}")
         if self.polish is not None:  # only when set: the keys of unpolished fits did not change
             parts.append(f"polish={_key_float(self.polish)}")
+        if self.constraints is not None:  # likewise: unconstrained keys are unchanged
+            parts.append(f"constraints={self.constraints}")
         return "|".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
@@ -384,7 +413,7 @@ def make_grid(
         on about ``(J - 1) / J`` of the training data).
     **settings
         Any of ``form``, ``n_thresholds``, ``solver``, ``max_iter``,
-        ``random_state``, ``time_limit``, ``polish`` (see :class:`Task`), the same for
+        ``random_state``, ``time_limit``, ``polish``, ``constraints`` (see :class:`Task`), the same for
         every task.
 
     Returns

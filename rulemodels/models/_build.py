@@ -28,6 +28,7 @@ __all__ = [
     "ParamArray",
     "param_values",
     "two_level_sparsity",
+    "declare_literal_limits",
 ]
 
 
@@ -136,6 +137,62 @@ def clause_sum_rule(groups: SampleGroups, has_w0: bool) -> Any:
         return linear_sum(terms)
 
     return clause_sum
+
+
+def check_literal_limits(
+    n_features: int, forbidden: Any, max_literals: int | None, counted: int | None = None,
+) -> tuple[list[int], int | None]:
+    """``forbidden`` as a sorted list of feature indices and ``max_literals`` as an int >= 1 or None, else a ValueError."""
+    indices = sorted({int(j) for j in np.asarray([] if forbidden is None else forbidden, dtype=np.int64).ravel()})
+    if indices and (indices[0] < 0 or indices[-1] >= n_features):
+        raise ValueError(f"forbidden feature indices must be in 0..{n_features - 1}, got {indices}")
+    if max_literals is not None and (
+        isinstance(max_literals, bool) or not isinstance(max_literals, (int, np.integer)) or max_literals < 1
+    ):
+        raise ValueError(f"max_literals must be an integer >= 1 or None, got {max_literals!r}")
+    if counted is not None and not 0 <= counted <= n_features:
+        raise ValueError(f"counted must be in 0..{n_features}, got {counted}")
+    return indices, None if max_literals is None else int(max_literals)
+
+
+def declare_literal_limits(
+    m: pyo.ConcreteModel, forbidden: Sequence[int], max_literals: int | None, *, counted: int | None = None,
+) -> None:
+    """The domain constraints of issue 29 on ``w`` (``docs/constraints.md``), with the names ``pprint()`` shows.
+
+    ``forbidden_literal[j, r]``: ``w_jr = 0`` for every forbidden feature j
+    (a forbidden column, or a literal against a monotone direction) and
+    clause r; ``max_literals[r]``: ``Σ_j w_jr ≤ k`` over the first
+    ``counted`` features (default all: the always-true feature of a clause
+    LP's working data is no literal). A one-level model (``w`` indexed by J
+    alone) gets ``forbidden_literal[j]`` and the single ``max_literals``.
+    Nothing is added when there is nothing to constrain, so an
+    unconstrained model is the paper's.
+    """
+    two_level = m.find_component("R") is not None
+    n_counted = len(m.J) if counted is None else counted
+    if forbidden:
+        if two_level:
+            m.forbidden_literal = pyo.Constraint(
+                [(int(j), r) for j in forbidden for r in m.R], rule=lambda model, j, r: model.w[j, r] == 0,
+                doc="w_jr = 0: feature j is forbidden (forbidden column, or against a monotone direction)",
+            )
+        else:
+            m.forbidden_literal = pyo.Constraint(
+                [int(j) for j in forbidden], rule=lambda model, j: model.w[j] == 0,
+                doc="w_j = 0: feature j is forbidden (forbidden column, or against a monotone direction)",
+            )
+    if max_literals is not None:
+        m.k_max = pyo.Param(initialize=int(max_literals), mutable=True, doc="k: at most this many literals per clause")
+        if two_level:
+            m.max_literals = pyo.Constraint(
+                m.R, rule=lambda model, r: linear_sum([model.w[j, r] for j in range(n_counted)]) <= model.k_max,
+                doc="Σ_j w_jr ≤ k: at most k literals in clause r",
+            )
+        else:
+            m.max_literals = pyo.Constraint(
+                expr=linear_sum([m.w[j] for j in range(n_counted)]) <= m.k_max, doc="Σ_j w_j ≤ k: at most k literals in the clause",
+            )
 
 
 def two_level_sparsity(m: pyo.ConcreteModel) -> Any:

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 import pyomo.environ as pyo
 
-from rulemodels.models._build import ParamArray, linear_sum
+from rulemodels.models._build import ParamArray, check_literal_limits, declare_literal_limits, linear_sum
 from rulemodels.models._data import (
     PreparedData,
     SampleGroups,
@@ -63,6 +63,9 @@ def build_clause_lp(
     disable_cost: float | None = None,
     merge_identical: bool = True,
     tie_break: Any = None,
+    forbidden: Any = None,
+    max_literals: int | None = None,
+    counted: int | None = None,
 ) -> ClauseLP:
     """Build (not solve) the one-level clause LP for binary ``A`` and labels ``y``.
 
@@ -89,6 +92,14 @@ def build_clause_lp(
     tie_break : array-like of shape (d,), optional
         Tie-break costs ``ε_j >= 0`` added to the cost of ``w_j`` (mutable
         Param ``epsilon``, default 0; see :func:`tie_break_costs`).
+    forbidden : sequence of int, optional
+        Features with ``w_j = 0`` (constraint ``forbidden_literal[j]``, issue 29, ``docs/constraints.md``).
+    max_literals : int, optional
+        At most this many literals in the clause (constraint ``max_literals``:
+        ``Σ_j w_j ≤ k`` over the first ``counted`` features, default all; Param ``k_max``).
+    counted : int, optional
+        How many leading features are literals (the working data's
+        always-true column, appended last, is none).
 
     Returns
     -------
@@ -122,6 +133,8 @@ def build_clause_lp(
         return model.xi[p] + covered >= 1
 
     m.cover = pyo.Constraint(m.P, rule=cover_rule, doc="ξ_i ≥ 1 − Σ_j a_ij w_j for y_i = 1 (eq. (2.2) OneLevelFormulationPositiveSamples)")
+    forbidden, max_literals = check_literal_limits(data.n_features, forbidden, max_literals, counted)
+    declare_literal_limits(m, forbidden, max_literals, counted=counted)
     accuracy = sum(m.weight[p] * m.xi[p] for p in m.P) + sum(m.neg_cost[j] * m.w[j] for j in m.J)
     sparsity = m.theta * sum(m.c[j] * m.w[j] for j in m.J)
     if disable_cost is not None:

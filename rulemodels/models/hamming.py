@@ -28,8 +28,10 @@ import pyomo.environ as pyo
 
 from rulemodels.models._build import (
     TwoLevelModel,
+    check_literal_limits,
     check_n_clauses,
     clause_sum_rule,
+    declare_literal_limits,
     declare_two_level,
     two_level_sparsity,
 )
@@ -49,10 +51,14 @@ def build_hamming(
     disable_cost: float | None = None,
     relax: bool = False,
     merge_identical: bool = True,
+    forbidden: Any = None,
+    max_literals: int | None = None,
+    counted: int | None = None,
 ) -> TwoLevelModel:
     """Build (not solve) the exact Hamming-distance MIP for a CNF with ``n_clauses`` clauses.
 
-    Parameters are those of :func:`~rulemodels.models.zero_one.build_zero_one`.
+    Parameters are those of :func:`~rulemodels.models.zero_one.build_zero_one`
+    (``forbidden`` and ``max_literals`` included).
     ``relax=True`` relaxes ``w`` and ``z`` to [0, 1] (a weak bound, for study only:
     the paper notes the continuous problem is non-convex, so the big-M LP is loose).
 
@@ -68,6 +74,7 @@ def build_hamming(
         A, y, theta=theta, sample_weight=sample_weight, feature_cost=feature_cost,
         disable_cost=disable_cost, merge_identical=merge_identical,
     )
+    forbidden, max_literals = check_literal_limits(data.n_features, forbidden, max_literals, counted)
     groups = data.groups
     indptr = groups.patterns.indptr
     has_w0 = disable_cost is not None
@@ -104,6 +111,7 @@ def build_hamming(
         m.N, m.R, rule=lambda model, i, r: model.eta[i] >= clause_sum(model, i, r) - model.bigM[i] * (1 - model.z[i, r]),
         doc="η_i ≥ Σ_j a_ij w_jr − M_i (1 − z_ir) for y_i = 0",
     )
+    declare_literal_limits(m, forbidden, max_literals, counted=counted)
     m.accuracy_cost = pyo.Expression(
         expr=sum(m.weight[i] * m.xi[i, r] for i in m.P for r in m.R) + sum(m.weight[i] * m.eta[i] for i in m.N),
         doc="Σ_i ω_i η_i (minimal Hamming distance to a correct rule)",

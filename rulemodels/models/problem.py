@@ -106,6 +106,23 @@ class CNFProblem:
             clauses.append(Clause(tuple(self.literals[j] for j in selected)))
         return Rule(self.form, tuple(clauses))
 
+    def restrict(self, keep: np.ndarray) -> CNFProblem:
+        """The same problem over the features where ``keep`` (bool, (d,)) is True: the others are no column of it.
+
+        How the heuristics honour forbidden literals (issue 29,
+        ``docs/constraints.md``): a literal that is no column cannot be
+        learned, by any LP, rounding or search. The literals, the labels and
+        the form are unchanged, so :meth:`rule_from_weights` on the restricted
+        problem names the same literals.
+        """
+        keep = np.asarray(keep, dtype=bool)
+        if keep.shape != (self.n_features,):
+            raise ValueError(f"keep has shape {keep.shape}, expected ({self.n_features},)")
+        columns = np.flatnonzero(keep)
+        return CNFProblem(
+            self.A[:, columns], self.y, tuple(self.literals[j] for j in columns), self.form, self.sample_weight,
+        )
+
     def predict_work(self, W: np.ndarray, w0: np.ndarray | None = None) -> np.ndarray:
         """The CNF's prediction of the working labels ``self.y`` for binary W."""
         from rulemodels.models.objectives import clause_sums

@@ -29,8 +29,10 @@ import pyomo.environ as pyo
 
 from rulemodels.models._build import (
     TwoLevelModel,
+    check_literal_limits,
     check_n_clauses,
     clause_sum_rule,
+    declare_literal_limits,
     declare_two_level,
     two_level_sparsity,
 )
@@ -50,6 +52,9 @@ def build_zero_one(
     feature_cost: Any = None,
     disable_cost: float | None = None,
     merge_identical: bool = True,
+    forbidden: Any = None,
+    max_literals: int | None = None,
+    counted: int | None = None,
 ) -> TwoLevelModel:
     """Build (not solve) the two-level 0-1 error MIP, or TLP with ``relax=True``.
 
@@ -67,19 +72,31 @@ def build_zero_one(
     disable_cost : float, optional
         Add the always-true feature (variables ``w0[r]``, cost ``c0``): ``w0[r] = 1``
         disables clause r (paper section 3).
+    forbidden : sequence of int, optional
+        Features j with ``w_jr = 0`` in every clause (constraint
+        ``forbidden_literal[j, r]``; issue 29's forbidden columns and monotone
+        directions, ``docs/constraints.md``).
+    max_literals : int, optional
+        At most this many features per clause (constraint ``max_literals[r]``,
+        ``Σ_j w_jr ≤ k``, with the mutable Param ``k_max``).
+    counted : int, optional
+        How many leading features ``max_literals`` counts (default all; the
+        drivers' always-true feature, appended last, is no literal).
 
     Returns
     -------
     TwoLevelModel
         Its ``model`` has ``J``, ``R`` (clauses r), ``P``/``N`` (positive/negative
         sample groups), ``w``, ``psi``, ``beta``, ``pos_error``, ``neg_error``,
-        ``beta_def``, ``accuracy_cost``, ``sparsity_cost``, ``objective``.
+        ``beta_def``, ``accuracy_cost``, ``sparsity_cost``, ``objective``; with
+        ``forbidden`` / ``max_literals`` also ``forbidden_literal`` / ``k_max`` and ``max_literals``.
     """
     n_clauses = check_n_clauses(n_clauses)
     data = prepare_data(
         A, y, theta=theta, sample_weight=sample_weight, feature_cost=feature_cost,
         disable_cost=disable_cost, merge_identical=merge_identical,
     )
+    forbidden, max_literals = check_literal_limits(data.n_features, forbidden, max_literals, counted)
     groups = data.groups
     indptr, indices = groups.patterns.indptr, groups.patterns.indices
     has_w0 = disable_cost is not None
@@ -108,6 +125,7 @@ def build_zero_one(
     )
     if has_w0:
         m.beta_def0 = pyo.Constraint(m.N, m.R, rule=lambda model, i, r: model.beta[i, r] >= model.w0[r], doc="β_ir ≥ a_i0 w_0r")
+    declare_literal_limits(m, forbidden, max_literals, counted=counted)
     m.accuracy_cost = pyo.Expression(expr=sum(m.weight[i] * m.psi[i] for i in m.P | m.N), doc="Σ_i ω_i ψ_i")
     m.sparsity_cost = pyo.Expression(expr=two_level_sparsity(m), doc="θ Σ_r Σ_j c_j w_jr")
     m.objective = pyo.Objective(expr=m.accuracy_cost + m.sparsity_cost, doc="eq. (4.14) GeneralLPFormulation")

@@ -40,6 +40,7 @@ __all__ = [
     "Interval",
     "InvalidParameterError",
     "Options",
+    "check_constraint_values",
     "check_parameter",
     "check_values",
     "describe_constraints",
@@ -196,7 +197,51 @@ PARAMETERS: dict[str, list[Any]] = {
     "polish": ["boolean", Interval(Real, 0, None, closed="neither")],
     "class_weight": [Options(defaults.CLASS_WEIGHT_MODES), dict, None],
     "class_order": [Options(defaults.CLASS_ORDERS)],
+    "monotone": [dict, None],
+    "forbidden_features": [list, tuple, set, frozenset, None],
+    "feature_costs": [dict, None],
+    "max_literals_per_clause": [Interval(Integral, 1, None, closed="left"), None],
+    "model_hook": [callable, None],
 }
+
+
+def check_constraint_values(
+    monotone: Any, forbidden_features: Any, feature_costs: Any, max_literals_per_clause: Any = None,
+) -> tuple[dict[str, int], list[str], dict[str, float]]:
+    """The domain constraints (issue 29) as plain values, or a ValueError naming what is wrong and how to fix it.
+
+    ``monotone`` maps column names to +1 or -1, ``forbidden_features`` lists
+    column names, ``feature_costs`` maps column names to finite numbers >= 0.
+    Whether the names are columns of X is checked at fit time, against the
+    raw columns (:meth:`rulemodels.algorithms.constraints.RuleConstraints.check_columns`).
+    """
+    for name, value in (("monotone", monotone), ("feature_costs", feature_costs)):
+        if value is not None and not isinstance(value, dict):
+            raise ValueError(f"{name} must be a dict {{column: value}} or None, got {type(value).__name__}")
+    directions: dict[str, int] = {}
+    for column, sign in (monotone or {}).items():
+        if isinstance(sign, bool) or not isinstance(sign, Integral) or int(sign) not in (1, -1):
+            raise ValueError(
+                f"monotone[{column!r}] must be +1 (the rule may only rise with the value) or -1 (only fall), got {sign!r}"
+            )
+        directions[str(column)] = int(sign)
+    if forbidden_features is not None and (isinstance(forbidden_features, (str, bytes)) or not hasattr(forbidden_features, "__iter__")):
+        raise ValueError(f"forbidden_features must be a list of column names or None, got {forbidden_features!r}")
+    forbidden = [str(column) for column in (forbidden_features or ())]
+    costs: dict[str, float] = {}
+    for column, cost in (feature_costs or {}).items():
+        if isinstance(cost, bool) or not isinstance(cost, Real) or not math.isfinite(cost) or cost < 0:
+            raise ValueError(
+                f"feature_costs[{column!r}] must be a finite number >= 0 (a multiplier of θ for that column's literals; "
+                f"0 makes them free), got {cost!r}"
+            )
+        costs[str(column)] = float(cost)
+    both = sorted(set(directions) & set(forbidden))
+    if both:
+        raise ValueError(f"column(s) {both} are both monotone and forbidden: a forbidden column has no literal to constrain; keep one")
+    if max_literals_per_clause is not None and not PARAMETERS["max_literals_per_clause"][0].accepts(max_literals_per_clause):
+        raise ValueError(f"max_literals_per_clause must be an int >= 1 or None, got {max_literals_per_clause!r}")
+    return directions, forbidden, costs
 
 
 def describe_constraints(constraints: list[Any]) -> str:
