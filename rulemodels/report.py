@@ -665,7 +665,8 @@ def _pareto_chart(data: ReportData) -> str:
     mine = (float(data.rule.n_literals), data.error)
     xs = [*points["literals"], *honest["literals"].dropna(), mine[0]]
     ys = [*points["error"], *honest["error"], mine[1]]
-    x_high = max(max(xs) * 1.08, 1.0)
+    x_step = max(1, math.ceil(max(xs) * 1.08 / 8))
+    x_high = float(x_step * max(1, math.ceil(max(xs) * 1.08 / x_step)))
     y_low, y_high = max(0.0, min(ys) - 0.03), max(ys) + 0.03
     left, top, width, height = 60, 20, 520, 300
 
@@ -679,10 +680,10 @@ def _pareto_chart(data: ReportData) -> str:
             f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + height}" stroke="#333"/>']
     for k in range(6):
         value = y_low + (y_high - y_low) * k / 5
-        body.append(_text(left - 6, sy(value) + 4, f"{100 * value:.0f}%", anchor="end", size=10))
+        body.append(_text(left - 6, sy(value) + 4, f"{100 * value:.1f}%", anchor="end", size=10))
         body.append(f'<line x1="{left}" y1="{sy(value):.1f}" x2="{left + width}" y2="{sy(value):.1f}" stroke="#eee"/>')
-        tick = x_high * k / 5
-        body.append(_text(sx(tick), top + height + 16, f"{tick:.0f}", anchor="middle", size=10))
+    for tick in range(0, int(x_high) + 1, x_step):
+        body.append(_text(sx(tick), top + height + 16, str(tick), anchor="middle", size=10))
     body.append(_text(left + width / 2, top + height + 34, "literals (mean over folds)", anchor="middle", size=12))
     body.append(_text(14, top - 6, "test error", size=12))
     for row in points.itertuples(index=False):
@@ -804,9 +805,11 @@ def _pareto_section(data: ReportData) -> str:
     if data.pareto is None:
         return ""
     points, honest = data.pareto["points"], data.pareto["honest"]
-    front = points[points["on_front"]].sort_values(["literals", "error"])
-    rows = [[r.form, r.algorithm, r.n_clauses, f"{r.theta:g}", f"{r.literals:.1f}", _pct(r.error),
-             "this rule's setting" if r.this_setting else ""] for r in front.itertuples(index=False)]
+    front = points[points["on_front"]].sort_values(["literals", "error", "form", "algorithm", "n_clauses", "theta"])
+    same = ["form", "algorithm", "n_clauses", "literals", "error"]  # θ values that gave the same rules: one row
+    rows = [[form, algorithm, n_clauses, ", ".join(f"{t:g}" for t in cells["theta"]), f"{literals:.1f}", _pct(error),
+             "this rule's setting" if cells["this_setting"].any() else ""]
+            for (form, algorithm, n_clauses, literals, error), cells in front.groupby(same, sort=False)]
     text = [
         f"<h2 id=\"pareto\">Simpler or more accurate rules: cross-validation on {_ESC(str(data.pareto['dataset']))}</h2>",
         "<p class=\"note\">Each grey point is one cell of the <code>rulemodels cv</code> results: the mean test error "
@@ -819,7 +822,7 @@ def _pareto_section(data: ReportData) -> str:
         "error if these are the rows it was learned on; a red ring marks the cell with this rule's settings.</p>",
         f'<div class="figure">{_pareto_chart(data)}</div>',
         "<h3>The optimistic front (test-fold selection)</h3>",
-        _table(["form", "algorithm", "R", "θ", "literals", "mean test error", ""], rows, numeric=(2, 3, 4, 5)),
+        _table(["form", "algorithm", "R", "θ", "literals", "mean test error", "note"], rows, numeric=(2, 4, 5)),
     ]
     if len(honest):
         rows = [[r.form, r.algorithm, r.n_clauses, "–" if math.isnan(r.literals) else f"{r.literals:.1f}",
