@@ -33,7 +33,6 @@ from typing import Any
 
 import pytest
 
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 NAMES = ("chromium", "chromium-browser")
 INSTALL_HINT = "headless Chromium not found: install it with 'bash dev.sh setup' (Debian package chromium: apt-get install chromium)"
 #: Seconds to wait for the browser to start and for a page to load.
@@ -54,7 +53,7 @@ def require_chromium() -> str:
     """The Chromium binary; skip the test without one (fail under CI, where it must be installed)."""
     path = find_chromium()
     if path is None:
-        if IN_CI:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):  # as tests/helpers.py's IN_CI, read now
             pytest.fail(INSTALL_HINT)
         pytest.skip(INSTALL_HINT)
     return path
@@ -86,6 +85,7 @@ class Browser:
         self.binary = binary
         self.profile = Path(tempfile.mkdtemp(prefix="rulemodels-chromium-"))
         self.process: subprocess.Popen[bytes] | None = None
+        self.group = 0  # the browser's process group (its own session: the group of every helper it starts)
         self.socket: Any = None
         self.next_id = 0
         self.events: list[dict[str, Any]] = []
@@ -115,6 +115,7 @@ class Browser:
         log = open(self.profile / "stderr.log", "wb")  # the wrapper's and Chromium's chatter
         self.process = subprocess.Popen(arguments, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
         log.close()
+        self.group = self.process.pid
         port_file = self.profile / "DevToolsActivePort"
         deadline = time.monotonic() + TIMEOUT
         while not (port_file.exists() and port_file.read_text().count("\n") >= 1):
@@ -195,7 +196,8 @@ class Browser:
             if method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
                 errors.append("console: " + " ".join(str(a.get("value", a.get("description", ""))) for a in params.get("args", [])))
             elif method == "Runtime.exceptionThrown":
-                errors.append(f"exception: {params.get('exceptionDetails', {}).get('text', '')}")
+                details = params.get("exceptionDetails", {})
+                errors.append(f"exception: {details.get('text', '')} {details.get('exception', {}).get('description', '')}")
             elif method == "Log.entryAdded" and params.get("entry", {}).get("level") == "error":
                 errors.append(f"log: {params['entry'].get('text', '')} {params['entry'].get('url', '')}")
             elif method == "Network.requestWillBeSent":
@@ -217,7 +219,12 @@ class Browser:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait(timeout=10)
-            with contextlib.suppress(ProcessLookupError, PermissionError):  # helpers that outlived the main process
-                os.killpg(self.process.pid, signal.SIGKILL)
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:  # helpers that outlive the main process get SIGKILL until none is left
+                try:
+                    os.killpg(self.group, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    break
+                time.sleep(0.05)
             self.process = None
         shutil.rmtree(self.profile, ignore_errors=True)
