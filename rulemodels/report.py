@@ -729,7 +729,8 @@ def _rule_section(data: ReportData) -> str:
                  "–" if p.decides is None else f"{p.decides_right} / {p.decides_wrong}"] for p in parts]
         numeric: tuple[int, ...] = (3, 4, 5)
     elif rule.form == "dnf":
-        text = f"{data.target} = {data.classes[1]} when\n  " + "\n  OR ".join(p.text for p in parts) if parts else str(rule)
+        terms = [f"({p.text})" if " AND " in p.text else p.text for p in parts]
+        text = f"{data.target} = {data.classes[1]} when\n  " + "\n  OR ".join(terms) if parts else str(rule)
         intro = (f"A DNF rule: {_ESC(data.target)} = {_ESC(str(data.classes[1]))} when at least one term holds. A term "
                  f"<em>fires</em> on the rows where all its conditions hold; its precision is the share of "
                  f"{_ESC(str(data.classes[1]))} among them. A term <em>alone decides</em> a row when the rule without "
