@@ -756,6 +756,9 @@ def _rule_section(data: ReportData) -> str:
                  f"{p.decides_right} / {p.decides_wrong}"] for p in parts]
         numeric = (2, 3, 4, 5, 6)
     chart = f'<div class="figure">{_parts_chart(data)}</div>' if parts else ""
+    if not parts and isinstance(rule, Rule):  # a constant rule: the learner found no clause better than the baseline
+        constant = data.classes[1] if rule.form == "cnf" else data.classes[0]
+        intro += f" <strong>This rule has no clauses: it predicts {_ESC(str(constant))} on every row.</strong>"
     return (f'<h2 id="rule">The rule</h2><div class="rule">{_ESC(text)}</div><p class="note">{intro}</p>'
             f"{_table(header, rows, numeric)}{chart}")
 

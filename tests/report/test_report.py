@@ -235,3 +235,11 @@ def test_bad_inputs_say_what_is_wrong(report_toy, tmp_path):
 
 def test_report_html_is_a_public_name():
     assert rulemodels.report_html is report_html and "report_html" in rulemodels.__all__
+
+
+@pytest.mark.parametrize(("form", "constant"), [("dnf", 0), ("cnf", 1)])
+def test_a_rule_without_clauses_says_what_it_predicts(report_toy, form, constant):
+    data = report_data(Rule(form, ()), report_toy, [1, 0, 0, 1, 0])
+    assert data.parts == [] and data.predicted.tolist() == [constant] * 5
+    page = report_html(Rule(form, ()), report_toy, [1, 0, 0, 1, 0])
+    assert f"This rule has no clauses: it predicts {constant} on every row." in page and page.count("<svg") == 1
