@@ -20,7 +20,9 @@
 # Setup = the GLPK and CBC solver binaries (Debian packages glpk-utils and
 # coinor-cbc, installed with apt-get when glpsol/cbc are not on PATH), PostgreSQL's
 # server binaries for the SQL export tests (Debian package postgresql, installed
-# when initdb is found neither on PATH nor in /usr/lib/postgresql/*/bin) and a
+# when initdb is found neither on PATH nor in /usr/lib/postgresql/*/bin), headless
+# Chromium for the HTML report's browser tests (Debian package chromium, installed
+# when neither chromium nor chromium-browser is on PATH) and a
 # virtual environment (.venv, or $VENV) with rulemodels installed editable
 # with its dev extras. The oldest-versions lane has its own environment
 # (.venv-oldest, or $VENV_OLDEST) installed with constraints/oldest.txt.
@@ -73,6 +75,12 @@ ensure_postgres() {  # the SQL export tests run on a throwaway PostgreSQL server
 Install PostgreSQL's server binaries yourself (package postgresql) and re-run; without them the PostgreSQL export tests skip (and fail under CI=true)."
 }
 
+ensure_chromium() {  # the report's browser tests open it headless (tests/chromium.py, tests/report/)
+    command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 && return 0
+    apt_install chromium || die "Chromium (chromium or chromium-browser) is missing and could not be installed with apt-get (needs root or passwordless sudo on Debian/Ubuntu).
+Install it yourself (Debian package chromium) and re-run; without it the browser tests of the HTML report skip (and fail under CI=true)."
+}
+
 ensure_venv() {  # ensure_venv DIR STAMP_INPUT PIP_INSTALL_ARGS...
     local venv=$1 want=$2
     shift 2
@@ -98,6 +106,7 @@ ensure_venv() {  # ensure_venv DIR STAMP_INPUT PIP_INSTALL_ARGS...
 setup() {
     ensure_solver_binaries
     ensure_postgres
+    ensure_chromium
     ensure_venv "$VENV" "$(cksum < pyproject.toml)" -e '.[dev]'
 }
 

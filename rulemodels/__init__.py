@@ -6,7 +6,8 @@ Public names: :class:`BooleanRuleClassifier` (the estimator),
 :class:`Literal`, :class:`Clause`, :class:`Rule`, :class:`FeatureBinarizer`,
 :class:`ColumnKindDriftWarning` (a column's values drifted from the kind learned),
 :class:`RuleFormatError`, :func:`load_model` / :func:`save_model` (model files),
-:func:`load_dataset` / :func:`list_datasets`, :func:`make_rule_data` (synthetic data of any size), and :func:`solve_exact`. The rule's
+:func:`load_dataset` / :func:`list_datasets`, :func:`make_rule_data` (synthetic data of any size), :func:`solve_exact`,
+and :func:`report_html` (a self-contained HTML report of a rule for a reviewer). The rule's
 exports and tools (``to_sql(rule)``, ``explain_rule``, ...) are in :mod:`rulemodels.rules`.
 
 The names are imported on first use (PEP 562), so ``import rulemodels`` and
@@ -37,6 +38,7 @@ _EXPORTS: dict[str, str] = {
     "load_dataset": "rulemodels.datasets",
     "load_model": "rulemodels.rules",
     "make_rule_data": "rulemodels.datasets",
+    "report_html": "rulemodels.report",
     "save_model": "rulemodels.rules",
     "solve_exact": "rulemodels.algorithms.exact",
 }
@@ -50,6 +52,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from rulemodels.datasets import list_datasets, load_dataset, make_rule_data
     from rulemodels.estimator import BooleanRuleClassifier
     from rulemodels.model_selection import BooleanRuleCV
+    from rulemodels.report import report_html
     from rulemodels.rules import (
         Clause,
         ColumnKindDriftWarning,

@@ -17,7 +17,7 @@ import pytest
 from rulemodels.cli import main
 
 README = Path(__file__).resolve().parents[1] / "README.md"
-COMMANDS = ["", "fit", "predict", "export", "exact", "cv", "reproduce", "solvers"]
+COMMANDS = ["", "fit", "predict", "export", "report", "exact", "cv", "reproduce", "solvers"]
 BLOCK = re.compile(r"```text\n\$ rulemodels (?:(\w+) )?--help\n(.*?)```", re.DOTALL)
 
 

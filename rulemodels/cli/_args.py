@@ -457,6 +457,31 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
     export.add_argument("--out", help="write the code to this file (default: stdout)")
     export.set_defaults(handler=handlers["export"])
 
+    report = commands.add_parser(
+        "report", help="write a self-contained HTML report of a saved rule on labelled data",
+        description="Write one self-contained HTML file (inline CSS and SVG; no script, no URL) showing a saved rule "
+                    "to a reviewer: its clauses (or a rule list's steps) with the rows each fires on, its precision "
+                    "and the rows it alone decides; accuracy, baseline and confusion matrix on DATA; errors with their "
+                    "reasons; with --by the error per subgroup; with --results the Pareto front of a 'cv' results "
+                    "file; and the metadata (versions, settings, the rule file's SHA-256).",
+    )
+    report.add_argument("rule", metavar="RULE.json", help="a file written by 'rulemodels fit --out'")
+    report.add_argument(
+        "data", metavar="DATA.csv",
+        help="a CSV or Parquet file with the rule's feature columns and the label column, or a bundled dataset name",
+    )
+    _add_csv_arguments(report)
+    report.add_argument(
+        "--target", help="the label column (name or 0-based index; default: the rule file's target column)",
+    )
+    report.add_argument("--results", metavar="CV.jsonl", help="a 'rulemodels cv' results file: adds the Pareto front")
+    report.add_argument(
+        "--by", metavar="COLUMN",
+        help="a column of DATA: the error per value (numeric columns with many values: per quantile bin)",
+    )
+    report.add_argument("--out", required=True, help="the HTML file to write")
+    report.set_defaults(handler=handlers["report"])
+
     exact = commands.add_parser(
         "exact", help="solve the exact MIP (ground truth for small data)",
         description="Solve the exact two-level MIP; prints status, objective, bound and gap.",

@@ -176,11 +176,10 @@ def _print_rule_summary(data, clf, seconds: float) -> None:
     features = f"{len(_feature_columns(data)) - len(dropped)} features"
     if dropped:  # ID-like columns left out: they are not features of the rule
         features += f" (ID-like column{'s' if len(dropped) > 1 else ''} {', '.join(map(repr, dropped))} left out)"
+    error = _training_error(data, clf)
     if isinstance(data, _ParquetData):  # the error on all rows, computed from the weighted distinct patterns
-        error = float(clf.training_error_)
         print(f"data: {data.source} ({clf.n_samples_seen_} samples as {clf.n_patterns_} distinct patterns, {features})")
     else:
-        error = float(np.mean(clf.predict(data.X) != data.y))
         if data.multiclass:
             counts = ", ".join(f"{int(np.sum(data.y == c))} {c}" for c in clf.classes_)
             print(f"data: {data.source} ({data.X.shape[0]} samples, {features}, {len(data.classes)} classes: {counts})")
@@ -240,6 +239,15 @@ def _print_rule_summary(data, clf, seconds: float) -> None:
         print("polish: skipped (the rule has no clause to polish)")
 
 
+def _training_error(data: Any, clf: Any) -> float:
+    """The share of training rows the rule gets wrong (Parquet data: from the weighted distinct patterns, as fit saw them)."""
+    import numpy as np
+
+    if isinstance(data, _ParquetData):
+        return float(clf.training_error_)
+    return float(np.mean(clf.predict(data.X) != data.y))
+
+
 def _polish_metadata(clf: Any) -> dict[str, Any]:
     """``{"polish": {...}}`` for the rule file when the fit polished (what the MIP did, its bound and gap), else ``{}``."""
     if not hasattr(clf, "polished_"):
@@ -268,6 +276,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
             out, clf.rule_, data.classes, data.target, _feature_columns(data),
             **rates, algorithm=args.algorithm, theta=args.theta, n_clauses=args.n_clauses,
             solver=args.solver, column_kinds=clf.binarizer_.column_kinds_, **_polish_metadata(clf),
+            training_error=_training_error(data, clf), complexity=clf.rule_.complexity(),
             **({"class_weight": args.class_weight} if args.class_weight is not None else {}),
         )
     _print_rule_summary(data, clf, seconds)

@@ -20,6 +20,7 @@ from typing import Any
 from rulemodels.cli import _args
 from rulemodels.cli._args import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError
 from rulemodels.cli._fit import _cmd_exact, _cmd_export, _cmd_fit, _cmd_predict, _cmd_solvers
+from rulemodels.cli._report import _cmd_report
 from rulemodels.cli._sweeps import _cmd_cv, _cmd_reproduce
 from solvers.signals import (
     exit_status,
@@ -37,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
         "fit": _cmd_fit,
         "predict": _cmd_predict,
         "export": _cmd_export,
+        "report": _cmd_report,
         "exact": _cmd_exact,
         "cv": _cmd_cv,
         "reproduce": _cmd_reproduce,

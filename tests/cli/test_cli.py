@@ -237,7 +237,7 @@ def test_fit_polish_flag_alone_means_the_default_budget_and_rejects_bad_seconds(
     from rulemodels.cli._args import build_parser
     from rulemodels.defaults import DEFAULT_POLISH_TIME_LIMIT
 
-    parser = build_parser(dict.fromkeys(("solvers", "fit", "predict", "export", "exact", "cv", "reproduce")))
+    parser = build_parser(dict.fromkeys(("solvers", "fit", "predict", "export", "report", "exact", "cv", "reproduce")))
     path = str(liver_csv[0])
     assert parser.parse_args(["fit", path, "--polish"]).polish is True
     assert parser.parse_args(["fit", path, "--polish", "2.5"]).polish == 2.5
