@@ -405,6 +405,8 @@ def _facts(source: _Source, data: ReportDataInput) -> list[tuple[str, str]]:
     for key in ("class_weight", "class_order"):
         if key in meta:
             facts.append((key.replace("_", " "), str(meta[key])))
+    if isinstance(meta.get("constraints"), dict):  # the domain constraints fit --out recorded
+        facts.append(("domain constraints", "; ".join(f"{name}: {value}" for name, value in meta["constraints"].items())))
     if isinstance(meta.get("polish"), dict):
         polish = meta["polish"]
         facts.append(("polish", "skipped" if not polish.get("formulation") else

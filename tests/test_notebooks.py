@@ -28,7 +28,10 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = ROOT / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
-EXPECTED = ("01_quickstart.ipynb", "02_inspect_models.ipynb", "03_algorithms.ipynb", "04_reproduce_paper.ipynb")
+EXPECTED = (
+    "01_quickstart.ipynb", "02_inspect_models.ipynb", "03_algorithms.ipynb", "04_reproduce_paper.ipynb",
+    "05_constraints.ipynb",
+)
 RESULTS_NOTEBOOK = "04_reproduce_paper.ipynb"
 CELL_TIMEOUT = 300  # seconds per cell
 

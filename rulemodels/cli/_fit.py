@@ -262,6 +262,12 @@ def _polish_metadata(clf: Any) -> dict[str, Any]:
     }}
 
 
+def _constraints_metadata(args: argparse.Namespace) -> dict[str, Any]:
+    """``{"constraints": {...}}`` for the rule file when ``fit`` had domain constraints (the ones given), else ``{}``."""
+    given = {name: value for name, value in constraint_params(args).items() if value is not None}
+    return {"constraints": given} if given else {}
+
+
 def _cmd_fit(args: argparse.Namespace) -> int:
     """Learn a rule and save it (--out), then print it with its training error, complexity and solve statistics."""
     from rulemodels.rules import save_model
@@ -278,6 +284,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
             solver=args.solver, column_kinds=clf.binarizer_.column_kinds_, **_polish_metadata(clf),
             training_error=_training_error(data, clf), complexity=clf.rule_.complexity(),
             **({"class_weight": args.class_weight} if args.class_weight is not None else {}),
+            **_constraints_metadata(args),
         )
     _print_rule_summary(data, clf, seconds)
     if out is not None:

@@ -32,6 +32,15 @@ def test_fit_honours_the_constraint_options(tmp_path, capsys) -> None:
     for clause in rule.clauses:
         for literal in clause.literals:
             assert not (literal.feature == "bmi" and literal.op == ">") and not (literal.feature == "age" and literal.op == "<=")
+    # the rule file records the constraints it was learned under, and the report shows them
+    assert json.loads(out.read_text())["metadata"]["constraints"] == {
+        "monotone": {"bmi": -1, "age": 1}, "forbidden_features": ["glucose"], "feature_costs": {"insulin": 5.0},
+        "max_literals_per_clause": 1,
+    }
+    page = tmp_path / "report.html"
+    assert main(["report", str(out), "pima", "--out", str(page)]) == 0
+    recorded = "monotone: {&#x27;bmi&#x27;: -1, &#x27;age&#x27;: 1}; forbidden_features: [&#x27;glucose&#x27;]"
+    assert f"<td>domain constraints</td><td>{recorded}" in page.read_text()
 
 
 @pytest.mark.parametrize(
