@@ -113,6 +113,8 @@ def test_atomic_write_through_a_symbolic_link_replaces_the_file_it_points_to_and
         (["predict", "rule.json", "data.csv", "--out", "data.csv"], "is the DATA.csv this command reads"),
         (["predict", "rule.json", "data.csv", "--out", "rule.json"], "is the RULE.json this command reads"),
         (["export", "rule.json", "--out", "rule.json"], "is the RULE.json this command reads"),
+        (["report", "rule.json", "data.csv", "--out", "data.csv"], "is the DATA.csv this command reads"),
+        (["report", "rule.json", "data.csv", "--out", "rule.json"], "is the RULE.json this command reads"),
         (["cv", "data.csv", "--target", "selector", "--results", "data.csv"], "is the DATA this command reads"),
         (["fit", "data.csv", "--target", "selector", "--out", "no/such/dir/r.json"], "does not exist"),
         (["fit", "data.csv", "--target", "selector", "--out", ""], "--out is empty"),
