@@ -26,7 +26,7 @@ __all__ = [
     "CG_PRICING_MIP_MAX_NONZEROS",
     "CG_PRICING_TIME_LIMIT",
     "CG_SELECTION_GAP",
-    "CG_SELECTION_GROUP_ROWS",
+    "CG_GROUP_ROWS",
     "CG_SELECTION_TIME_LIMIT",
     "CV_SELECTIONS",
     "DEFAULT_ALGORITHM",
@@ -232,12 +232,12 @@ CG_PRICING_MIP_MAX_NONZEROS = 2_000
 #: CG: seconds and relative gap of the final integer selection over the generated clauses.
 CG_SELECTION_TIME_LIMIT = 10.0
 CG_SELECTION_GAP = 1e-4
-#: CG: above this many (grouped) rows to cover, the final selection is the integer program over groups
-#: of rows that the same clauses fail on (``build_cg_selection``: one row per group); up to it the master
-#: itself is re-solved with binary w (no new model; every result in docs/results was computed so).
-#: At 100,000 rows the master's integer program took 9 s of its 10 s, and on a busy machine stopped
-#: without a solution; the grouped one has a few hundred rows.
-CG_SELECTION_GROUP_ROWS = 10_000
+#: CG: above this many (grouped) rows to cover, the master's rows are groups of the rows that the same
+#: clauses fail on (``build_cg_master(..., group_rows=True)``: the same optimum, a few hundred rows where
+#: 1,000,000 rows have half a million to cover); up to it, one row per row (every result in docs/results was
+#: computed so). At 100,000 rows the row-by-row master's integer selection took 9 s of its 10 s, and on a busy
+#: machine stopped without a solution.
+CG_GROUP_ROWS = 10_000
 
 #: File names read as Parquet (a file with one of these suffixes, or a directory holding such files).
 PARQUET_SUFFIXES: tuple[str, ...] = (".parquet", ".pq")

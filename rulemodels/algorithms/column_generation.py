@@ -4,6 +4,11 @@ The models are in :mod:`rulemodels.models.column_generation` (read its
 docstring for the master, the pricing problem and how the method's DNF
 terms are this project's CNF clauses). One fit:
 
+Above ``group_rows`` rows to cover, the master's rows are groups of the rows
+that the same clauses fail on (``build_cg_master(..., group_rows=True)``: the
+same LP optimum with a few hundred rows where a million rows have half a
+million; a new clause splits the groups it fails on in part).
+
 1. **Start** the restricted master with the empty clause (it fails on every
    row: the constant rule) and the clauses the beam search finds at the duals
    of a master with no clause (``μ_i = ω_i``: every row still to cover).
@@ -20,14 +25,9 @@ terms are this project's CNF clauses). One fit:
    features: ``termination="converged"``), when the pricing MIP's time is
    spent without one (``"no_improvement"``), at ``max_iter`` or at the fit's
    time limit.
-3. **Select**: the master's integer program over the generated clauses
-   (binary ``w_k``, at most ``n_clauses`` clauses), solved with
-   ``selection_time_limit`` and ``selection_gap``: the master itself re-solved
-   in place with binary ``w_k``, or, above ``selection_group_rows`` rows to
-   cover, the same program with those rows grouped by the clauses that fail
-   on them (:func:`~rulemodels.models.column_generation.build_cg_selection`,
-   built once after the rounds: a few hundred rows where the master has
-   hundreds of thousands; the same optimum). If it stops without a solution, or with one worse
+3. **Select**: the same master with binary ``w_k`` (at most ``n_clauses``
+   clauses), solved as an integer program with ``selection_time_limit`` and
+   ``selection_gap``. If it stops without a solution, or with one worse
    than the best single generated clause, that clause is kept instead.
 
 The beam search and the master are deterministic; the pricing MIP runs
@@ -68,10 +68,9 @@ from rulemodels.models.column_generation import (
     ClauseColumns,
     build_cg_master,
     build_cg_pricing,
-    build_cg_selection,
     prepare_cg_data,
 )
-from solvers import Backend, ModelChanges, NewColumns, SolveError
+from solvers import Backend, ModelChanges, NewColumns, NewRows, SolveError
 
 logger = logging.getLogger(__name__)
 
@@ -104,10 +103,9 @@ class CGSettings:
         Seconds for the final integer selection.
     selection_gap : float
         Relative gap at which the final integer selection stops.
-    selection_group_rows : int
-        Above this many rows to cover, the selection is the integer program
-        over groups of rows (:func:`~rulemodels.models.column_generation.build_cg_selection`);
-        up to it the master is re-solved in place with binary ``w``.
+    group_rows : int
+        Above this many rows to cover, the master's rows are groups of rows that
+        the same clauses fail on (``build_cg_master(..., group_rows=True)``).
     """
 
     clause_cost: float
@@ -118,7 +116,7 @@ class CGSettings:
     pricing_mip_max_nonzeros: int
     selection_time_limit: float
     selection_gap: float
-    selection_group_rows: int = defaults.CG_SELECTION_GROUP_ROWS
+    group_rows: int = defaults.CG_GROUP_ROWS
 
 
 def beam_search(
@@ -314,6 +312,7 @@ def run_column_generation(
     first = search(columns.cover_weight, 0.0, (), settings.columns_per_round)
     master = build_cg_master(
         columns, [(), *(clause for _, clause in first)], theta=theta, clause_cost=settings.clause_cost, max_clauses=n_clauses,
+        group_rows=columns.cover_rows.shape[0] > settings.group_rows,
     )
     stats["builds"] += 1
     if model_hook is not None:
@@ -367,9 +366,7 @@ def run_column_generation(
                 termination = "time_limit"
                 break
         log.close(termination)
-        grouped = columns.cover_rows.shape[0] > settings.selection_group_rows
-        stats["builds"] += int(grouped)
-        selection = _select(master, columns, solve, backend, theta, settings, deadline, n_clauses, grouped)[:n_clauses]
+        selection = _select(master, columns, solve, theta, settings, deadline)[:n_clauses]
     finally:
         backend.release(master.model)
         if pricing is not None:
@@ -392,6 +389,8 @@ def as_model_changes(changes: Mapping[str, Any]) -> ModelChanges:
     fields = dict(changes)
     if "new_columns" in fields:
         fields["new_columns"] = NewColumns(**fields["new_columns"])
+    if "new_rows" in fields:
+        fields["new_rows"] = NewRows(**fields["new_rows"])
     return ModelChanges(**fields)
 
 
@@ -401,12 +400,9 @@ def _remaining(deadline: float | None, limit: float) -> float:
     return max(0.01, min(limit, deadline - time.perf_counter()))
 
 
-def _select(master: CGMaster, columns: ClauseColumns, solve: Any, backend: Backend, theta: float, settings: CGSettings,
-            deadline: float | None, n_clauses: int, grouped: bool) -> list[int]:
+def _select(master: CGMaster, columns: ClauseColumns, solve: Any, theta: float, settings: CGSettings,
+            deadline: float | None) -> list[int]:
     """The final integer selection over the generated clauses (indices into ``master.clauses``).
-
-    ``grouped``: solve :func:`~rulemodels.models.column_generation.build_cg_selection`'s
-    program (rows grouped) instead of the master with binary ``w``.
 
     Clauses that fail on no row to cover are dropped (they only cost). Never
     worse than the best single generated clause: that clause is returned
@@ -420,15 +416,11 @@ def _select(master: CGMaster, columns: ClauseColumns, solve: Any, backend: Backe
 
     singles = [[k] for k in range(len(master.clauses))] + [[]]
     fallback = min(singles, key=lambda selection: (score(selection), selection))
-    program = build_cg_selection(
-        columns, master.clauses, theta=theta, clause_cost=settings.clause_cost, max_clauses=n_clauses,
-    ) if grouped else master
-    limits = {"time_limit": _remaining(deadline, settings.selection_time_limit), "mip_gap": settings.selection_gap}
     try:
-        if grouped:
-            result = solve(program.model, **limits)
-        else:
-            result = solve(master.model, changes=as_model_changes(master.set_integer(True)), **limits)
+        result = solve(
+            master.model, changes=as_model_changes(master.set_integer(True)),
+            time_limit=_remaining(deadline, settings.selection_time_limit), mip_gap=settings.selection_gap,
+        )
         result.raise_for_status("the column generation integer selection")
         if result.termination.value == "time_limit":
             logger.warning(
@@ -440,10 +432,7 @@ def _select(master: CGMaster, columns: ClauseColumns, solve: Any, backend: Backe
     except SolveError as exc:
         logger.warning("CG: %s; keeping the best single generated clause", exc)
         return useful(fallback)
-    finally:
-        if grouped:
-            backend.release(program.model)
-    selection = useful(program.selection())
+    selection = useful(master.selection())
     if score(selection) > score(fallback) + TOLERANCE:
         logger.info("CG: the integer selection stopped at a worse rule than the best single clause; keeping that clause")
         return useful(fallback)

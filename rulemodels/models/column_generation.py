@@ -37,12 +37,13 @@ rewrites the ``cover`` rows they enter with ``set_value`` and returns the
 :class:`solvers.ModelChanges` (``new_columns``, as a dict the algorithms layer passes on) that let a persistent backend
 append them without compiling the model again.
 
-**Selection**: the master with binary ``w_k`` over the clauses generated,
-written over the groups ``G`` of rows of ``P`` that the same generated
-clauses fail on (``ξ_g + Σ_{k: g ⊆ F_k} w_k ≥ 1`` weighted by ``Σ_{i∈g} ω_i``):
-the same integer program with one row per group instead of one per row
-(:func:`build_cg_selection`; on 1,000,000 rows a few hundred rows instead of
-half a million).
+**Rows grouped** (``build_cg_master(..., group_rows=True)``, for large data):
+rows of ``P`` that the same clauses fail on have the same ``cover`` row but for
+their ``ξ_i``, so one row per group (``ξ_g``, weighted ``Σ_{i∈g} ω_i``) keeps the
+LP's and the integer program's optimum; a new clause that fails on part of a
+group splits it, and the groups' duals are shared by their rows in proportion
+to their weights. On 1,000,000 rows the master then has a few hundred rows
+where it had half a million.
 
 **Pricing** (the clause with the most negative reduced cost at duals
 ``μ_i ≥ 0`` of ``cover[i]`` and ``ν ≤ 0`` of the cap):
@@ -71,10 +72,7 @@ import pyomo.environ as pyo
 from rulemodels.models._build import ParamArray, linear_sum
 from rulemodels.models._data import PreparedData, check_nonnegative, prepare_data
 
-__all__ = [
-    "CGMaster", "CGPricing", "CGSelection", "ClauseColumns", "build_cg_master", "build_cg_pricing", "build_cg_selection",
-    "prepare_cg_data",
-]
+__all__ = ["CGMaster", "CGPricing", "ClauseColumns", "build_cg_master", "build_cg_pricing", "prepare_cg_data"]
 
 TOLERANCE = 1e-9
 """Reduced costs above ``-TOLERANCE`` are not negative (a clause must improve the LP by more)."""
@@ -160,6 +158,7 @@ def build_cg_master(
     theta: float,
     clause_cost: float,
     max_clauses: int,
+    group_rows: bool = False,
 ) -> CGMaster:
     """Build (not solve) the restricted master LP over the initial ``clauses`` (feature indices, CNF view).
 
@@ -171,6 +170,16 @@ def build_cg_master(
     variables ``xi`` and ``w``, the constraints ``cover`` and ``size``, the
     ``objective`` (the named expressions ``uncovered`` + ``clause_costs``)
     and a ``dual`` import Suffix.
+
+    ``group_rows=True``: each element of ``P`` is a group of the rows to cover
+    that the same clauses fail on (its ``weight`` their summed ω), not one row.
+    Such rows have the same ``cover`` row but for their ``ξ_i``, and all of them
+    have ``ξ_i = max(0, 1 − Σ_k w_k)`` at an optimum, so the LP and the integer
+    program keep their optimum with one row per group (a few hundred where
+    a million rows have half a million to cover). A clause that fails on part
+    of a group splits it (:meth:`CGMaster.add_clauses`), and the duals are
+    shared among a group's rows in proportion to their weights
+    (:meth:`CGMaster.duals`: a dual solution of the row-by-row LP).
     """
     check_nonnegative("theta", theta)
     check_nonnegative("clause_cost", clause_cost)
@@ -180,10 +189,14 @@ def build_cg_master(
     if not keys:
         raise ValueError("the restricted master needs at least one clause to start from")
     fails = [columns.fails(key) for key in keys]
+    groups = _RowGroups.of(np.column_stack([cover for cover, _ in fails]), columns) if group_rows else _RowGroups.rows(columns)
+    ids = groups.ids
     m = pyo.ConcreteModel(name="cg_master")
     m.P = pyo.Set(
-        initialize=columns.cover_rows.tolist(), ordered=True,
-        doc="rows to cover, DGW's positives: y_i = 0 in the CNF problem (groups of identical rows)",
+        initialize=ids, ordered=True,
+        doc="groups of rows to cover that the same clauses fail on (grows as clauses split them), DGW's positives: "
+            "y_i = 0 in the CNF problem" if group_rows else
+            "rows to cover, DGW's positives: y_i = 0 in the CNF problem (groups of identical rows)",
     )
     m.K = pyo.Set(
         initialize=range(len(keys)), ordered=True,
@@ -193,8 +206,8 @@ def build_cg_master(
     m.c0 = pyo.Param(initialize=float(clause_cost), mutable=True, doc="c_0: complexity of a clause itself, in literals")
     m.R = pyo.Param(initialize=int(max_clauses), mutable=True, doc="R: at most this many clauses")
     m.weight = pyo.Param(
-        m.P, initialize=dict(zip(columns.cover_rows.tolist(), columns.cover_weight.tolist())), mutable=True,
-        doc="ω_i: weight of row i ∈ P",
+        m.P, initialize=dict(zip(ids, groups.weights(columns).tolist())), mutable=True,
+        doc="Σ_{i ∈ g} ω_i: weight of the rows of group g ∈ P" if group_rows else "ω_i: weight of row i ∈ P",
     )
     m.pay = pyo.Param(
         m.K, mutable=True, initialize={k: float(columns.pay_weight[pay].sum()) for k, (_, pay) in enumerate(fails)},
@@ -206,17 +219,18 @@ def build_cg_master(
     )
     m.xi = pyo.Var(m.P, domain=pyo.NonNegativeReals, doc="ξ_i: row i ∈ P is covered by no selected clause (an error)")
     m.w = pyo.Var(m.K, domain=pyo.UnitInterval, doc="w_k: clause k is selected (binary in the final selection)")
-    terms: dict[int, list[Any]] = {int(i): [] for i in columns.cover_rows}
+    terms: dict[int, list[Any]] = {i: [] for i in ids}
+    first_rows = groups.first_rows()
     for k, (cover, _) in enumerate(fails):
-        for i in columns.cover_rows[cover].tolist():
-            terms[i].append(m.w[k])
+        for g in np.flatnonzero(cover[first_rows]).tolist():
+            terms[ids[g]].append(m.w[k])
     m.cover = pyo.Constraint(
         m.P, rule=lambda model, i: model.xi[i] + linear_sum(terms[i]) >= 1,
         doc="ξ_i + Σ_{k: i ∈ F_k} w_k ≥ 1 for i ∈ P (DGW master: cover every positive or pay its error); dual μ_i ≥ 0",
     )
     m.size = pyo.Constraint(expr=linear_sum(list(m.w.values())) <= m.R, doc="Σ_k w_k ≤ R (at most R clauses); dual ν ≤ 0")
     m.uncovered = pyo.Expression(
-        expr=linear_sum([m.weight[i] * m.xi[i] for i in m.P]), doc="Σ_{i∈P} ω_i ξ_i: the weight of the rows left uncovered",
+        expr=_uncovered(m), doc="Σ_{i∈P} ω_i ξ_i: the weight of the rows left uncovered",
     )
     m.clause_costs = pyo.Expression(
         expr=_clause_costs(m), doc="Σ_k (pay_k + θ (c_0 + literals_k)) w_k: what the selected clauses cost (grows with K)",
@@ -226,7 +240,56 @@ def build_cg_master(
         doc="Σ_{i∈P} ω_i ξ_i + Σ_k (pay_k + θ (c_0 + literals_k)) w_k (DGW master, penalised form)",
     )
     m.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT, doc="μ_i = dual(cover[i]), ν = dual(size)")
-    return CGMaster(m, columns, keys, terms)
+    return CGMaster(m, columns, keys, terms, groups)
+
+
+class _RowGroups:
+    """Which rows to cover each element of the master's ``P`` stands for (positions in ``ClauseColumns.cover_rows``).
+
+    Without grouping each row is its own element, named by its row (the
+    master of earlier versions, row for row); with it, an element is a group of
+    rows that the same clauses fail on, named 0, 1, ... in the order the
+    groups appear, and split when a new clause fails on part of one.
+    """
+
+    def __init__(self, group_of_row: np.ndarray, ids: list[int], members: list[np.ndarray] | None):
+        self.group_of_row = group_of_row  # position of each row's element in ``ids``
+        self.ids = ids  # the index in P of each element
+        self.members = members  # the rows of each element (None: each element is one row)
+
+    @classmethod
+    def rows(cls, columns: ClauseColumns) -> _RowGroups:
+        return cls(np.arange(columns.cover_rows.shape[0]), [int(i) for i in columns.cover_rows], None)
+
+    @classmethod
+    def of(cls, covers: np.ndarray, columns: ClauseColumns) -> _RowGroups:
+        """Rows with the same row of ``covers`` (rows to cover x clauses: the clause fails there) in one group."""
+        if covers.shape[0] == 0:
+            return cls(np.zeros(0, dtype=np.intp), [], [])
+        _, first, inverse = np.unique(covers, axis=0, return_index=True, return_inverse=True)
+        order = np.argsort(first, kind="stable")  # groups in the order of their first row
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.size)
+        group_of_row = rank[inverse.ravel()]
+        by_group = np.argsort(group_of_row, kind="stable")
+        members = np.split(by_group, np.cumsum(np.bincount(group_of_row, minlength=order.size))[:-1])
+        return cls(group_of_row, list(range(order.size)), members)
+
+    @property
+    def grouped(self) -> bool:
+        return self.members is not None
+
+    def first_rows(self) -> np.ndarray:
+        """One row of each element (all rows of an element fail on the same clauses)."""
+        if self.members is None:
+            return np.arange(len(self.ids))
+        return np.array([rows[0] for rows in self.members], dtype=np.intp)
+
+    def weights(self, columns: ClauseColumns) -> np.ndarray:
+        """Σ ω_i over each element's rows (a row's own ω without grouping)."""
+        if self.members is None:
+            return columns.cover_weight.copy()
+        return np.array([columns.cover_weight[rows].sum() for rows in self.members], dtype=float)
 
 
 def _distinct(clauses: Iterable[Sequence[int]]) -> list[tuple[int, ...]]:
@@ -235,6 +298,11 @@ def _distinct(clauses: Iterable[Sequence[int]]) -> list[tuple[int, ...]]:
     for clause in clauses:
         seen.setdefault(tuple(sorted({int(j) for j in clause})), None)
     return list(seen)
+
+
+def _uncovered(m: pyo.ConcreteModel) -> Any:
+    """The master objective's part over the rows to cover (re-set only when a group is split)."""
+    return linear_sum([m.weight[i] * m.xi[i] for i in m.P])
 
 
 def _clause_costs(m: pyo.ConcreteModel) -> Any:
@@ -254,17 +322,24 @@ class CGMaster:
     """
 
     def __init__(self, model: pyo.ConcreteModel, columns: ClauseColumns, clauses: list[tuple[int, ...]],
-                 terms: dict[int, list[Any]]):
+                 terms: dict[int, list[Any]], groups: _RowGroups):
         self.model = model
         self.columns = columns
         self.clauses: list[tuple[int, ...]] = list(clauses)
         self._index = {key: k for k, key in enumerate(self.clauses)}
-        self._terms = terms  # row of P -> the w_k of the clauses that fail on it (cover it)
-        self._cover_rows = [model.cover[int(i)] for i in columns.cover_rows]
-        self._weight = ParamArray(model.weight, [int(i) for i in columns.cover_rows])
+        self._terms = terms  # element of P -> the w_k of the clauses that fail on its rows (cover them)
+        self._groups = groups
+        self._refresh_rows()
+
+    def _refresh_rows(self) -> None:
+        """The ``cover`` rows and the ``weight`` Params of the elements of P, in order (after a split added some)."""
+        ids = self._groups.ids
+        self._cover_rows = [self.model.cover[i] for i in ids]
+        self._weight = ParamArray(self.model.weight, ids)
 
     def __repr__(self) -> str:
-        return f"CGMaster({len(self.model.P)} rows to cover, {len(self.clauses)} clauses)"
+        kind = "groups of rows" if self._groups.grouped else "rows"
+        return f"CGMaster({len(self.model.P)} {kind} to cover, {len(self.clauses)} clauses)"
 
     def __contains__(self, clause: Sequence[int]) -> bool:
         return tuple(sorted(int(j) for j in clause)) in self._index
@@ -286,63 +361,129 @@ class CGMaster:
         ``w[k]``; the ``cover`` rows of the rows it fails on and ``size``
         are rewritten with it (``set_value``), and the objective's
         ``clause_costs`` gains its term (its rows' part, ``uncovered``, is
-        never rebuilt). Nothing else of the model is rebuilt. Returns a dict for
+        rebuilt only when a group is split). With grouped rows, a clause that
+        fails on part of a group splits it: those rows become a new element
+        of ``P`` (its ``weight``, a new ``xi`` and a new ``cover`` row, which
+        has ``w_k``), and the group keeps the others with their weight.
+        Nothing else of the model is rebuilt. Returns a dict for
         :class:`solvers.ModelChanges` (empty when every clause was there):
         ``new_columns`` holds the fields of :class:`solvers.NewColumns`
-        (the variables, their costs, bounds 0 and 1, their rows, integrality).
+        (the variables, their costs, bounds, their rows, integrality) and,
+        after a split, ``new_rows`` those of :class:`solvers.NewRows` (the new
+        groups' ``cover`` rows) and ``objective`` the new costs of the split
+        groups' ``xi``.
         """
-        m = self.model
+        m, groups, columns = self.model, self._groups, self.columns
+        known = len(groups.ids)  # elements of P the solver has (new ones are appended after them)
         new: list[int] = []
         entries: list[tuple[list[Any], np.ndarray]] = []
         touched: set[int] = set()
+        reweighted: set[int] = set()
         for key in _distinct(clauses):
             if key in self._index:
                 continue
             k = len(self.clauses)
             self._index[key] = k
             self.clauses.append(key)
-            cover, pay = self.columns.fails(key)
+            cover, pay = columns.fails(key)
             m.K.add(k)
-            m.pay[k] = float(self.columns.pay_weight[pay].sum())
-            m.literals[k] = self.columns.complexity(key, 0.0)
+            m.pay[k] = float(columns.pay_weight[pay].sum())
+            m.literals[k] = columns.complexity(key, 0.0)
             var = m.w[k]
-            rows = self.columns.cover_rows[cover].tolist()
-            for i in rows:
-                self._terms[i].append(var)
-            touched.update(rows)
-            constraints = [m.cover[i] for i in rows] + [m.size]
+            if groups.members is not None:
+                self._split(cover, reweighted)
+            inside = np.flatnonzero(cover[groups.first_rows()]).tolist()  # elements whose rows all fail on k
+            for g in inside:
+                self._terms[groups.ids[g]].append(var)
+            touched.update(inside)
+            constraints = [m.cover[groups.ids[g]] for g in inside if g < known] + [m.size]
             entries.append((constraints, np.ones(len(constraints))))
             new.append(k)
         if not new:
             return {}
-        for i in sorted(touched):
-            m.cover[i].set_value(m.xi[i] + linear_sum(self._terms[i]) >= 1)
+        ids = groups.ids
+        for g in sorted(g for g in touched if g < known):
+            m.cover[ids[g]].set_value(m.xi[ids[g]] + linear_sum(self._terms[ids[g]]) >= 1)
+        split = ids[known:]
+        for i in split:
+            m.cover[i] = m.xi[i] + linear_sum(self._terms[i]) >= 1
         m.size.set_value(linear_sum(self.w_vars) <= m.R)
         m.clause_costs.set_value(_clause_costs(m))
         variables = [m.w[k] for k in new]
-        costs = np.array([self.clause_cost(k) for k in new])
-        integer = np.array([var.is_binary() for var in variables])
-        return {"new_columns": {
-            "variables": variables, "objective": costs, "lower": np.zeros(len(new)), "upper": np.ones(len(new)),
-            "entries": entries, "integer": integer,
-        }}
+        costs = [self.clause_cost(k) for k in new]
+        integer = [var.is_binary() for var in variables]
+        if not split:
+            return {"new_columns": {
+                "variables": variables, "objective": np.array(costs), "lower": np.zeros(len(new)),
+                "upper": np.ones(len(new)), "entries": entries, "integer": np.array(integer),
+            }}
+        m.uncovered.set_value(_uncovered(m))
+        self._refresh_rows()
+        xis = [m.xi[i] for i in split]
+        changed = sorted(g for g in reweighted if g < known)
+        return {
+            "new_columns": {
+                "variables": variables + xis,
+                "objective": np.array(costs + [float(pyo.value(m.weight[i])) for i in split]),
+                "lower": np.zeros(len(new) + len(split)),
+                "upper": np.concatenate([np.ones(len(new)), np.full(len(split), np.inf)]),
+                "entries": entries + [([], np.zeros(0)) for _ in split],
+                "integer": np.array(integer + [False] * len(split)),
+            },
+            "new_rows": {
+                "constraints": [m.cover[i] for i in split], "lower": np.ones(len(split)), "upper": np.full(len(split), np.inf),
+                "entries": [([m.xi[i], *self._terms[i]], np.ones(1 + len(self._terms[i]))) for i in split],
+            },
+            "objective": ([m.xi[ids[g]] for g in changed], np.array([float(pyo.value(m.weight[ids[g]])) for g in changed])),
+        }
+
+    def _split(self, cover: np.ndarray, reweighted: set[int]) -> None:
+        """Split every group that the clause with rows ``cover`` fails on in part: its failing rows become a new element."""
+        groups, m, weight = self._groups, self.model, self.columns.cover_weight
+        assert groups.members is not None
+        failing = np.bincount(groups.group_of_row, weights=cover, minlength=len(groups.ids))
+        sizes = np.array([rows.shape[0] for rows in groups.members])
+        for g in np.flatnonzero((failing > 0) & (failing < sizes)).tolist():
+            rows = groups.members[g]
+            inside = cover[rows]
+            position, name = len(groups.ids), len(groups.ids)
+            groups.members.append(rows[inside])
+            groups.members[g] = rows[~inside]
+            groups.group_of_row[rows[inside]] = position
+            groups.ids.append(name)
+            m.P.add(name)
+            m.weight[name] = float(weight[rows[inside]].sum())
+            m.weight[groups.ids[g]] = float(weight[rows[~inside]].sum())
+            self._terms[name] = list(self._terms[groups.ids[g]])  # every clause that failed on the group fails on these rows
+            reweighted.add(g)
 
     def duals(self) -> tuple[np.ndarray, float]:
-        """``(μ over P in its order, ν)`` of the solved LP, from the ``dual`` Suffix.
+        """``(μ over the rows of P in their order, ν)`` of the solved LP, from the ``dual`` Suffix.
 
         Their signs are known (``μ_i ≥ 0`` for a ``≥`` row, ``ν ≤ 0`` for the
         ``≤`` cap of a minimisation) and solvers differ in the sign they
         report, so the magnitudes are read; ``μ_i`` is clipped to ``[0, ω_i]``
-        (the range the dual constraint of ``ξ_i`` allows).
+        (the range the dual constraint of ``ξ_i`` allows). A group's dual
+        ``μ_g`` (in ``[0, Σ_{i∈g} ω_i]``) is shared by its rows as
+        ``μ_g ω_i / Σ_{i∈g} ω_i``: with the same ``ν`` a dual solution of the LP
+        written row by row, with the same objective (every clause's reduced
+        cost over rows is its reduced cost over groups).
         """
         suffix = self.model.dual
         missing = next((con for con in self._cover_rows if con not in suffix), None)
         if missing is not None:
             raise ValueError(f"constraint {missing.name} has no dual value: solve the master LP with a backend that reports duals")
         mu = np.abs(np.array([suffix[con] for con in self._cover_rows], dtype=float))
-        mu = np.minimum(mu, self._weight.values())
+        group_weight = self._weight.values()
+        mu = np.minimum(mu, group_weight)
         nu = -abs(float(suffix.get(self.model.size, 0.0)))
-        return mu, nu
+        groups = self._groups
+        if groups.members is None:
+            return mu, nu
+        row_weight = self.columns.cover_weight
+        total = group_weight[groups.group_of_row]
+        share = np.divide(row_weight, total, out=np.zeros_like(row_weight), where=total > 0)
+        return mu[groups.group_of_row] * share, nu
 
     def set_integer(self, integer: bool) -> dict[str, Any]:
         """Make every ``w_k`` binary (the final selection, an integer program) or ``[0, 1]`` again.
@@ -361,84 +502,6 @@ class CGMaster:
     def values(self) -> np.ndarray:
         """``w_k`` of the loaded solution, in the order of ``K``."""
         return np.array([self.model.w[k].value or 0.0 for k in self.model.K], dtype=float)
-
-
-def build_cg_selection(
-    columns: ClauseColumns,
-    clauses: Sequence[Sequence[int]],
-    *,
-    theta: float,
-    clause_cost: float,
-    max_clauses: int,
-) -> CGSelection:
-    """Build (not solve) the final selection: the master's integer program over ``clauses``, rows grouped.
-
-    Rows of ``P`` that the same clauses fail on enter the master's objective
-    and ``cover`` rows alike, so they are one row here, ``cover[g]``, with
-    the summed weight ``weight[g]`` (its ``ξ_g`` is 1 exactly when each of
-    its rows' ``ξ_i`` is): the same optimum, the same selections, with as
-    many rows as there are distinct groups. Components as the master's
-    (``K``, ``theta``, ``c0``, ``R``, ``pay``, ``literals``, ``w`` now
-    binary, ``size``, ``objective``), with ``G`` and ``weight``/``xi``/``cover``
-    over the groups.
-    """
-    check_nonnegative("theta", theta)
-    check_nonnegative("clause_cost", clause_cost)
-    if isinstance(max_clauses, bool) or not isinstance(max_clauses, (int, np.integer)) or max_clauses < 1:
-        raise ValueError(f"max_clauses must be an integer >= 1, got {max_clauses!r}")
-    keys = [tuple(sorted(int(j) for j in clause)) for clause in clauses]
-    if not keys:
-        raise ValueError("the selection needs at least one clause to choose from")
-    fails = [columns.fails(key) for key in keys]
-    covers = np.column_stack([cover for cover, _ in fails])  # |P| x K: clause k fails on row i (covers it)
-    signatures, group_of_row = np.unique(covers, axis=0, return_inverse=True)
-    group_weight = np.bincount(group_of_row.ravel(), weights=columns.cover_weight, minlength=signatures.shape[0])
-    m = pyo.ConcreteModel(name="cg_selection")
-    m.G = pyo.RangeSet(0, signatures.shape[0] - 1, doc="groups of rows to cover that the same clauses fail on")
-    m.K = pyo.RangeSet(0, len(keys) - 1, doc="the clauses generated (clause k's features are CGSelection.clauses[k])")
-    m.theta = pyo.Param(initialize=float(theta), mutable=True, doc="θ: cost of one literal, in misclassified weight")
-    m.c0 = pyo.Param(initialize=float(clause_cost), mutable=True, doc="c_0: complexity of a clause itself, in literals")
-    m.R = pyo.Param(initialize=int(max_clauses), mutable=True, doc="R: at most this many clauses")
-    m.weight = pyo.Param(
-        m.G, initialize=dict(enumerate(group_weight.tolist())), mutable=True, doc="Σ_{i ∈ g} ω_i: weight of group g",
-    )
-    m.pay = pyo.Param(
-        m.K, mutable=True, initialize={k: float(columns.pay_weight[pay].sum()) for k, (_, pay) in enumerate(fails)},
-        doc="Σ_{i ∈ Z ∩ F_k} ω_i: what the rows of Z clause k fails on pay",
-    )
-    m.literals = pyo.Param(
-        m.K, mutable=True, initialize={k: columns.complexity(key, 0.0) for k, key in enumerate(keys)},
-        doc="Σ_{j ∈ k} c_j: the literals of clause k",
-    )
-    m.xi = pyo.Var(m.G, domain=pyo.NonNegativeReals, doc="ξ_g: the rows of group g are covered by no selected clause")
-    m.w = pyo.Var(m.K, domain=pyo.Binary, doc="w_k: clause k is selected")
-    m.cover = pyo.Constraint(
-        m.G, rule=lambda model, g: model.xi[g] + linear_sum([model.w[int(k)] for k in np.flatnonzero(signatures[g])]) >= 1,
-        doc="ξ_g + Σ_{k: g ⊆ F_k} w_k ≥ 1 for each group g (cover the group or pay its weight)",
-    )
-    m.size = pyo.Constraint(expr=linear_sum(list(m.w.values())) <= m.R, doc="Σ_k w_k ≤ R (at most R clauses)")
-    m.objective = pyo.Objective(
-        expr=linear_sum([m.weight[g] * m.xi[g] for g in m.G])
-        + linear_sum([(m.pay[k] + m.theta * (m.c0 + m.literals[k])) * m.w[k] for k in m.K]),
-        sense=pyo.minimize,
-        doc="Σ_g (Σ_{i∈g} ω_i) ξ_g + Σ_k (pay_k + θ (c_0 + literals_k)) w_k: the master's objective, rows grouped",
-    )
-    return CGSelection(m, keys)
-
-
-class CGSelection:
-    """The final selection's integer program (:func:`build_cg_selection`) and the clauses it chooses from."""
-
-    def __init__(self, model: pyo.ConcreteModel, clauses: list[tuple[int, ...]]):
-        self.model = model
-        self.clauses = clauses
-
-    def __repr__(self) -> str:
-        return f"CGSelection({len(self.model.G)} groups of rows to cover, {len(self.clauses)} clauses)"
-
-    def selection(self) -> list[int]:
-        """The clauses with ``w_k > 0.5`` in the loaded solution (indices into ``clauses``)."""
-        return [int(k) for k in self.model.K if (self.model.w[k].value or 0.0) > 0.5]
 
 
 def build_cg_pricing(

@@ -9,7 +9,7 @@ import pyomo.environ as pyo
 import pytest
 
 from rulemodels.algorithms.column_generation import as_model_changes
-from rulemodels.models.column_generation import build_cg_master, build_cg_pricing, build_cg_selection, prepare_cg_data
+from rulemodels.models.column_generation import build_cg_master, build_cg_pricing, prepare_cg_data
 from rulemodels.models.problem import CNFProblem
 from solvers import HighsBackend
 
@@ -64,30 +64,61 @@ def test_master_objective_is_the_rules_errors_evaluated_the_projects_way(form: s
             assert columns.objective(chosen, theta, clause_cost) >= float(weight @ errors) + theta * literals - 1e-9
 
 
+def lp_objective(master, backend, changes=None) -> float:
+    result = backend.solve(master.model, changes=changes)
+    result.raise_for_status("the master LP")
+    return float(result.objective)
+
+
 @pytest.mark.parametrize("R", [1, 2, 3])
 @pytest.mark.parametrize("seed", range(4))
-def test_the_grouped_selection_is_the_integer_master_with_rows_grouped(seed: int, R: int) -> None:
-    """One row per group of rows the same clauses fail on: the brute-force optimum, as the integer master finds it."""
+def test_the_grouped_master_is_the_row_master_with_rows_grouped(seed: int, R: int) -> None:
+    """One row per group of rows the same clauses fail on: the row master's LP optimum, in place as clauses split groups.
+
+    Its duals, shared by each group's rows in proportion to their weights, are
+    optimal for the row-by-row LP (complementary slackness on every w_k), and
+    its integer program is the brute-force optimum.
+    """
     A, y, weight = random_instance(seed, n=40, d=5)
     columns = prepare_cg_data(A, y, sample_weight=weight)
     rng = np.random.default_rng(seed)
     pool = all_clauses(5, 3)
-    clauses = [pool[k] for k in rng.choice(len(pool), size=9, replace=False)]
+    clauses = [pool[k] for k in rng.choice(len(pool), size=10, replace=False)]
     theta, clause_cost = 0.3, 1.0
-    program = build_cg_selection(columns, clauses, theta=theta, clause_cost=clause_cost, max_clauses=R)
-    assert len(program.model.G) < columns.cover_rows.shape[0]  # rows that the same clauses fail on are one row
-    assert program.model.G.doc and program.model.cover.doc.startswith("ξ_g + Σ_{k: g ⊆ F_k} w_k ≥ 1")
-    grouped = HighsBackend().solve(program.model, mip_gap=0.0)
-    master = build_cg_master(columns, clauses, theta=theta, clause_cost=clause_cost, max_clauses=R)
-    integer = HighsBackend().solve(master.model, changes=as_model_changes(master.set_integer(True)), mip_gap=0.0)
+    grouped = build_cg_master(columns, clauses[:2], theta=theta, clause_cost=clause_cost, max_clauses=R, group_rows=True)
+    rows = build_cg_master(columns, clauses[:2], theta=theta, clause_cost=clause_cost, max_clauses=R)
+    assert len(grouped.model.P) < len(rows.model.P) == columns.cover_rows.shape[0]
+    assert grouped.model.P.doc.startswith("groups of rows to cover")
+    on_groups, on_rows = HighsBackend(), HighsBackend()
+    assert lp_objective(grouped, on_groups) == pytest.approx(lp_objective(rows, on_rows))
+    n_groups = len(grouped.model.P)
+    for batch in (clauses[2:5], clauses[5:10]):
+        changes = grouped.add_clauses(batch)
+        assert lp_objective(grouped, on_groups, as_model_changes(changes)) == pytest.approx(
+            lp_objective(rows, on_rows, as_model_changes(rows.add_clauses(batch)))
+        )
+        mu, nu = grouped.duals()
+        assert np.all(mu >= 0) and np.all(mu <= columns.cover_weight + 1e-9)
+        for k, clause in enumerate(grouped.clauses):
+            value = grouped.model.w[k].value
+            rc = columns.reduced_cost(clause, mu, nu, theta, clause_cost)
+            if value < 1 - 1e-7:
+                assert rc >= -1e-6, (clause, value, rc)
+            if value > 1e-7:
+                assert rc <= 1e-6, (clause, value, rc)
+    assert len(grouped.model.P) > n_groups  # the clauses split groups, and the in-place solves agreed with the rows'
+    assert on_groups.n_builds == 1 == on_rows.n_builds
+    fresh = build_cg_master(columns, grouped.clauses, theta=theta, clause_cost=clause_cost, max_clauses=R, group_rows=True)
+    assert lp_objective(fresh, HighsBackend()) == pytest.approx(lp_objective(grouped, on_groups))
+    on_groups.solve(grouped.model, changes=as_model_changes(grouped.set_integer(True)), mip_gap=0.0)
     best = min(
         columns.objective(list(subset), theta, clause_cost)
-        for size in range(R + 1) for subset in itertools.combinations(clauses, size)
+        for size in range(R + 1) for subset in itertools.combinations(grouped.clauses, size)
     )
-    chosen = [program.clauses[k] for k in program.selection()]
+    chosen = [grouped.clauses[k] for k in grouped.selection()]
     assert len(chosen) <= R
     assert columns.objective(chosen, theta, clause_cost) == pytest.approx(best)
-    assert grouped.objective == pytest.approx(best) and integer.objective == pytest.approx(best)
+    assert pyo.value(grouped.model.objective) == pytest.approx(best)
 
 
 @pytest.mark.parametrize("seed", range(3))
