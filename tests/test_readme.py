@@ -1,5 +1,5 @@
-"""The README stays true: its "Deploy a rule", "Multiclass" and "Class weights" examples run as doctests, and its command reference is
-the ``--help`` of every command (at 100 columns).
+"""The README stays true: the examples of its "Deploy a rule", "Multiclass" and "Class weights" sections run as
+doctests, and its command reference is the ``--help`` of every command (at 100 columns).
 
 After changing the CLI, refresh the reference with
 ``RULEMODELS_UPDATE_README=1 python -m pytest tests/test_readme.py``.
@@ -51,32 +51,16 @@ def test_the_command_reference_is_the_help_of_every_command(capsys, monkeypatch)
         )
 
 
-def test_the_deploy_section_runs_as_a_doctest():
-    text = section(README.read_text(), "Deploy a rule")
+@pytest.mark.parametrize(("title", "at_least"), [
+    ("Deploy a rule", 10),
+    ("Multiclass: ordered rule lists", 8),
+    ("Class weights and domain constraints", 8),
+])
+def test_the_sections_with_examples_run_as_doctests(title, at_least):
+    text = section(README.read_text(), title)
     examples = "\n".join(block for block in re.findall(r"```python\n(.*?)```", text, re.DOTALL))
-    parser = doctest.DocTestParser()
-    test = parser.get_doctest(examples, {}, "README: Deploy a rule", str(README), 0)
-    assert len(test.examples) >= 10
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
-    runner.run(test)
-    assert runner.summarize(verbose=False).failed == 0
-
-
-def test_the_multiclass_section_runs_as_a_doctest():
-    text = section(README.read_text(), "Multiclass: ordered rule lists")
-    examples = "\n".join(block for block in re.findall(r"```python\n(.*?)```", text, re.DOTALL))
-    test = doctest.DocTestParser().get_doctest(examples, {}, "README: Multiclass", str(README), 0)
-    assert len(test.examples) >= 8
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
-    runner.run(test)
-    assert runner.summarize(verbose=False).failed == 0
-
-
-def test_the_class_weights_and_constraints_section_runs_as_a_doctest():
-    text = section(README.read_text(), "Class weights and domain constraints")
-    examples = "\n".join(block for block in re.findall(r"```python\n(.*?)```", text, re.DOTALL))
-    test = doctest.DocTestParser().get_doctest(examples, {}, "README: Class weights and constraints", str(README), 0)
-    assert len(test.examples) >= 8
+    test = doctest.DocTestParser().get_doctest(examples, {}, f"README: {title}", str(README), 0)
+    assert len(test.examples) >= at_least
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test)
     assert runner.summarize(verbose=False).failed == 0

@@ -375,10 +375,14 @@ def _print_scores(labels: Any, fired: Any, classes: tuple[Any, Any], target: str
         print(f"scores: no row of column '{target}' holds {classes[0]} or {classes[1]}{note}", file=sys.stderr)
         return
     truth, predicted = positive[known], np.asarray(fired, dtype=bool)[known]
-    counts = {(t, p): int(np.sum((truth == t) & (predicted == p))) for t in (False, True) for p in (False, True)}
-    accuracy = (counts[False, False] + counts[True, True]) / len(truth)
-    majority = bool(truth.mean() > 0.5)
-    names = [str(c) for c in classes]
+    _print_score_table(truth.astype(int), predicted.astype(int), [str(c) for c in classes], target, note)
+
+
+def _print_score_table(truth: Any, guess: Any, names: list[str], target: str, note: str) -> None:
+    """Accuracy, the confusion matrix (class indices into ``names``) and the majority baseline on stderr."""
+    import numpy as np
+
+    accuracy = float(np.mean(guess == truth))
     width = max(len(f"actual {n}") for n in names)
     cell = max(len(f"predicted {n}") for n in names)
     lines = [
@@ -386,11 +390,13 @@ def _print_scores(labels: Any, fired: Any, classes: tuple[Any, Any], target: str
         f"accuracy: {accuracy:.4f}  (error {1 - accuracy:.4f})",
         " " * width + "  " + "  ".join(f"predicted {n}".rjust(cell) for n in names),
     ]
-    for t in (False, True):
-        row = "  ".join(str(counts[t, p]).rjust(cell) for p in (False, True))
-        lines.append(f"actual {names[int(t)]}".ljust(width) + "  " + row)
+    for t, name in enumerate(names):
+        row = "  ".join(str(int(np.sum((truth == t) & (guess == p)))).rjust(cell) for p in range(len(names)))
+        lines.append(f"actual {name}".ljust(width) + "  " + row)
+    counts = np.bincount(truth, minlength=len(names))
+    majority = int(np.argmax(counts))  # ties: the first class
     lines.append(
-        f"baseline: {float(np.mean(truth != majority)):.4f} error of always predicting {names[int(majority)]} "
+        f"baseline: {1 - counts[majority] / len(truth):.4f} error of always predicting {names[majority]} "
         "(the majority class of these rows)"
     )
     print("\n".join(lines), file=sys.stderr)
@@ -412,26 +418,7 @@ def _print_class_scores(labels: Any, predicted: Any, classes: tuple[Any, ...], t
         return
     position = {str(label): k for k, label in enumerate(classes)}
     guess = np.array([position[str(p)] for p in np.asarray(predicted, dtype=object)[known]])
-    truth = truth[known]
-    accuracy = float(np.mean(guess == truth))
-    names = [str(c) for c in classes]
-    width = max(len(f"actual {n}") for n in names)
-    cell = max(len(f"predicted {n}") for n in names)
-    lines = [
-        f"scores on {len(truth)} rows labelled in column '{target}'{note}:",
-        f"accuracy: {accuracy:.4f}  (error {1 - accuracy:.4f})",
-        " " * width + "  " + "  ".join(f"predicted {n}".rjust(cell) for n in names),
-    ]
-    for t, name in enumerate(names):
-        row = "  ".join(str(int(np.sum((truth == t) & (guess == p)))).rjust(cell) for p in range(len(names)))
-        lines.append(f"actual {name}".ljust(width) + "  " + row)
-    counts = np.bincount(truth, minlength=len(names))
-    majority = int(np.argmax(counts))
-    lines.append(
-        f"baseline: {1 - counts[majority] / len(truth):.4f} error of always predicting {names[majority]} "
-        "(the majority class of these rows)"
-    )
-    print("\n".join(lines), file=sys.stderr)
+    _print_score_table(truth[known], guess, [str(c) for c in classes], target, note)
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
