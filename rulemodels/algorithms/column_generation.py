@@ -2,12 +2,11 @@
 
 The models are in :mod:`rulemodels.models.column_generation` (read its
 docstring for the master, the pricing problem and how the method's DNF
-terms are this project's CNF clauses). One fit:
-
-Above ``group_rows`` rows to cover, the master's rows are groups of the rows
-that the same clauses fail on (``build_cg_master(..., group_rows=True)``: the
-same LP optimum with a few hundred rows where a million rows have half a
-million; a new clause splits the groups it fails on in part).
+terms are this project's CNF clauses). Above ``group_rows`` rows to cover,
+the master's rows are groups of the rows that the same clauses fail on
+(``build_cg_master(..., group_rows=True)``: the same LP optimum with a few
+hundred rows where a million rows have half a million; a new clause splits
+the groups it fails on in part). One fit:
 
 1. **Start** the restricted master with the empty clause (it fails on every
    row: the constant rule) and the clauses the beam search finds at the duals
