@@ -59,6 +59,7 @@ import numpy as np
 
 from rulemodels import defaults
 from rulemodels.algorithms.data import WorkingData
+from rulemodels.algorithms.engine import as_model_changes
 from rulemodels.algorithms.iteration_log import IterationLog
 from rulemodels.algorithms.result import FitResult
 from rulemodels.models.column_generation import (
@@ -69,7 +70,7 @@ from rulemodels.models.column_generation import (
     build_cg_pricing,
     prepare_cg_data,
 )
-from solvers import Backend, ModelChanges, NewColumns, NewRows, SolveError
+from solvers import Backend, ModelChanges, SolveError
 
 logger = logging.getLogger(__name__)
 
@@ -381,16 +382,6 @@ def run_column_generation(
         termination=termination, n_rounds=n_rounds, n_builds=stats["builds"], n_solves=stats["solves"],
         solver_seconds=stats["seconds"],
     )
-
-
-def as_model_changes(changes: Mapping[str, Any]) -> ModelChanges:
-    """The :class:`solvers.ModelChanges` of a model handle's dict (its ``new_columns`` made a :class:`solvers.NewColumns`)."""
-    fields = dict(changes)
-    if "new_columns" in fields:
-        fields["new_columns"] = NewColumns(**fields["new_columns"])
-    if "new_rows" in fields:
-        fields["new_rows"] = NewRows(**fields["new_rows"])
-    return ModelChanges(**fields)
 
 
 def _remaining(deadline: float | None, limit: float) -> float:

@@ -39,7 +39,7 @@ from solvers import ModelChanges, NewColumns, NewRows, TerminationCondition
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["ALWAYS_TRUE", "ClauseEngine", "EngineStats", "SolveBudgetExceeded", "WorkingData"]
+__all__ = ["ALWAYS_TRUE", "ClauseEngine", "EngineStats", "SolveBudgetExceeded", "WorkingData", "as_model_changes"]
 
 
 class SolveBudgetExceeded(Exception):
@@ -225,7 +225,7 @@ class ClauseEngine:
         fields: dict[str, Any] | None = None  # the first round reads the master afresh (its old cuts were deleted)
         while True:
             result = self._run(
-                lp.model, None if fields is None else _model_changes(fields), warm_start=fields is not None,
+                lp.model, None if fields is None else as_model_changes(fields), warm_start=fields is not None,
                 what="the clause LP's cutting-plane master",
             )
             w = np.clip(result.values(lp.w_vars), 0.0, 1.0)
@@ -302,9 +302,13 @@ def _blocked_cost(
     return total
 
 
-def _model_changes(fields: dict[str, Any]) -> ModelChanges:
-    """The :class:`solvers.ModelChanges` of a model handle's dict (its new columns and rows as the backend's types)."""
-    fields = dict(fields)
+def as_model_changes(changes: Mapping[str, Any]) -> ModelChanges:
+    """The :class:`solvers.ModelChanges` of a model handle's dict (its new columns and rows as the backend's types).
+
+    The model handles (``models``) return plain dicts, so that they need not import the solvers layer; the
+    engine and column generation turn them into the backend's types here.
+    """
+    fields = dict(changes)
     if "new_columns" in fields:
         fields["new_columns"] = NewColumns(**fields["new_columns"])
     if "new_rows" in fields:
