@@ -45,15 +45,7 @@ def rule_html(rule: Rule, *, title: str | None = None, facts: Mapping[str, str] 
         )
     if not rows:
         rows.append(f"<tr><td></td><td colspan=\"2\">no {noun}s: always {'true' if rule.form == 'cnf' else 'false'}</td></tr>")
-    heading = html.escape(title) if title else f"{rule.form.upper()} rule"
-    lines = [f"<li>complexity: {html.escape(_complexity_text(rule))}</li>"]
-    lines += [f"<li>{html.escape(label)}: {html.escape(text)}</li>" for label, text in (facts or {}).items()]
-    return (
-        f"<div class=\"rulemodels-rule\"><strong>{heading}</strong>"
-        f"<table><thead><tr><th></th><th>{noun}</th><th>conditions</th></tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>"
-        f"<ul>{''.join(lines)}</ul></div>"
-    )
+    return _rule_box(title or f"{rule.form.upper()} rule", (noun, "conditions"), rows, _complexity_text(rule), facts)
 
 
 def rule_list_html(rules: RuleList, *, title: str | None = None, facts: Mapping[str, str] | None = None) -> str:
@@ -73,12 +65,17 @@ def rule_list_html(rules: RuleList, *, title: str | None = None, facts: Mapping[
         f"{counts['n_steps']} steps, {counts['n_clauses']} clauses, {counts['n_conditions']} conditions, "
         f"{counts['n_literals']} literals, {counts['n_features']} features"
     )
-    heading = html.escape(title) if title else "rule list"
-    lines = [f"<li>complexity: {html.escape(summary)}</li>"]
+    return _rule_box(title or "rule list", ("rule", "class"), rows, summary, facts)
+
+
+def _rule_box(title: str, columns: tuple[str, str], rows: list[str], complexity: str,
+              facts: Mapping[str, str] | None) -> str:
+    """The box both displays share: a heading, a table of ``rows`` (markup already escaped) and a list of facts."""
+    lines = [f"<li>complexity: {html.escape(complexity)}</li>"]
     lines += [f"<li>{html.escape(label)}: {html.escape(text)}</li>" for label, text in (facts or {}).items()]
     return (
-        f"<div class=\"rulemodels-rule\"><strong>{heading}</strong>"
-        f"<table><thead><tr><th></th><th>rule</th><th>class</th></tr></thead>"
+        f"<div class=\"rulemodels-rule\"><strong>{html.escape(title)}</strong>"
+        f"<table><thead><tr><th></th><th>{columns[0]}</th><th>{columns[1]}</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
         f"<ul>{''.join(lines)}</ul></div>"
     )

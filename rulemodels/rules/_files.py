@@ -343,6 +343,34 @@ def _check_rates(rates: Any, rule: Rule, path: str | Path) -> PatternRates | Non
     return PatternRates(table, rule.reduce(table), n_samples, n_positive, proba, (float(unseen[0]), float(unseen[1])))
 
 
+def _check_keys(document: dict, path: str | Path) -> None:
+    """No key a model file (of either version) does not have."""
+    unknown = [key for key in document if key not in _MODEL_KEYS + _OPTIONAL_MODEL_KEYS]
+    if unknown:
+        raise _fail(path, f"unexpected key(s) {', '.join(map(repr, unknown))}; a model file has "
+                          f"{', '.join(_MODEL_KEYS + _OPTIONAL_MODEL_KEYS)}")
+
+
+def _check_target_features_metadata(document: dict, rule: Any, path: str | Path) -> tuple[str, Any, dict]:
+    """The label column's name, the feature columns (holding every column of ``rule``) and the metadata object."""
+    target = document.get("target")
+    if not isinstance(target, str) or not target:
+        raise _fail(path, f"'target' must be the label column's name (a non-empty string), got {target!r}")
+    features = _check_features(document.get("features"), rule, path)
+    metadata = document.get("metadata", {})
+    if not isinstance(metadata, dict):
+        raise _fail(path, f"'metadata' must be an object, got {type(metadata).__name__}")
+    return target, features, metadata
+
+
+def _check_kinds_of(document: dict, rule: Any, features: Any, path: str | Path) -> dict:
+    """The file's column kinds, checked against the rule and the features ({} when it has none)."""
+    kinds = {}
+    if "column_kinds" in document:
+        kinds = _check_kinds(document["column_kinds"], rule, list(features), error=lambda message: _fail(path, message))
+    return kinds
+
+
 def _model_from_document(document: dict, path: str | Path) -> SavedModel:
     """Every field of a model file checked: types, distinct classes, features consistent with the rule."""
     _check_header(document, path)
@@ -352,30 +380,16 @@ def _model_from_document(document: dict, path: str | Path) -> SavedModel:
         raise _fail(path, "'class_rates' belong to a rule list (version 2); a version 1 file has 'pattern_rates'")
     classes = _check_classes(document.get("classes"), path)
     rule = _rule_from(document.get("rule"), path)
-    unknown = [key for key in document if key not in _MODEL_KEYS + _OPTIONAL_MODEL_KEYS]
-    if unknown:
-        raise _fail(path, f"unexpected key(s) {', '.join(map(repr, unknown))}; a model file has "
-                          f"{', '.join(_MODEL_KEYS + _OPTIONAL_MODEL_KEYS)}")
-    target = document.get("target")
-    if not isinstance(target, str) or not target:
-        raise _fail(path, f"'target' must be the label column's name (a non-empty string), got {target!r}")
-    features = _check_features(document.get("features"), rule, path)
-    metadata = document.get("metadata", {})
-    if not isinstance(metadata, dict):
-        raise _fail(path, f"'metadata' must be an object, got {type(metadata).__name__}")
+    _check_keys(document, path)
+    target, features, metadata = _check_target_features_metadata(document, rule, path)
     rates = _check_rates(document.get("pattern_rates"), rule, path)
-    kinds = {}
-    if "column_kinds" in document:
-        kinds = _check_kinds(document["column_kinds"], rule, list(features), error=lambda message: _fail(path, message))
+    kinds = _check_kinds_of(document, rule, features, path)
     return SavedModel(rule, classes, target, features, metadata, rates, kinds)
 
 
 def _list_model_from_document(document: dict, path: str | Path) -> SavedModel:
     """A version 2 file: a rule list, its K classes, features, metadata, class rates and column kinds, all checked."""
-    unknown = [key for key in document if key not in _MODEL_KEYS + _OPTIONAL_MODEL_KEYS]
-    if unknown:
-        raise _fail(path, f"unexpected key(s) {', '.join(map(repr, unknown))}; a model file has "
-                          f"{', '.join(_MODEL_KEYS + _OPTIONAL_MODEL_KEYS)}")
+    _check_keys(document, path)
     if "pattern_rates" in document:
         raise _fail(path, "'pattern_rates' belong to a two-class rule (version 1); a rule list has 'class_rates'")
     try:
@@ -383,22 +397,14 @@ def _list_model_from_document(document: dict, path: str | Path) -> SavedModel:
     except RuleFormatError as exc:
         raise RuleFormatError(f"'{path}': rule: {exc}") from None
     classes = _check_many_classes(document.get("classes"), rule, path)
-    target = document.get("target")
-    if not isinstance(target, str) or not target:
-        raise _fail(path, f"'target' must be the label column's name (a non-empty string), got {target!r}")
-    features = _check_features(document.get("features"), rule, path)
-    metadata = document.get("metadata", {})
-    if not isinstance(metadata, dict):
-        raise _fail(path, f"'metadata' must be an object, got {type(metadata).__name__}")
+    target, features, metadata = _check_target_features_metadata(document, rule, path)
     rates = None
     if "class_rates" in document:
         try:
             rates = ClassRates.from_dict(document["class_rates"], len(rule.steps) + 1, len(classes))
         except ValueError as exc:
             raise _fail(path, f"'class_rates': {exc}") from None
-    kinds = {}
-    if "column_kinds" in document:
-        kinds = _check_kinds(document["column_kinds"], rule, list(features), error=lambda message: _fail(path, message))
+    kinds = _check_kinds_of(document, rule, features, path)
     return SavedModel(rule, classes, target, features, metadata, None, kinds, rates)
 
 
