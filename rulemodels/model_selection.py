@@ -95,12 +95,12 @@ def _fit_fold(
     X_train, y_train, X_test, y_test = _rows(X, train), _rows(y, train), _rows(X, test), _rows(y, test)
     fit_weight = None if sample_weight is None else np.asarray(sample_weight, dtype=float)[train]
     score_params = {"sample_weight": np.asarray(sample_weight, dtype=float)[test]} if weigh_scores else {}
-    # the workspace holds the weights the fits learn from: sample_weight times the training fold's class weights
-    learning_weight = class_weighted(y_train, fit_weight, base.class_weight)
     outcomes = []
-    # a workspace holds two classes; a rule list (more than two) fits its steps on workspaces of its own
+    # a workspace holds two classes; a rule list (more than two) fits its steps on workspaces of its own. The
+    # workspace holds the weights the fits learn from: sample_weight times the training fold's class weights.
     shared = count_classes(y_train) <= 2
-    with (TrainingWorkspace(X_train, y_train, learning_weight, binarizer=base._make_binarizer(), solver=base.solver)
+    with (TrainingWorkspace(X_train, y_train, class_weighted(y_train, fit_weight, base.class_weight),
+                            binarizer=base._make_binarizer(), solver=base.solver)
           if shared else contextlib.nullcontext()) as workspace:
         for params in candidates:
             start = time.perf_counter()
