@@ -53,7 +53,7 @@ def _subset(results: dict[str, Any], rows: list[int]) -> dict[str, Any]:
 
 
 def run_fold(dataset: str, fold: int, train: np.ndarray, test: np.ndarray, algorithms: list[str] | None = None,
-             cv_repeats: int = 1, search_params: dict[str, Any] | None = None) -> dict[str, Any]:
+             cv_repeats: int = 1, search_params: dict[str, Any] | None = None, inner_folds: int = 5) -> dict[str, Any]:
     """One outer fold: the default search on the training rows, and every candidate scored on the test rows."""
     from rulemodels import BooleanRuleClassifier, BooleanRuleCV, TrainingWorkspace, load_dataset
     from rulemodels.algorithms.baseline import TrivialRuleWarning
@@ -67,7 +67,9 @@ def run_fold(dataset: str, fold: int, train: np.ndarray, test: np.ndarray, algor
     search_grid: dict[str, Any] = {} if algorithms is None else {"algorithms": tuple(algorithms)}
     search_grid.update(search_params or {})
     if cv_repeats > 1:
-        search_grid["cv"] = RepeatedStratifiedKFold(n_splits=5, n_repeats=cv_repeats, random_state=0)
+        search_grid["cv"] = RepeatedStratifiedKFold(n_splits=inner_folds, n_repeats=cv_repeats, random_state=0)
+    elif inner_folds != 5:
+        search_grid["cv"] = inner_folds
     search = BooleanRuleCV(random_state=0, refit=False, **search_grid).fit(X_train, y_train)
     search_seconds = time.perf_counter() - start
     results = search.cv_results_
@@ -141,7 +143,8 @@ def main() -> None:
     parser.add_argument("--thetas", nargs="+", type=float, default=None, help="BooleanRuleCV(thetas=...)")
     parser.add_argument("--n-clauses", nargs="+", type=int, default=None, help="BooleanRuleCV(n_clauses=...)")
     parser.add_argument("--cv-repeats", type=int, default=1,
-                        help="inner CV = RepeatedStratifiedKFold(5, N, random_state=0) instead of the default 5 folds")
+                        help="inner CV = RepeatedStratifiedKFold(K, N, random_state=0) instead of the default 5 folds")
+    parser.add_argument("--inner-folds", type=int, default=5, help="K, the inner CV's folds (default 5, BooleanRuleCV's)")
     args = parser.parse_args()
     from rulemodels import load_dataset
 
@@ -150,7 +153,7 @@ def main() -> None:
     for dataset in args.datasets:
         X, y = load_dataset(dataset)
         splits = list(StratifiedKFold(10, shuffle=True, random_state=0).split(X, y))[: args.folds]
-        tasks += [delayed(run_fold)(dataset, k, train, test, args.algorithms, args.cv_repeats, grid)
+        tasks += [delayed(run_fold)(dataset, k, train, test, args.algorithms, args.cv_repeats, grid, args.inner_folds)
                   for k, (train, test) in enumerate(splits)]
     start = time.perf_counter()
     folds = Parallel(n_jobs=args.jobs, verbose=5)(tasks)
@@ -163,7 +166,7 @@ def main() -> None:
         f"`{' '.join(['python benchmarks/nested_cv.py', *sys.argv[1:]])}`: {args.folds} of 10 outer folds "
         "`StratifiedKFold(10, shuffle=True, random_state=0)`, "
         f"9 thresholds, {args.jobs} job(s), {time.perf_counter() - start:.0f} s wall. 'honest' rows choose on the "
-        f"training fold only (BooleanRuleCV, inner 5 folds{repeats}, random_state=0); 'optimistic' rows pick the "
+        f"training fold only (BooleanRuleCV, inner {args.inner_folds} folds{repeats}, random_state=0); 'optimistic' rows pick the "
         "grid candidate with the best mean test-fold error (not an estimate of the error on new data). "
         "'search s' is the BooleanRuleCV search on one outer training fold (no refit; jobs running side by side share the CPU).\n\n"
     )

@@ -24,6 +24,7 @@ FINE = "0.001 0.002 0.003 0.005 0.007 0.01 0.02 0.05"
 #: (file under results/, grid, candidates per search, the nested_cv.py arguments that wrote it).
 GRIDS: list[tuple[str, str, int, str]] = [
     ("nested_cv.json", "**default**: cg × θ 0.005 × R 2 × both forms", 2, ""),
+    ("nested_cv_grids/cg_default_repeated3.json.gz", "default, inner CV 5 folds × 3 repeats", 2, "--cv-repeats 3"),
     ("nested_cv_grids/cg_R2-3.json.gz", "cg × θ 0.005 × R 2-3 × both forms", 4,
      "--algorithms cg --thetas 0.005 --n-clauses 2 3"),
     ("nested_cv_grids/cg_3theta_R2.json.gz", "cg × θ 0.002, 0.005, 0.01 × R 2 × both forms", 6,

@@ -29,7 +29,7 @@ from rulemodels.algorithms.engine import ClauseEngine, SolveBudgetExceeded
 from rulemodels.algorithms.iteration_log import IterationLog
 from rulemodels.algorithms.result import FitResult
 from rulemodels.algorithms.rounding import redundant_clauses
-from rulemodels.models.objectives import hamming_objective
+from rulemodels.models.objectives import ROW_BLOCK_CELLS, hamming_objective, row_products
 
 logger = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ def assign_negatives(A: np.ndarray, W: np.ndarray, negatives: np.ndarray, weight
     ``weight`` (one per sample of ``A``; default ones) weights the negatives in the cluster centres.
     """
     rows = A[negatives]  # one copy of the negatives' rows
-    sums = rows @ W
+    sums = row_products(rows, W)
     minimal = np.isclose(sums, sums.min(axis=1, keepdims=True))
     assignment = np.argmax(minimal, axis=1)
     tied = minimal.sum(axis=1) > 1
@@ -51,7 +51,7 @@ def assign_negatives(A: np.ndarray, W: np.ndarray, negatives: np.ndarray, weight
         if weight is not None:
             members = members * np.asarray(weight, dtype=float)[negatives][:, None]
         counts = members.sum(axis=0)
-        centres = (members.T @ rows) / np.where(counts > 0, counts, 1.0)[:, None]
+        centres = _member_sums(members, rows) / np.where(counts > 0, counts, 1.0)[:, None]
         tied_rows = np.flatnonzero(tied)
         # l1 distance to each centre, a block of rows at a time: never a (rows x R x d) array (3.6 GB at 1,000,000
         # rows x 214 features); each row's sum over its d terms is the same reduction as in one array
@@ -59,7 +59,8 @@ def assign_negatives(A: np.ndarray, W: np.ndarray, negatives: np.ndarray, weight
         block = max(1, ASSIGN_BLOCK_CELLS // max(1, centres.shape[0] * rows.shape[1]))
         for start in range(0, tied_rows.shape[0], block):
             features = rows[tied_rows[start:start + block]]
-            distance[start:start + block] = np.abs(features[:, None, :] - centres[None, :, :]).sum(axis=2)
+            difference = features[:, None, :] - centres[None, :, :]
+            distance[start:start + block] = np.abs(difference, out=difference).sum(axis=2)
         distance = np.where(minimal[tied], distance, np.inf)
         assignment[tied] = np.argmin(distance, axis=1)
     return assignment
@@ -67,6 +68,17 @@ def assign_negatives(A: np.ndarray, W: np.ndarray, negatives: np.ndarray, weight
 
 #: Cells (rows x clauses x features) of one block of AM's l1 distances to the cluster centres.
 ASSIGN_BLOCK_CELLS = 1 << 24
+
+
+def _member_sums(members: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``members.T @ rows`` (R x d); 0/1 integer ``rows`` (``WorkingData`` above its float size) a block at a time."""
+    if np.issubdtype(rows.dtype, np.floating):
+        return members.T @ rows
+    total = np.zeros((members.shape[1], rows.shape[1]))
+    block = max(1, ROW_BLOCK_CELLS // max(1, rows.shape[1]))
+    for start in range(0, rows.shape[0], block):
+        total += members[start:start + block].T @ rows[start:start + block].astype(np.float64)
+    return total
 
 
 def alternating_minimization(

@@ -20,7 +20,7 @@ import numpy as np
 from rulemodels.algorithms.engine import ClauseEngine, SolveBudgetExceeded
 from rulemodels.algorithms.iteration_log import IterationLog
 from rulemodels.algorithms.result import FitResult
-from rulemodels.models.objectives import hamming_objective
+from rulemodels.models.objectives import hamming_objective, row_products
 
 logger = logging.getLogger(__name__)
 
@@ -33,7 +33,7 @@ def bcd_weights(A: np.ndarray, y: np.ndarray, weight: np.ndarray, W: np.ndarray,
     ``outputs`` (the n x R clause outputs of W) may be passed to avoid recomputing them.
     """
     if outputs is None:
-        outputs = A @ W > 0.5
+        outputs = row_products(A, W) > 0.5
     others = np.delete(outputs, r0, axis=1)
     rejected_elsewhere = (~others).any(axis=1) if others.shape[1] else np.zeros(A.shape[0], dtype=bool)
     return np.where((y == 0) & rejected_elsewhere, 0.0, weight)
@@ -61,7 +61,7 @@ def block_coordinate_descent(
     log.iteration(0, W, current)
     for iteration in range(1, max_iter + 1):
         best_value, best_W = current, None
-        outputs = data.A @ W > 0.5
+        outputs = row_products(data.A, W) > 0.5
         try:
             for r in range(W.shape[1]):
                 candidate = W.copy()

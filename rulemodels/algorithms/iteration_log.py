@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from rulemodels.models.objectives import row_products
 from rulemodels.utils import progress_bar, stderr_is_terminal
 
 __all__ = ["IterationLog"]
@@ -43,7 +44,7 @@ def training_error(data: Any, W: np.ndarray) -> float:
     if W.shape[1] == 0:
         predicted = np.ones(data.A.shape[0], dtype=bool)
     else:
-        predicted = (data.A @ W > 0.5).all(axis=1)
+        predicted = (row_products(data.A, W) > 0.5).all(axis=1)
     wrong = predicted != (data.y > 0.5)
     total = float(data.weight.sum())
     return float(data.weight[wrong].sum() / total) if total > 0 else 0.0

@@ -17,7 +17,7 @@ import numpy as np
 
 from rulemodels.algorithms.engine import ClauseEngine, SolveBudgetExceeded
 from rulemodels.algorithms.result import FitResult
-from rulemodels.models.objectives import hamming_objective
+from rulemodels.models.objectives import hamming_objective, row_products
 
 logger = logging.getLogger(__name__)
 
@@ -55,7 +55,7 @@ def set_cover(engine: ClauseEngine, n_clauses: int, *, started: float | None = N
                     W[:, later] = W[:, r - 1] if r > 0 else 0.0
                 break
             chain.clauses.append(W[:, r].copy())
-        covered = data.A @ W[:, r] > 0.5
+        covered = row_products(data.A, W[:, r]) > 0.5
         weight = np.where(covered, weight, 0.0)
         if logger.isEnabledFor(logging.INFO):
             logger.info(

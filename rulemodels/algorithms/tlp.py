@@ -89,7 +89,7 @@ def two_level_lp(
 
 def _redundancy_aware(data: WorkingData, rounder: RedundancyAwareBinarizer, W_lp: np.ndarray, theta: float) -> np.ndarray:
     active = data.weight > 0
-    A, y, omega = data.A[active], data.y[active], data.weight[active]
+    A, y, omega = np.asarray(data.A[active], dtype=float), data.y[active], data.weight[active]
     W = W_lp.copy()
     for r in range(W.shape[1]):
         # The other clauses' S and B do not change while clause r is binarized.

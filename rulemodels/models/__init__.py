@@ -33,7 +33,7 @@ from rulemodels.models.extract import (
     two_level_weights,
 )
 from rulemodels.models.hamming import build_hamming
-from rulemodels.models.objectives import clause_sums, hamming_objective, sparsity_cost, zero_one_objective
+from rulemodels.models.objectives import clause_sums, hamming_objective, row_products, sparsity_cost, zero_one_objective
 from rulemodels.models.problem import CNFProblem
 from rulemodels.models.zero_one import build_zero_one
 
@@ -56,6 +56,7 @@ __all__ = [
     "is_integral",
     "objective_breakdown",
     "prepare_cg_data",
+    "row_products",
     "rule_from_model",
     "sparsity_cost",
     "tie_break_costs",

@@ -14,7 +14,30 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["clause_sums", "hamming_objective", "sparsity_cost", "zero_one_objective"]
+__all__ = ["ROW_BLOCK_CELLS", "clause_sums", "hamming_objective", "row_products", "sparsity_cost", "zero_one_objective"]
+
+#: A 0/1 matrix held as integers (``WorkingData`` keeps large ones as uint8, 1 byte a cell instead of 8) is made
+#: float this many cells at a time when it is multiplied, never all at once.
+ROW_BLOCK_CELLS = 1 << 22
+
+
+def row_products(A: Any, W: np.ndarray) -> np.ndarray:
+    """``A @ W`` as floats, for a float, integer (0/1 uint8) or sparse ``A`` and a float ``W``.
+
+    A float or sparse ``A`` is multiplied as it is (one product, as always).
+    An integer ``A`` is made float a block of rows at a time (``ROW_BLOCK_CELLS``).
+    For a 0/1 ``W`` (every product the drivers take) the sums are counts and
+    equal the one product's exactly; for a fractional ``W`` BLAS may add a
+    block's terms in another order (the last bit).
+    """
+    if sp.issparse(A) or np.issubdtype(np.asarray(A).dtype, np.floating):
+        return A @ W
+    W = np.asarray(W, dtype=float)
+    out = np.empty((A.shape[0],) + W.shape[1:])
+    block = max(1, ROW_BLOCK_CELLS // max(1, A.shape[1]))
+    for start in range(0, A.shape[0], block):
+        out[start:start + block] = A[start:start + block].astype(np.float64) @ W
+    return out
 
 
 def clause_sums(A: Any, W: np.ndarray, w0: np.ndarray | None = None) -> np.ndarray:
@@ -30,12 +53,12 @@ def clause_sums(A: Any, W: np.ndarray, w0: np.ndarray | None = None) -> np.ndarr
     if sp.issparse(A):
         sums = A @ W
     elif np.all((W == 0.0) | (W == 1.0)):
-        dense = np.asarray(A, dtype=float)
+        dense = np.asarray(A)  # float, or 0/1 integers (summed as integers: the same counts, no float copy)
         sums = np.empty((dense.shape[0], W.shape[1]))
         for r in range(W.shape[1]):
             sums[:, r] = dense[:, np.flatnonzero(W[:, r])].sum(axis=1)
     else:
-        sums = np.asarray(A, dtype=float) @ W
+        sums = row_products(np.asarray(A), W)
     sums = np.asarray(sums, dtype=float)
     if w0 is not None:
         sums = sums + np.asarray(w0, dtype=float)[None, :]

@@ -377,3 +377,60 @@ def test_assign_negatives_gives_the_same_assignment_by_blocks(monkeypatch):
     assert np.array_equal(assign_negatives(A, W, negatives, weight), whole)
     sums = A[negatives] @ W
     assert np.all(sums[np.arange(len(negatives)), whole] == sums.min(axis=1))  # always a cheapest clause
+
+
+def test_row_products_of_a_byte_matrix_equal_the_float_products(monkeypatch):
+    """A uint8 0/1 matrix is multiplied a block of rows at a time: the same numbers as the float matrix's product."""
+    from rulemodels.models import objectives
+
+    rng = np.random.default_rng(8)
+    A = (rng.random((301, 7)) < 0.5).astype(np.uint8)
+    W = rng.random((7, 3))
+    monkeypatch.setattr(objectives, "ROW_BLOCK_CELLS", 20)  # blocks of 2 rows (the last one a single row)
+    # fractional W: the same sums up to BLAS's order of addition in a block (a last bit)
+    np.testing.assert_allclose(objectives.row_products(A, W), A.astype(float) @ W, rtol=1e-15, atol=0)
+    np.testing.assert_allclose(objectives.row_products(A, W[:, 0]), A.astype(float) @ W[:, 0], rtol=1e-15, atol=0)
+    np.testing.assert_allclose(objectives.clause_sums(A, W), A.astype(float) @ W, rtol=1e-15, atol=0)
+    # 0/1 W (every product the drivers take): counts, exactly equal
+    binary = (W > 0.5).astype(float)
+    np.testing.assert_array_equal(objectives.row_products(A, binary), A.astype(float) @ binary)
+    np.testing.assert_array_equal(objectives.clause_sums(A, binary), A.astype(float) @ binary)
+
+
+@pytest.mark.parametrize("algorithm", ["am", "bcd", "scn", "tlp", "cg"])
+@pytest.mark.parametrize("form", ["dnf", "cnf"])
+def test_large_matrices_held_as_bytes_learn_the_same_rules(monkeypatch, algorithm, form):
+    """Issue 28: above DENSE_FLOAT_CELLS the drivers' dense matrix is uint8, multiplied by blocks: the same fits."""
+    from rulemodels import BooleanRuleClassifier
+    from rulemodels.algorithms import data as data_module
+    from rulemodels.models import objectives
+
+    X, y = planted_data(n=240, seed=3)
+    weight = np.random.default_rng(3).integers(1, 4, y.shape[0]).astype(float)
+
+    def fit(allow_disable):
+        clf = BooleanRuleClassifier(algorithm=algorithm, form=form, n_clauses=3, allow_disable=allow_disable)
+        return clf.fit(X, y, sample_weight=weight)
+
+    seen = []
+    original = data_module.WorkingData.from_problem.__func__
+
+    def recording(cls, *args, **kwargs):
+        made = original(cls, *args, **kwargs)
+        seen.append(made.A.dtype)
+        return made
+
+    monkeypatch.setattr(data_module.WorkingData, "from_problem", classmethod(recording))
+    for allow_disable in (False, True):
+        as_float = fit(allow_disable)
+        assert seen and all(dtype == np.float64 for dtype in seen)
+        with monkeypatch.context() as patch:
+            patch.setattr(data_module, "DENSE_FLOAT_CELLS", 0)
+            patch.setattr(objectives, "ROW_BLOCK_CELLS", 64)  # blocks of a few rows
+            seen.clear()
+            as_bytes = fit(allow_disable)
+            assert seen and all(dtype == np.uint8 for dtype in seen)
+        seen.clear()
+        assert str(as_bytes.rule_) == str(as_float.rule_)
+        assert as_bytes.objective_ == as_float.objective_ and as_bytes.training_error_ == as_float.training_error_
+        assert as_bytes.n_solves_ == as_float.n_solves_

@@ -871,3 +871,26 @@ def test_builders_reject_negative_or_nan_theta_and_disable_cost(builder, name, v
             build_zero_one(A, y, 1, **kwargs)
         else:
             build_hamming(A, y, 1, **kwargs)
+
+
+@pytest.mark.parametrize("dtype", [bool, np.uint8, np.int8, np.int64, float])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_dense_binary_input_becomes_the_csr_matrix_scipy_would_make(dtype, order):
+    """as_binary_csr builds the CSR of a dense 0/1 matrix from the positions of its ones: scipy's matrix, exactly."""
+    from rulemodels.models._data import as_binary_csr
+
+    rng = np.random.default_rng(2)
+    for shape in [(1, 1), (7, 3), (150, 23), (40, 1)]:
+        A = np.asarray((rng.random(shape) < 0.4).astype(dtype), order=order)
+        made = as_binary_csr(A)
+        expected = sp.csr_matrix(A.astype(np.int8))
+        expected.eliminate_zeros()
+        expected.sort_indices()
+        assert made.dtype == np.int8 and made.has_canonical_format and made.shape == shape
+        for part in ("indptr", "indices", "data"):
+            assert getattr(made, part).dtype == getattr(expected, part).dtype
+            np.testing.assert_array_equal(getattr(made, part), getattr(expected, part))
+    with pytest.raises(ValueError, match=r"found the value nan"):
+        as_binary_csr(np.array([[0.0, 1.0], [np.nan, 2.0]]))
+    with pytest.raises(ValueError, match=r"found the value -1"):
+        as_binary_csr(np.array([[0, 1], [1, -1]]))
