@@ -5,7 +5,7 @@ random_state=0)``, 9 quantile thresholds (the default). On each outer training
 fold:
 
 - **honest**: ``BooleanRuleCV()`` with its default grid (``random_state=0`` for
-  its inner 5-fold split, so the run repeats) chooses algorithm, θ, R and form
+  its inner 10-fold split, so the run repeats) chooses algorithm, θ, R and form
   on the training fold only; the chosen rule, refitted on the training fold, is
   scored on the test fold. Both selection rules (``"best"``, the default, and
   ``"1se"``), and each form alone (the same search restricted to that form's
@@ -38,6 +38,7 @@ from joblib import Parallel, delayed
 from sklearn.model_selection import RepeatedStratifiedKFold, StratifiedKFold
 
 from benchmarks._common import machine, markdown_table
+from rulemodels import defaults
 
 DATASETS = ("liver", "parkinsons", "pima", "sonar")
 #: BRCG's best over its sweep, test-fold selected (issue 27's table): error %, form, literals.
@@ -53,7 +54,8 @@ def _subset(results: dict[str, Any], rows: list[int]) -> dict[str, Any]:
 
 
 def run_fold(dataset: str, fold: int, train: np.ndarray, test: np.ndarray, algorithms: list[str] | None = None,
-             cv_repeats: int = 1, search_params: dict[str, Any] | None = None, inner_folds: int = 5) -> dict[str, Any]:
+             cv_repeats: int = 1, search_params: dict[str, Any] | None = None,
+             inner_folds: int = defaults.DEFAULT_SEARCH_CV) -> dict[str, Any]:
     """One outer fold: the default search on the training rows, and every candidate scored on the test rows."""
     from rulemodels import BooleanRuleClassifier, BooleanRuleCV, TrainingWorkspace, load_dataset
     from rulemodels.algorithms.baseline import TrivialRuleWarning
@@ -68,7 +70,7 @@ def run_fold(dataset: str, fold: int, train: np.ndarray, test: np.ndarray, algor
     search_grid.update(search_params or {})
     if cv_repeats > 1:
         search_grid["cv"] = RepeatedStratifiedKFold(n_splits=inner_folds, n_repeats=cv_repeats, random_state=0)
-    elif inner_folds != 5:
+    elif inner_folds != defaults.DEFAULT_SEARCH_CV:
         search_grid["cv"] = inner_folds
     search = BooleanRuleCV(random_state=0, refit=False, **search_grid).fit(X_train, y_train)
     search_seconds = time.perf_counter() - start
@@ -143,8 +145,10 @@ def main() -> None:
     parser.add_argument("--thetas", nargs="+", type=float, default=None, help="BooleanRuleCV(thetas=...)")
     parser.add_argument("--n-clauses", nargs="+", type=int, default=None, help="BooleanRuleCV(n_clauses=...)")
     parser.add_argument("--cv-repeats", type=int, default=1,
-                        help="inner CV = RepeatedStratifiedKFold(K, N, random_state=0) instead of the default 5 folds")
-    parser.add_argument("--inner-folds", type=int, default=5, help="K, the inner CV's folds (default 5, BooleanRuleCV's)")
+                        help="inner CV = RepeatedStratifiedKFold(K, N, random_state=0) instead of K folds")
+    parser.add_argument("--outer-seed", type=int, default=0, help="random_state of the outer 10-fold split (default 0: BRCG's folds)")
+    parser.add_argument("--inner-folds", type=int, default=defaults.DEFAULT_SEARCH_CV,
+                        help=f"K, the inner CV's folds (default {defaults.DEFAULT_SEARCH_CV}, BooleanRuleCV's)")
     args = parser.parse_args()
     from rulemodels import load_dataset
 
@@ -152,7 +156,7 @@ def main() -> None:
     tasks = []
     for dataset in args.datasets:
         X, y = load_dataset(dataset)
-        splits = list(StratifiedKFold(10, shuffle=True, random_state=0).split(X, y))[: args.folds]
+        splits = list(StratifiedKFold(10, shuffle=True, random_state=args.outer_seed).split(X, y))[: args.folds]
         tasks += [delayed(run_fold)(dataset, k, train, test, args.algorithms, args.cv_repeats, grid, args.inner_folds)
                   for k, (train, test) in enumerate(splits)]
     start = time.perf_counter()
@@ -164,7 +168,7 @@ def main() -> None:
     header = (
         "# BooleanRuleCV defaults: honest nested CV vs test-fold selection\n\n"
         f"`{' '.join(['python benchmarks/nested_cv.py', *sys.argv[1:]])}`: {args.folds} of 10 outer folds "
-        "`StratifiedKFold(10, shuffle=True, random_state=0)`, "
+        f"`StratifiedKFold(10, shuffle=True, random_state={args.outer_seed})`, "
         f"9 thresholds, {args.jobs} job(s), {time.perf_counter() - start:.0f} s wall. 'honest' rows choose on the "
         f"training fold only (BooleanRuleCV, inner {args.inner_folds} folds{repeats}, random_state=0); 'optimistic' rows pick the "
         "grid candidate with the best mean test-fold error (not an estimate of the error on new data). "

@@ -1,8 +1,8 @@
 """Honest error against the size of BooleanRuleCV's grid: why the default grid is small (issue 27, item 3).
 
 Reads the JSON files that ``benchmarks/nested_cv.py`` wrote for several grids
-(same 10 outer folds ``StratifiedKFold(10, shuffle=True, random_state=0)``,
-inner 5 folds with ``random_state=0``, 9 thresholds) and writes one table:
+(10 outer folds ``StratifiedKFold(10, shuffle=True, random_state=0)`` unless a
+row says another seed, inner folds with ``random_state=0``, 9 thresholds) and writes one table:
 the honest nested-CV error % (mean literals) of each grid per dataset, with
 ``selection="best"`` and ``"1se"``, and the median search time per outer
 fold. The commands that made each file are listed in ``GRIDS``.
@@ -23,20 +23,28 @@ RESULTS = Path(__file__).parent / "results"
 FINE = "0.001 0.002 0.003 0.005 0.007 0.01 0.02 0.05"
 #: (file under results/, grid, candidates per search, the nested_cv.py arguments that wrote it).
 GRIDS: list[tuple[str, str, int, str]] = [
-    ("nested_cv.json", "**default**: cg × θ 0.005 × R 2 × both forms", 2, ""),
-    ("nested_cv_grids/cg_default_repeated3.json.gz", "default, inner CV 5 folds × 3 repeats", 2, "--cv-repeats 3"),
-    ("nested_cv_grids/cg_R2-3.json.gz", "cg × θ 0.005 × R 2-3 × both forms", 4,
-     "--algorithms cg --thetas 0.005 --n-clauses 2 3"),
-    ("nested_cv_grids/cg_3theta_R2.json.gz", "cg × θ 0.002, 0.005, 0.01 × R 2 × both forms", 6,
-     "--algorithms cg --thetas 0.002 0.005 0.01 --n-clauses 2"),
-    ("nested_cv_grids/cg_bcd_R2.json.gz", "cg, bcd × θ 0.005 × R 2 × both forms", 4,
-     "--algorithms cg bcd --thetas 0.005 --n-clauses 2"),
-    ("nested_cv_am_bcd_grid.json", "earlier default: am, bcd × 8 θ × R 1-3 × both forms", 96,
-     f"--algorithms am bcd --thetas {FINE} --n-clauses 1 2 3"),
+    ("nested_cv.json", "**default**: cg × θ 0.005 × R 2 × both forms, 10 inner folds (default selection: 1se)", 2, ""),
+    ("nested_cv_grids/cg_default_5folds.json.gz", "the same grid, 5 inner folds (the default until issue 27's last change)", 2,
+     "--inner-folds 5"),
+    ("nested_cv_grids/cg_default_repeated3.json.gz", "the same grid, 5 inner folds × 3 repeats", 2, "--inner-folds 5 --cv-repeats 3"),
+    ("nested_cv_grids/cg_default_outer_seed1_10folds.json.gz", "default, **outer split seed 1**", 2, "--outer-seed 1"),
+    ("nested_cv_grids/cg_default_outer_seed1_5folds.json.gz", "5 inner folds, **outer split seed 1**", 2,
+     "--outer-seed 1 --inner-folds 5"),
+    ("nested_cv_grids/cg_default_outer_seed2_10folds.json.gz", "default, **outer split seed 2**", 2, "--outer-seed 2"),
+    ("nested_cv_grids/cg_default_outer_seed2_5folds.json.gz", "5 inner folds, **outer split seed 2**", 2,
+     "--outer-seed 2 --inner-folds 5"),
+    ("nested_cv_grids/cg_R2-3.json.gz", "cg × θ 0.005 × R 2-3 × both forms, 5 inner folds", 4,
+     "--inner-folds 5 --algorithms cg --thetas 0.005 --n-clauses 2 3"),
+    ("nested_cv_grids/cg_3theta_R2.json.gz", "cg × θ 0.002, 0.005, 0.01 × R 2 × both forms, 5 inner folds", 6,
+     "--inner-folds 5 --algorithms cg --thetas 0.002 0.005 0.01 --n-clauses 2"),
+    ("nested_cv_grids/cg_bcd_R2.json.gz", "cg, bcd × θ 0.005 × R 2 × both forms, 5 inner folds", 4,
+     "--inner-folds 5 --algorithms cg bcd --thetas 0.005 --n-clauses 2"),
+    ("nested_cv_am_bcd_grid.json", "earlier default: am, bcd × 8 θ × R 1-3 × both forms, 5 inner folds", 96,
+     f"--inner-folds 5 --algorithms am bcd --thetas {FINE} --n-clauses 1 2 3"),
     ("nested_cv_grids/am_bcd_96_repeated3.json.gz", "the same, inner CV 5 folds × 3 repeats", 96,
-     f"--algorithms am bcd --thetas {FINE} --n-clauses 1 2 3 --cv-repeats 3 --datasets sonar pima"),
-    ("nested_cv_with_cg.json", "am, bcd, cg × 8 θ × R 1-3 × both forms", 144,
-     f"--algorithms am bcd cg --thetas {FINE} --n-clauses 1 2 3 --datasets sonar parkinsons"),
+     f"--inner-folds 5 --algorithms am bcd --thetas {FINE} --n-clauses 1 2 3 --cv-repeats 3 --datasets sonar pima"),
+    ("nested_cv_with_cg.json", "am, bcd, cg × 8 θ × R 1-3 × both forms, 5 inner folds", 144,
+     f"--inner-folds 5 --algorithms am bcd cg --thetas {FINE} --n-clauses 1 2 3 --datasets sonar parkinsons"),
 ]
 DATASETS = ("liver", "parkinsons", "pima", "sonar")
 #: BRCG's best over its sweep, test-fold selected (issue 27's table).
@@ -74,8 +82,10 @@ def main(argv: list[str] | None = None) -> int:
     text = (
         "# Honest nested-CV error against the size of BooleanRuleCV's grid\n\n"
         "Written by `benchmarks/nested_cv_grids.py` from the files of `benchmarks/nested_cv.py`. Error % (mean "
-        "literals) on the 10 outer folds `StratifiedKFold(10, shuffle=True, random_state=0)`; everything chosen "
-        "on the training fold by inner 5-fold CV; 'best' and '1se' are `selection`. Search seconds: one "
+        "literals) on the 10 outer folds `StratifiedKFold(10, shuffle=True, random_state=0)` (BRCG's folds; the "
+        "rows marked 'outer split seed 1/2' use `random_state=1/2`, where BRCG's numbers are not known); "
+        "everything chosen on the training fold by inner CV (its folds in the grid column); 'best' and '1se' "
+        "are `selection`. Search seconds: one "
         "search on one outer training fold (runs of 1 or 2 jobs on a 2-core machine; the earlier default's "
         "figure was measured with 2 jobs side by side).\n\n" + "\n".join(lines) + "\n\nCommands:\n\n"
         + "\n".join(commands) + "\n"

@@ -300,7 +300,7 @@ def test_fit_applies_the_selection_rule(pima_4_columns_180):
     X, y = pima_4_columns_180
     grid = {"thetas": (0.5, 2.0, 5.0), "n_clauses": (1, 2), "cv": 3, "random_state": 0, "algorithms": "am", **FAST}
     one_se = BooleanRuleCV(**grid, selection="1se").fit(X, y)
-    best = BooleanRuleCV(**grid).fit(X, y)
+    best = BooleanRuleCV(**grid, selection="best").fit(X, y)
     results = one_se.cv_results_
     np.testing.assert_array_equal(results["mean_test_score"], best.cv_results_["mean_test_score"])
     assert one_se.best_index_ == choose_candidate(results, "1se")[0]
@@ -325,7 +325,9 @@ def test_default_grid():
     cv = BooleanRuleCV()
     assert cv.algorithms == defaults.DEFAULT_SEARCH_ALGORITHMS == ("cg",)
     assert cv.forms == defaults.DEFAULT_FORMS == ("dnf", "cnf")
-    assert cv.selection == defaults.DEFAULT_CV_SELECTION == "best"
+    assert cv.selection == defaults.DEFAULT_CV_SELECTION == "1se"
+    assert cv.cv == defaults.DEFAULT_SEARCH_CV == 10 and cv._splitter().get_n_splits() == 10
+    assert BooleanRuleCV(cv=None)._splitter().get_n_splits() == 10
     # The estimator's default θ and R: the default search chooses the form only (docs/theta.md says why).
     assert cv.thetas == defaults.DEFAULT_THETAS == (BooleanRuleClassifier().theta,)
     assert cv.n_clauses == defaults.DEFAULT_SEARCH_N_CLAUSES == (BooleanRuleClassifier().n_clauses,)
