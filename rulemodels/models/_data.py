@@ -42,7 +42,7 @@ def as_binary_csr(A: Any) -> sp.csr_matrix:
         if dense.dtype != bool:
             wrong = present & (dense != 1)
             if wrong.any():
-                bad = dense[wrong][0].item()  # the first in row-major order, as the CSR check below reports it
+                bad = dense[wrong][0].item()  # the first in row-major order, as the CSR route reported it
                 raise ValueError(f"A must be binary (0/1); found the value {bad!r}. Binarize features with FeatureBinarizer first")
         return _csr_of_mask(present)
     if matrix.shape[0] == 0 or matrix.shape[1] == 0:

@@ -25,14 +25,20 @@ def row_products(A: Any, W: np.ndarray) -> np.ndarray:
     """``A @ W`` as floats, for a float, integer (0/1 uint8) or sparse ``A`` and a float ``W``.
 
     A float or sparse ``A`` is multiplied as it is (one product, as always).
-    An integer ``A`` is made float a block of rows at a time (``ROW_BLOCK_CELLS``).
+    A larger integer ``A`` than ``ROW_BLOCK_CELLS`` cells is made float a block
+    of rows at a time.
     For a 0/1 ``W`` (every product the drivers take) the sums are counts and
     equal the one product's exactly; for a fractional ``W`` BLAS may add a
     block's terms in another order (the last bit).
     """
-    if sp.issparse(A) or np.issubdtype(np.asarray(A).dtype, np.floating):
+    if sp.issparse(A):
+        return A @ W
+    A = np.asarray(A)
+    if np.issubdtype(A.dtype, np.floating):
         return A @ W
     W = np.asarray(W, dtype=float)
+    if A.shape[0] * A.shape[1] <= ROW_BLOCK_CELLS:  # small: one float copy, one product
+        return A.astype(np.float64) @ W
     out = np.empty((A.shape[0],) + W.shape[1:])
     block = max(1, ROW_BLOCK_CELLS // max(1, A.shape[1]))
     for start in range(0, A.shape[0], block):
