@@ -20,40 +20,48 @@ __all__ = [
 ]
 
 
-def as_binary_csr(A: Any) -> sp.csr_matrix:
-    """``A`` (dense array, DataFrame or scipy.sparse) as a CSR matrix of 0/1 int8.
+def as_binary_csr(A: Any, *, negate: bool = False) -> sp.csr_matrix:
+    """``A`` (dense array, DataFrame or scipy.sparse) as a CSR matrix of 0/1 int8; with ``negate``, of ``1 - A``.
 
     Raises ValueError naming the problem when ``A`` is not 2-D, is empty, or
-    holds values other than 0 and 1.
+    holds values other than 0 and 1. ``negate`` is the DNF's De Morgan step
+    (:meth:`CNFProblem.from_binary`): a dense ``A`` is checked and negated in
+    one pass, without a CSR matrix of ``A`` itself.
     """
+    if not sp.issparse(A):
+        present = _dense_presence(A)
+        return _csr_of_mask(~present if negate else present)
     if _is_binary_int8_csr(A):
-        return A  # already what the builders take (WorkingData.A_binary): no copy, no conversion
-    if sp.issparse(A):
-        matrix = sp.csr_matrix(A)
+        matrix = A  # already what the builders take (WorkingData.A_binary): no copy, no conversion
     else:
-        dense = np.asarray(A)
-        if dense.ndim != 2:
-            raise ValueError(f"A must be a 2-D binary matrix (n samples x d features), got shape {dense.shape}")
-        if dense.dtype == object or not np.issubdtype(dense.dtype, np.number) and dense.dtype != bool:
-            raise ValueError(f"A must hold 0/1 numbers, got dtype {dense.dtype}")
-        if dense.shape[0] == 0 or dense.shape[1] == 0:
-            raise ValueError(f"A must have at least one sample and one feature, got shape {dense.shape}")
-        present = dense != 0
-        if dense.dtype != bool:
-            wrong = present & (dense != 1)
-            if wrong.any():
-                bad = dense[wrong][0].item()  # the first in row-major order, as the CSR route reported it
-                raise ValueError(f"A must be binary (0/1); found the value {bad!r}. Binarize features with FeatureBinarizer first")
-        return _csr_of_mask(present)
-    if matrix.shape[0] == 0 or matrix.shape[1] == 0:
-        raise ValueError(f"A must have at least one sample and one feature, got shape {matrix.shape}")
-    matrix.eliminate_zeros()
-    if matrix.nnz and not np.all(matrix.data == 1):
-        bad = matrix.data[matrix.data != 1][0].item()
-        raise ValueError(f"A must be binary (0/1); found the value {bad!r}. Binarize features with FeatureBinarizer first")
-    matrix = matrix.astype(np.int8)
-    matrix.sort_indices()
-    return matrix
+        matrix = sp.csr_matrix(A)
+        if matrix.shape[0] == 0 or matrix.shape[1] == 0:
+            raise ValueError(f"A must have at least one sample and one feature, got shape {matrix.shape}")
+        matrix.eliminate_zeros()
+        if matrix.nnz and not np.all(matrix.data == 1):
+            bad = matrix.data[matrix.data != 1][0].item()
+            raise ValueError(f"A must be binary (0/1); found the value {bad!r}. Binarize features with FeatureBinarizer first")
+        matrix = matrix.astype(np.int8)
+        matrix.sort_indices()
+    return _csr_of_mask(matrix.toarray() == 0) if negate else matrix
+
+
+def _dense_presence(A: Any) -> np.ndarray:
+    """Where the dense 0/1 matrix ``A`` is 1, as a bool array, after checking its shape and values."""
+    dense = np.asarray(A)
+    if dense.ndim != 2:
+        raise ValueError(f"A must be a 2-D binary matrix (n samples x d features), got shape {dense.shape}")
+    if dense.dtype == object or not np.issubdtype(dense.dtype, np.number) and dense.dtype != bool:
+        raise ValueError(f"A must hold 0/1 numbers, got dtype {dense.dtype}")
+    if dense.shape[0] == 0 or dense.shape[1] == 0:
+        raise ValueError(f"A must have at least one sample and one feature, got shape {dense.shape}")
+    present = dense != 0
+    if dense.dtype != bool:
+        wrong = present & (dense != 1)
+        if wrong.any():
+            bad = dense[wrong][0].item()  # the first in row-major order, as the CSR route reported it
+            raise ValueError(f"A must be binary (0/1); found the value {bad!r}. Binarize features with FeatureBinarizer first")
+    return present
 
 
 def _csr_of_mask(present: np.ndarray) -> sp.csr_matrix:

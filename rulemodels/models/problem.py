@@ -62,7 +62,7 @@ class CNFProblem:
         """
         if form not in FORMS:
             raise ValueError(f"form must be 'cnf' or 'dnf', got {form!r}")
-        matrix = as_binary_csr(A)
+        matrix = as_binary_csr(A, negate=form == "dnf")  # DNF: De Morgan on the literals, labels flipped below
         labels = as_labels(y, matrix.shape[0])
         weights = as_weights(sample_weight, matrix.shape[0])
         if literals is None:
@@ -71,9 +71,6 @@ class CNFProblem:
         if len(literals) != matrix.shape[1]:
             raise ValueError(f"{len(literals)} literals given for {matrix.shape[1]} columns of A")
         if form == "dnf":
-            # Negate the dense input itself when there is one (no CSR -> dense round trip).
-            present = matrix.toarray() != 0 if sp.issparse(A) else np.asarray(A) != 0
-            matrix = as_binary_csr(~present)
             labels = (1 - labels).astype(np.int8)
         return cls(matrix, labels, literals, form, weights)
 

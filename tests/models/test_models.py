@@ -890,6 +890,15 @@ def test_dense_binary_input_becomes_the_csr_matrix_scipy_would_make(dtype, order
         for part in ("indptr", "indices", "data"):
             assert getattr(made, part).dtype == getattr(expected, part).dtype
             np.testing.assert_array_equal(getattr(made, part), getattr(expected, part))
+        # negate (the DNF's De Morgan step): the CSR of 1 - A, from the dense matrix and from its CSR alike
+        complement = sp.csr_matrix((1 - A.astype(np.int8)).astype(np.int8))
+        complement.eliminate_zeros()
+        complement.sort_indices()
+        for source in (A, made):
+            negated = as_binary_csr(source, negate=True)
+            assert negated.dtype == np.int8 and negated.has_canonical_format
+            for part in ("indptr", "indices", "data"):
+                np.testing.assert_array_equal(getattr(negated, part), getattr(complement, part))
     with pytest.raises(ValueError, match=r"found the value nan"):
         as_binary_csr(np.array([[0.0, 1.0], [np.nan, 2.0]]))
     with pytest.raises(ValueError, match=r"found the value -1"):
