@@ -16,6 +16,16 @@ AIX360 is not a dependency of rulemodels: it runs in a separate environment
 
        /work/peers-venv/bin/python benchmarks/peers_brcg.py --run /tmp/brcg_folds.npz --lambdas 0.001
 
+3. optionally, with the project's environment again, compare the training
+   objective that both minimise (the method's master objective: positives no
+   term covers, plus each negative once per term covering it, plus
+   ``λ n (1 + |k|)`` per term k) of BRCG's DNF rule with ``cg``'s at the same λ
+   (``theta=λ``, the default ``theta_unit="fraction"``) on each training fold,
+   and both rules' training and test errors
+   (``benchmarks/results/brcg_objectives.md``)::
+
+       .venv/bin/python benchmarks/peers_brcg.py --objectives /tmp/brcg_folds.npz
+
 Folds: ``StratifiedKFold(10, shuffle=True, random_state=0)``. Errors in %,
 literals as the peer counts them (mean over the folds); "best" is the
 test-fold-selected best setting (optimistic, as the issue's BRCG column).
@@ -78,12 +88,17 @@ def run(path: Path, lambdas: list[float], forms: list[str], out: Path) -> None:
                 model.fit(train, y_train)
                 seconds = time.perf_counter() - start
                 explained = model.explain()
+                # the selected terms (DNF) or clauses (CNF) as column indices of the saved matrix: model.z holds
+                # one column per generated conjunction, model.w their 0/1 selection
+                chosen = model.z.loc[:, np.asarray(model.w) > 0.5]
+                terms = [[int(columns.get_loc(index)) for index in chosen.index[chosen[c] > 0.5]] for c in chosen.columns]
                 rules = explained["rules"]
                 n_literals = sum(len(rule.split(" AND ")) if not cnf else len(rule.split(" OR ")) for rule in rules)
                 records.append({
                     "dataset": dataset, "fold": int(fold), "form": "cnf" if cnf else "dnf", "lambda": lam,
                     "error": 100.0 * float(np.mean(model.predict(test) != y_test)), "n_literals": n_literals,
-                    "seconds": seconds,
+                    "seconds": seconds, "train_error": 100.0 * float(np.mean(model.predict(train) != y_train)),
+                    "terms": terms,
                 })
                 print(records[-1], flush=True)
     rows = []
@@ -115,6 +130,77 @@ def run(path: Path, lambdas: list[float], forms: list[str], out: Path) -> None:
     out.with_suffix(".json").write_text(json.dumps({"summary": rows, "records": records}, indent=2, default=str) + "\n")
 
 
+def dnf_objective(A: np.ndarray, y: np.ndarray, terms: list[list[int]], lam: float) -> tuple[float, int]:
+    """The master objective of a DNF (BRCG's and ``cg``'s, with θ = λ per literal and per term) and its loss part.
+
+    loss = positives that no term covers + Σ over negatives of the number of terms covering it;
+    objective = loss + λ n Σ_k (1 + |k|) (n training rows).
+    """
+    covering = np.zeros(A.shape[0], dtype=int)
+    for term in terms:
+        covering += np.all(A[:, term] == 1, axis=1)
+    loss = int(np.sum((y == 1) & (covering == 0)) + np.sum(np.where(y == 0, covering, 0)))
+    return loss + lam * A.shape[0] * sum(1 + len(term) for term in terms), loss
+
+
+def objectives(path: Path, records_path: Path, lam: float, n_clauses: int, out: Path) -> None:
+    """Per training fold: the master objective of BRCG's DNF (from ``--run``'s records) and of ``cg``'s."""
+    import warnings
+
+    from sklearn.model_selection import StratifiedKFold
+
+    from rulemodels import BooleanRuleClassifier, load_dataset
+
+    data = np.load(path)
+    records = [r for r in json.loads(records_path.read_text(encoding="utf-8"))["records"]
+               if r["form"] == "dnf" and r["lambda"] == lam and "terms" in r]
+    rows = []
+    for record in records:
+        prefix = f"{record['dataset']}/{record['fold']}"
+        A, y = data[f"{prefix}/train"], data[f"{prefix}/y_train"]
+        # cg on the fold's original values: its binarizer (9 thresholds, fitted on the same training fold) makes
+        # the columns that export() saved, so each literal of its rule is one column of A
+        X, y_all = load_dataset(record["dataset"])
+        y_all = np.asarray(y_all)
+        train, test = list(StratifiedKFold(10, shuffle=True, random_state=0).split(X, y_all))[record["fold"]]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model = BooleanRuleClassifier(algorithm="cg", theta=lam, n_clauses=n_clauses, simplify=False)
+            model.fit(X.iloc[train], y_all[train])
+        columns = [tuple(c) for c in json.loads(str(data[f"{prefix}/columns"]))]
+        ours = [[columns.index((lit.feature, lit.op, float(lit.value))) for lit in clause.literals]
+                for clause in model.rule_.clauses]
+        brcg_objective, _ = dnf_objective(A, y, record["terms"], lam)
+        cg_objective, _ = dnf_objective(A, y, ours, lam)
+        rows.append({
+            "dataset": record["dataset"], "fold": record["fold"],
+            "BRCG objective": brcg_objective, "cg objective": cg_objective,
+            "BRCG terms": len(record["terms"]), "cg terms": len(ours),
+            "BRCG literals": record["n_literals"], "cg literals": model.rule_.n_literals,
+            "BRCG train %": record["train_error"], "cg train %": 100.0 * float(np.mean(model.predict(X.iloc[train]) != y_all[train])),
+            "BRCG test %": record["error"],
+            "cg test %": 100.0 * float(np.mean(model.predict(X.iloc[test]) != y_all[test])),
+        })
+        print(rows[-1], flush=True)
+    header = list(rows[0])
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    for dataset in dict.fromkeys(r["dataset"] for r in rows):
+        mine = [r for r in rows if r["dataset"] == dataset]
+        lines += ["| " + " | ".join(f"{r[h]:.1f}" if isinstance(r[h], float) else str(r[h]) for h in header) + " |"
+                  for r in mine]
+        lines.append("| " + " | ".join([f"**{dataset} mean**", ""] + [f"**{np.mean([r[h] for r in mine]):.1f}**"
+                                                                      for h in header[2:]]) + " |")
+    table = "\n".join(lines)
+    print(table)
+    out.with_suffix(".md").write_text(
+        "# BRCG and `cg` on the same objective (`benchmarks/peers_brcg.py --objectives`)\n\n"
+        f"DNF, λ = θ = {lam:g} per literal and per term (BRCG's defaults), the same binary matrices and folds; "
+        f"`cg` with at most {n_clauses} terms. Objective: positives no term covers + each negative once per term "
+        "covering it + λ·n·(1 + |k|) per term (n training rows), lower is better; errors in %.\n\n" + table + "\n"
+    )
+    out.with_suffix(".json").write_text(json.dumps(rows, indent=2) + "\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--export", type=Path, help="write the binarized folds here (project environment)")
@@ -123,14 +209,21 @@ def main() -> None:
     parser.add_argument("--folds", type=int, default=10)
     parser.add_argument("--lambdas", nargs="+", type=float, default=[0.001])
     parser.add_argument("--forms", nargs="+", choices=["dnf", "cnf"], default=["dnf", "cnf"])
+    parser.add_argument("--objectives", type=Path,
+                        help="compare the training objectives of BRCG's DNF (records of --run) and cg's on the folds saved here")
+    parser.add_argument("--records", type=Path, default=RESULTS / "peers_brcg.json", help="--run's JSON (for --objectives)")
+    parser.add_argument("--n-clauses", type=int, default=10, help="cg's cap on terms (for --objectives)")
     parser.add_argument("--out", type=Path, default=RESULTS / "peers_brcg")
     args = parser.parse_args()
     if args.export:
         export(args.export, args.datasets, args.folds)
     elif args.run:
         run(args.run, args.lambdas, args.forms, args.out)
+    elif args.objectives:
+        objectives(args.objectives, args.records, args.lambdas[0], args.n_clauses, RESULTS / "brcg_objectives")
     else:
-        parser.error("pass --export FILE (project environment) or --run FILE (peers' environment)")
+        parser.error("pass --export FILE (project environment), --run FILE (peers' environment) "
+                     "or --objectives FILE (project environment)")
 
 
 if __name__ == "__main__":
