@@ -74,7 +74,10 @@ from solvers import Backend, ModelChanges, SolveError
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["CGRun", "CGSettings", "as_model_changes", "beam_search", "column_generation", "run_column_generation"]
+__all__ = [
+    "BitRowSums", "CGRun", "CGSettings", "FloatRowSums", "RowSums", "as_model_changes", "beam_search", "column_generation",
+    "row_sums", "run_column_generation",
+]
 
 
 @dataclass(frozen=True)
@@ -130,6 +133,7 @@ def beam_search(
     max_length: int,
     exclude: Container[tuple[int, ...]] = (),
     n_best: int = 1,
+    pay_sums: RowSums | None = None,
 ) -> list[tuple[float, tuple[int, ...]]]:
     """Clauses with negative reduced cost at duals ``(μ, ν)``, found by a beam search over features.
 
@@ -138,16 +142,18 @@ def beam_search(
     (``F_k``: the rows it fails on). Starting from the empty clause (which
     fails on every row), each level adds one feature to each clause of the
     beam: the reduced costs of all ``d`` extensions of all ``width`` clauses
-    are two vector-matrix products over the rows each clause still fails on
-    (their duals and weights, times their absent features); a clause whose
-    descendants cannot reach a negative reduced cost (a bound: all of its
-    duals gained, nothing paid, one more literal) is not extended. The ``width``
-    extensions with the lowest reduced cost (ties: the smaller feature
-    tuple) form the next beam, up to ``max_length`` features. Returns up to
-    ``n_best`` distinct clauses not in ``exclude`` with reduced cost below
-    ``-TOLERANCE``, as ``(reduced cost, sorted feature tuple)``, lowest first.
-    A heuristic: an empty answer does not prove that no such clause exists
-    (the pricing MIP does).
+    are two weighted column sums over the rows each clause still fails on
+    (their duals and weights, over their absent features; :func:`row_sums`);
+    a clause whose descendants cannot reach a negative reduced cost (a bound:
+    all of its duals gained, nothing paid, one more literal) is not extended.
+    The ``width`` extensions with the lowest reduced cost (ties: the smaller
+    feature tuple) form the next beam, up to ``max_length`` features. Returns
+    up to ``n_best`` distinct clauses not in ``exclude`` with reduced cost
+    below ``-TOLERANCE``, as ``(reduced cost, sorted feature tuple)``, lowest
+    first. A heuristic: an empty answer does not prove that no such clause
+    exists (the pricing MIP does). ``pay_sums``: ``row_sums(columns.pay_absent,
+    columns.pay_weight)``, which a fit prepares once for all its searches
+    (made here when not given).
     """
     cost = columns.feature_cost
     found: dict[tuple[int, ...], float] = {}
@@ -158,23 +164,22 @@ def beam_search(
 
     base = theta * clause_cost - nu
     cheapest = float(cost.min()) if cost.shape[0] else 0.0
-    every_cover = np.arange(columns.cover_rows.shape[0])
-    every_pay = np.arange(columns.pay_rows.shape[0])
+    gains = row_sums(columns.cover_absent, mu)
+    pays = pay_sums if pay_sums is not None else row_sums(columns.pay_absent, columns.pay_weight)
     total_gain = float(mu.sum())
     consider((), base - total_gain + float(columns.pay_weight.sum()))
-    # a beam entry: (clause, rows of P and of Z it still fails on, its literal cost, Σ μ over those rows of P)
-    beam: list[tuple[tuple[int, ...], np.ndarray, np.ndarray, float, float]] = [((), every_cover, every_pay, 0.0, total_gain)]
+    # a beam entry: (clause, the rows of P and of Z it still fails on, its literal cost, Σ μ over those rows of P)
+    beam: list[tuple[tuple[int, ...], Any, Any, float, float]] = [((), gains.every_row(), pays.every_row(), 0.0, total_gain)]
     for _ in range(max_length):
         candidates: dict[tuple[int, ...], tuple[float, int, int]] = {}
-        for b, (clause, cover_idx, pay_idx, literal_cost, gain) in enumerate(beam):
+        for b, (clause, cover_rows, pay_rows, literal_cost, gain) in enumerate(beam):
             # Extending a clause only removes rows it fails on, so no descendant's reduced cost is below
             # this bound (it pays nothing on Z and gains all of this clause's μ with one more literal).
             if base + theta * (literal_cost + cheapest) - gain >= -TOLERANCE:
                 continue
-            # (d,): Σ μ_i over the rows the extension fails on, and Σ ω_i over those of Z; the rows' 0/1 matrix is
-            # made float a beam entry at a time (a float copy of all rows was 1.2 GB at 1,000,000 rows x 144)
-            gained = mu[cover_idx] @ _as_float(columns.cover_absent, cover_idx)
-            paid = columns.pay_weight[pay_idx] @ _as_float(columns.pay_absent, pay_idx)
+            # (d,): Σ μ_i over the rows the extension fails on, and Σ ω_i over those of Z
+            gained = gains.sums(cover_rows)
+            paid = pays.sums(pay_rows)
             rc = base + theta * (literal_cost + cost) - gained + paid
             rc[list(clause)] = np.inf  # a feature already in the clause
             for j in np.argsort(rc, kind="stable")[:width].tolist():
@@ -191,13 +196,173 @@ def beam_search(
         for child, (value, b, j) in ranked:
             consider(child, value)
             if len(next_beam) < width:
-                _, cover_idx, pay_idx, literal_cost, _ = beam[b]
-                cover_idx = cover_idx[columns.cover_absent[cover_idx, j]]
-                pay_idx = pay_idx[columns.pay_absent[pay_idx, j]]
-                next_beam.append((child, cover_idx, pay_idx, literal_cost + float(cost[j]), float(mu[cover_idx].sum())))
+                _, cover_rows, pay_rows, literal_cost, _ = beam[b]
+                cover_rows = gains.narrow(cover_rows, j)
+                pay_rows = pays.narrow(pay_rows, j)
+                next_beam.append((child, cover_rows, pay_rows, literal_cost + float(cost[j]), gains.total(cover_rows)))
         beam = next_beam
     best = sorted(found.items(), key=lambda item: (item[1], item[0]))[:n_best]
     return [(rc, clause) for clause, rc in best]
+
+
+BIT_ROWS_PER_VALUE = 64
+""":func:`row_sums` counts bits when the rows with a positive weight hold at least this many per distinct weight."""
+
+
+class RowSums:
+    """``Σ_{i ∈ S} weight_i · absent[i, :]`` over row sets ``S`` that shrink one feature at a time (the beam search's sums).
+
+    A row set is an opaque state: :meth:`every_row` (all rows), :meth:`narrow`
+    (the rows of a set where feature ``j`` is absent too: the clause with
+    ``j`` added fails there), :meth:`sums` (the ``(d,)`` weighted sums of the
+    set's absent features) and :meth:`total` (the set's weight).
+    """
+
+    def every_row(self) -> Any:
+        raise NotImplementedError
+
+    def narrow(self, rows: Any, j: int) -> Any:
+        raise NotImplementedError
+
+    def sums(self, rows: Any) -> np.ndarray:
+        raise NotImplementedError
+
+    def total(self, rows: Any) -> float:
+        raise NotImplementedError
+
+
+def row_sums(absent: np.ndarray, weight: np.ndarray, route: str | None = None) -> RowSums:
+    """The sums of ``absent`` (bool, (n, d)) weighted by ``weight`` (n,): :class:`BitRowSums` when the weights take few values.
+
+    Few (``route=None``): at least ``BIT_ROWS_PER_VALUE`` rows of positive
+    weight per distinct positive weight (the master's duals take a handful
+    of values on large data, shared by the rows of a group, and the weights of
+    ``Z`` are counts of identical samples); else :class:`FloatRowSums`, the
+    product of each set's rows made float. ``route="bits"`` or ``"float"``
+    chooses.
+    """
+    if route not in (None, "bits", "float"):
+        raise ValueError(f"route must be None, 'bits' or 'float', got {route!r}")
+    if route == "float":
+        return FloatRowSums(absent, weight)
+    rows = np.flatnonzero(weight > 0)
+    order = np.argsort(weight[rows])  # any order within a weight: the counts do not depend on it
+    ordered = weight[rows[order]]
+    first = np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]])) if ordered.shape[0] else np.zeros(0, np.intp)
+    if route == "bits" or first.shape[0] * BIT_ROWS_PER_VALUE <= rows.shape[0]:
+        return BitRowSums(absent, rows[order], ordered[first], np.diff(np.append(first, ordered.shape[0])))
+    return FloatRowSums(absent, weight)
+
+
+class FloatRowSums(RowSums):
+    """A row set is the indices of its rows; its sums are ``weight[rows] @ absent[rows]`` made float (one set at a time)."""
+
+    def __init__(self, absent: np.ndarray, weight: np.ndarray):
+        self.absent = absent
+        self.weight = weight
+
+    def every_row(self) -> np.ndarray:
+        return np.arange(self.absent.shape[0])
+
+    def narrow(self, rows: np.ndarray, j: int) -> np.ndarray:
+        return rows[self.absent[rows, j]]
+
+    def sums(self, rows: np.ndarray) -> np.ndarray:
+        # the set's 0/1 rows are made float one set at a time (a float copy of all rows was 1.2 GB at 1,000,000 x 144)
+        return self.weight[rows] @ _as_float(self.absent, rows)
+
+    def total(self, rows: np.ndarray) -> float:
+        return float(self.weight[rows].sum())
+
+
+_POPCOUNT = np.array([bin(byte).count("1") for byte in range(256)], dtype=np.uint8)
+
+
+class BitRowSums(RowSums):
+    """Rows of equal weight counted as bits: a row set is a bit set, its sums ``Σ_v v · |{i ∈ S, weight_i = v, absent_ij}|``.
+
+    The rows of positive weight are ordered by their weight (rows of weight
+    0 add nothing and are left out), each weight's rows padded to a multiple
+    of 64, and each feature's ``absent`` column packed into 64-bit words
+    (``d × W`` words, a bit per row: 18 MB at 1,000,000 rows × 144 features
+    where the float rows are 1.2 GB). A row set is a ``(W,)`` word array
+    (the rows of a clause: the AND of its features' columns), and a set's
+    sums are the popcounts of its words AND each column, summed per weight
+    (exact integers), times the weights: ``(... (0 + v_1 c_1) + v_2 c_2) + ...``
+    in increasing ``v``. Where the weights are integers (the first pricing's
+    duals ``μ = ω``, the weights of ``Z``) every sum is an exact integer, as
+    the float product's is: the same numbers. Otherwise they are the same
+    sums rounded in another order (they can differ in the last bits).
+
+    Built by :func:`row_sums` from ``sorted_rows`` (the rows of positive
+    weight, by weight), ``values`` (their distinct weights, increasing) and
+    ``sizes`` (how many of the rows have each).
+    """
+
+    def __init__(self, absent: np.ndarray, sorted_rows: np.ndarray, values: np.ndarray, sizes: np.ndarray):
+        d = absent.shape[1]
+        padded = -(-sizes // 64) * 64
+        offsets = np.concatenate([[0], np.cumsum(padded)]).astype(np.intp)
+        ordered = np.zeros((int(offsets[-1]), d + 1), dtype=bool)  # the rows by weight, zero rows as padding
+        start = 0
+        for k, size in enumerate(sizes.tolist()):
+            np.take(absent, sorted_rows[start:start + size], axis=0, out=ordered[offsets[k]:offsets[k] + size, :d], mode="clip")
+            ordered[offsets[k]:offsets[k] + size, d] = True  # a row, not padding
+            start += size
+        self.values = values
+        words = _pack_columns(ordered)
+        self.words = words[:d]  # (d, W) uint64
+        self._rows = words[d]  # every row (its padding bits are 0)
+        self.starts = offsets[:-1] // 64  # the first word of each weight's rows
+        self._and = np.empty_like(self.words)
+        self._count = np.empty(self.words.shape if _bitwise_count is not None else (d, 8 * self.words.shape[1]), np.uint8)
+
+    def every_row(self) -> np.ndarray:
+        return self._rows.copy()
+
+    def narrow(self, rows: np.ndarray, j: int) -> np.ndarray:
+        return rows & self.words[j]
+
+    def sums(self, rows: np.ndarray) -> np.ndarray:
+        if self.values.shape[0] == 0:
+            return np.zeros(self.words.shape[0])
+        np.bitwise_and(self.words, rows, out=self._and)
+        return self._weigh(self._counts(self._and, self._count))
+
+    def total(self, rows: np.ndarray) -> float:
+        if self.values.shape[0] == 0:
+            return 0.0
+        counts = self._counts(rows[None, :], np.empty((1, self._count.shape[1]), np.uint8))
+        return float(self._weigh(counts)[0])
+
+    def _counts(self, words: np.ndarray, out: np.ndarray) -> np.ndarray:
+        """Set bits per row of ``words`` and per weight: ``(rows, n_values)`` int64."""
+        if _bitwise_count is not None:
+            _bitwise_count(words, out=out)
+            starts = self.starts
+        else:  # numpy < 2: a byte table
+            np.take(_POPCOUNT, words.view(np.uint8), out=out)
+            starts = 8 * self.starts
+        return np.add.reduceat(out, starts, axis=1, dtype=np.int64)
+
+    def _weigh(self, counts: np.ndarray) -> np.ndarray:
+        total = np.zeros(counts.shape[0])
+        for k, value in enumerate(self.values.tolist()):
+            total += value * counts[:, k]
+        return total
+
+
+_bitwise_count = getattr(np, "bitwise_count", None)
+
+
+def _pack_columns(rows: np.ndarray) -> np.ndarray:
+    """A ``(n, d)`` bool matrix, ``n`` a multiple of 64, as ``(d, n / 64)`` uint64 words: 64 rows of a column a word."""
+    n, d = rows.shape
+    eighths = rows.view(np.uint8).reshape(n // 8, 8, d)
+    packed = eighths[:, 0, :] << 7  # (n / 8, d) bytes: row 8b + k is bit 7 - k of byte b
+    for k in range(1, 8):
+        packed |= eighths[:, k, :] << (7 - k)
+    return np.ascontiguousarray(packed.T).view(np.uint64)
 
 
 def _as_float(absent: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -303,10 +468,12 @@ def run_column_generation(
         stats["seconds"] += result.wall_time
         return result
 
+    pay_sums = row_sums(columns.pay_absent, columns.pay_weight)  # the same for every search of the fit
+
     def search(mu: np.ndarray, nu: float, exclude: Container[tuple[int, ...]], n_best: int) -> list[tuple[float, tuple[int, ...]]]:
         return beam_search(
             columns, mu, nu, theta=theta, clause_cost=settings.clause_cost, width=settings.beam_width,
-            max_length=settings.max_length, exclude=exclude, n_best=n_best,
+            max_length=settings.max_length, exclude=exclude, n_best=n_best, pay_sums=pay_sums,
         )
 
     first = search(columns.cover_weight, 0.0, (), settings.columns_per_round)

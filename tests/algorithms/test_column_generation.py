@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import itertools
 from dataclasses import replace
 
@@ -10,12 +11,20 @@ import pytest
 
 from rulemodels import BooleanRuleClassifier
 from rulemodels.algorithms import solve_exact_problem
-from rulemodels.algorithms.column_generation import beam_search, run_column_generation
+from rulemodels.algorithms.column_generation import (
+    BitRowSums,
+    FloatRowSums,
+    beam_search,
+    row_sums,
+    run_column_generation,
+)
 from rulemodels.algorithms.run import CG_SETTINGS
 from rulemodels.models.column_generation import build_cg_master, prepare_cg_data
 from rulemodels.models.problem import CNFProblem
 from solvers import HighsBackend
 from tests.helpers import learn_once, require_backend
+
+cg_module = importlib.import_module("rulemodels.algorithms.column_generation")  # the package exports a function of that name
 
 EXACT_SETTINGS = replace(CG_SETTINGS, max_length=5, pricing_mip_max_nonzeros=10**9, pricing_time_limit=60.0, selection_gap=0.0)
 """Pricing by the MIP whenever the beam finds nothing, over every clause of the 5-feature instances."""
@@ -139,6 +148,66 @@ def test_beam_search_returns_only_clauses_with_negative_reduced_cost(seed: int) 
             assert rc < 0
             assert rc == pytest.approx(columns.reduced_cost(clause, mu, nu, theta, 1.0))
             assert clause not in exclude and len(clause) <= 4 and list(clause) == sorted(set(clause))
+
+
+def _weights(rng: np.random.Generator, n: int, kind: str) -> np.ndarray:
+    if kind == "integer":  # counts of identical samples, the first pricing's duals (with zeros: rows left out)
+        return rng.integers(0, 4, n).astype(float)
+    if kind == "few":  # the grouped master's duals: a handful of fractions
+        return rng.choice([0.0, 0.3, 1 / 3, 2.5], n)
+    return rng.random(n)
+
+
+@pytest.mark.parametrize("kind", ["integer", "few", "distinct"])
+def test_row_sums_by_bits_equal_the_float_products_on_every_row_set(kind: str) -> None:
+    """Both routes give the same sums on the same (narrowed) row sets: bit for bit where the weights are integers."""
+    rng = np.random.default_rng(7)
+    for trial in range(60):
+        n, d = int(rng.integers(0, 400)), int(rng.integers(1, 15))
+        absent = rng.random((n, d)) < rng.random()
+        weight = _weights(rng, n, kind)
+        floats, bits = row_sums(absent, weight, "float"), row_sums(absent, weight, "bits")
+        assert isinstance(floats, FloatRowSums) and isinstance(bits, BitRowSums)
+        float_rows, bit_rows = floats.every_row(), bits.every_row()
+        for _ in range(4):
+            expected = weight @ (absent & np.isin(np.arange(n), float_rows)[:, None])
+            if kind == "integer":
+                assert np.array_equal(bits.sums(bit_rows), floats.sums(float_rows)), trial
+                assert bits.total(bit_rows) == floats.total(float_rows), trial
+            np.testing.assert_allclose(bits.sums(bit_rows), expected, rtol=1e-12, atol=1e-12)
+            np.testing.assert_allclose(floats.sums(float_rows), expected, rtol=1e-12, atol=1e-12)
+            assert bits.total(bit_rows) == pytest.approx(floats.total(float_rows), rel=1e-12, abs=1e-12)
+            j = int(rng.integers(d))
+            float_rows, bit_rows = floats.narrow(float_rows, j), bits.narrow(bit_rows, j)
+
+
+def test_row_sums_counts_bits_only_when_the_weights_take_few_values() -> None:
+    rng = np.random.default_rng(0)
+    absent = rng.random((1000, 6)) < 0.5
+    assert isinstance(row_sums(absent, np.ones(1000)), BitRowSums)
+    assert isinstance(row_sums(absent, rng.integers(1, 4, 1000).astype(float)), BitRowSums)
+    assert isinstance(row_sums(absent, rng.random(1000)), FloatRowSums)  # 1000 distinct weights
+    assert isinstance(row_sums(absent, np.zeros(1000)), BitRowSums)  # nothing to add: all sums 0
+    assert np.array_equal(row_sums(absent, np.zeros(1000)).sums(row_sums(absent, np.zeros(1000)).every_row()), np.zeros(6))
+    with pytest.raises(ValueError, match="route"):
+        row_sums(absent, np.ones(1000), "dense")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_beam_search_finds_the_same_clauses_by_either_route(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Integer duals and weights: the bit counts are the float products' numbers, so the search takes the same path."""
+    A, y, weight = random_instance(seed, n=300, d=12)
+    columns = prepare_cg_data(A, y, sample_weight=weight)
+    rng = np.random.default_rng(seed)
+    for _ in range(4):
+        mu = columns.cover_weight * rng.integers(0, 2, columns.cover_weight.shape[0])
+        nu = -float(rng.integers(0, 3))
+        theta = float(rng.choice([0.05, 0.5, 2.0]))
+        found = {}
+        for route, per_value in (("float", 10**9), ("bits", 0)):
+            monkeypatch.setattr(cg_module, "BIT_ROWS_PER_VALUE", per_value)
+            found[route] = beam_search(columns, mu, nu, theta=theta, clause_cost=1.0, width=4, max_length=4, n_best=10)
+        assert found["bits"] == found["float"]
 
 
 @pytest.mark.parametrize("name", ["cbc", "glpk"])
