@@ -25,8 +25,9 @@ import contextlib
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import FrameType
+from typing import Any
 
 __all__ = [
     "InterruptWatch",
@@ -134,6 +135,16 @@ class InterruptWatch:
     def seen(self) -> bool:
         return self.interrupt is not None
 
+    def raise_if_seen(self) -> None:
+        """Raise an interrupt of the kind that arrived (a fresh one) if one did; else return.
+
+        For a loop that goes on after code inside it caught and swallowed the
+        interrupt (a worker pool that keeps delivering results): checked after
+        each step, it stops the loop at the next one.
+        """
+        if self.interrupt is not None:
+            raise _same_kind(self.interrupt)
+
     def reraise(self, exc: BaseException) -> None:
         """Raise an interrupt when ``exc`` wraps one or a signal was seen (``exc`` as its cause); else return."""
         reraise_interrupt(exc)
@@ -141,13 +152,17 @@ class InterruptWatch:
             raise _same_kind(self.interrupt) from exc
 
 
-def _watched_signals() -> dict[int, object]:
-    """The signals whose handler raises an interrupt here: SIGINT with Python's default handler, SIGTERM with ours."""
-    handlers: dict[int, object] = {}
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-        handlers[signal.SIGINT] = signal.default_int_handler
-    if signal.getsignal(signal.SIGTERM) is _raise_terminated:
-        handlers[signal.SIGTERM] = _raise_terminated
+def _watched_signals() -> dict[int, Callable[[int, FrameType | None], Any]]:
+    """The signals whose handler raises an interrupt here, with that handler.
+
+    SIGINT with Python's default handler, SIGTERM with ours, and either with
+    the handler of an enclosing :func:`watching_interrupts` (so watches nest).
+    """
+    handlers: dict[int, Callable[[int, FrameType | None], Any]] = {}
+    for signum, raising in ((signal.SIGINT, signal.default_int_handler), (signal.SIGTERM, _raise_terminated)):
+        current = signal.getsignal(signum)
+        if current is raising or getattr(current, "raises_interrupt", False):
+            handlers[signum] = current  # type: ignore[assignment]  # one of the two raising handlers
     return handlers
 
 
@@ -157,9 +172,10 @@ def watching_interrupts(*, reraise: bool = False) -> Iterator[InterruptWatch]:
 
     Only in the main thread and only for the signals that raise an interrupt
     there (SIGINT under Python's default handler, SIGTERM under
-    :func:`terminating_on_sigterm`); elsewhere (a worker process that ignores
-    SIGINT, another thread) the watch is inert. The previous handlers are
-    restored on exit.
+    :func:`terminating_on_sigterm`, either under an enclosing watch: watches
+    nest, and every enclosing one sees the signal too); elsewhere (a worker
+    process that ignores SIGINT, another thread) the watch is inert. The
+    previous handlers are restored on exit.
 
     With ``reraise=True`` the block itself cannot lose the interrupt: an
     exception that leaves it after a signal arrived becomes that interrupt
@@ -176,8 +192,12 @@ def watching_interrupts(*, reraise: bool = False) -> Iterator[InterruptWatch]:
         interrupt = Terminated(signum) if signum != signal.SIGINT else KeyboardInterrupt()
         if watch.interrupt is None:
             watch.interrupt = interrupt
+        outer = handlers[signum]
+        if getattr(outer, "raises_interrupt", False):
+            outer(signum, frame)  # an enclosing watch remembers it too (and raises)
         raise interrupt
 
+    on_signal.raises_interrupt = True  # type: ignore[attr-defined]  # an inner watch chains to this one
     for signum in handlers:
         signal.signal(signum, on_signal)
     try:
@@ -193,7 +213,7 @@ def watching_interrupts(*, reraise: bool = False) -> Iterator[InterruptWatch]:
             raise _same_kind(watch.interrupt)
     finally:
         for signum, handler in handlers.items():
-            signal.signal(signum, handler)  # type: ignore[arg-type]
+            signal.signal(signum, handler)
 
 
 @contextlib.contextmanager

@@ -27,7 +27,7 @@ from rulemodels.experiments import cells
 from rulemodels.experiments.cells import Unit, error_record, make_units
 from rulemodels.experiments.store import _records_frame, _ResultsFile
 from rulemodels.experiments.tasks import Task
-from solvers.signals import find_interrupt, reraise_interrupt, terminating_on_sigterm
+from solvers.signals import find_interrupt, reraise_interrupt, terminating_on_sigterm, watching_interrupts
 
 logger = logging.getLogger("rulemodels.experiments")
 
@@ -316,7 +316,9 @@ def _execute(
     else:
         batches = _run_dask(units, n_jobs, scheduler)
     done = failed = 0
-    with progress_bar(n_tasks, "experiments", "fit", enabled=progress) as bar:
+    # The watch: should a pool catch a Ctrl-C in its own code and go on delivering results, the sweep still
+    # stops at the next one (and says how to resume) instead of running to its end.
+    with progress_bar(n_tasks, "experiments", "fit", enabled=progress) as bar, watching_interrupts() as interrupts:
         try:
             for records in batches:
                 for record in records:
@@ -326,6 +328,8 @@ def _execute(
                             failed += 1
                             logger.warning("task %s failed: %s", record["key"], record["error"])
                 bar.update(len(records))
+                interrupts.raise_if_seen()
+            interrupts.raise_if_seen()
         except BaseException as exc:  # a Ctrl-C, also one that joblib or dask wrapped in its own error
             if find_interrupt(exc) is None:
                 raise

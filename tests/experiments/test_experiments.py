@@ -462,6 +462,35 @@ def test_a_wrapped_ctrl_c_from_the_executor_is_reported_as_an_interrupt(tmp_path
     assert "run again to resume" in caplog.text
 
 
+def test_a_ctrl_c_that_the_pool_swallows_still_stops_the_sweep(tmp_path: Path, monkeypatch, caplog) -> None:
+    """A pool that catches a Ctrl-C in its own code and goes on delivering results.
+
+    The sweep stops at the next result, says how to resume, and keeps the records written so far.
+    """
+    from rulemodels.experiments import execute
+
+    def swallowing(units):
+        for index, unit in enumerate(units):
+            if index == 1:
+                try:  # the pool's own code gets the Ctrl-C and catches it
+                    os.kill(os.getpid(), signal.SIGINT)
+                    time.sleep(5)
+                except KeyboardInterrupt:
+                    pass
+            yield cells.run_unit(unit)
+
+    monkeypatch.setattr(execute, "_run_sequential", swallowing)
+    grid = make_grid(["liver"], ["scs"], [1], TINY_THETAS, **{**TINY, "n_folds": 4})
+    assert len(make_units(grid)) == 4
+    path = tmp_path / "results.jsonl"
+    with caplog.at_level("WARNING", logger="rulemodels.experiments"), pytest.raises(KeyboardInterrupt):
+        run_experiments(grid, path, backend="sequential")
+    assert "run again to resume" in caplog.text
+    written = [json.loads(line) for line in path.read_text().splitlines()]
+    assert 1 <= len(written) < len(grid)  # the records before the Ctrl-C and the one delivered with it, no more
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
 def test_an_error_without_a_ctrl_c_is_still_a_failed_task(tmp_path: Path, monkeypatch) -> None:
     def fail(*args, **kwargs):
         raise ValueError("a broken file")

@@ -533,6 +533,31 @@ def test_the_interrupt_watch_keeps_a_ctrl_c_that_the_code_inside_turned_into_ano
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
+def test_interrupt_watches_nest_and_each_sees_the_ctrl_c():
+    """A watch inside another (a sweep inside the CLI's) is active: both remember the signal, and each exit restores."""
+    from solvers.signals import watching_interrupts
+
+    with pytest.raises(KeyboardInterrupt):
+        with watching_interrupts() as outer:
+            outer_handler = signal.getsignal(signal.SIGINT)
+            with watching_interrupts() as inner:
+                assert signal.getsignal(signal.SIGINT) is not outer_handler
+                try:
+                    os.kill(os.getpid(), signal.SIGINT)
+                    time.sleep(5)
+                except KeyboardInterrupt:
+                    pass  # swallowed inside, as a worker pool may do
+                assert inner.seen and outer.seen
+                with pytest.raises(KeyboardInterrupt):
+                    inner.raise_if_seen()
+            assert signal.getsignal(signal.SIGINT) is outer_handler
+            outer.raise_if_seen()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    with watching_interrupts() as quiet:
+        quiet.raise_if_seen()  # nothing arrived: returns
+    assert not quiet.seen
+
+
 # -- wrappers that fail on purpose -------------------------------------------------
 
 
@@ -681,7 +706,9 @@ def test_tlp_relaxation_failure_is_a_typed_error(fault, says):
 
 # -- 5. a sweep interrupted by a real SIGINT -----------------------------------------
 
-SWEEP = dict(algorithms=["am", "scs"], clauses=[1, 2], thetas=[0.001, 0.01, 1.0], n_folds=2, n_thresholds=3, max_iter=3)
+# Six folds, six training sets: with two workers, work is still queued when the first record is written, so the
+# Ctrl-C lands mid-sweep (with two folds the second unit could finish before the signal arrived).
+SWEEP = dict(algorithms=["am", "scs"], clauses=[1, 2], thetas=[0.001, 0.01, 1.0], n_folds=6, n_thresholds=3, max_iter=3)
 
 
 def sweep_grid():
