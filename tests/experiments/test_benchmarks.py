@@ -71,3 +71,53 @@ def test_profile_benchmark_splits_the_profiled_time_into_parts_that_add_up():
     assert sum(parts.values()) == pytest.approx(total)
     assert parts["solver (inside HiGHS)"] > 0 and parts["model build (Pyomo builders + compile to highspy)"] > 0
     assert parts["rounding (SCN redundancy-aware binarization)"] > 0  # SCN ran and was found in the profile
+
+
+def test_the_peer_objective_counts_uncovered_positives_negatives_per_term_and_complexity():
+    import numpy as np
+
+    from benchmarks.peers_brcg import dnf_objective
+
+    A = np.array([[1, 1, 0], [1, 0, 1], [0, 1, 1], [1, 1, 1]])
+    y = np.array([1, 1, 0, 0])
+    # term {0, 1} covers rows 0 and 3, term {2} covers rows 1, 2 and 3: every positive covered;
+    # negative row 2 is covered once, row 3 twice (once per term)
+    objective, loss = dnf_objective(A, y, [[0, 1], [2]], lam=0.25)
+    assert loss == 3
+    assert objective == pytest.approx(3 + 0.25 * 4 * ((1 + 2) + (1 + 1)))
+    objective, loss = dnf_objective(A, y, [], lam=0.25)  # no term: both positives are errors
+    assert (objective, loss) == (2, 2)
+
+
+def test_peer_table_reads_the_protocol_cells_of_both_forms_and_the_objective_comparison(tmp_path):
+    import gzip
+
+    from benchmarks import peer_table
+
+    summary = tmp_path / "summary.csv"
+    summary.write_text(
+        "dataset,algorithm,n_clauses,theta,test_error_mean,n_literals_mean,complete\n"
+        "liver,bcd,2,2.0,0.3,3.4,True\nliver,am,3,1.0,0.2,9.0,False\npima,am,3,0.01,0.25,11.2,True\n",
+        encoding="utf-8",
+    )
+    records = tmp_path / "cnf.jsonl.gz"
+    rows = [{"dataset": "liver", "form": "cnf", "algorithm": "am", "n_clauses": 1, "theta": 2.0, "error": None,
+             "inner_fold": None, "n_folds": 2, "test_error": error, "n_literals": literals}
+            for error, literals in ((0.3, 2), (0.4, 4))]
+    rows.append({**rows[0], "algorithm": "scs"})  # a cell with one of its two folds: left out
+    with gzip.open(records, "wt", encoding="utf-8") as handle:
+        handle.writelines(json.dumps(row) + "\n" for row in rows)
+    dnf = peer_table.protocol_cells(summary, records, "liver", "dnf")
+    assert dnf == [(30.0, 3.4, "bcd R=2 θ=2 (paper units)")]  # the incomplete cell is left out
+    cnf = peer_table.protocol_cells(summary, records, "liver", "cnf")
+    assert cnf == [(pytest.approx(35.0), 3.0, "am R=1 θ=2 (paper units)")]
+    assert peer_table._best(dnf + cnf, max_literals=3.2).startswith("35.0 (3.0; am R=1")
+    assert peer_table.protocol_cells(tmp_path / "none.csv", tmp_path / "none.jsonl", "liver", "dnf") == []
+
+    comparison = tmp_path / "objectives.json"
+    assert peer_table.objectives_paragraph(comparison) == ""
+    folds = [{"dataset": "pima", "fold": k, "BRCG objective": 150.0 + k, "cg objective": 140.0, "BRCG train %": 19.0,
+              "cg train %": 16.0, "BRCG test %": 23.0, "cg test %": 25.0, "BRCG literals": 19.0, "cg literals": 36.0}
+             for k in range(2)]
+    comparison.write_text(json.dumps(folds), encoding="utf-8")
+    assert "| pima | 150.5 / 140.0 | 2 of 2 | 19.0 / 16.0 | 23.0 / 25.0 | 19.0 / 36.0 |" in peer_table.objectives_paragraph(comparison)
