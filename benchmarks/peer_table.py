@@ -78,19 +78,23 @@ def grid_cells(nested: dict, dataset: str, form: str) -> list[tuple[float, float
     return cells
 
 
-def cg_cells(path: Path, dataset: str, form: str) -> list[tuple[float, float, str]]:
-    """(mean test error %, mean literals, setting) of each complete (R, θ) cell of a cg sweep."""
-    by_cell: dict[tuple[int, float], list[dict]] = {}
+def record_cells(path: Path, dataset: str, form: str, label: str) -> list[tuple[float, float, str]]:
+    """(mean test error %, mean literals, setting) of each complete (algorithm, R, θ) cell of a results file.
+
+    ``path``: the JSON-lines results of a sweep (``.jsonl`` or ``.jsonl.gz``); only outer fits without an
+    error count, and only cells with all their folds. ``label`` follows each setting (e.g. its θ units).
+    """
+    by_cell: dict[tuple[str, int, float], list[dict]] = {}
     with (gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else open(path, encoding="utf-8")) as handle:
         for line in handle:
             record = json.loads(line)
             if record["dataset"] == dataset and record["form"] == form and record["error"] is None \
                     and record.get("inner_fold") is None:
-                by_cell.setdefault((record["n_clauses"], record["theta"]), []).append(record)
+                by_cell.setdefault((record["algorithm"], record["n_clauses"], record["theta"]), []).append(record)
     return [
-        (100 * float(np.mean([r["test_error"] for r in records])), float(np.mean([r["n_literals"] for r in records])),
-         f"cg R={n_clauses} θ={theta:g}")
-        for (n_clauses, theta), records in sorted(by_cell.items()) if len(records) == records[0]["n_folds"]
+        (100 * float(np.mean([r["test_error"] for r in cell])), float(np.mean([r["n_literals"] for r in cell])),
+         f"{algorithm} R={n_clauses} θ={theta:g}{label}")
+        for (algorithm, n_clauses, theta), cell in sorted(by_cell.items()) if len(cell) == cell[0]["n_folds"]
     ]
 
 
@@ -109,18 +113,7 @@ def protocol_cells(summary: Path, records: Path, dataset: str, form: str) -> lis
                  f"{row['algorithm']} R={row['n_clauses']} θ={float(row['theta']):g} (paper units)") for row in rows]
     if not records.exists():
         return []
-    by_cell: dict[tuple[str, int, float], list[dict]] = {}
-    with (gzip.open(records, "rt", encoding="utf-8") if records.suffix == ".gz" else open(records, encoding="utf-8")) as handle:
-        for line in handle:
-            record = json.loads(line)
-            if record["dataset"] == dataset and record["form"] == form and record["error"] is None \
-                    and record.get("inner_fold") is None:
-                by_cell.setdefault((record["algorithm"], record["n_clauses"], record["theta"]), []).append(record)
-    return [
-        (100 * float(np.mean([r["test_error"] for r in cell])), float(np.mean([r["n_literals"] for r in cell])),
-         f"{algorithm} R={n_clauses} θ={theta:g} (paper units)")
-        for (algorithm, n_clauses, theta), cell in sorted(by_cell.items()) if len(cell) == cell[0]["n_folds"]
-    ]
+    return record_cells(records, dataset, form, " (paper units)")
 
 
 def honest(nested: dict, dataset: str, label: str) -> str:
@@ -186,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for dataset, (brcg_error, brcg_form, brcg_literals) in BRCG_BEST.items():
         for form in ("dnf", "cnf"):
-            amb, cg = grid_cells(grid, dataset, form), cg_cells(args.cg, dataset, form)
+            amb, cg = grid_cells(grid, dataset, form), record_cells(args.cg, dataset, form, "")
             default = cg_defaults[dataset, form]
             protocol = protocol_cells(args.protocol, args.protocol_cnf, dataset, form)
             every = [*amb, *cg, *protocol, (default["test error %"], default["literals"], "cg defaults")]

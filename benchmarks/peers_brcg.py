@@ -35,10 +35,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))  # benchmarks._common, for --objectives (the project's environment)
 
 DATASETS = ("liver", "parkinsons", "pima", "sonar")
 RESULTS = Path(__file__).parent / "results"
@@ -149,6 +154,7 @@ def objectives(path: Path, records_path: Path, lam: float, n_clauses: int, out: 
 
     from sklearn.model_selection import StratifiedKFold
 
+    from benchmarks._common import markdown_table
     from rulemodels import BooleanRuleClassifier, load_dataset
 
     data = np.load(path)
@@ -183,14 +189,13 @@ def objectives(path: Path, records_path: Path, lam: float, n_clauses: int, out: 
         })
         print(rows[-1], flush=True)
     header = list(rows[0])
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    shown: list[dict] = []
     for dataset in dict.fromkeys(r["dataset"] for r in rows):
         mine = [r for r in rows if r["dataset"] == dataset]
-        lines += ["| " + " | ".join(f"{r[h]:.1f}" if isinstance(r[h], float) else str(r[h]) for h in header) + " |"
-                  for r in mine]
-        lines.append("| " + " | ".join([f"**{dataset} mean**", ""] + [f"**{np.mean([r[h] for r in mine]):.1f}**"
-                                                                      for h in header[2:]]) + " |")
-    table = "\n".join(lines)
+        shown += mine
+        shown.append({"dataset": f"**{dataset} mean**", "fold": "",
+                      **{h: f"**{np.mean([r[h] for r in mine]):.1f}**" for h in header[2:]}})
+    table = markdown_table(shown, dict.fromkeys(header, 1))
     print(table)
     out.with_suffix(".md").write_text(
         "# BRCG and `cg` on the same objective (`benchmarks/peers_brcg.py --objectives`)\n\n"
