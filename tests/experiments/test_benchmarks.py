@@ -121,3 +121,26 @@ def test_peer_table_reads_the_protocol_cells_of_both_forms_and_the_objective_com
              for k in range(2)]
     comparison.write_text(json.dumps(folds), encoding="utf-8")
     assert "| pima | 150.5 / 140.0 | 2 of 2 | 19.0 / 16.0 | 23.0 / 25.0 | 19.0 / 36.0 |" in peer_table.objectives_paragraph(comparison)
+
+
+def test_peer_table_pairs_the_honest_default_with_brcg_fold_by_fold(tmp_path):
+    from benchmarks import peer_table
+
+    def fold(k: int, error: float) -> dict:
+        return {"dataset": "pima", "fold": k, "chosen": {"honest 1se": {"error": error, "n_literals": 2}}}
+
+    nested = {"folds": [fold(0, 20.0), fold(1, 30.0), fold(2, 25.0)]}
+    records = [{"dataset": "pima", "fold": k, "form": form, "lambda": 0.001, "error": error}
+               for form, errors in (("dnf", (22.0, 27.0, 25.0)), ("cnf", (19.0, 28.0, 24.0))) for k, error in enumerate(errors)]
+    records.append({"dataset": "pima", "fold": 0, "form": "cnf", "lambda": 0.01, "error": 0.0})  # one fold only: not a setting
+    (row,) = peer_table.paired_differences(nested, {"records": records}, "honest 1se")
+    # defaults (DNF): differences -2, +3, 0: mean +1/3, standard error = sample sd / sqrt(3)
+    se = ((((-2 - 1 / 3) ** 2 + (3 - 1 / 3) ** 2 + (0 - 1 / 3) ** 2) / 2) ** 0.5) / 3**0.5
+    assert row["BRCG defaults"] == f"24.7 %; +0.3 ± {se:.1f}; 1 / 1"
+    # the best setting is CNF (mean 23.67 < 24.67); differences +1, +2, +1
+    assert row["BRCG best"].startswith("CNF, λ 0.001: 23.7 %; +1.3 ± 0.3; 0 / 3")
+    assert row["honest BooleanRuleCV()"] == "25.0 %"
+    path = tmp_path / "brcg.json"
+    assert peer_table.paired_paragraph(nested, path, "honest 1se") == ""
+    path.write_text(json.dumps({"records": records}), encoding="utf-8")
+    assert "| pima | 25.0 % | 24.7 %; +0.3" in peer_table.paired_paragraph(nested, path, "honest 1se")
