@@ -13,6 +13,7 @@ of the grid, and writes ``benchmarks/results/default_theta.md`` and ``.json``.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 import warnings
 from pathlib import Path
@@ -22,7 +23,11 @@ import numpy as np
 from joblib import Parallel, delayed
 from sklearn.model_selection import StratifiedKFold
 
-from benchmarks._common import machine, markdown_table, write_json
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))  # benchmarks._common when run as a script
+
+from benchmarks._common import machine, markdown_table, write_json  # noqa: E402
 
 DATASETS = ("liver", "parkinsons", "pima", "sonar")
 #: θ as a share of the training rows, about four steps per factor of ten.

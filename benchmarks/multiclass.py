@@ -17,6 +17,7 @@ are ``BooleanRuleClassifier()`` with its defaults and the variants in
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 import warnings
 from pathlib import Path
@@ -27,7 +28,11 @@ import pandas as pd
 from joblib import Parallel, delayed
 from sklearn.model_selection import StratifiedKFold
 
-from benchmarks._common import machine, markdown_table, write_json
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))  # benchmarks._common when run as a script
+
+from benchmarks._common import machine, markdown_table, write_json  # noqa: E402
 
 DATASETS = ("liver", "parkinsons", "pima", "sonar")
 RESULTS = Path(__file__).parent / "results"

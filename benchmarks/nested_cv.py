@@ -37,8 +37,12 @@ import numpy as np
 from joblib import Parallel, delayed
 from sklearn.model_selection import RepeatedStratifiedKFold, StratifiedKFold
 
-from benchmarks._common import machine, markdown_table
-from rulemodels import defaults
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))  # benchmarks._common when run as a script
+
+from benchmarks._common import machine, markdown_table  # noqa: E402
+from rulemodels import defaults  # noqa: E402
 
 DATASETS = ("liver", "parkinsons", "pima", "sonar")
 #: BRCG's best over its sweep, test-fold selected (issue 27's table): error %, form, literals.

@@ -33,6 +33,8 @@ GRIDS: list[tuple[str, str, int, str]] = [
     ("nested_cv_grids/cg_default_outer_seed2_10folds.json.gz", "default, **outer split seed 2**", 2, "--outer-seed 2"),
     ("nested_cv_grids/cg_default_outer_seed2_5folds.json.gz", "5 inner folds, **outer split seed 2**", 2,
      "--outer-seed 2 --inner-folds 5"),
+    ("nested_cv_grids/cg_default_outer_seed3_10folds.json.gz", "default, **outer split seed 3** (run after the default was fixed)",
+     2, "--outer-seed 3"),
     ("nested_cv_grids/cg_R2-3.json.gz", "cg × θ 0.005 × R 2-3 × both forms, 5 inner folds", 4,
      "--inner-folds 5 --algorithms cg --thetas 0.005 --n-clauses 2 3"),
     ("nested_cv_grids/cg_3theta_R2.json.gz", "cg × θ 0.002, 0.005, 0.01 × R 2 × both forms, 5 inner folds", 6,
@@ -83,7 +85,8 @@ def main(argv: list[str] | None = None) -> int:
         "# Honest nested-CV error against the size of BooleanRuleCV's grid\n\n"
         "Written by `benchmarks/nested_cv_grids.py` from the files of `benchmarks/nested_cv.py`. Error % (mean "
         "literals) on the 10 outer folds `StratifiedKFold(10, shuffle=True, random_state=0)` (BRCG's folds; the "
-        "rows marked 'outer split seed 1/2' use `random_state=1/2`, where BRCG's numbers are not known); "
+        "rows marked 'outer split seed 1/2/3' use `random_state=1/2/3`; BRCG on those splits, fold by fold: "
+        "`docs/results/peers.md`); "
         "everything chosen on the training fold by inner CV (its folds in the grid column); 'best' and '1se' "
         "are `selection`. Search seconds: one "
         "search on one outer training fold (runs of 1 or 2 jobs on a 2-core machine; the earlier default's "

@@ -26,8 +26,9 @@ AIX360 is not a dependency of rulemodels: it runs in a separate environment
 
        .venv/bin/python benchmarks/peers_brcg.py --objectives /tmp/brcg_folds.npz
 
-Folds: ``StratifiedKFold(10, shuffle=True, random_state=0)``. Errors in %,
-literals as the peer counts them (mean over the folds); "best" is the
+Folds: ``StratifiedKFold(10, shuffle=True, random_state=0)`` (``--export --outer-seed S``
+for another split; the seed travels in the file, and ``--run --out`` names the
+result, e.g. ``benchmarks/results/peers_brcg_seed1``). Errors in %, literals as the peer counts them (mean over the folds); "best" is the
 test-fold-selected best setting (optimistic, as the issue's BRCG column).
 """
 
@@ -38,6 +39,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -49,17 +51,22 @@ DATASETS = ("liver", "parkinsons", "pima", "sonar")
 RESULTS = Path(__file__).parent / "results"
 
 
-def export(path: Path, datasets: list[str], n_folds: int) -> None:
-    """Binarize each outer training fold with rulemodels and save train/test matrices and column labels."""
+def export(path: Path, datasets: list[str], n_folds: int, outer_seed: int = 0) -> None:
+    """Binarize each outer training fold with rulemodels and save train/test matrices and column labels.
+
+    The folds are ``StratifiedKFold(10, shuffle=True, random_state=outer_seed)``'s (the seed is saved
+    with them, and ``--run`` and ``--objectives`` read it from the file).
+    """
     from sklearn.model_selection import StratifiedKFold
 
     from rulemodels import FeatureBinarizer, load_dataset
 
-    arrays: dict[str, np.ndarray] = {}
+    arrays: dict[str, np.ndarray] = {"outer_seed": np.array(outer_seed)}
     for dataset in datasets:
         X, y = load_dataset(dataset)
         y = np.asarray(y)
-        for k, (train, test) in enumerate(list(StratifiedKFold(10, shuffle=True, random_state=0).split(X, y))[:n_folds]):
+        splits = list(StratifiedKFold(10, shuffle=True, random_state=outer_seed).split(X, y))
+        for k, (train, test) in enumerate(splits[:n_folds]):
             binarizer = FeatureBinarizer(n_thresholds=9).fit(X.iloc[train])
             columns = [(lit.feature, lit.op, float(lit.value)) for lit in binarizer.literals_]
             arrays[f"{dataset}/{k}/train"] = np.asarray(binarizer.transform(X.iloc[train]), dtype=np.int8)
@@ -76,7 +83,8 @@ def run(path: Path, lambdas: list[float], forms: list[str], out: Path) -> None:
     from aix360.algorithms.rbm import BooleanRuleCG
 
     data = np.load(path)
-    keys = sorted({tuple(k.split("/")[:2]) for k in data.files}, key=lambda key: (key[0], int(key[1])))
+    seed = saved_seed(data)
+    keys = sorted({tuple(k.split("/")[:2]) for k in data.files if "/" in k}, key=lambda key: (key[0], int(key[1])))
     records = []
     for dataset, fold in keys:
         columns = pd.MultiIndex.from_tuples(
@@ -100,7 +108,7 @@ def run(path: Path, lambdas: list[float], forms: list[str], out: Path) -> None:
                 rules = explained["rules"]
                 n_literals = sum(len(rule.split(" AND ")) if not cnf else len(rule.split(" OR ")) for rule in rules)
                 records.append({
-                    "dataset": dataset, "fold": int(fold), "form": "cnf" if cnf else "dnf", "lambda": lam,
+                    "dataset": dataset, "outer_seed": seed, "fold": int(fold), "form": "cnf" if cnf else "dnf", "lambda": lam,
                     "error": 100.0 * float(np.mean(model.predict(test) != y_test)), "n_literals": n_literals,
                     "seconds": seconds, "train_error": 100.0 * float(np.mean(model.predict(train) != y_train)),
                     "terms": terms,
@@ -129,10 +137,16 @@ def run(path: Path, lambdas: list[float], forms: list[str], out: Path) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.with_suffix(".md").write_text(
         "# AIX360 BooleanRuleCG on the folds and binarization of nested_cv.py\n\n"
-        "`benchmarks/peers_brcg.py`; error % (literals), mean over the folds; 'best' is test-fold selected.\n\n"
+        f"`benchmarks/peers_brcg.py`; outer folds `StratifiedKFold(10, shuffle=True, random_state={seed})`; "
+        "error % (literals), mean over the folds; 'best' is test-fold selected.\n\n"
         + table + "\n"
     )
     out.with_suffix(".json").write_text(json.dumps({"summary": rows, "records": records}, indent=2, default=str) + "\n")
+
+
+def saved_seed(data: Any) -> int:
+    """The outer split's seed an ``--export`` file was made with (files from before the seed was saved: 0)."""
+    return int(data["outer_seed"]) if "outer_seed" in data.files else 0
 
 
 def dnf_objective(A: np.ndarray, y: np.ndarray, terms: list[list[int]], lam: float) -> tuple[float, int]:
@@ -158,6 +172,7 @@ def objectives(path: Path, records_path: Path, lam: float, n_clauses: int, out: 
     from rulemodels import BooleanRuleClassifier, load_dataset
 
     data = np.load(path)
+    seed = saved_seed(data)
     records = [r for r in json.loads(records_path.read_text(encoding="utf-8"))["records"]
                if r["form"] == "dnf" and r["lambda"] == lam and "terms" in r]
     rows = []
@@ -168,7 +183,7 @@ def objectives(path: Path, records_path: Path, lam: float, n_clauses: int, out: 
         # the columns that export() saved, so each literal of its rule is one column of A
         X, y_all = load_dataset(record["dataset"])
         y_all = np.asarray(y_all)
-        train, test = list(StratifiedKFold(10, shuffle=True, random_state=0).split(X, y_all))[record["fold"]]
+        train, test = list(StratifiedKFold(10, shuffle=True, random_state=seed).split(X, y_all))[record["fold"]]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             model = BooleanRuleClassifier(algorithm="cg", theta=lam, n_clauses=n_clauses, simplify=False)
@@ -212,6 +227,8 @@ def main() -> None:
     parser.add_argument("--run", type=Path, help="fit BooleanRuleCG on the folds saved here (peers' environment)")
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS))
     parser.add_argument("--folds", type=int, default=10)
+    parser.add_argument("--outer-seed", type=int, default=0,
+                        help="random_state of the outer 10-fold split for --export (default 0: the issue's folds)")
     parser.add_argument("--lambdas", nargs="+", type=float, default=[0.001])
     parser.add_argument("--forms", nargs="+", choices=["dnf", "cnf"], default=["dnf", "cnf"])
     parser.add_argument("--objectives", type=Path,
@@ -221,7 +238,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=RESULTS / "peers_brcg")
     args = parser.parse_args()
     if args.export:
-        export(args.export, args.datasets, args.folds)
+        export(args.export, args.datasets, args.folds, args.outer_seed)
     elif args.run:
         run(args.run, args.lambdas, args.forms, args.out)
     elif args.objectives:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -133,14 +134,45 @@ def test_peer_table_pairs_the_honest_default_with_brcg_fold_by_fold(tmp_path):
     records = [{"dataset": "pima", "fold": k, "form": form, "lambda": 0.001, "error": error}
                for form, errors in (("dnf", (22.0, 27.0, 25.0)), ("cnf", (19.0, 28.0, 24.0))) for k, error in enumerate(errors)]
     records.append({"dataset": "pima", "fold": 0, "form": "cnf", "lambda": 0.01, "error": 0.0})  # one fold only: not a setting
-    (row,) = peer_table.paired_differences(nested, {"records": records}, "honest 1se")
+    (row,) = peer_table.paired_differences([(0, nested, {"records": records})], "honest 1se")
     # defaults (DNF): differences -2, +3, 0: mean +1/3, standard error = sample sd / sqrt(3)
     se = ((((-2 - 1 / 3) ** 2 + (3 - 1 / 3) ** 2 + (0 - 1 / 3) ** 2) / 2) ** 0.5) / 3**0.5
-    assert row["BRCG defaults"] == f"24.7 %; +0.3 ± {se:.1f}; 1 / 1"
+    assert row["BRCG defaults (DNF, λ 0.001)"] == f"24.7 %; +0.3 ± {se:.1f}; 1 / 1"
     # the best setting is CNF (mean 23.67 < 24.67); differences +1, +2, +1
-    assert row["BRCG best"].startswith("CNF, λ 0.001: 23.7 %; +1.3 ± 0.3; 0 / 3")
-    assert row["honest BooleanRuleCV()"] == "25.0 %"
-    path = tmp_path / "brcg.json"
-    assert peer_table.paired_paragraph(nested, path, "honest 1se") == ""
-    path.write_text(json.dumps({"records": records}), encoding="utf-8")
-    assert "| pima | 25.0 % | 24.7 %; +0.3" in peer_table.paired_paragraph(nested, path, "honest 1se")
+    assert row["BRCG's best setting run here (optimistic)"] == "CNF, λ 0.001: 23.7 %; +1.3 ± 0.3; 0 / 3"
+    assert (row["outer split"], row["folds"], row["honest BooleanRuleCV()"]) == ("random_state=0", 3, "25.0 %")
+
+    # a second split: each split's row, then all folds pooled (the best setting chosen over all of them)
+    other = [{**record, "error": record["error"] + (10.0 if record["form"] == "cnf" else 0.0)} for record in records]
+    rows = peer_table.paired_differences([(0, nested, {"records": records}), (1, nested, {"records": other})], "honest 1se")
+    assert [(r["outer split"], r["folds"]) for r in rows] == [("random_state=0", 3), ("random_state=1", 3), ("all", 6)]
+    assert rows[1]["BRCG's best setting run here (optimistic)"].startswith("DNF, λ 0.001: 24.7 %")  # CNF is 28.7 % over both
+    assert rows[2]["BRCG defaults (DNF, λ 0.001)"].startswith("24.7 %; +0.3 ± ")
+    assert rows[2]["BRCG defaults (DNF, λ 0.001)"].endswith("; 2 / 2")
+
+    nested_path, brcg_path = tmp_path / "nested.json.gz", tmp_path / "brcg.json"
+    assert peer_table.paired_paragraph([(0, nested_path, brcg_path)], "honest 1se") == ""  # no files: no table
+    with gzip.open(nested_path, "wt", encoding="utf-8") as handle:
+        json.dump(nested, handle)
+    brcg_path.write_text(json.dumps({"records": records}), encoding="utf-8")
+    assert "| pima | random_state=0 | 3 | 25.0 % | 24.7 %; +0.3" in peer_table.paired_paragraph([(0, nested_path, brcg_path)], "honest 1se")
+
+
+def test_every_benchmark_script_starts_as_its_docstring_says_from_any_directory(tmp_path):
+    """``python benchmarks/X.py --help`` from another directory, no PYTHONPATH: each finds ``benchmarks._common``."""
+    import os
+    import subprocess
+    import sys
+
+    scripts = sorted(p for p in (Path(__file__).resolve().parents[2] / "benchmarks").glob("*.py") if not p.name.startswith("_"))
+    assert len(scripts) > 10
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    running = [(script, subprocess.Popen([sys.executable, str(script), "--help"], cwd=tmp_path, env=env,
+                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+               for script in scripts]
+    failed = []
+    for script, process in running:
+        out, err = process.communicate(timeout=300)
+        if process.returncode != 0 or "usage:" not in out:
+            failed.append(f"{script.name}: exit {process.returncode}: {err.strip().splitlines()[-1:]}")
+    assert not failed, failed
