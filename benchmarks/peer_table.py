@@ -17,6 +17,8 @@ Reads what other benchmarks wrote and writes ``docs/results/peers.md``:
   training fold (``nested_cv_am_bcd_grid.json``);
 - **CG with its defaults** (no selection at all: what ``BooleanRuleClassifier(algorithm="cg")``
   gives), from ``benchmarks/results/cg.json`` (``benchmarks/bench_cg.py``);
+- **fold by fold**: the honest default beside BRCG's (run here with ``peers_brcg.py``) on the
+  same folds of every outer split in ``SPLITS`` (the issue's and three more), per split and pooled;
 - **the paper's protocol** (SCS, SCN, BCD, AM × R = 1..5 × the paper's 18 θ in its units):
   DNF from ``docs/results/summary.csv`` (``rulemodels reproduce``), CNF from
   ``benchmarks/results/protocol_cnf.jsonl.gz`` (``protocol_records.py --forms cnf``, the
@@ -88,6 +90,11 @@ def grid_cells(nested: dict, dataset: str, form: str) -> list[tuple[float, float
     return cells
 
 
+def _open_text(path: Path) -> Any:
+    """``path`` opened for reading text, through gzip when its name ends in ``.gz``."""
+    return gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else open(path, encoding="utf-8")
+
+
 def record_cells(path: Path, dataset: str, form: str, label: str) -> list[tuple[float, float, str]]:
     """(mean test error %, mean literals, setting) of each complete (algorithm, R, θ) cell of a results file.
 
@@ -95,7 +102,7 @@ def record_cells(path: Path, dataset: str, form: str, label: str) -> list[tuple[
     error count, and only cells with all their folds. ``label`` follows each setting (e.g. its θ units).
     """
     by_cell: dict[tuple[str, int, float], list[dict]] = {}
-    with (gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else open(path, encoding="utf-8")) as handle:
+    with _open_text(path) as handle:
         for line in handle:
             record = json.loads(line)
             if record["dataset"] == dataset and record["form"] == form and record["error"] is None \
@@ -167,7 +174,7 @@ def objectives_paragraph(path: Path) -> str:
 
 def _read_json(path: Path) -> Any:
     """A JSON file, gzip-compressed when its name ends in ``.gz``."""
-    with (gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else open(path, encoding="utf-8")) as handle:
+    with _open_text(path) as handle:
         return json.load(handle)
 
 
@@ -224,8 +231,8 @@ def paired_paragraph(splits: list[tuple[int, Path, Path]], selection: str) -> st
         "\n## Fold by fold: the honest default beside BRCG\n\n"
         "The difference a user can rely on is the paired one: the same folds, the same binary matrices "
         "(`benchmarks/peers_brcg.py`, BRCG run here; `nested_cv.py` for the library). Beside the issue's split "
-        "(`random_state=0`), outer splits that no default was chosen on (`--outer-seed`; 1 and 2 were used to "
-        "check the choice of the selection rule, 3 was not looked at before this table). Each BRCG cell: its "
+        "(`random_state=0`), three more (`--outer-seed`): 1 and 2 were used to check the choice of the "
+        "selection rule, 3 had not been looked at before this table. Each BRCG cell: its "
         "error; the library's error minus BRCG's, mean over the folds ± its standard error, in points "
         "(negative: the library is ahead); folds where the library's error is lower / higher. BRCG's best "
         "setting is the form and λ of its lowest mean test error among those `peers_brcg.py` ran, over all the "
