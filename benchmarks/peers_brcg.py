@@ -28,8 +28,9 @@ AIX360 is not a dependency of rulemodels: it runs in a separate environment
 
 Folds: ``StratifiedKFold(10, shuffle=True, random_state=0)`` (``--export --outer-seed S``
 for another split; the seed travels in the file, and ``--run --out`` names the
-result, e.g. ``benchmarks/results/peers_brcg_seed1``). Errors in %, literals as the peer counts them (mean over the folds); "best" is the
-test-fold-selected best setting (optimistic, as the issue's BRCG column).
+result, e.g. ``benchmarks/results/peers_brcg_seed1``). Errors in %, literals as
+the peer counts them (mean over the folds); "best" is the test-fold-selected
+best setting (optimistic, as the issue's BRCG column).
 """
 
 from __future__ import annotations

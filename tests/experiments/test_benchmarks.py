@@ -91,8 +91,6 @@ def test_the_peer_objective_counts_uncovered_positives_negatives_per_term_and_co
 
 
 def test_peer_table_reads_the_protocol_cells_of_both_forms_and_the_objective_comparison(tmp_path):
-    import gzip
-
     from benchmarks import peer_table
 
     summary = tmp_path / "summary.csv"
@@ -171,8 +169,14 @@ def test_every_benchmark_script_starts_as_its_docstring_says_from_any_directory(
                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
                for script in scripts]
     failed = []
-    for script, process in running:
-        out, err = process.communicate(timeout=300)
-        if process.returncode != 0 or "usage:" not in out:
-            failed.append(f"{script.name}: exit {process.returncode}: {err.strip().splitlines()[-1:]}")
+    try:
+        for script, process in running:
+            out, err = process.communicate(timeout=300)
+            if process.returncode != 0 or "usage:" not in out:
+                failed.append(f"{script.name}: exit {process.returncode}: {err.strip().splitlines()[-1:]}")
+    finally:  # none left behind, should one hang
+        for _, process in running:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
     assert not failed, failed
