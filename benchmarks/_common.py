@@ -1,7 +1,8 @@
-"""Helpers shared by the benchmark scripts: machine description, tables, JSON output."""
+"""Helpers shared by the benchmark scripts: machine description, tables, JSON input and output."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import platform
@@ -59,3 +60,14 @@ def markdown_table(rows: Sequence[Mapping[str, Any]], digits: Mapping[str, int] 
 def write_json(path: Path, report: Mapping[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(report, indent=2, default=str) + "\n")
+
+
+def open_text(path: Path) -> Any:
+    """``path`` opened for reading text, through gzip when its name ends in ``.gz``."""
+    return gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else open(path, encoding="utf-8")
+
+
+def read_json(path: Path) -> Any:
+    """A JSON file, gzip-compressed when its name ends in ``.gz``."""
+    with open_text(path) as handle:
+        return json.load(handle)

@@ -13,11 +13,16 @@ fold. The commands that made each file are listed in ``GRIDS``.
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 import statistics
+import sys
 from pathlib import Path
 from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))  # benchmarks._common when run as a script
+
+from benchmarks._common import read_json  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results"
 FINE = "0.001 0.002 0.003 0.005 0.007 0.01 0.02 0.05"
@@ -59,12 +64,6 @@ DATASETS = ("liver", "parkinsons", "pima", "sonar")
 BRCG_BEST = {"liver": 31.6, "parkinsons": 8.7, "pima": 23.4, "sonar": 22.1}
 
 
-def _load(path: Path) -> dict[str, Any]:
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as handle:
-        return json.load(handle)
-
-
 def _cell(summary: list[dict[str, Any]], dataset: str, selection: str) -> str:
     rows = [r for r in summary if r["dataset"] == dataset and r["selection"] == selection]
     return f"{rows[0]['error %']:.1f} ({rows[0]['literals']:.1f})" if rows else "–"
@@ -78,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     commands = []
     for name, grid, candidates, command in GRIDS:
-        report = _load(RESULTS / name)
+        report = read_json(RESULTS / name)
         summary = report["summary"]
         median = statistics.median(fold["search_seconds"] for fold in report["folds"])
         cells = [_cell(summary, d, f"honest {s}") for s in ("best", "1se") for d in DATASETS]

@@ -36,11 +36,9 @@ from __future__ import annotations
 
 import argparse
 import csv
-import gzip
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -48,7 +46,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from benchmarks._common import markdown_table  # noqa: E402
+from benchmarks._common import markdown_table, open_text, read_json  # noqa: E402
 from rulemodels import defaults  # noqa: E402
 
 #: BRCG (AIX360 BooleanRuleCG), best of its sweep on these folds: error %, form, literals (issue 27's table).
@@ -90,11 +88,6 @@ def grid_cells(nested: dict, dataset: str, form: str) -> list[tuple[float, float
     return cells
 
 
-def _open_text(path: Path) -> Any:
-    """``path`` opened for reading text, through gzip when its name ends in ``.gz``."""
-    return gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else open(path, encoding="utf-8")
-
-
 def record_cells(path: Path, dataset: str, form: str, label: str) -> list[tuple[float, float, str]]:
     """(mean test error %, mean literals, setting) of each complete (algorithm, R, θ) cell of a results file.
 
@@ -102,7 +95,7 @@ def record_cells(path: Path, dataset: str, form: str, label: str) -> list[tuple[
     error count, and only cells with all their folds. ``label`` follows each setting (e.g. its θ units).
     """
     by_cell: dict[tuple[str, int, float], list[dict]] = {}
-    with _open_text(path) as handle:
+    with open_text(path) as handle:
         for line in handle:
             record = json.loads(line)
             if record["dataset"] == dataset and record["form"] == form and record["error"] is None \
@@ -172,12 +165,6 @@ def objectives_paragraph(path: Path) -> str:
     )
 
 
-def _read_json(path: Path) -> Any:
-    """A JSON file, gzip-compressed when its name ends in ``.gz``."""
-    with _open_text(path) as handle:
-        return json.load(handle)
-
-
 def _paired(mine: dict[tuple[int, int], float], theirs: dict[tuple[int, int], float]) -> str:
     """'BRCG's mean %; the library's minus BRCG's, mean ± standard error; folds lower / higher' over the shared folds."""
     diff = np.array([mine[k] - theirs[k] for k in sorted(mine)])
@@ -223,7 +210,7 @@ def paired_differences(splits: list[tuple[int, dict, dict]], selection: str) -> 
 
 def paired_paragraph(splits: list[tuple[int, Path, Path]], selection: str) -> str:
     """The fold-by-fold comparison of the honest ``BooleanRuleCV()`` with BRCG on the outer splits whose files exist."""
-    found = [(seed, _read_json(nested), _read_json(brcg)) for seed, nested, brcg in splits if nested.exists() and brcg.exists()]
+    found = [(seed, read_json(nested), read_json(brcg)) for seed, nested, brcg in splits if nested.exists() and brcg.exists()]
     if not found:
         return ""
     rows = paired_differences(found, selection)
