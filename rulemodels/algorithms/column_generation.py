@@ -246,11 +246,10 @@ def row_sums(absent: np.ndarray, weight: np.ndarray, route: str | None = None) -
     if route == "float":
         return FloatRowSums(absent, weight)
     rows = np.flatnonzero(weight > 0)
-    order = np.argsort(weight[rows])  # any order within a weight: the counts do not depend on it
-    ordered = weight[rows[order]]
-    first = np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]])) if ordered.shape[0] else np.zeros(0, np.intp)
-    if route == "bits" or first.shape[0] * BIT_ROWS_PER_VALUE <= rows.shape[0]:
-        return BitRowSums(absent, rows[order], ordered[first], np.diff(np.append(first, ordered.shape[0])))
+    values, sizes = np.unique(weight[rows], return_counts=True)  # the distinct weights, increasing, and their rows
+    if route == "bits" or values.shape[0] * BIT_ROWS_PER_VALUE <= rows.shape[0]:
+        order = np.argsort(weight[rows])  # by weight, as values; any order within a weight: the counts do not depend on it
+        return BitRowSums(absent, rows[order], values, sizes)
     return FloatRowSums(absent, weight)
 
 
