@@ -33,6 +33,7 @@ _EXPORTS: dict[str, str] = {
     "Rule": "rulemodels.rules",
     "RuleList": "rulemodels.rules",
     "RuleFormatError": "rulemodels.rules",
+    "TimeLimitWarning": "rulemodels.algorithms.result",
     "TrainingWorkspace": "rulemodels.algorithms.training",
     "list_datasets": "rulemodels.datasets",
     "load_dataset": "rulemodels.datasets",
@@ -47,6 +48,7 @@ __all__ = sorted([*_EXPORTS, "__version__"])
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from rulemodels.algorithms.exact import solve_exact
+    from rulemodels.algorithms.result import TimeLimitWarning
     from rulemodels.algorithms.training import TrainingWorkspace
     from rulemodels.data import FeatureBinarizer
     from rulemodels.datasets import list_datasets, load_dataset, make_rule_data

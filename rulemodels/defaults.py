@@ -25,6 +25,8 @@ __all__ = [
     "CG_MAX_CLAUSE_LENGTH",
     "CG_PRICING_MIP_MAX_NONZEROS",
     "CG_PRICING_TIME_LIMIT",
+    "CG_SELECTION",
+    "CG_SELECTION_STARTS",
     "CG_SELECTION_GAP",
     "CG_GROUP_ROWS",
     "CG_SELECTION_TIME_LIMIT",
@@ -52,6 +54,8 @@ __all__ = [
     "DEFAULT_SEARCH_ALGORITHMS",
     "DEFAULT_SEARCH_CV",
     "DEFAULT_SEARCH_N_CLAUSES",
+    "DEFAULT_N_THETAS",
+    "THETA_PATH_RATIO",
     "DEFAULT_SEED",
     "DEFAULT_SIMPLIFY",
     "DEFAULT_SOLVER",
@@ -186,7 +190,7 @@ DEFAULT_CV = 5
 #: learned on 90 % of the rows, closer to the refit on all of them; with ``selection="1se"`` this was the
 #: most accurate honest default measured, on three different outer 10-fold splits of the bundled datasets
 #: (docs/theta.md, "Choosing the selection rule").
-DEFAULT_SEARCH_CV = 10
+DEFAULT_SEARCH_CV = 5
 
 #: BooleanRuleCV's default grid: column generation at the estimator's defaults (θ, R), in both forms, so
 #: the search chooses the form. Deliberately small. In nested CV on the bundled datasets every dimension
@@ -197,7 +201,11 @@ DEFAULT_SEARCH_CV = 10
 #: benchmarks/results/nested_cv.md).
 DEFAULT_SEARCH_ALGORITHMS: tuple[str, ...] = ("cg",)
 DEFAULT_THETAS: tuple[float, ...] = (DEFAULT_THETA,)
-DEFAULT_SEARCH_N_CLAUSES: tuple[int, ...] = (DEFAULT_N_CLAUSES,)
+DEFAULT_SEARCH_N_CLAUSES: tuple[int, ...] = (1, 2, 3, 5)
+#: BooleanRuleCV's θ path (``thetas="auto"``, :func:`rulemodels.model_selection.theta_path`): this many θ values
+#: from the θ at which no clause pays for itself down to THETA_PATH_RATIO times it (never below one row's share).
+DEFAULT_N_THETAS = 8
+THETA_PATH_RATIO = 0.01
 #: BooleanRuleCV chooses the form (the better form differs between the bundled datasets).
 DEFAULT_FORMS: tuple[str, ...] = ("dnf", "cnf")
 #: A fine θ grid to pass as ``BooleanRuleCV(thetas=FINE_THETAS)``: from "a literal must fix 0.1 % of the
@@ -237,6 +245,12 @@ CG_PRICING_TIME_LIMIT = 1.0
 #: beam search alone prices larger data (HiGHS took 2-10 s per pricing MIP on the bundled datasets,
 #: and hit 2 s on 70 Pima rows, 6,400 nonzeros, round after round).
 CG_PRICING_MIP_MAX_NONZEROS = 2_000
+#: CG: how the final clauses are chosen among the generated ones: "local_search" (greedy addition, then
+#: drop/add/swap moves while one lowers the objective: deterministic, milliseconds) or "mip" (also the integer
+#: program over every generated clause, kept where better; it can take tens of seconds and stop at its time limit).
+CG_SELECTION = "local_search"
+#: CG: the local search's starts: the empty selection and the best single clauses, CG_SELECTION_STARTS in all.
+CG_SELECTION_STARTS = 40
 #: CG: seconds and relative gap of the final integer selection over the generated clauses.
 CG_SELECTION_TIME_LIMIT = 10.0
 CG_SELECTION_GAP = 1e-4

@@ -487,6 +487,20 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         workspace.check_fit_inputs(X, y, sample_weight, binarizer, self.solver)
         return self._fit_on(workspace, X, y)
 
+    def _fit_learned(self, X: Any, y: Any, sample_weight: Any, workspace: TrainingWorkspace, learned: LearnedRule) -> BooleanRuleClassifier:
+        """Fit with a rule already learned on ``workspace`` (a θ path's entry): everything a fit does but the learning.
+
+        ``learned`` must come from ``workspace`` with this estimator's form,
+        algorithm, θ and R (:meth:`TrainingWorkspace.learn_path`); the fitted
+        attributes are then those of a fit that learned it.
+        """
+        validate_params(self)
+        sample_weight = class_weighted(y, sample_weight, self.class_weight)
+        workspace.check_fit_inputs(X, y, sample_weight, self._make_binarizer(), self.solver)
+        for name in (*_RULE_LIST_ATTRIBUTES, "n_samples_seen_", "n_patterns_", "sampled_thresholds_"):
+            self.__dict__.pop(name, None)
+        return self._fit_on(workspace, X, y, learned)
+
     def _fit_stream(self, X: Any, y: Any, sample_weight: Any) -> BooleanRuleClassifier:
         """Fit on a Parquet path or a Dask DataFrame: the fit on its weighted distinct patterns.
 
@@ -594,7 +608,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         """The (unfitted) binarizer of this estimator's settings: the one place they are read."""
         return FeatureBinarizer(n_thresholds=self.n_thresholds, nan=self.nan, high_cardinality=self.high_cardinality)
 
-    def _fit_on(self, workspace: TrainingWorkspace, X: Any, y: Any) -> BooleanRuleClassifier:
+    def _fit_on(self, workspace: TrainingWorkspace, X: Any, y: Any, learned: LearnedRule | None = None) -> BooleanRuleClassifier:
         validate_data(self, X, skip_check_array=True)
         self.classes_ = workspace.classes
         self.target_name_ = str(y.name) if isinstance(y, pd.Series) and y.name is not None else None
@@ -610,12 +624,13 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             labels, weights = workspace.labels, workspace.sample_weight
             constraints = self._constraints(workspace)
             self.paper_theta_ = paper_theta(self.theta, weights, self.theta_unit)
-            learned = workspace.learn(
-                form=self.form_, algorithm=self.algorithm, n_clauses=self.n_clauses, theta=self.paper_theta_,
-                allow_disable=self.allow_disable, disable_cost=self.disable_cost, max_iter=self.max_iter,
-                time_limit=self.time_limit, solver_options=self.solver_options, polish=self._polish_seconds(),
-                polish_formulation=defaults.POLISH_FORMULATION, constraints=constraints,
-            )
+            if learned is None:
+                learned = workspace.learn(
+                    form=self.form_, algorithm=self.algorithm, n_clauses=self.n_clauses, theta=self.paper_theta_,
+                    allow_disable=self.allow_disable, disable_cost=self.disable_cost, max_iter=self.max_iter,
+                    time_limit=self.time_limit, solver_options=self.solver_options, polish=self._polish_seconds(),
+                    polish_formulation=defaults.POLISH_FORMULATION, constraints=constraints,
+                )
             self._set_learned(learned)
             self._finish_rule(labels, weights, constraints)  # simplification and baseline
             clause_values = self.rule_.clause_outputs_binary(workspace.A, workspace.literals)

@@ -12,6 +12,7 @@ from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
+import pandas as pd
 from joblib import Parallel, delayed
 from scipy.stats import rankdata
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
@@ -23,14 +24,16 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from rulemodels import defaults
 from rulemodels.algorithms.baseline import TrivialRuleWarning
+from rulemodels.algorithms.result import LearnedRule
+from rulemodels.algorithms.theta import paper_theta
 from rulemodels.algorithms.training import TrainingWorkspace
 from rulemodels.data import check_input, class_weighted, count_classes
 from rulemodels.estimator import BooleanRuleClassifier, _log_level
-from rulemodels.utils import Options, check_values, track, validate_params
+from rulemodels.utils import Interval, Options, check_values, track, validate_params
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["BooleanRuleCV", "choose_candidate"]
+__all__ = ["BooleanRuleCV", "choose_candidate", "theta_path"]
 
 #: BooleanRuleCV's default θ values (θ as a share of the training set,
 #: ``theta_unit='fraction'``): the estimator's default θ alone. Declared in
@@ -87,11 +90,81 @@ def _rows(data: Any, rows: np.ndarray) -> Any:
     return np.asarray(data)[rows]
 
 
+class _TestFoldBinarizer:
+    """A fold's fitted binarizer that binarizes its test rows once for the scoring of every candidate.
+
+    Set as each fold estimator's ``binarizer_`` after its fit (the fold
+    estimators are scored and dropped): ``transform`` of the test fold's frame
+    (the same rows and columns, as the estimator's ``predict`` passes it)
+    returns the matrix computed on the first call; any other input is
+    binarized as usual.
+    """
+
+    def __init__(self, binarizer: Any) -> None:
+        self._binarizer = binarizer
+        self._seen: tuple[Any, Any, np.ndarray] | None = None  # (index, columns, matrix) of the test rows
+
+    def transform(self, X: Any) -> np.ndarray:
+        seen = self._seen
+        if (seen is not None and isinstance(X, pd.DataFrame) and X.shape[0] == seen[0].shape[0]
+                and X.index.equals(seen[0]) and X.columns.equals(seen[1])):
+            return seen[2]
+        A = self._binarizer.transform(X)
+        if isinstance(X, pd.DataFrame):
+            self._seen = (X.index, X.columns, A)
+        return A
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._binarizer, name)
+
+
+def _path_ready(base: BooleanRuleClassifier) -> bool:
+    """Whether column generation candidates of ``base``'s settings can share a θ path (see :func:`_fit_fold`)."""
+    constraints = (base.monotone, base.forbidden_features, base.feature_costs, base.max_literals_per_clause, base.model_hook)
+    return base.time_limit is None and not base.polish and all(value is None for value in constraints)
+
+
+def _learn_paths(
+    base: BooleanRuleClassifier, candidates: list[dict[str, Any]], workspace: TrainingWorkspace,
+) -> tuple[dict[int, LearnedRule], dict[int, float]]:
+    """The ``cg`` candidates' rules from one θ path per form on ``workspace``, and each one's share of the path's seconds.
+
+    Returns ``{candidate index: LearnedRule}`` and ``{candidate index: seconds}``
+    (a path's time split evenly over its candidates); empty when the
+    candidates cannot share a path (:func:`_path_ready`).
+    """
+    if not _path_ready(base):
+        return {}, {}
+    learned: dict[int, LearnedRule] = {}
+    seconds: dict[int, float] = {}
+    weights = workspace.sample_weight
+    for form in dict.fromkeys(c["form"] for c in candidates if c["algorithm"] == "cg"):
+        members = [i for i, c in enumerate(candidates) if c["algorithm"] == "cg" and c["form"] == form]
+        paper = {i: paper_theta(candidates[i]["theta"], weights, base.theta_unit) for i in members}
+        start = time.perf_counter()
+        path = workspace.learn_path(
+            form=form, thetas=sorted(set(paper.values()), reverse=True),
+            n_clauses=sorted({candidates[i]["n_clauses"] for i in members}), allow_disable=base.allow_disable,
+            disable_cost=base.disable_cost, max_iter=base.max_iter, solver_options=base.solver_options,
+        )
+        share = (time.perf_counter() - start) / len(members)
+        for i in members:
+            learned[i] = path[(paper[i], candidates[i]["n_clauses"])]
+            seconds[i] = share
+    return learned, seconds
+
+
 def _fit_fold(
     base: BooleanRuleClassifier, candidates: list[dict[str, Any]], scorer: Callable[..., float],
     X: Any, y: Any, sample_weight: Any, train: np.ndarray, test: np.ndarray, weigh_scores: bool,
 ) -> list[_Outcome]:
-    """Fit every candidate on one training fold, on one shared workspace, and score it on the test fold."""
+    """Fit every candidate on one training fold, on one shared workspace, and score it on the test fold.
+
+    Column generation candidates of one form share a θ path
+    (:meth:`~rulemodels.TrainingWorkspace.learn_path`: one master LP re-solved
+    from the largest θ to the smallest, a selection per R), unless a time
+    limit, polishing or domain constraints ask for fits one by one.
+    """
     X_train, y_train, X_test, y_test = _rows(X, train), _rows(y, train), _rows(X, test), _rows(y, test)
     fit_weight = None if sample_weight is None else np.asarray(sample_weight, dtype=float)[train]
     score_params = {"sample_weight": np.asarray(sample_weight, dtype=float)[test]} if weigh_scores else {}
@@ -102,23 +175,88 @@ def _fit_fold(
     with (TrainingWorkspace(X_train, y_train, class_weighted(y_train, fit_weight, base.class_weight),
                             binarizer=base._make_binarizer(), solver=base.solver)
           if shared else contextlib.nullcontext()) as workspace:
-        for params in candidates:
-            start = time.perf_counter()
-            with warnings.catch_warnings():  # trivial fold rules are expected at large θ; the refit warns
-                warnings.simplefilter("ignore", TrivialRuleWarning)
-                estimator = clone(base).set_params(**params).fit(X_train, y_train, sample_weight=fit_weight, workspace=workspace)
-            fitted = time.perf_counter()
-            score = _score(scorer, estimator, X_test, y_test, score_params)
-            n_literals = estimator.rule_.n_literals
-            logger.debug(
-                "fold %s θ=%g R=%d form=%s: score %.4f, %d literal(s), rule %s",
-                params["algorithm"], params["theta"], params["n_clauses"], params["form"], score, n_literals, estimator.rule_,
-            )
-            outcomes.append({
-                "score": score, "n_literals": float(n_literals),
-                "fit_time": fitted - start, "score_time": time.perf_counter() - fitted,
-            })
+        with warnings.catch_warnings():  # trivial fold rules are expected at large θ; the refit warns
+            warnings.simplefilter("ignore", TrivialRuleWarning)
+            paths, path_seconds = _learn_paths(base, candidates, workspace) if shared else ({}, {})
+            test_binarizer = _TestFoldBinarizer(workspace.binarizer) if shared else None
+            for i, params in enumerate(candidates):
+                start = time.perf_counter()
+                estimator = clone(base).set_params(**params)
+                if i in paths:
+                    estimator._fit_learned(X_train, y_train, fit_weight, workspace, paths[i])
+                else:
+                    estimator.fit(X_train, y_train, sample_weight=fit_weight, workspace=workspace)
+                fitted = time.perf_counter()
+                if test_binarizer is not None:  # the workspace's binarizer: the test rows binarized once for all
+                    estimator.binarizer_ = test_binarizer
+                score = _score(scorer, estimator, X_test, y_test, score_params)
+                n_literals = estimator.rule_.n_literals
+                logger.debug(
+                    "fold %s θ=%g R=%d form=%s: score %.4f, %d literal(s), rule %s",
+                    params["algorithm"], params["theta"], params["n_clauses"], params["form"], score, n_literals,
+                    estimator.rule_,
+                )
+                outcomes.append({
+                    "score": score, "n_literals": float(n_literals),
+                    "fit_time": fitted - start + path_seconds.get(i, 0.0), "score_time": time.perf_counter() - fitted,
+                })
     return outcomes
+
+
+def theta_path(
+    y: Any, sample_weight: Any = None, *, n_thetas: int = defaults.DEFAULT_N_THETAS,
+    ratio: float = defaults.THETA_PATH_RATIO, clause_cost: float = defaults.CG_CLAUSE_COST,
+) -> tuple[float, ...]:
+    """A θ path scaled to the data (θ as a share of the training weight), largest first, as ``LassoCV``'s alphas.
+
+    The path runs from the θ at which no rule pays for itself down to
+    ``ratio`` times it, in ``n_thetas`` steps equally spaced on a log scale,
+    and never below one row's share of the weight:
+
+    * ``θ_max = m / (1 + c_0)``: a clause of one literal costs
+      ``θ (1 + c_0)`` of the weight (``c_0``, ``clause_cost``, the cost of a
+      clause itself), and can correct at most ``m``, the weight share of the
+      smaller side (for two classes the minority class; for more, the largest
+      ``min(p_k, 1 - p_k)`` over the classes), so at ``θ ≥ θ_max`` the
+      constant rule is optimal;
+    * ``θ_min = max(ratio · θ_max, 1 / n)``: a literal must correct at least
+      about one row.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        Class labels.
+    sample_weight : array-like of shape (n_samples,), optional
+        Row weights (class weights already applied).
+    n_thetas : int, default=8
+        Number of θ values (>= 1; fewer when the range collapses).
+    ratio : float, default=0.01
+        ``θ_min / θ_max`` before the one-row floor (in (0, 1]).
+    clause_cost : float, default=1.0
+        ``c_0``.
+
+    Returns
+    -------
+    tuple of float
+        Distinct θ values, largest first.
+
+    Examples
+    --------
+    >>> [round(t, 4) for t in theta_path([0] * 90 + [1] * 10, n_thetas=4)]
+    [0.05, 0.0232, 0.0108, 0.005]
+    """
+    labels = np.asarray(y)
+    weight = np.ones(labels.shape[0]) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    _, index = np.unique(labels, return_inverse=True)
+    totals = np.bincount(index.ravel(), weights=weight)
+    shares = totals / totals.sum()
+    minority = float(np.max(np.minimum(shares, 1.0 - shares)))
+    largest = minority / (1.0 + clause_cost)
+    smallest = max(ratio * largest, 1.0 / labels.shape[0])
+    if n_thetas <= 1 or smallest >= largest:
+        return (largest,)
+    values = np.geomspace(largest, smallest, int(n_thetas))
+    return tuple(dict.fromkeys(float(v) for v in values))
 
 
 def _grid_values(name: str, values: Any, kind: str) -> list[Any]:
@@ -364,7 +502,8 @@ feature_costs, max_literals_per_clause, model_hook
 
     _parameter_constraints: dict = {
         "algorithms": ["array-like", Options(defaults.ALGORITHMS)],
-        "thetas": ["array-like", Real],
+        "thetas": ["array-like", Real, Options({"auto"})],
+        "n_thetas": [Interval(Integral, 1, None, closed="left")],
         "n_clauses": ["array-like", Integral],
         "forms": ["array-like", Options(defaults.FORMS)],
         "cv": ["cv_object"],
@@ -380,7 +519,8 @@ feature_costs, max_literals_per_clause, model_hook
         self,
         *,
         algorithms: Any = defaults.DEFAULT_SEARCH_ALGORITHMS,
-        thetas: Any = defaults.DEFAULT_THETAS,
+        thetas: Any = "auto",
+        n_thetas: int = defaults.DEFAULT_N_THETAS,
         n_clauses: Any = defaults.DEFAULT_SEARCH_N_CLAUSES,
         forms: Any = defaults.DEFAULT_FORMS,
         cv: Any = defaults.DEFAULT_SEARCH_CV,
@@ -412,6 +552,7 @@ feature_costs, max_literals_per_clause, model_hook
     ):
         self.algorithms = algorithms
         self.thetas = thetas
+        self.n_thetas = n_thetas
         self.n_clauses = n_clauses
         self.forms = forms
         self.cv = cv
@@ -441,10 +582,17 @@ feature_costs, max_literals_per_clause, model_hook
         self.max_literals_per_clause = max_literals_per_clause
         self.model_hook = model_hook
 
-    def _candidates(self) -> list[dict[str, Any]]:
+    def _thetas(self, y: Any, sample_weight: Any) -> Any:
+        """``thetas``, or for ``"auto"`` the data-scaled path of :func:`theta_path` (on the class-weighted rows)."""
+        if isinstance(self.thetas, str) and self.thetas == "auto":
+            weights = class_weighted(np.asarray(y), sample_weight, self.class_weight)
+            return theta_path(y, weights, n_thetas=self.n_thetas)
+        return self.thetas
+
+    def _candidates(self, thetas: Any = None) -> list[dict[str, Any]]:
         """The grid as a list of parameter dicts, simplest first (fewest clauses, largest θ, algorithms and forms in order)."""
         algorithms = _grid_values("algorithms", self.algorithms, "algorithm")
-        thetas = _grid_values("thetas", self.thetas, "theta")
+        thetas = _grid_values("thetas", self.thetas if thetas is None else thetas, "theta")
         n_clauses = _grid_values("n_clauses", self.n_clauses, "n_clauses")
         forms = _grid_values("forms", self.forms, "form")
         return [
@@ -458,7 +606,9 @@ feature_costs, max_literals_per_clause, model_hook
     def _splitter(self) -> Any:
         if self.cv is None or isinstance(self.cv, Integral):
             n_splits = defaults.DEFAULT_SEARCH_CV if self.cv is None else int(self.cv)
-            return StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=self.random_state)
+            # the same folds on every run: random_state=None shuffles with seed 0 (pass another seed for other folds)
+            seed = defaults.DEFAULT_SEED if self.random_state is None else self.random_state
+            return StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=seed)
         return self.cv
 
     def fit(self, X: Any, y: Any, sample_weight: Any = None) -> BooleanRuleCV:
@@ -487,12 +637,15 @@ feature_costs, max_literals_per_clause, model_hook
         self : BooleanRuleCV
         """
         validate_params(self)
-        candidates = self._candidates()
+        if isinstance(self.thetas, str) and self.thetas != "auto":
+            raise ValueError(f"thetas must be 'auto' or θ values (e.g. thetas=(0.01, 0.1)), got {self.thetas!r}")
+        self._candidates(defaults.DEFAULT_THETAS)  # the other grid parameters, checked before the data
         if y is None:
             raise ValueError("requires y to be passed, but the target y is None")
         check_classification_targets(y)  # before the splitter sees y; the fits check the rest
+        candidates = self._candidates(self._thetas(y, sample_weight))
         check_input(X)
-        for name in ("best_estimator_", *_MIRRORED):  # nothing stale from an earlier fit
+        for name in ("best_estimator_", "rule_path_", *_MIRRORED):  # nothing stale from an earlier fit
             self.__dict__.pop(name, None)
         base = self._base_estimator()
         scorer = check_scoring(base, scoring=self.scoring)
@@ -535,10 +688,9 @@ feature_costs, max_literals_per_clause, model_hook
                 self.cv_results_["mean_n_literals"][self.best_index_], self.selection, self.selection_bar_,
             )
             self.refit_time_ = 0.0
-            fit_params = {} if sample_weight is None else {"sample_weight": sample_weight}
             if self.refit:
                 start = time.perf_counter()
-                self.best_estimator_ = clone(base).set_params(**self.best_params_).fit(X, y, **fit_params)
+                self.best_estimator_ = self._refit(base, candidates, X, y, sample_weight)
                 self.refit_time_ = time.perf_counter() - start
                 self._mirror(self.best_estimator_)
                 logger.info("refitted on all %d samples in %.2f s: %s", np.asarray(y).shape[0], self.refit_time_, self.rule_)
@@ -546,6 +698,40 @@ feature_costs, max_literals_per_clause, model_hook
                 validate_data(self, X, skip_check_array=True)
                 self.classes_ = np.unique(np.asarray(y))
         return self
+
+    def _refit(
+        self, base: BooleanRuleClassifier, candidates: list[dict[str, Any]], X: Any, y: Any, sample_weight: Any,
+    ) -> BooleanRuleClassifier:
+        """The chosen candidate fitted on all rows, the way the folds fitted it; ``rule_path_`` for a θ path.
+
+        A column generation candidate that the folds learned on a θ path is
+        refitted on the same path over all rows (every θ of the grid, its form),
+        so that the rule is the one the cross-validation scored; the path's
+        rules, training errors and CV scores are kept in ``rule_path_``.
+        """
+        best = clone(base).set_params(**self.best_params_)
+        if self.best_params_["algorithm"] != "cg" or not _path_ready(base) or count_classes(y) > 2:
+            return best.fit(X, y, **({} if sample_weight is None else {"sample_weight": sample_weight}))
+        weights = class_weighted(np.asarray(y), sample_weight, base.class_weight)
+        members = [i for i, c in enumerate(candidates) if c["algorithm"] == "cg" and c["form"] == self.form_]
+        with TrainingWorkspace(X, y, weights, binarizer=base._make_binarizer(), solver=base.solver) as workspace:
+            learned, _ = _learn_paths(base, [candidates[i] for i in members], workspace)
+            chosen = members.index(self.best_index_)
+            best._fit_learned(X, y, sample_weight, workspace, learned[chosen])
+            rows = []
+            for position, i in enumerate(members):
+                rule = learned[position].rule
+                wrong = rule.evaluate_binary(workspace.A, workspace.literals) != (workspace.labels == 1)
+                rows.append({
+                    "theta": candidates[i]["theta"], "n_clauses": candidates[i]["n_clauses"], "form": self.form_,
+                    "mean_test_score": float(self.cv_results_["mean_test_score"][i]),
+                    "std_test_score": float(self.cv_results_["std_test_score"][i]),
+                    "mean_n_literals": float(self.cv_results_["mean_n_literals"][i]),
+                    "n_literals": rule.n_literals, "training_error": float(np.average(wrong, weights=workspace.sample_weight)),
+                    "rule": str(rule), "chosen": i == self.best_index_,
+                })
+        self.rule_path_ = pd.DataFrame(rows)
+        return best
 
     @staticmethod
     def _results(candidates: list[dict[str, Any]], folds: list[list[_Outcome]]) -> dict[str, Any]:

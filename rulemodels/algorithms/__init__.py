@@ -11,13 +11,13 @@ constraints (``docs/constraints.md``).
 
 from rulemodels.algorithms.alternating import alternating_minimization, assign_negatives
 from rulemodels.algorithms.bcd import bcd_weights, block_coordinate_descent
-from rulemodels.algorithms.column_generation import CGSettings, column_generation
+from rulemodels.algorithms.column_generation import CGSettings, column_generation, column_generation_path
 from rulemodels.algorithms.constraints import HookInfo, RuleConstraints
 from rulemodels.algorithms.data import WorkingData
 from rulemodels.algorithms.engine import ClauseEngine, EngineStats, SolveBudgetExceeded
 from rulemodels.algorithms.exact import ExactSolveError, prepare_problem, solve_exact, solve_exact_problem
 from rulemodels.algorithms.lp_cache import LPSolutionCache, choose_formulation
-from rulemodels.algorithms.result import FitResult, LearnedRule
+from rulemodels.algorithms.result import FitResult, LearnedRule, TimeLimitWarning
 from rulemodels.algorithms.rounding import RedundancyAwareBinarizer, non_redundant_combinations, simple_binarize
 from rulemodels.algorithms.run import ALGORITHMS, learn
 from rulemodels.algorithms.set_cover import set_cover
@@ -37,6 +37,7 @@ __all__ = [
     "RedundancyAwareBinarizer",
     "RuleConstraints",
     "SolveBudgetExceeded",
+    "TimeLimitWarning",
     "TrainingWorkspace",
     "WorkingData",
     "alternating_minimization",
@@ -45,6 +46,7 @@ __all__ = [
     "block_coordinate_descent",
     "choose_formulation",
     "column_generation",
+    "column_generation_path",
     "default_binarizer",
     "learn",
     "non_redundant_combinations",

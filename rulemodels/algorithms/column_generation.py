@@ -51,7 +51,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Container, Mapping
+import warnings
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -61,22 +62,23 @@ from rulemodels import defaults
 from rulemodels.algorithms.data import WorkingData
 from rulemodels.algorithms.engine import as_model_changes
 from rulemodels.algorithms.iteration_log import IterationLog
-from rulemodels.algorithms.result import FitResult
+from rulemodels.algorithms.result import FitResult, TimeLimitWarning
 from rulemodels.models.column_generation import (
     TOLERANCE,
     CGMaster,
+    CGPricing,
     ClauseColumns,
     build_cg_master,
     build_cg_pricing,
     prepare_cg_data,
 )
-from solvers import Backend, ModelChanges, SolveError
+from solvers import Backend, SolveError
 
 logger = logging.getLogger(__name__)
 
 __all__ = [
     "BitRowSums", "CGRun", "CGSettings", "FloatRowSums", "RowSums", "as_model_changes", "beam_search", "column_generation",
-    "row_sums", "run_column_generation",
+    "greedy_selection", "row_sums", "run_column_generation", "run_column_generation_path",
 ]
 
 
@@ -102,10 +104,18 @@ class CGSettings:
         nonzeros (the present features of all rows); above it the beam search
         alone prices (HiGHS needed 2-10 s per pricing MIP on the bundled
         datasets, and did not always prove a result).
-    selection_time_limit : float
-        Seconds for the final integer selection.
+    selection_time_limit : float or None
+        Seconds for the final integer selection; None (the default) solves it to
+        ``selection_gap`` with no wall-clock limit, so that the rule does not
+        depend on the machine's speed (a fit's ``time_limit`` still bounds it).
     selection_gap : float
         Relative gap at which the final integer selection stops.
+    selection : {"local_search", "mip"}
+        How the final clauses are chosen among the generated ones:
+        :func:`greedy_selection` alone (deterministic, milliseconds), or also the
+        integer program, kept where it is better.
+    selection_starts : int
+        Starts of the local search (:func:`greedy_selection`'s ``starts``).
     group_rows : int
         Above this many rows to cover, the master's rows are groups of rows that
         the same clauses fail on (``build_cg_master(..., group_rows=True)``).
@@ -117,9 +127,11 @@ class CGSettings:
     columns_per_round: int
     pricing_time_limit: float
     pricing_mip_max_nonzeros: int
-    selection_time_limit: float
+    selection_time_limit: float | None
     selection_gap: float
     group_rows: int = defaults.CG_GROUP_ROWS
+    selection: str = defaults.CG_SELECTION
+    selection_starts: int = defaults.CG_SELECTION_STARTS
 
 
 def beam_search(
@@ -422,13 +434,45 @@ def column_generation(
     """
     if data.max_literals is not None and data.max_literals < settings.max_length:
         settings = replace(settings, max_length=int(data.max_literals))
-    n_real = data.n_features - 1 if data.allow_disable else data.n_features
-    A = data.A_binary[:, :n_real] if data.allow_disable else data.A_binary
-    columns = prepare_cg_data(A, data.y, sample_weight=data.weight, feature_cost=data.cost[:n_real])
     run = run_column_generation(
-        columns, backend, theta=theta, n_clauses=n_clauses, max_iter=max_iter, settings=settings,
+        _prepare(data), backend, theta=theta, n_clauses=n_clauses, max_iter=max_iter, settings=settings,
         time_limit=time_limit, solver_options=solver_options, model_hook=model_hook,
     )
+    return _fit_result(data, run)
+
+
+def column_generation_path(
+    data: WorkingData,
+    backend: Backend,
+    *,
+    thetas: Sequence[float],
+    n_clauses: Sequence[int],
+    max_iter: int,
+    settings: CGSettings,
+    time_limit: float | None = None,
+    solver_options: Mapping[str, Any] | None = None,
+    model_hook: Callable[[Any, str], Any] | None = None,
+) -> dict[tuple[float, int], FitResult]:
+    """:func:`column_generation` along a θ path (see :func:`run_column_generation_path`): ``(θ, R) -> FitResult``."""
+    if data.max_literals is not None and data.max_literals < settings.max_length:
+        settings = replace(settings, max_length=int(data.max_literals))
+    columns = _prepare(data)
+    runs = run_column_generation_path(
+        columns, backend, thetas=thetas, n_clauses=n_clauses, max_iter=max_iter, settings=settings,
+        time_limit=time_limit, solver_options=solver_options, model_hook=model_hook,
+    )
+    return {key: _fit_result(data, run) for key, run in runs.items()}
+
+
+def _prepare(data: WorkingData) -> ClauseColumns:
+    """The clause columns of ``data``'s real features (without the always-true one)."""
+    n_real = data.n_features - 1 if data.allow_disable else data.n_features
+    A = data.A_binary[:, :n_real] if data.allow_disable else data.A_binary
+    return prepare_cg_data(A, data.y, sample_weight=data.weight, feature_cost=data.cost[:n_real])
+
+
+def _fit_result(data: WorkingData, run: CGRun) -> FitResult:
+    """A run's selection as the clause matrix over the working features (a zero row for the always-true one)."""
     W = np.zeros((data.n_features, len(run.selection)))
     for r, k in enumerate(run.selection):
         W[list(run.clauses[k]), r] = 1.0
@@ -451,113 +495,321 @@ def run_column_generation(
     model_hook: Callable[[Any, str], Any] | None = None,
 ) -> CGRun:
     """The rounds and the final selection of column generation on prepared ``columns`` (see the module docstring)."""
-    start = time.perf_counter()
-    deadline = None if time_limit is None else start + float(time_limit)
-    options = dict(solver_options or {})
-    stats = {"builds": 0, "solves": 0, "seconds": 0.0}
+    pool = _ClausePool(
+        columns, backend, theta=theta, n_clauses=n_clauses, settings=settings, time_limit=time_limit,
+        solver_options=solver_options, model_hook=model_hook,
+    )
+    try:
+        pool.grow(max_iter)
+        return pool.select(n_clauses)
+    finally:
+        pool.release()
 
-    def solve(model: Any, **kwargs: Any) -> Any:
-        result = backend.solve(model, options=options, **kwargs)
-        stats["solves"] += 1
-        stats["seconds"] += result.wall_time
+
+def run_column_generation_path(
+    columns: ClauseColumns,
+    backend: Backend,
+    *,
+    thetas: Sequence[float],
+    n_clauses: Sequence[int],
+    max_iter: int,
+    settings: CGSettings,
+    time_limit: float | None = None,
+    solver_options: Mapping[str, Any] | None = None,
+    model_hook: Callable[[Any, str], Any] | None = None,
+) -> dict[tuple[float, int], CGRun]:
+    """Column generation along a θ path: one master, grown from one θ to the next, and a selection per R.
+
+    As a lasso path re-uses its active set, the master built at the first
+    (largest) θ is kept for every later one: at each θ only the Param ``θ``
+    changes (:meth:`~rulemodels.models.column_generation.CGMaster.set_theta`,
+    declared to the backend as new objective coefficients, so a persistent
+    backend re-solves in place), the rounds go on from every clause generated
+    so far, and then the integer selection is solved once per R of
+    ``n_clauses`` (the cap ``R`` changed in place,
+    :meth:`~rulemodels.models.column_generation.CGMaster.set_max_clauses`).
+    The rounds run with the cap at ``max(n_clauses)``. ``thetas`` are used
+    from the largest to the smallest (the sparsest rule first). The master
+    is built once for the whole path (``n_builds`` is 1 on the first run of
+    the path, 0 after). The result depends only on the arguments: the same
+    path gives the same rules, but the rule at one θ of a path may differ
+    from a fit at that θ alone, which starts from no clause.
+
+    Returns
+    -------
+    dict
+        ``(theta, R) -> CGRun`` for every θ and R; each run's counters are those
+        of its own rounds and selection.
+    """
+    values = sorted({float(t) for t in thetas}, reverse=True)
+    sizes = sorted({int(r) for r in n_clauses})
+    if not values or not sizes:
+        raise ValueError("a path needs at least one theta and one n_clauses")
+    pool = _ClausePool(
+        columns, backend, theta=values[0], n_clauses=sizes[-1], settings=settings, time_limit=time_limit,
+        solver_options=solver_options, model_hook=model_hook,
+    )
+    runs: dict[tuple[float, int], CGRun] = {}
+    try:
+        for position, theta in enumerate(values):
+            if position:
+                pool.set_theta(theta)
+            pool.grow(max_iter)
+            for size in sizes:
+                runs[(theta, size)] = pool.select(size)
+    finally:
+        pool.release()
+    return runs
+
+
+class _ClausePool:
+    """One restricted master (and, when needed, one pricing MIP) over prepared columns, re-solved in place.
+
+    :meth:`grow` runs the rounds at the current θ, :meth:`select` the integer
+    selection with at most R clauses (the master is an LP again afterwards),
+    :meth:`set_theta` moves to another θ keeping every clause. A single fit is
+    ``grow`` then ``select``; a path repeats them.
+    """
+
+    def __init__(
+        self, columns: ClauseColumns, backend: Backend, *, theta: float, n_clauses: int, settings: CGSettings,
+        time_limit: float | None, solver_options: Mapping[str, Any] | None, model_hook: Callable[[Any, str], Any] | None,
+    ) -> None:
+        self.started = time.perf_counter()
+        self.deadline = None if time_limit is None else self.started + float(time_limit)
+        self.columns, self.backend, self.settings, self.model_hook = columns, backend, settings, model_hook
+        self.theta = float(theta)
+        self.max_clauses = int(n_clauses)
+        self.options = dict(solver_options or {})
+        self.stats = {"builds": 0, "solves": 0, "seconds": 0.0, "rounds": 0}
+        self.pay_sums = row_sums(columns.pay_absent, columns.pay_weight)  # the same for every search of the fit
+        first = self._search(columns.cover_weight, 0.0, (), settings.columns_per_round)
+        self.master = build_cg_master(
+            columns, [(), *(clause for _, clause in first)], theta=theta, clause_cost=settings.clause_cost,
+            max_clauses=n_clauses, group_rows=columns.cover_rows.shape[0] > settings.group_rows,
+        )
+        self.stats["builds"] += 1
+        if model_hook is not None:
+            model_hook(self.master, "cg_master")
+        self.use_mip = columns.n_nonzeros <= settings.pricing_mip_max_nonzeros
+        self.pricing_budget = float(settings.pricing_time_limit)
+        self.pricing: CGPricing | None = None
+        self.pricing_theta: tuple[list[Any], np.ndarray] | None = None  # the z costs of a θ set since the last pricing solve
+        self.changes: dict[str, Any] = {}  # what changed in the master since its last solve
+        self.integer, self.cap = False, int(n_clauses)  # the master's shape: an LP with the cap of the rounds
+        self.termination = "max_iter"
+        self.lp_objective: float | None = None
+        self._reported = {"builds": 0, "solves": 0, "seconds": 0.0, "rounds": 0}
+
+    def _solve(self, model: Any, changes: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
+        result = self.backend.solve(model, options=self.options, changes=as_model_changes(changes) if changes else None, **kwargs)
+        self.stats["solves"] += 1
+        self.stats["seconds"] += result.wall_time
         return result
 
-    pay_sums = row_sums(columns.pay_absent, columns.pay_weight)  # the same for every search of the fit
-
-    def search(mu: np.ndarray, nu: float, exclude: Container[tuple[int, ...]], n_best: int) -> list[tuple[float, tuple[int, ...]]]:
+    def _search(self, mu: np.ndarray, nu: float, exclude: Container[tuple[int, ...]], n_best: int) -> list[tuple[float, tuple[int, ...]]]:
         return beam_search(
-            columns, mu, nu, theta=theta, clause_cost=settings.clause_cost, width=settings.beam_width,
-            max_length=settings.max_length, exclude=exclude, n_best=n_best, pay_sums=pay_sums,
+            self.columns, mu, nu, theta=self.theta, clause_cost=self.settings.clause_cost, width=self.settings.beam_width,
+            max_length=self.settings.max_length, exclude=exclude, n_best=n_best, pay_sums=self.pay_sums,
         )
 
-    first = search(columns.cover_weight, 0.0, (), settings.columns_per_round)
-    master = build_cg_master(
-        columns, [(), *(clause for _, clause in first)], theta=theta, clause_cost=settings.clause_cost, max_clauses=n_clauses,
-        group_rows=columns.cover_rows.shape[0] > settings.group_rows,
-    )
-    stats["builds"] += 1
-    if model_hook is not None:
-        model_hook(master, "cg_master")
-    use_mip = columns.n_nonzeros <= settings.pricing_mip_max_nonzeros
-    pricing_budget = float(settings.pricing_time_limit)
-    pricing = None
-    changes: ModelChanges | None = None
-    termination = "max_iter"
-    n_rounds = 0
-    lp_objective = None
-    log = IterationLog(logger, "CG", None, max_iter, n_solves=lambda: stats["solves"], started=start)
-    try:
+    def _pending(self, more: Mapping[str, Any]) -> None:
+        """Add ``more`` to the master's changes since its last solve (each kind of change at most once)."""
+        clash = set(self.changes) & set(more)
+        if clash:
+            raise RuntimeError(f"two pending changes of the same kind {sorted(clash)}: please report this bug")
+        self.changes.update(more)
+
+    def set_theta(self, theta: float) -> None:
+        """Move to another θ: the master's and the pricing MIP's objective coefficients change, every clause stays."""
+        self.theta = float(theta)
+        self._pending(self.master.set_theta(theta))
+        if self.pricing is not None:
+            self.pricing_theta = self.pricing.set_theta(theta)["objective"]
+
+    def grow(self, max_iter: int) -> str:
+        """The rounds at the current θ (at most ``max_iter``): solve the master LP, price, add clauses; the termination."""
+        master, columns, settings, deadline = self.master, self.columns, self.settings, self.deadline
+        self._shape(integer=False, cap=self.max_clauses)
+        termination = "max_iter"
+        log = IterationLog(logger, "CG", None, max_iter, n_solves=lambda: self.stats["solves"], started=self.started)
         for _ in range(max_iter):
-            n_rounds += 1
-            result = solve(master.model, changes=changes)
+            self.stats["rounds"] += 1
+            result = self._solve(master.model, self.changes)
+            self.changes = {}
             result.raise_for_status("the column generation master LP")
-            lp_objective = result.objective
-            log.iteration(n_rounds, None, lp_objective)
+            self.lp_objective = result.objective
+            log.iteration(self.stats["rounds"], None, self.lp_objective)
             mu, nu = master.duals()
-            new = search(mu, nu, master, settings.columns_per_round)
+            new = self._search(mu, nu, master, settings.columns_per_round)
             if not new:
                 if deadline is not None and time.perf_counter() >= deadline:
                     termination = "time_limit"
                     break
-                if not use_mip or pricing_budget <= 0.0:
+                if not self.use_mip or self.pricing_budget <= 0.0:
                     termination = "no_improvement"  # the beam found none; optimality over all clauses not proved
                     break
-                if pricing is None:
-                    pricing = build_cg_pricing(
-                        columns, theta=theta, clause_cost=settings.clause_cost, max_length=settings.max_length, aggregate=True,
+                if self.pricing is None:
+                    self.pricing = build_cg_pricing(
+                        columns, theta=self.theta, clause_cost=settings.clause_cost, max_length=settings.max_length,
+                        aggregate=True,
                     )
-                    stats["builds"] += 1
-                    if model_hook is not None:
-                        model_hook(pricing, "cg_pricing")
-                pricing_changes = pricing.set_duals(mu, nu)
-                limit = _remaining(deadline, pricing_budget)
-                priced = solve(pricing.model, changes=as_model_changes(pricing_changes), time_limit=limit)
-                pricing_budget -= priced.wall_time
+                    self.stats["builds"] += 1
+                    if self.model_hook is not None:
+                        self.model_hook(self.pricing, "cg_pricing")
+                pricing_changes = self.pricing.set_duals(mu, nu)
+                if self.pricing_theta is not None:  # θ's new z costs and the duals' new δ costs in one declaration
+                    z_vars, z_costs = self.pricing_theta
+                    delta, delta_costs = pricing_changes["objective"]
+                    pricing_changes = {"objective": ([*z_vars, *delta], np.concatenate([z_costs, delta_costs]))}
+                    self.pricing_theta = None
+                limit = _remaining(self.deadline, self.pricing_budget)
+                priced = self._solve(self.pricing.model, pricing_changes, time_limit=limit)
+                self.pricing_budget -= priced.wall_time
                 if priced.has_solution:
-                    clause = pricing.clause()
-                    rc = columns.reduced_cost(clause, mu, nu, theta, settings.clause_cost)
+                    clause = self.pricing.clause()
+                    rc = columns.reduced_cost(clause, mu, nu, self.theta, settings.clause_cost)
                     if rc < -TOLERANCE and clause not in master:
                         new = [(rc, clause)]
                 if not new:
                     # proved: no clause improves the LP; else the MIP's time limit stopped the search
                     termination = "converged" if priced.is_optimal else "no_improvement"
                     break
-            changes = as_model_changes(master.add_clauses([clause for _, clause in new]))
+            self._pending(master.add_clauses([clause for _, clause in new]))
             if deadline is not None and time.perf_counter() >= deadline:
                 termination = "time_limit"
                 break
         log.close(termination)
-        selection = _select(master, columns, solve, theta, settings, deadline)[:n_clauses]
-    finally:
-        backend.release(master.model)
-        if pricing is not None:
-            backend.release(pricing.model)
-    objective = columns.objective([master.clauses[k] for k in selection], theta, settings.clause_cost)
-    logger.info(
-        "CG: %d rounds (%s), %d clauses generated, LP %.6g, selected %d clause(s), objective %.6g",
-        n_rounds, termination, len(master.clauses), lp_objective if lp_objective is not None else float("nan"),
-        len(selection), objective,
-    )
-    return CGRun(
-        clauses=list(master.clauses), selection=selection, objective=objective, lp_objective=lp_objective,
-        termination=termination, n_rounds=n_rounds, n_builds=stats["builds"], n_solves=stats["solves"],
-        solver_seconds=stats["seconds"],
-    )
+        self.termination = termination
+        return termination
+
+    def _shape(self, *, integer: bool, cap: int) -> None:
+        """Make the master an integer program or an LP, with the cap ``R``; pending changes only for what differs."""
+        if integer != self.integer:
+            self._pending(self.master.set_integer(integer))
+            self.integer = integer
+        if cap != self.cap:
+            self._pending(self.master.set_max_clauses(cap))
+            self.cap = cap
+
+    def select(self, n_clauses: int) -> CGRun:
+        """The integer selection of at most ``n_clauses`` clauses at the current θ, as a :class:`CGRun`.
+
+        The master stays an integer program with that cap until :meth:`grow`
+        makes it the LP again (with the changes declared for its next solve).
+        """
+        master, columns, settings = self.master, self.columns, self.settings
+
+        def integer_program() -> dict[str, Any]:
+            self._shape(integer=True, cap=n_clauses)
+            changes, self.changes = self.changes, {}
+            return changes
+
+        selection = _select(master, columns, self._solve, self.theta, settings, self.deadline, n_clauses, integer_program)[:n_clauses]
+        objective = columns.objective([master.clauses[k] for k in selection], self.theta, settings.clause_cost)
+        logger.info(
+            "CG: %d rounds (%s), %d clauses generated, LP %.6g, selected %d clause(s), objective %.6g",
+            self.stats["rounds"] - self._reported["rounds"], self.termination, len(master.clauses),
+            self.lp_objective if self.lp_objective is not None else float("nan"), len(selection), objective,
+        )
+        counters = {key: self.stats[key] - self._reported[key] for key in self.stats}
+        self._reported = dict(self.stats)
+        return CGRun(
+            clauses=list(master.clauses), selection=selection, objective=objective, lp_objective=self.lp_objective,
+            termination=self.termination, n_rounds=int(counters["rounds"]), n_builds=int(counters["builds"]),
+            n_solves=int(counters["solves"]), solver_seconds=float(counters["seconds"]),
+        )
+
+    def release(self) -> None:
+        self.backend.release(self.master.model)
+        if self.pricing is not None:
+            self.backend.release(self.pricing.model)
 
 
-def _remaining(deadline: float | None, limit: float) -> float:
+def greedy_selection(
+    covers: np.ndarray, weight: np.ndarray, cost: np.ndarray, max_clauses: int, starts: int = 1,
+) -> list[int]:
+    """A selection of at most ``max_clauses`` clauses by local search from greedy starts.
+
+    Minimises ``Σ_g weight[g] [no selected clause covers g] + Σ_{k∈S} cost[k]``
+    (the master's integer objective, :meth:`CGMaster.coverage`). From each
+    start (the empty selection, then the ``starts - 1`` best single clauses),
+    while one of them lowers the objective, the best move among adding a clause
+    (below the cap), dropping one and swapping one for another is made; the
+    best selection found is returned. From the empty start the first moves
+    are greedy additions. Deterministic (ties go to the lowest index), a few
+    vector operations per move; never worse than the best single clause.
+    Returns the selected clause indices, ascending.
+    """
+    n_groups, n_clauses = covers.shape
+    if n_clauses == 0 or max_clauses < 1:
+        return []
+    cover_f = covers.astype(float)
+    total = float(weight.sum())
+    tolerance = TOLERANCE * max(1.0, total)
+
+    def add_changes(counts: np.ndarray) -> np.ndarray:
+        # objective change of adding each clause: its cost, less the weight it newly covers
+        return cost - (weight * (counts == 0)) @ cover_f
+
+    def descend(selected: list[int]) -> tuple[float, list[int]]:
+        counts = cover_f[:, selected].sum(axis=1) if selected else np.zeros(n_groups)
+        for _ in range(10 * max_clauses + 100):
+            moves: list[tuple[float, int, int]] = []  # (change, drop, add); -1: none
+            if len(selected) < max_clauses:
+                changes = add_changes(counts)
+                changes[selected] = np.inf
+                k = int(np.argmin(changes))
+                moves.append((float(changes[k]), -1, k))
+            for k in selected:
+                without = counts - cover_f[:, k]
+                drop = float(weight[(without == 0) & (counts > 0)].sum()) - float(cost[k])
+                moves.append((drop, k, -1))
+                changes = add_changes(without)
+                changes[selected] = np.inf
+                j = int(np.argmin(changes))
+                moves.append((drop + float(changes[j]), k, j))
+            change, drop_k, add_k = min(moves)
+            if change >= -tolerance:
+                break
+            if drop_k >= 0:
+                selected.remove(drop_k)
+                counts -= cover_f[:, drop_k]
+            if add_k >= 0:
+                selected.append(add_k)
+                counts += cover_f[:, add_k]
+        value = float(weight[counts == 0].sum() + cost[selected].sum())
+        return value, sorted(selected)
+
+    singles = add_changes(np.zeros(n_groups))
+    firsts = np.argsort(singles, kind="stable")[: max(0, starts - 1)]
+    best_value, best = descend([])
+    for k in firsts.tolist():
+        value, selected = descend([int(k)])
+        if value < best_value - tolerance:
+            best_value, best = value, selected
+    return best
+
+
+def _remaining(deadline: float | None, limit: float | None) -> float | None:
+    """Seconds for the next solve: ``limit`` (None: none), cut to what the fit's deadline leaves."""
     if deadline is None:
         return limit
-    return max(0.01, min(limit, deadline - time.perf_counter()))
+    left = max(0.01, deadline - time.perf_counter())
+    return left if limit is None else min(limit, left)
 
 
 def _select(master: CGMaster, columns: ClauseColumns, solve: Any, theta: float, settings: CGSettings,
-            deadline: float | None) -> list[int]:
-    """The final integer selection over the generated clauses (indices into ``master.clauses``).
+            deadline: float | None, max_clauses: int, integer_program: Callable[[], Mapping[str, Any]] | None = None,
+            ) -> list[int]:
+    """The final selection of at most ``max_clauses`` generated clauses (indices into ``master.clauses``).
 
-    Clauses that fail on no row to cover are dropped (they only cost). Never
-    worse than the best single generated clause: that clause is returned
-    when the integer program stops without a solution or with a worse one.
+    First :func:`greedy_selection` on the master's integer program (greedy,
+    then local search; deterministic). With ``settings.selection == "mip"``
+    the integer program is then solved (``selection_time_limit``,
+    ``selection_gap``) and its selection kept unless the local search's is
+    better (a MIP stopped at its time limit, or without a solution). Clauses
+    that fail on no row to cover are dropped (they only cost).
     """
     def useful(selection: list[int]) -> list[int]:
         return [k for k in selection if columns.fails(master.clauses[k])[0].any()]
@@ -565,26 +817,28 @@ def _select(master: CGMaster, columns: ClauseColumns, solve: Any, theta: float, 
     def score(selection: list[int]) -> float:
         return columns.objective([master.clauses[k] for k in selection], theta, settings.clause_cost)
 
-    singles = [[k] for k in range(len(master.clauses))] + [[]]
-    fallback = min(singles, key=lambda selection: (score(selection), selection))
+    local = useful(greedy_selection(*master.coverage(), max_clauses, starts=settings.selection_starts))
+    if settings.selection != "mip":
+        return local
     try:
         result = solve(
-            master.model, changes=as_model_changes(master.set_integer(True)),
+            master.model, master.set_integer(True) if integer_program is None else integer_program(),
             time_limit=_remaining(deadline, settings.selection_time_limit), mip_gap=settings.selection_gap,
         )
         result.raise_for_status("the column generation integer selection")
         if result.termination.value == "time_limit":
-            logger.warning(
-                "CG: the integer selection over %d clauses stopped at its time limit (gap %s): the rule may depend on "
-                "the machine's speed; a larger theta gives fewer candidate clauses", len(master.clauses),
-                "unknown" if result.bound is None or result.objective is None
-                else f"{abs(result.objective - result.bound) / max(1e-10, abs(result.objective)):.2%}",
+            gap = ("unknown" if result.bound is None or result.objective is None
+                   else f"{abs(result.objective - result.bound) / max(1e-10, abs(result.objective)):.2%}")
+            warnings.warn(
+                f"column generation: the integer selection over {len(master.clauses)} clauses stopped at its time limit "
+                f"(gap {gap}): the rule may depend on the machine's speed; the default selection (local search) does "
+                "not, and a larger theta gives fewer candidate clauses", TimeLimitWarning, stacklevel=2,
             )
     except SolveError as exc:
-        logger.warning("CG: %s; keeping the best single generated clause", exc)
-        return useful(fallback)
+        logger.warning("CG: %s; keeping the local search's selection", exc)
+        return local
     selection = useful(master.selection())
-    if score(selection) > score(fallback) + TOLERANCE:
-        logger.info("CG: the integer selection stopped at a worse rule than the best single clause; keeping that clause")
-        return useful(fallback)
+    if score(selection) > score(local) + TOLERANCE:
+        logger.info("CG: the integer selection stopped at a worse rule than the local search's; keeping that one")
+        return local
     return selection

@@ -17,7 +17,18 @@ from rulemodels.rules import Rule
 if TYPE_CHECKING:
     from rulemodels.algorithms.polish import PolishReport
 
-__all__ = ["FitResult", "LearnedRule"]
+__all__ = ["FitResult", "LearnedRule", "TimeLimitWarning"]
+
+
+class TimeLimitWarning(UserWarning):
+    """A solve stopped at a wall-clock time limit, so the learned rule may depend on the machine's speed.
+
+    Default fits set no wall-clock limit (the same data give the same rule on
+    a busy and an idle machine); this warning is issued only where a time limit
+    was asked for (``time_limit``) or set on a solver. Catch it with
+    :func:`warnings.catch_warnings` or turn it into an error with
+    ``warnings.simplefilter("error", TimeLimitWarning)``.
+    """
 
 
 @dataclass

@@ -28,7 +28,7 @@ CG_SETTINGS = CGSettings(
     columns_per_round=defaults.CG_COLUMNS_PER_ROUND, pricing_time_limit=defaults.CG_PRICING_TIME_LIMIT,
     pricing_mip_max_nonzeros=defaults.CG_PRICING_MIP_MAX_NONZEROS,
     selection_time_limit=defaults.CG_SELECTION_TIME_LIMIT, selection_gap=defaults.CG_SELECTION_GAP,
-    group_rows=defaults.CG_GROUP_ROWS,
+    group_rows=defaults.CG_GROUP_ROWS, selection=defaults.CG_SELECTION,
 )
 """Column generation's settings (``rulemodels.defaults.CG_*``)."""
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -43,14 +43,16 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.utils.validation import check_is_fitted
 
+from rulemodels import defaults
+from rulemodels.algorithms.column_generation import column_generation_path
 from rulemodels.algorithms.constraints import HookInfo, RuleConstraints
 from rulemodels.algorithms.data import WorkingData
 from rulemodels.algorithms.exact import solve_exact_problem
 from rulemodels.algorithms.lp_cache import LPSolutionCache
 from rulemodels.algorithms.polish import PolishReport, polish_rule
-from rulemodels.algorithms.result import LearnedRule
+from rulemodels.algorithms.result import FitResult, LearnedRule
 from rulemodels.algorithms.rounding import tautological_clauses
-from rulemodels.algorithms.run import ALGORITHMS, learn
+from rulemodels.algorithms.run import ALGORITHMS, CG_SETTINGS, learn
 from rulemodels.data import FeatureBinarizer, as_frame, binary_labels, check_input, check_sample_weight
 from rulemodels.defaults import DEFAULT_TIE_BREAK
 from rulemodels.models.objectives import hamming_objective, zero_one_objective
@@ -429,6 +431,56 @@ class TrainingWorkspace:
             cache, algorithm=algorithm, n_clauses=n_clauses, theta=theta, max_iter=max_iter,
             time_limit=time_limit, solver_options=solver_options,
         )
+        return self._learned(
+            cache, result, form=form, algorithm=algorithm, theta=theta, allow_disable=allow_disable, disable_cost=disable_cost,
+            polish=polish, polish_formulation=polish_formulation, constraints=constraints,
+        )
+
+    def learn_path(
+        self,
+        *,
+        form: str,
+        thetas: Sequence[float],
+        n_clauses: Sequence[int],
+        allow_disable: bool,
+        disable_cost: float | None,
+        max_iter: int,
+        solver_options: Mapping[str, Any] | None = None,
+    ) -> dict[tuple[float, int], LearnedRule]:
+        """Column generation along a θ path on this training set: ``(θ, R) -> LearnedRule`` for every θ and R.
+
+        One master LP serves the whole path (see
+        :func:`~rulemodels.algorithms.column_generation.run_column_generation_path`):
+        it is built at the largest θ and re-solved in place at each smaller one
+        with every clause generated so far, and the integer selection is solved
+        once per R. The path costs little more than its smallest θ alone. Each
+        rule goes through what :meth:`learn` does to a learned rule (CNF
+        tautologies dropped, a rule constant on the training rows made the
+        better constant). No wall-clock limit and no domain constraints: fit
+        those one θ at a time with :meth:`learn`. Model builds are counted on
+        the first entry of the path (the largest θ, the smallest R).
+        """
+        if form not in ("dnf", "cnf"):
+            raise ValueError(f"form must be 'dnf' or 'cnf' here, got {form!r}")
+        cache = self.lp_cache(form, allow_disable=allow_disable, disable_cost=disable_cost)
+        results = column_generation_path(
+            cache.data, cache.backend, thetas=thetas, n_clauses=n_clauses, max_iter=max_iter, settings=CG_SETTINGS,
+            solver_options=solver_options, model_hook=cache.model_hook,
+        )
+        return {
+            key: self._learned(
+                cache, result, form=form, algorithm="cg", theta=key[0], allow_disable=allow_disable,
+                disable_cost=disable_cost, polish=None, polish_formulation=defaults.POLISH_FORMULATION, constraints=None,
+            )
+            for key, result in results.items()
+        }
+
+    def _learned(
+        self, cache: LPSolutionCache, result: FitResult, *, form: str, algorithm: str, theta: float, allow_disable: bool,
+        disable_cost: float | None, polish: float | None, polish_formulation: str, constraints: RuleConstraints | None,
+    ) -> LearnedRule:
+        """A driver's clause matrix on ``cache`` as the learned rule (rounding checks, the better constant, polishing)."""
+        problem = self.problem(form)
         W_full, objective = result.W, float(result.objective)
         if cache.model_hook is not None and W_full.shape[1]:
             broken = cache.hook_violations(W_full)

@@ -328,6 +328,7 @@ class CGMaster:
         self.clauses: list[tuple[int, ...]] = list(clauses)
         self._index = {key: k for k, key in enumerate(self.clauses)}
         self._terms = terms  # element of P -> the w_k of the clauses that fail on its rows (cover them)
+        self._covers: list[np.ndarray] = []  # the rows each clause covers, in the order of K (ungrouped rows only)
         self._groups = groups
         self._refresh_rows()
 
@@ -353,6 +354,33 @@ class CGMaster:
         """The objective coefficient of ``w_k``: ``pay_k + θ (c_0 + literals_k)``, read from the Params."""
         m = self.model
         return float(pyo.value(m.pay[k] + m.theta * (m.c0 + m.literals[k])))
+
+    def set_theta(self, theta: float) -> dict[str, Any]:
+        """Set θ (the Param ``theta``); return the new objective coefficients of every ``w_k`` for an in-place re-solve.
+
+        The master's clauses, rows and constraints stay as they are: only the
+        costs ``pay_k + θ (c_0 + literals_k)`` change. Along a θ path
+        (:func:`rulemodels.algorithms.column_generation.run_column_generation_path`)
+        this is how the same master, with every clause generated so far, is
+        re-solved at the next θ. Returns a dict for :class:`solvers.ModelChanges`
+        (``objective``).
+        """
+        check_nonnegative("theta", theta)
+        m = self.model
+        m.theta = float(theta)
+        c0 = float(m.c0.value)
+        costs = np.array([m.pay[k].value + float(theta) * (c0 + m.literals[k].value) for k in m.K], dtype=float)
+        return {"objective": (self.w_vars, costs)}
+
+    def set_max_clauses(self, max_clauses: int) -> dict[str, Any]:
+        """Set the cap ``R`` of ``size`` (``Σ_k w_k ≤ R``); return its new bounds for an in-place re-solve.
+
+        Returns a dict for :class:`solvers.ModelChanges` (``constraint_bounds``).
+        """
+        if isinstance(max_clauses, bool) or not isinstance(max_clauses, (int, np.integer)) or max_clauses < 1:
+            raise ValueError(f"max_clauses must be an integer >= 1, got {max_clauses!r}")
+        self.model.R = int(max_clauses)
+        return {"constraint_bounds": ([self.model.size], np.array([-np.inf]), np.array([float(max_clauses)]))}
 
     def add_clauses(self, clauses: Iterable[Sequence[int]]) -> dict[str, Any]:
         """Add the clauses not in ``K`` yet as columns; return the changes for an in-place re-solve.
@@ -485,6 +513,26 @@ class CGMaster:
         share = np.divide(row_weight, total, out=np.zeros_like(row_weight), where=total > 0)
         return mu[groups.group_of_row] * share, nu
 
+    def coverage(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The master's integer program as arrays: which clauses cover each element of ``P``, the weights, the costs.
+
+        Returns ``(covers, weight, cost)``: ``covers[g, k]`` is True when clause
+        k fails on the rows of element g (covers it), ``weight[g]`` is the
+        element's ``ω``, and ``cost[k]`` the objective coefficient of ``w_k``
+        (:meth:`clause_cost`). The integer objective of a selection S is
+        ``Σ_g weight[g] [no k ∈ S covers g] + Σ_{k∈S} cost[k]``.
+        """
+        first = self._groups.first_rows()
+        if self._groups.grouped:  # groups split as clauses come: their first rows change
+            covers = np.column_stack([self.columns.fails(key)[0][first] for key in self.clauses])
+        else:  # one element per row: each clause's column is computed once
+            self._covers.extend(self.columns.fails(key)[0] for key in self.clauses[len(self._covers):])
+            covers = np.column_stack(self._covers)
+        m = self.model
+        theta, c0 = float(m.theta.value), float(m.c0.value)
+        cost = np.array([m.pay[k].value + theta * (c0 + m.literals[k].value) for k in m.K], dtype=float)
+        return covers, self._weight.values(), cost
+
     def set_integer(self, integer: bool) -> dict[str, Any]:
         """Make every ``w_k`` binary (the final selection, an integer program) or ``[0, 1]`` again.
 
@@ -616,6 +664,16 @@ class CGPricing:
         self._mu.store(mu)
         self.model.nu = float(nu)
         return {"objective": (self._delta_cover, -mu)}
+
+    def set_theta(self, theta: float) -> dict[str, Any]:
+        """Set θ (the Param ``theta``); return the new objective coefficients ``θ c_j`` of every ``z_j``.
+
+        Returns a dict for :class:`solvers.ModelChanges` (``objective``).
+        """
+        check_nonnegative("theta", theta)
+        m = self.model
+        m.theta = float(theta)
+        return {"objective": (self.z_vars, float(theta) * np.array([pyo.value(m.c[j]) for j in m.J], dtype=float))}
 
     def constant(self) -> float:
         """``θ c_0 − ν``: what the reduced cost adds to the objective."""
