@@ -207,7 +207,7 @@ DEFAULT_SEARCH_N_CLAUSES: tuple[int, ...] = (1, 2, 3, 5)
 DEFAULT_N_THETAS = 8
 THETA_PATH_RATIO = 0.01
 #: BooleanRuleCV chooses the form (the better form differs between the bundled datasets).
-DEFAULT_FORMS: tuple[str, ...] = ("dnf", "cnf")
+DEFAULT_FORMS: tuple[str, ...] = ("dnf",)
 #: A fine θ grid to pass as ``BooleanRuleCV(thetas=FINE_THETAS)``: from "a literal must fix 0.1 % of the
 #: rows" (long rules) to 5 % (one or two literals, often none), the range where the learned rules change
 #: on the bundled datasets, at about three steps per factor of ten below 1 % (docs/theta.md).
@@ -250,7 +250,7 @@ CG_PRICING_MIP_MAX_NONZEROS = 2_000
 #: program over every generated clause, kept where better; it can take tens of seconds and stop at its time limit).
 CG_SELECTION = "local_search"
 #: CG: the local search's starts: the empty selection and the best single clauses, CG_SELECTION_STARTS in all.
-CG_SELECTION_STARTS = 40
+CG_SELECTION_STARTS = 10
 #: CG: seconds and relative gap of the final integer selection over the generated clauses.
 CG_SELECTION_TIME_LIMIT = 10.0
 CG_SELECTION_GAP = 1e-4
@@ -259,7 +259,7 @@ CG_SELECTION_GAP = 1e-4
 #: 1,000,000 rows have half a million to cover); up to it, one row per row (every result in docs/results was
 #: computed so). At 100,000 rows the row-by-row master's integer selection took 9 s of its 10 s, and on a busy
 #: machine stopped without a solution.
-CG_GROUP_ROWS = 10_000
+CG_GROUP_ROWS = 1_000
 
 #: File names read as Parquet (a file with one of these suffixes, or a directory holding such files).
 PARQUET_SUFFIXES: tuple[str, ...] = (".parquet", ".pq")

@@ -744,6 +744,15 @@ def greedy_selection(
     n_groups, n_clauses = covers.shape
     if n_clauses == 0 or max_clauses < 1:
         return []
+    # A clause that does not pay for itself alone never does beside others (what it newly covers only shrinks):
+    # the search runs over the clauses that do, and rows covered by the same of them count as one.
+    candidates = np.flatnonzero(cost - weight @ covers.astype(float) < -TOLERANCE * max(1.0, float(weight.sum())))
+    if candidates.size == 0:
+        return []
+    covers = covers[:, candidates]
+    patterns, inverse = np.unique(covers, axis=0, return_inverse=True)
+    weight = np.bincount(inverse.ravel(), weights=weight, minlength=patterns.shape[0])
+    covers, cost, n_groups = patterns, cost[candidates], patterns.shape[0]
     cover_f = covers.astype(float)
     total = float(weight.sum())
     tolerance = TOLERANCE * max(1.0, total)
@@ -788,7 +797,7 @@ def greedy_selection(
         value, selected = descend([int(k)])
         if value < best_value - tolerance:
             best_value, best = value, selected
-    return best
+    return sorted(int(candidates[k]) for k in best)
 
 
 def _remaining(deadline: float | None, limit: float | None) -> float | None:
