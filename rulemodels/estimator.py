@@ -187,6 +187,17 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         training objective (weighted training errors + θ × literals) is kept,
         so polishing never makes that objective worse. See ``polished_``,
         ``polish_bound_``, ``polish_gap_`` and ``docs/polishing.md``.
+    prune : bool, default=True
+        Exact pruning after the algorithm (and after polishing): remove, one
+        at a time, the literal or whole clause whose removal gives the lowest
+        0-1 training objective (weighted training errors + θ × literals, with
+        ``feature_costs``), as long as it is no higher than before; a rule
+        left constant on the training rows becomes the better constant. It
+        never raises that objective, and removal keeps every built-in
+        constraint; it is skipped with a ``model_hook`` (whose constraints it
+        cannot know). See ``prune_report_`` and ``docs/theta.md``. False: the
+        algorithm's rule as the paper learns it (the paper protocol's
+        experiments never prune).
     class_weight : dict, "balanced" or None, default=None
         Weights of the classes, multiplied into ``sample_weight`` as in
         scikit-learn: ``{label: weight}`` (classes left out weigh 1), or
@@ -292,8 +303,9 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         Objective after the initialisation and after each accepted iteration
         (the Hamming objective for SC/BCD/AM).
     objective_ : float
-        The algorithm's objective at the rule; with ``polish``, the 0-1
-        objective (weighted training errors + paper θ × literals) of the rule returned.
+        The algorithm's objective at the rule; with ``polish``, or when
+        pruning removed something, the 0-1 objective (weighted training
+        errors + paper θ × literals) of the rule returned.
     polished_ : bool (only with ``polish``)
         Whether the polishing MIP found a better rule than the heuristic (``rule_`` is then the MIP's).
     polish_bound_, polish_gap_ : float or None (only with ``polish``)
@@ -304,6 +316,10 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     polish_report_ : PolishReport or None (only with ``polish``)
         Everything polishing reported (start objective, termination, solver,
         seconds; :class:`rulemodels.algorithms.polish.PolishReport`).
+    prune_report_ : PruneReport or None
+        What pruning did (literals and clauses removed, the 0-1 objective
+        before and after; :class:`rulemodels.algorithms.prune.PruneReport`);
+        None with ``prune=False`` or a ``model_hook``.
     termination_ : str
         Why the algorithm stopped.
     n_solves_, n_builds_ : int
@@ -395,6 +411,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         solver_options: dict | None = None,
         time_limit: float | None = None,
         polish: bool | float = defaults.DEFAULT_POLISH,
+        prune: bool = defaults.DEFAULT_PRUNE,
         class_weight: Any = defaults.DEFAULT_CLASS_WEIGHT,
         class_order: str = defaults.DEFAULT_CLASS_ORDER,
         monotone: dict | None = defaults.DEFAULT_MONOTONE,
@@ -422,6 +439,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.solver_options = solver_options
         self.time_limit = time_limit
         self.polish = polish
+        self.prune = prune
         self.class_weight = class_weight
         self.class_order = class_order
         self.monotone = monotone
@@ -553,7 +571,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.classes_ = classes
         self.target_name_ = str(y.name) if isinstance(y, pd.Series) and y.name is not None else None
         for name in ("pattern_rates_", "form_cv_errors_", "exact_bound_", "history_",
-                     "polish_report_", "polish_bound_", "polish_gap_", "polished_"):
+                     "polish_report_", "polish_bound_", "polish_gap_", "polished_", "prune_report_"):
             self.__dict__.pop(name, None)
         class_index = np.searchsorted(classes, y_array)
         with _log_level(self.verbose):
@@ -629,7 +647,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
                     form=self.form_, algorithm=self.algorithm, n_clauses=self.n_clauses, theta=self.paper_theta_,
                     allow_disable=self.allow_disable, disable_cost=self.disable_cost, max_iter=self.max_iter,
                     time_limit=self.time_limit, solver_options=self.solver_options, polish=self._polish_seconds(),
-                    polish_formulation=defaults.POLISH_FORMULATION, constraints=constraints,
+                    polish_formulation=defaults.POLISH_FORMULATION, constraints=constraints, prune=self.prune,
                 )
             self._set_learned(learned)
             self._finish_rule(labels, weights, constraints)  # simplification and baseline
@@ -731,6 +749,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         else:
             for name in ("polish_report_", "polished_", "polish_bound_", "polish_gap_"):
                 self.__dict__.pop(name, None)
+        self.prune_report_ = learned.prune
         if self.termination_ == "time_limit":
             _warn_time_limit(self.rule_)
         logger.info("learned %s rule: %s (%s after %d iterations)", self.form_.upper(), self.rule_, self.termination_, self.n_iter_)

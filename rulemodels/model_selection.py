@@ -46,7 +46,7 @@ FINE_THETAS: tuple[float, ...] = defaults.FINE_THETAS
 _BASE_PARAMS: tuple[str, ...] = (
     "n_thresholds", "allow_disable", "disable_cost", "max_iter",
     "solver", "solver_options", "time_limit", "random_state",
-    "theta_unit", "nan", "high_cardinality", "simplify", "polish", "class_weight", "class_order",
+    "theta_unit", "nan", "high_cardinality", "simplify", "polish", "prune", "class_weight", "class_order",
     *defaults.CONSTRAINT_PARAMS,
 )
 
@@ -145,7 +145,7 @@ def _learn_paths(
         path = workspace.learn_path(
             form=form, thetas=sorted(set(paper.values()), reverse=True),
             n_clauses=sorted({candidates[i]["n_clauses"] for i in members}), allow_disable=base.allow_disable,
-            disable_cost=base.disable_cost, max_iter=base.max_iter, solver_options=base.solver_options,
+            disable_cost=base.disable_cost, max_iter=base.max_iter, solver_options=base.solver_options, prune=base.prune,
         )
         share = (time.perf_counter() - start) / len(members)
         for i in members:
@@ -422,11 +422,12 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         (count, rate, ETA) is drawn on stderr when stderr is a terminal, and
         nothing otherwise (:mod:`rulemodels.utils`).
     n_thresholds, allow_disable, disable_cost, max_iter, solver, solver_options, time_limit, \
-theta_unit, nan, high_cardinality, simplify, polish, class_weight, class_order, monotone, forbidden_features, \
-feature_costs, max_literals_per_clause, model_hook
+theta_unit, nan, high_cardinality, simplify, polish, prune, class_weight, class_order, monotone, \
+forbidden_features, feature_costs, max_literals_per_clause, model_hook
         Passed to every :class:`~rulemodels.BooleanRuleClassifier` (see it for
         their meaning); ``time_limit`` applies to each fit, and so does
-        ``polish`` (one MIP per fit of the search: slow, off by default);
+        ``polish`` (one MIP per fit of the search: slow, off by default)
+        and ``prune`` (exact pruning of each fit's rule, on by default);
         the domain constraints hold in every fit (``docs/constraints.md``).
         ``class_weight="balanced"`` is computed on each training fold; the
         test folds are scored with ``sample_weight`` only (pair it with
@@ -542,6 +543,7 @@ feature_costs, max_literals_per_clause, model_hook
         high_cardinality: str = defaults.DEFAULT_HIGH_CARDINALITY,
         simplify: bool = defaults.DEFAULT_SIMPLIFY,
         polish: Any = defaults.DEFAULT_POLISH,
+        prune: bool = defaults.DEFAULT_PRUNE,
         class_weight: Any = defaults.DEFAULT_CLASS_WEIGHT,
         class_order: str = defaults.DEFAULT_CLASS_ORDER,
         monotone: dict | None = defaults.DEFAULT_MONOTONE,
@@ -574,6 +576,7 @@ feature_costs, max_literals_per_clause, model_hook
         self.high_cardinality = high_cardinality
         self.simplify = simplify
         self.polish = polish
+        self.prune = prune
         self.class_weight = class_weight
         self.class_order = class_order
         self.monotone = monotone

@@ -16,6 +16,7 @@ from rulemodels.rules import Rule
 
 if TYPE_CHECKING:
     from rulemodels.algorithms.polish import PolishReport
+    from rulemodels.algorithms.prune import PruneReport
 
 __all__ = ["FitResult", "LearnedRule", "TimeLimitWarning"]
 
@@ -114,6 +115,11 @@ class LearnedRule:
     polish : PolishReport or None
         What MIP polishing did (:mod:`rulemodels.algorithms.polish`), when the fit
         polished; ``objective`` is then the 0-1 objective of ``rule``.
+    prune : PruneReport or None
+        What pruning did (:mod:`rulemodels.algorithms.prune`: literals and
+        clauses removed, the 0-1 objective before and after), when the fit
+        pruned (``learn(..., prune=True)``); when it removed something,
+        ``objective`` is the 0-1 objective of the pruned ``rule``.
     """
 
     rule: Rule
@@ -132,6 +138,7 @@ class LearnedRule:
     model: Any = field(default=None, repr=False)
     clause_columns: tuple[np.ndarray, ...] = ()
     polish: PolishReport | None = None
+    prune: PruneReport | None = None
 
     @property
     def status(self) -> str:

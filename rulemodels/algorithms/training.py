@@ -50,6 +50,7 @@ from rulemodels.algorithms.data import WorkingData
 from rulemodels.algorithms.exact import solve_exact_problem
 from rulemodels.algorithms.lp_cache import LPSolutionCache
 from rulemodels.algorithms.polish import PolishReport, polish_rule
+from rulemodels.algorithms.prune import prune_rule
 from rulemodels.algorithms.result import FitResult, LearnedRule
 from rulemodels.algorithms.rounding import tautological_clauses
 from rulemodels.algorithms.run import ALGORITHMS, CG_SETTINGS, learn
@@ -328,6 +329,7 @@ class TrainingWorkspace:
         polish: float | None = None,
         polish_formulation: str = "zero_one",
         constraints: RuleConstraints | None = None,
+        prune: bool = False,
     ) -> LearnedRule:
         """Learn one rule on this training set (the parameters are those of ``BooleanRuleClassifier``).
 
@@ -349,7 +351,65 @@ class TrainingWorkspace:
         an objective no higher: a constraint the free rule already meets
         changes nothing (the counters are those of both fits; with a
         ``time_limit`` the free fit gets the time the constrained one left).
+
+        ``prune`` (off by default, so that a call without it, such as the
+        paper protocol's experiments, returns the algorithm's rule as the
+        paper learns it): after the algorithm (and after polishing), remove
+        greedily the literal or clause whose removal gives the lowest 0-1
+        training objective, weighted errors + ``theta`` × literal costs
+        (eq. (3.7) StdFormulation, the costs of ``constraints``), as long as
+        it is no higher than the current one
+        (:func:`~rulemodels.algorithms.prune.prune_rule`). Exact on the
+        training rows, so it never raises that objective; a rule left
+        constant on them becomes the better constant. The result's ``prune``
+        reports it; when something was removed, its ``objective`` is the 0-1
+        objective of the pruned rule. Removal keeps the built-in constraints
+        (forbidden, monotone, literal budget, costs); with a ``model_hook``,
+        whose constraints are unknown here, pruning is skipped.
         """
+        learned = self._learn_checked(
+            form=form, algorithm=algorithm, n_clauses=n_clauses, theta=theta, allow_disable=allow_disable,
+            disable_cost=disable_cost, max_iter=max_iter, time_limit=time_limit, solver_options=solver_options,
+            polish=polish, polish_formulation=polish_formulation, constraints=constraints,
+        )
+        if not prune:
+            return learned
+        if constraints is not None and constraints.model_hook is not None:
+            logger.info("pruning skipped: the model_hook's constraints are unknown to it")
+            return learned
+        return self._prune(learned, theta, constraints)
+
+    def _prune(self, learned: LearnedRule, theta: float, constraints: RuleConstraints | None) -> LearnedRule:
+        """``learned`` with its rule pruned (:func:`~rulemodels.algorithms.prune.prune_rule`) and a :class:`PruneReport`."""
+        rule = learned.rule
+        costs = {} if constraints is None or not constraints.costs else dict(
+            zip(self.literals, constraints.literal_costs(self.literals), strict=True)
+        )
+        pruned, report = prune_rule(rule, self.A, self._column_of, self.labels, self.sample_weight, theta, literal_cost=costs)
+        if not report.pruned:
+            return replace(learned, prune=report)
+        pruned, objective = self._better_constant(pruned, report.objective)
+        if constraints is not None:
+            broken = constraints.violations(pruned)
+            if broken:  # removal cannot break them: a bug
+                raise RuntimeError(f"pruning broke the constraints ({'; '.join(broken)}): please report this bug")
+        # counted on the returned rule: the better constant may have dropped what pruning left
+        report = replace(
+            report, n_literals=rule.n_literals - pruned.n_literals,
+            n_clauses=max(report.n_clauses, len(rule.clauses) - len(pruned.clauses)), objective=objective,
+        )
+        logger.info(
+            "pruned %d literal(s) and %d clause(s) that did not pay for themselves: objective (weighted training errors "
+            "+ theta x literals) %.6g -> %.6g", report.n_literals, report.n_clauses, report.objective_before, objective,
+        )
+        return replace(learned, rule=pruned, objective=objective, clause_columns=self._clause_columns(pruned), prune=report)
+
+    def _learn_checked(
+        self, *, form: str, algorithm: str, n_clauses: int, theta: float, allow_disable: bool, disable_cost: float | None,
+        max_iter: int, time_limit: float | None, solver_options: Mapping[str, Any] | None, polish: float | None,
+        polish_formulation: str, constraints: RuleConstraints | None,
+    ) -> LearnedRule:
+        """:meth:`learn` without pruning: the algorithm's rule, checked against the constraints."""
         if constraints is not None and not constraints.active:
             constraints = None
         self._allowed(constraints)  # a ValueError when the constraints forbid every literal, whatever the algorithm
@@ -446,6 +506,7 @@ class TrainingWorkspace:
         disable_cost: float | None,
         max_iter: int,
         solver_options: Mapping[str, Any] | None = None,
+        prune: bool = False,
     ) -> dict[tuple[float, int], LearnedRule]:
         """Column generation along a θ path on this training set: ``(θ, R) -> LearnedRule`` for every θ and R.
 
@@ -458,7 +519,8 @@ class TrainingWorkspace:
         tautologies dropped, a rule constant on the training rows made the
         better constant). No wall-clock limit and no domain constraints: fit
         those one θ at a time with :meth:`learn`. Model builds are counted on
-        the first entry of the path (the largest θ, the smallest R).
+        the first entry of the path (the largest θ, the smallest R). ``prune``
+        prunes each rule as :meth:`learn` does.
         """
         if form not in ("dnf", "cnf"):
             raise ValueError(f"form must be 'dnf' or 'cnf' here, got {form!r}")
@@ -467,13 +529,16 @@ class TrainingWorkspace:
             cache.data, cache.backend, thetas=thetas, n_clauses=n_clauses, max_iter=max_iter, settings=CG_SETTINGS,
             solver_options=solver_options, model_hook=cache.model_hook,
         )
-        return {
+        path = {
             key: self._learned(
                 cache, result, form=form, algorithm="cg", theta=key[0], allow_disable=allow_disable,
                 disable_cost=disable_cost, polish=None, polish_formulation=defaults.POLISH_FORMULATION, constraints=None,
             )
             for key, result in results.items()
         }
+        if prune:
+            path = {key: self._prune(learned, key[0], None) for key, learned in path.items()}
+        return path
 
     def _learned(
         self, cache: LPSolutionCache, result: FitResult, *, form: str, algorithm: str, theta: float, allow_disable: bool,

@@ -412,6 +412,11 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
              f"binary fits for K classes) or rarest class first ('rarest': K-1 fits) (default: {defaults.DEFAULT_CLASS_ORDER})",
     )
     _add_polish_argument(fit)
+    fit.add_argument(
+        "--no-prune", dest="prune", action="store_false", default=defaults.DEFAULT_PRUNE,
+        help="keep the algorithm's rule as learned: no exact pruning of the literals and clauses whose removal would "
+             "not raise the training objective (errors + θ × literals)",
+    )
     _add_constraint_arguments(fit)
     fit.add_argument("--out", help="save the rule (JSON) to this file, for 'rulemodels predict'")
     fit.set_defaults(handler=handlers["fit"])

@@ -144,6 +144,7 @@ def _fit_estimator(args: argparse.Namespace, algorithm: str):
         solver=args.solver, time_limit=args.time_limit, verbose=args.verbose,
         solver_options={"output_flag": True} if args.solver_log and args.solver == "highs" else None,
         nan=args.nan, high_cardinality=args.high_cardinality, polish=getattr(args, "polish", False),
+        prune=getattr(args, "prune", defaults.DEFAULT_PRUNE),
         class_weight=getattr(args, "class_weight", None),
         class_order=getattr(args, "class_order", defaults.DEFAULT_CLASS_ORDER),
         **constraint_params(args),
@@ -237,6 +238,12 @@ def _print_rule_summary(data, clf, seconds: float) -> None:
         )
     elif hasattr(clf, "polished_"):
         print("polish: skipped (the rule has no clause to polish)")
+    pruned = getattr(clf, "prune_report_", None)
+    if pruned is not None and pruned.pruned:
+        print(
+            f"prune: removed {pruned.n_literals} literal(s) and {pruned.n_clauses} clause(s); objective "
+            f"{pruned.objective_before:.6g} -> {pruned.objective:.6g}"
+        )
 
 
 def _training_error(data: Any, clf: Any) -> float:
@@ -262,6 +269,19 @@ def _polish_metadata(clf: Any) -> dict[str, Any]:
     }}
 
 
+def _prune_metadata(clf: Any) -> dict[str, Any]:
+    """``{"prune": {...}}`` for the rule file: whether the fit pruned and, when it did, what it removed."""
+    if not clf.get_params()["prune"]:
+        return {"prune": {"enabled": False}}
+    report = getattr(clf, "prune_report_", None)
+    if report is None:  # skipped (a model_hook), or a rule list (one report per step)
+        return {"prune": {"enabled": True}}
+    return {"prune": {
+        "enabled": True, "n_literals": report.n_literals, "n_clauses": report.n_clauses,
+        "objective_before": report.objective_before, "objective": report.objective,
+    }}
+
+
 def _constraints_metadata(args: argparse.Namespace) -> dict[str, Any]:
     """``{"constraints": {...}}`` for the rule file when ``fit`` had domain constraints (the ones given), else ``{}``."""
     given = {name: value for name, value in constraint_params(args).items() if value is not None}
@@ -281,7 +301,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
         save_model(
             out, clf.rule_, data.classes, data.target, _feature_columns(data),
             **rates, algorithm=args.algorithm, theta=args.theta, n_clauses=args.n_clauses,
-            solver=args.solver, column_kinds=clf.binarizer_.column_kinds_, **_polish_metadata(clf),
+            solver=args.solver, column_kinds=clf.binarizer_.column_kinds_, **_polish_metadata(clf), **_prune_metadata(clf),
             training_error=_training_error(data, clf), complexity=clf.rule_.complexity(),
             **({"class_weight": args.class_weight} if args.class_weight is not None else {}),
             **_constraints_metadata(args),

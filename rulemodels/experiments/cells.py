@@ -183,6 +183,7 @@ def _run_cell(
             form=task.form, algorithm=task.algorithm, n_clauses=task.n_clauses, theta=task.theta,
             allow_disable=False, disable_cost=None, max_iter=task.max_iter, time_limit=task.time_limit,
             polish=task.polish, polish_formulation=defaults.POLISH_FORMULATION, constraints=constraints,
+            prune=False,  # the protocol records the algorithms' rules as the paper learns them (Table 1)
         )
         wall_time = time.perf_counter() - start
         rule = learned.rule

@@ -195,6 +195,7 @@ PARAMETERS: dict[str, list[Any]] = {
     "solver_options": [dict, None],
     "time_limit": [Interval(Real, 0, None, closed="neither"), None],
     "polish": ["boolean", Interval(Real, 0, None, closed="neither")],
+    "prune": ["boolean"],
     "class_weight": [Options(defaults.CLASS_WEIGHT_MODES), dict, None],
     "class_order": [Options(defaults.CLASS_ORDERS)],
     "monotone": [dict, None],

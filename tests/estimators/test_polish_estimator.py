@@ -27,7 +27,7 @@ def zero_one_objective_of(clf, X, y) -> float:
 @pytest.mark.parametrize("algorithm", ["am", "scs", "tlp"])
 def test_polish_never_worsens_the_zero_one_objective_and_reports_bound_and_gap(pima_40, algorithm, form):
     X, y = pima_40
-    settings = dict(algorithm=algorithm, form=form, n_clauses=2, theta=0.02, n_thresholds=2, simplify=False)
+    settings = dict(algorithm=algorithm, form=form, n_clauses=2, theta=0.02, n_thresholds=2, simplify=False, prune=False)
     plain = BooleanRuleClassifier(**settings).fit(X, y)
     polished = BooleanRuleClassifier(**settings, polish=20).fit(X, y)
     start = zero_one_objective_of(plain, X, y)
@@ -71,8 +71,8 @@ def test_polish_with_clause_disabling_and_a_cnf(pima_40):
 
 def test_polish_off_is_the_unpolished_fit(pima_40):
     X, y = pima_40
-    default = BooleanRuleClassifier(n_clauses=2, theta=0.01, n_thresholds=2).fit(X, y)
-    off = BooleanRuleClassifier(n_clauses=2, theta=0.01, n_thresholds=2, polish=False).fit(X, y)
+    default = BooleanRuleClassifier(n_clauses=2, theta=0.01, n_thresholds=2, prune=False).fit(X, y)
+    off = BooleanRuleClassifier(n_clauses=2, theta=0.01, n_thresholds=2, polish=False, prune=False).fit(X, y)
     assert off.rule_ == default.rule_ and off.objective_ == default.objective_ and off.history_ == default.history_
     assert off.objective_ == off.history_[-1]  # the algorithm's own (Hamming) objective, as before
     for name in ("polished_", "polish_bound_", "polish_gap_", "polish_report_"):

@@ -655,6 +655,7 @@ def test_time_limit_through_the_estimator(algorithm, caplog):
             clf = BooleanRuleClassifier(
                 algorithm=algorithm, n_clauses=3, theta=0.001, n_thresholds=5,
                 solver=FaultAfter(k, TerminationCondition.time_limit),
+                prune=False,  # objective_ stays the algorithm's own, the best of history_
             ).fit(X, y)
         assert clf.termination_ == "time_limit"
         assert f"{algorithm.upper()}: the time limit was reached after {k + 1} solves" in caplog.text  # for -v
