@@ -168,7 +168,7 @@ def _tree_cuts(
 ) -> np.ndarray:
     """Cut points of a one-column classification tree (CART, Gini impurity) with at most ``max_leaves`` leaves.
 
-    ``values`` are one column's finite present values, ``codes`` their class indices (``0 .. n_classes - 1``)
+    ``values`` are one column's finite present values (of rows with positive weight), ``codes`` their class indices (``0 .. n_classes - 1``)
     and ``weights`` their sample weights. The tree grows best first (the leaf whose best split lowers the
     weighted Gini impurity most is split next, as a tree with ``max_leaf_nodes`` does) over the distinct
     values, so tied values stay together; a split must lower the impurity and leave each side at least
@@ -256,6 +256,8 @@ def _row_weights(sample_weight: Any, n_samples: int) -> np.ndarray:
         raise ValueError(f"sample_weight.shape == {weights.shape}, expected ({n_samples},)")
     if not np.all(np.isfinite(weights)) or np.any(weights < 0):
         raise ValueError("sample_weight must be finite and >= 0")
+    if not np.any(weights > 0):
+        raise ValueError("Sample weights must contain at least one non-zero number: every sample has weight zero")
     return weights
 
 
@@ -731,12 +733,16 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         return self
 
     def _fit_labels(self, y: Any, sample_weight: Any, n_samples: int) -> _Labels | None:
-        """The class codes and weights a label-aware ``thresholds`` needs (None for ``'quantile'``)."""
+        """The class codes and weights a label-aware ``thresholds`` needs (None for ``'quantile'``, which only checks
+        the weights)."""
         if self.thresholds == "quantile":
+            if sample_weight is not None:
+                _row_weights(sample_weight, n_samples)
             return None
         if y is None:
             raise ValueError(
-                f"thresholds={self.thresholds!r} places each numeric column's thresholds where the classes change, "
+                f"requires y to be passed, but the target y is None: thresholds={self.thresholds!r} places each "
+                "numeric column's thresholds where the classes change, "
                 "so fit needs the labels: call fit(X, y) (and sample_weight=... if the rows are weighted), or use "
                 "thresholds='quantile', which needs no labels"
             )
@@ -889,7 +895,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             return "flag", ()
         if labels is None:
             return "threshold", tuple(float(t) for t in self._thresholds(x[~missing], distinct))
-        present = ~missing & np.isfinite(x)
+        present = ~missing & np.isfinite(x) & (labels.weights > 0)  # a row of weight 0 is no row to the tree
         cuts = _tree_cuts(x[present], labels.codes[present], labels.weights[present], labels.n_classes,
                           int(self.n_thresholds) + 1)
         if self.thresholds == "quantile+tree":  # a tree cut in the gap of a quantile threshold adds nothing
@@ -1102,4 +1108,5 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         tags.input_tags.categorical = True
         tags.input_tags.string = True
         tags.transformer_tags.preserves_dtype = []
+        tags.target_tags.required = self.thresholds != "quantile"  # label-aware thresholds
         return tags
