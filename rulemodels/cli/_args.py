@@ -177,12 +177,13 @@ def _thresholds_value(n_thresholds: Callable[[str], Any]) -> Callable[[str], Any
         if text in defaults.THRESHOLD_METHODS:
             return text
         try:
-            return n_thresholds(text)
-        except argparse.ArgumentTypeError:
+            int(text)
+        except ValueError:
             raise argparse.ArgumentTypeError(
                 f"must be one of {', '.join(defaults.THRESHOLD_METHODS)} (or a number of thresholds, the old "
                 f"spelling of --n-thresholds), got {text!r}"
             ) from None
+        return n_thresholds(text)  # a number: the old --n-thresholds, checked (and its error worded) as that one
 
     return parse
 
