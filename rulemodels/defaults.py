@@ -60,6 +60,7 @@ __all__ = [
     "DEFAULT_SIMPLIFY",
     "DEFAULT_SOLVER",
     "DEFAULT_THETA",
+    "DEFAULT_THRESHOLDS",
     "DEFAULT_THETAS",
     "DEFAULT_THETA_UNIT",
     "DEFAULT_TIE_BREAK",
@@ -82,6 +83,8 @@ __all__ = [
     "NAN_POLICIES",
     "POLISH_FORMULATION",
     "THETA_UNITS",
+    "THRESHOLD_METHODS",
+    "TREE_MIN_LEAF_SHARE",
 ]
 
 #: The heuristic learners of the paper (section 4), in the estimator's order:
@@ -117,6 +120,10 @@ THETA_UNITS: tuple[str, ...] = ("fraction", "sample")
 #: Missing values in X (``nan``): literals false where a column is missing plus ``x is missing``, or refused.
 NAN_POLICIES: tuple[str, ...] = ("indicator", "error")
 
+#: Where a numeric column's thresholds come from (``thresholds``): quantiles of its values (no labels),
+#: the cut points of a one-column classification tree fitted with the labels, or the union of both.
+THRESHOLD_METHODS: tuple[str, ...] = ("quantile", "tree", "quantile+tree")
+
 #: Text columns with one distinct value per row (``high_cardinality``): left out, or kept as categories.
 HIGH_CARDINALITY_POLICIES: tuple[str, ...] = ("drop", "keep")
 
@@ -144,6 +151,11 @@ DEFAULT_THETA_UNIT = "fraction"
 DEFAULT_ALGORITHM = "am"
 #: Quantile thresholds per numeric column (9: deciles).
 DEFAULT_N_THRESHOLDS = 9
+#: How the thresholds are placed (one of :data:`THRESHOLD_METHODS`).
+DEFAULT_THRESHOLDS = "quantile"
+#: The label-aware thresholds' trees leave at least this share of a column's weight on each side of a cut
+#: (the default θ: a literal that separates fewer rows cannot pay its cost).
+TREE_MIN_LEAF_SHARE = 0.005
 DEFAULT_NAN = "indicator"
 DEFAULT_HIGH_CARDINALITY = "drop"
 DEFAULT_SIMPLIFY = True

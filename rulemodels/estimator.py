@@ -146,7 +146,15 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         relaxation, set covering with simple / redundancy-aware binarization,
         or the exact 0-1 error MIP (small data only).
     n_thresholds : int, default=9
-        Quantile thresholds per numeric column (9 = deciles).
+        Thresholds per numeric column, at most (9 quantiles = deciles).
+    thresholds : {"quantile", "tree", "quantile+tree"}, default="quantile"
+        Where a numeric column's thresholds go. ``"quantile"``: its
+        ``n_thresholds`` quantiles (no labels). ``"tree"``: the cut points of a
+        one-column classification tree (Gini) with at most ``n_thresholds + 1``
+        leaves, fitted on the training labels (and weights): thresholds where
+        the classes change, e.g. around a rare class confined to a tail that
+        deciles cannot isolate. ``"quantile+tree"``: both. A Parquet or Dask
+        fit uses quantiles (see :class:`~rulemodels.data.FeatureBinarizer`).
     nan : {"indicator", "error"}, default="indicator"
         Missing values (NaN, None) in X. ``"indicator"``: a missing value
         makes every other literal on its column false (``x <= t``, ``x > t``,
@@ -401,6 +409,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         theta_unit: str = defaults.DEFAULT_THETA_UNIT,
         algorithm: str = defaults.DEFAULT_ALGORITHM,
         n_thresholds: int = defaults.DEFAULT_N_THRESHOLDS,
+        thresholds: str = defaults.DEFAULT_THRESHOLDS,
         nan: str = defaults.DEFAULT_NAN,
         high_cardinality: str = defaults.DEFAULT_HIGH_CARDINALITY,
         simplify: bool = defaults.DEFAULT_SIMPLIFY,
@@ -429,6 +438,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.theta_unit = theta_unit
         self.algorithm = algorithm
         self.n_thresholds = n_thresholds
+        self.thresholds = thresholds
         self.nan = nan
         self.high_cardinality = high_cardinality
         self.simplify = simplify
@@ -575,7 +585,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             self.__dict__.pop(name, None)
         class_index = np.searchsorted(classes, y_array)
         with _log_level(self.verbose):
-            self.binarizer_ = self._make_binarizer().fit(frame)
+            self.binarizer_ = self._make_binarizer().fit(frame, y_array, weights)  # all classes: label-aware thresholds
             A = self.binarizer_.transform(frame)
             search = _RuleListSearch(self, frame, A, class_index, weights)
             chosen, default, self.order_search_ = search.run(len(classes))
@@ -624,7 +634,9 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
 
     def _make_binarizer(self) -> FeatureBinarizer:
         """The (unfitted) binarizer of this estimator's settings: the one place they are read."""
-        return FeatureBinarizer(n_thresholds=self.n_thresholds, nan=self.nan, high_cardinality=self.high_cardinality)
+        return FeatureBinarizer(
+            n_thresholds=self.n_thresholds, thresholds=self.thresholds, nan=self.nan, high_cardinality=self.high_cardinality,
+        )
 
     def _fit_on(self, workspace: TrainingWorkspace, X: Any, y: Any, learned: LearnedRule | None = None) -> BooleanRuleClassifier:
         validate_data(self, X, skip_check_array=True)

@@ -44,7 +44,7 @@ FINE_THETAS: tuple[float, ...] = defaults.FINE_THETAS
 
 #: The BooleanRuleClassifier parameters BooleanRuleCV passes through unchanged.
 _BASE_PARAMS: tuple[str, ...] = (
-    "n_thresholds", "allow_disable", "disable_cost", "max_iter",
+    "n_thresholds", "thresholds", "allow_disable", "disable_cost", "max_iter",
     "solver", "solver_options", "time_limit", "random_state",
     "theta_unit", "nan", "high_cardinality", "simplify", "polish", "prune", "class_weight", "class_order",
     *defaults.CONSTRAINT_PARAMS,
@@ -421,7 +421,7 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         processes. Whatever ``verbose`` is, a progress bar of the fold fits
         (count, rate, ETA) is drawn on stderr when stderr is a terminal, and
         nothing otherwise (:mod:`rulemodels.utils`).
-    n_thresholds, allow_disable, disable_cost, max_iter, solver, solver_options, time_limit, \
+    n_thresholds, thresholds, allow_disable, disable_cost, max_iter, solver, solver_options, time_limit, \
 theta_unit, nan, high_cardinality, simplify, polish, prune, class_weight, class_order, monotone, \
 forbidden_features, feature_costs, max_literals_per_clause, model_hook
         Passed to every :class:`~rulemodels.BooleanRuleClassifier` (see it for
@@ -532,6 +532,7 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         verbose: bool | int = False,
         selection: str = defaults.DEFAULT_CV_SELECTION,
         n_thresholds: int = defaults.DEFAULT_N_THRESHOLDS,
+        thresholds: str = defaults.DEFAULT_THRESHOLDS,
         allow_disable: bool = defaults.DEFAULT_ALLOW_DISABLE,
         disable_cost: float = defaults.DEFAULT_DISABLE_COST,
         max_iter: int = defaults.DEFAULT_MAX_ITER,
@@ -565,6 +566,7 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         self.verbose = verbose
         self.selection = selection
         self.n_thresholds = n_thresholds
+        self.thresholds = thresholds
         self.allow_disable = allow_disable
         self.disable_cost = disable_cost
         self.max_iter = max_iter

@@ -66,12 +66,14 @@ logger = logging.getLogger(__name__)
 __all__ = ["TrainingWorkspace", "default_binarizer"]
 
 
-def default_binarizer(n_thresholds: int | None = None) -> FeatureBinarizer:
+def default_binarizer(n_thresholds: int | None = None, thresholds: str | None = None) -> FeatureBinarizer:
     """The binarization of :class:`~rulemodels.BooleanRuleClassifier`'s defaults (missing values as their own literal).
 
-    ``n_thresholds=None`` keeps :class:`~rulemodels.FeatureBinarizer`'s own default.
+    ``n_thresholds=None`` and ``thresholds=None`` keep :class:`~rulemodels.FeatureBinarizer`'s own defaults.
     """
-    settings = {} if n_thresholds is None else {"n_thresholds": n_thresholds}
+    settings: dict[str, Any] = {} if n_thresholds is None else {"n_thresholds": n_thresholds}
+    if thresholds is not None:
+        settings["thresholds"] = thresholds
     return FeatureBinarizer(nan="indicator", high_cardinality="drop", **settings)
 
 
@@ -206,7 +208,7 @@ class TrainingWorkspace:
         started = time.perf_counter()
         if fit_binarizer:
             self.binarizer = clone(binarizer) if binarizer is not None else default_binarizer()
-            self.binarizer.fit(self.frame)
+            self.binarizer.fit(self.frame, self.labels, self.sample_weight)  # labels and weights: label-aware thresholds
         else:
             if binarizer is None:
                 raise ValueError("fit_binarizer=False needs the fitted binarizer to use (binarizer=...)")
@@ -644,7 +646,7 @@ class TrainingWorkspace:
             raise ValueError(
                 f"the workspace was built with binarizer settings {self.binarizer.get_params()} but this fit asks for "
                 f"{wanted}: build the workspace with binarizer=FeatureBinarizer(...) of the estimator's settings "
-                "(n_thresholds, nan, high_cardinality)"
+                "(n_thresholds, thresholds, nan, high_cardinality)"
             )
         name = solver if isinstance(solver, str) else getattr(solver, "name", solver)
         if isinstance(name, str) and name.strip().lower() != self.backend.name:

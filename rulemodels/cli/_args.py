@@ -3,7 +3,8 @@
 Flags are named after the estimator's parameters (``--n-clauses`` is
 ``n_clauses``, ``--n-thresholds`` is ``n_thresholds``, ``--high-cardinality``
 is ``high_cardinality``); the old spellings (``--clauses``, ``--thresholds``,
-``--keep-id-columns``) still work, hidden from ``--help``. Defaults, algorithm
+``--keep-id-columns``) still work, hidden from ``--help`` (``fit --thresholds``
+is the ``thresholds`` method, and still takes a number of thresholds). Defaults, algorithm
 and solver names come from :mod:`rulemodels.defaults`, and numbers are checked
 by their parameter's one rule (:data:`rulemodels.utils.PARAMETERS`), so
 nothing heavy (numpy, pandas, Pyomo, scikit-learn) is imported to build the
@@ -120,7 +121,7 @@ def _add_alias(parser: argparse.ArgumentParser, old: str, dest: str, **kwargs: A
 
 
 def _add_rule_arguments(
-    parser: argparse.ArgumentParser, *, solver: str, forms: tuple[str, ...] = defaults.FORMS,
+    parser: argparse.ArgumentParser, *, solver: str, forms: tuple[str, ...] = defaults.FORMS, threshold_methods: bool = False,
 ) -> None:
     n_clauses = _parameter_type("n_clauses", int)
     parser.add_argument(
@@ -141,19 +142,58 @@ def _add_rule_arguments(
         "--solver", default=solver,
         help=f"solver backend: {', '.join(defaults.BUILTIN_SOLVERS)}, or any Pyomo solver name (default: {solver})",
     )
-    _add_thresholds_argument(parser)
+    _add_thresholds_argument(parser, methods=threshold_methods)
     parser.add_argument(
         "--time-limit", type=_parameter_type("time_limit", float), default=None, help="seconds for the whole fit or solve",
     )
 
 
-def _add_thresholds_argument(parser: argparse.ArgumentParser) -> None:
+def _add_thresholds_argument(parser: argparse.ArgumentParser, *, methods: bool = False) -> None:
+    """``--n-thresholds``; with ``methods`` also ``--thresholds METHOD`` (an integer there is the old ``--n-thresholds``)."""
     n_thresholds = _parameter_type("n_thresholds", int)
     parser.add_argument(
         "--n-thresholds", type=n_thresholds, default=defaults.DEFAULT_N_THRESHOLDS,
-        help=f"quantile thresholds per numeric column (default: {defaults.DEFAULT_N_THRESHOLDS})",
+        help=(f"thresholds per numeric column, at most (default: {defaults.DEFAULT_N_THRESHOLDS})" if methods
+              else f"quantile thresholds per numeric column (default: {defaults.DEFAULT_N_THRESHOLDS})"),
     )
-    _add_alias(parser, "--thresholds", "n_thresholds", type=n_thresholds)
+    if not methods:
+        _add_alias(parser, "--thresholds", "n_thresholds", type=n_thresholds)
+        return
+    parser.set_defaults(thresholds=defaults.DEFAULT_THRESHOLDS)
+    parser.add_argument(
+        "--thresholds", type=_thresholds_value(n_thresholds), action=_ThresholdsAction, dest="thresholds",
+        metavar="{" + ",".join(defaults.THRESHOLD_METHODS) + "}",
+        help="where each numeric column's thresholds go: 'quantile' (its quantiles), 'tree' (where the classes "
+             "change: the cuts of a one-column classification tree fitted with the labels; helps a rare class "
+             "confined to a tail) or 'quantile+tree' (both); a Parquet fit uses quantiles "
+             f"(default: {defaults.DEFAULT_THRESHOLDS})",
+    )
+
+
+def _thresholds_value(n_thresholds: Callable[[str], Any]) -> Callable[[str], Any]:
+    """An argparse ``type`` for ``--thresholds``: a method name, or (the flag's old meaning) a number of thresholds."""
+
+    def parse(text: str) -> Any:
+        if text in defaults.THRESHOLD_METHODS:
+            return text
+        try:
+            int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"must be one of {', '.join(defaults.THRESHOLD_METHODS)} (or a number of thresholds, the old "
+                f"spelling of --n-thresholds), got {text!r}"
+            ) from None
+        return n_thresholds(text)  # a number: the old --n-thresholds, checked (and its error worded) as that one
+
+    return parse
+
+
+class _ThresholdsAction(argparse.Action):
+    """``--thresholds``: a method sets ``thresholds``; an integer sets ``n_thresholds`` (the flag's old meaning)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        setattr(namespace, "n_thresholds" if isinstance(values, int) else "thresholds", values)
 
 
 def _add_polish_argument(parser: argparse.ArgumentParser) -> None:
@@ -398,7 +438,7 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
         "--algorithm", choices=defaults.ALGORITHMS, default=defaults.DEFAULT_ALGORITHM,
         help=f"learning algorithm (default: {defaults.DEFAULT_ALGORITHM})",
     )
-    _add_rule_arguments(fit, solver=defaults.DEFAULT_SOLVER, forms=defaults.FORMS_AND_AUTO)
+    _add_rule_arguments(fit, solver=defaults.DEFAULT_SOLVER, forms=defaults.FORMS_AND_AUTO, threshold_methods=True)
     _add_max_iter_argument(fit)
     fit.add_argument("--allow-disable", action="store_true", help="let the learner switch clauses off")
     fit.add_argument(

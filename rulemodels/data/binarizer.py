@@ -11,6 +11,7 @@ redundancy-aware binarization (Section "Redundancy Aware Binarization").
 
 from __future__ import annotations
 
+import heapq
 import logging
 import math
 import warnings
@@ -51,6 +52,15 @@ ID_LIKE_MIN_DISTINCT = 20
 ID_LIKE_SHARE = 0.9
 
 logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class _Labels:
+    """What the label-aware thresholds read of ``y``: each row's class index, the number of classes, the weights."""
+
+    codes: np.ndarray
+    n_classes: int
+    weights: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -135,6 +145,120 @@ def _linear_quantiles(values: np.ndarray, n_thresholds: int) -> np.ndarray:
         short = float(f"{t:.12g}")
         out[k - 1] = short if a <= short < b else t
     return out
+
+
+def _between(a: float, b: float, t: float) -> float:
+    """A threshold in ``[a, b)`` (``a < b`` consecutive training values) near ``t``, stored as a short decimal.
+
+    ``t`` clamped into ``[a, b)``, then the value of the fewest significant digits (at most 12) that
+    rounds ``t`` and stays in ``[a, b)``: a cut between 1799.3 and 1801.7 is 1800, and two distinct
+    training values are never merged (the exact ``t`` is kept when no rounding stays between them).
+    """
+    t = min(max(t, a), float(np.nextafter(b, -np.inf)))
+    for digits in range(1, 13):
+        short = float(f"{t:.{digits}g}")
+        if a <= short < b:
+            return short
+    return t
+
+
+def _tree_cuts(
+    values: np.ndarray, codes: np.ndarray, weights: np.ndarray, n_classes: int, max_leaves: int,
+    min_leaf_share: float = defaults.TREE_MIN_LEAF_SHARE,
+) -> np.ndarray:
+    """Cut points of a one-column classification tree (CART, Gini impurity) with at most ``max_leaves`` leaves.
+
+    ``values`` are one column's finite present values (of rows with positive weight), ``codes`` their class indices (``0 .. n_classes - 1``)
+    and ``weights`` their sample weights. The tree grows best first (the leaf whose best split lowers the
+    weighted Gini impurity most is split next, as a tree with ``max_leaf_nodes`` does) over the distinct
+    values, so tied values stay together; a split must lower the impurity and leave each side at least
+    ``min_leaf_share`` of the column's weight (no cut that isolates a few rows: a literal must fix a share
+    of the training weight to pay its cost θ anyway, :data:`~rulemodels.defaults.DEFAULT_THETA`). Each cut lies between two
+    consecutive distinct values ``a < b``: the midpoint written with the fewest digits that stay in
+    ``[a, b)`` (:func:`_between`). Deterministic: ties between splits go to the lower value. Returns the
+    cuts ascending.
+    """
+    distinct, inverse = np.unique(values, return_inverse=True)
+    m = distinct.size
+    if m <= 1 or max_leaves <= 1:
+        return np.empty(0)
+    counts = np.zeros((m, n_classes))
+    np.add.at(counts, (inverse, codes), weights)
+    cumulative = np.vstack([np.zeros((1, n_classes)), np.cumsum(counts, axis=0)])
+    min_leaf = max(min_leaf_share * float(cumulative[-1].sum()), 0.0)
+
+    def best_split(lo: int, hi: int) -> tuple[float, int] | None:
+        """(gain, s) of the best split of the node of distinct values ``lo .. hi - 1`` into ``lo .. s - 1`` and ``s .. hi - 1``."""
+        if hi - lo < 2:
+            return None
+        total = cumulative[hi] - cumulative[lo]
+        weight = total.sum()
+        if weight <= 0:
+            return None
+        left = cumulative[lo + 1 : hi] - cumulative[lo]
+        right = total - left
+        left_weight, right_weight = left.sum(axis=1), right.sum(axis=1)
+        valid = (left_weight > 0) & (right_weight > 0) & (left_weight >= min_leaf) & (right_weight >= min_leaf)
+        with np.errstate(divide="ignore", invalid="ignore"):  # weight x (1 - Gini) of the two children
+            purity = np.where(valid, (left**2).sum(axis=1) / left_weight + (right**2).sum(axis=1) / right_weight, -np.inf)
+        k = int(np.argmax(purity))
+        gain = float(purity[k] - (total**2).sum() / weight)
+        if not valid[k] or gain <= 1e-12 * weight:
+            return None
+        return gain, lo + k + 1
+
+    heap: list[tuple[float, int, int, int]] = []
+
+    def push(lo: int, hi: int) -> None:
+        found = best_split(lo, hi)
+        if found is not None:
+            heapq.heappush(heap, (-found[0], lo, hi, found[1]))
+
+    push(0, m)
+    splits: list[int] = []
+    while heap and len(splits) < max_leaves - 1:
+        _, lo, hi, s = heapq.heappop(heap)
+        splits.append(s)
+        push(lo, s)
+        push(s, hi)
+    cuts = [_between(float(distinct[s - 1]), float(distinct[s]), float(distinct[s - 1]) / 2 + float(distinct[s]) / 2)
+            for s in sorted(splits)]
+    return np.asarray(cuts, dtype=float)
+
+
+def _label_codes(y: Any, n_samples: int) -> tuple[np.ndarray, int]:
+    """``(codes, n_classes)``: the class index of each row's label (any number of classes)."""
+    y_array = np.asarray(y)
+    if y_array.ndim == 2 and y_array.shape[1] == 1:
+        y_array = y_array.ravel()
+    if y_array.ndim != 1:
+        raise ValueError(f"y must be 1-dimensional (one label per sample), got shape {y_array.shape}")
+    if y_array.shape[0] != n_samples:
+        raise ValueError(f"X has {n_samples} samples but y has {y_array.shape[0]} labels")
+    codes, classes = pd.factorize(pd.Series(y_array, dtype=object), sort=False)
+    if (codes < 0).any():
+        raise ValueError("y has missing labels (NaN or None): drop those rows or fill in their labels")
+    return codes.astype(np.intp), max(len(classes), 1)
+
+
+def _row_weights(sample_weight: Any, n_samples: int) -> np.ndarray:
+    """The label-aware thresholds' row weights (ones when None): finite, non-negative, one per row.
+
+    Only their ratios matter to the trees; the estimators pass weights already checked
+    (:func:`rulemodels.data.check_sample_weight`), this check is for a binarizer fitted on its own.
+    """
+    if sample_weight is None:
+        return np.ones(n_samples)
+    weights = np.asarray(sample_weight, dtype=float)
+    if weights.ndim == 0:
+        weights = np.full(n_samples, float(weights))
+    if weights.shape != (n_samples,):
+        raise ValueError(f"sample_weight.shape == {weights.shape}, expected ({n_samples},)")
+    if not np.all(np.isfinite(weights)) or np.any(weights < 0):
+        raise ValueError("sample_weight must be finite and >= 0")
+    if not np.any(weights > 0):
+        raise ValueError("Sample weights must contain at least one non-zero number: every sample has weight zero")
+    return weights
 
 
 def _missing_message(name: str, count: int) -> str:
@@ -379,6 +503,18 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
       most ``n_thresholds + 1`` distinct values uses its finite distinct values
       except the maximum. Literals: ``x <= t_k`` for ascending ``k``, then
       (with ``negations``) ``x > t_k`` for ascending ``k``.
+    * With ``thresholds='tree'`` a numeric column's thresholds are instead the
+      cut points of a classification tree (Gini impurity) grown on that column
+      alone from ``fit``'s labels and weights: best split first, at most
+      ``n_thresholds + 1`` leaves, each with at least
+      :data:`~rulemodels.defaults.TREE_MIN_LEAF_SHARE` of the column's present
+      weight, only splits that lower the impurity (a column the labels do not
+      depend on may get none). Missing values are left out; tied values stay
+      together; each cut lies in ``[a, b)`` between consecutive distinct finite
+      training values ``a < b`` (their midpoint, written with the fewest
+      significant digits that stay there), so it never merges two of them.
+      ``'quantile+tree'``: the quantile thresholds plus the tree's cuts that
+      separate other values than they do.
     * Numeric column with values in {0, 1} (or bool): ``x`` (``is_true``)
       and, with ``negations``, ``not x`` (``is_false``).
     * Categorical column: for each category seen in training (sorted by
@@ -393,6 +529,12 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
     ----------
     n_thresholds : int, default=9
         Maximum number of thresholds per numeric column (>= 1).
+    thresholds : {'quantile', 'tree', 'quantile+tree'}, default='quantile'
+        Where they go: at quantiles of the column (no labels), where the
+        classes change (a one-column tree fitted with ``y``; :meth:`fit` then
+        needs ``y``), or both. Label-aware thresholds help when a class is
+        confined to a narrow range, e.g. a rare class in a tail smaller than
+        a quantile bin. :meth:`fit_summary` (no labels) uses quantiles.
     negations : bool, default=True
         Also emit the complement of each literal (``>``, ``!=``,
         ``is_false``, ``not_nan``). The paper's formulation assumes
@@ -519,6 +661,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
 
     _parameter_constraints: dict = {
         "n_thresholds": PARAMETERS["n_thresholds"],  # the estimators' rules for the parameters they pass on
+        "thresholds": PARAMETERS["thresholds"],
         "negations": ["boolean"],
         "nan": PARAMETERS["nan"],
         "high_cardinality": PARAMETERS["high_cardinality"],
@@ -529,12 +672,14 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         self,
         *,
         n_thresholds: int = defaults.DEFAULT_N_THRESHOLDS,
+        thresholds: str = defaults.DEFAULT_THRESHOLDS,
         negations: bool = True,
         nan: str = "error",
         high_cardinality: str = defaults.DEFAULT_HIGH_CARDINALITY,
         categorical: str | list[str] = "auto",
     ) -> None:
         self.n_thresholds = n_thresholds
+        self.thresholds = thresholds
         self.negations = negations
         self.nan = nan
         self.high_cardinality = high_cardinality
@@ -542,15 +687,18 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
 
     # -- fit ---------------------------------------------------------------
 
-    def fit(self, X: Any, y: Any = None) -> FeatureBinarizer:
+    def fit(self, X: Any, y: Any = None, sample_weight: Any = None) -> FeatureBinarizer:
         """Learn thresholds and categories of each column.
 
         Parameters
         ----------
         X : pandas.DataFrame or array-like of shape (n_samples, n_features)
             Raw training data.
-        y : None
-            Ignored.
+        y : array-like of shape (n_samples,), optional
+            Class labels (two or more classes). Needed by ``thresholds='tree'`` and
+            ``'quantile+tree'``; ignored by ``'quantile'``.
+        sample_weight : array-like of shape (n_samples,), optional
+            Weights of the rows in the label-aware thresholds' trees; ignored by ``'quantile'``.
 
         Returns
         -------
@@ -559,6 +707,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         validate_params(self)
         frame, had_names = _to_frame(X)
         _check_scalar_cells(frame)
+        labels = self._fit_labels(y, sample_weight, frame.shape[0])
         self.n_features_in_ = frame.shape[1]
         if had_names:
             self.feature_names_in_ = np.asarray(frame.columns, dtype=object)
@@ -569,7 +718,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         kinds: dict[str, ColumnKind] = {}
         start = 0
         for name in frame.columns:
-            plan = self._fit_column(frame[name], name, name in categorical, start)
+            plan = self._fit_column(frame[name], name, name in categorical, start, labels)
             plans.append(plan)
             kinds[name] = _column_kind(plan, frame[name])
             start += plan.width
@@ -583,6 +732,23 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         )
         return self
 
+    def _fit_labels(self, y: Any, sample_weight: Any, n_samples: int) -> _Labels | None:
+        """The class codes and weights a label-aware ``thresholds`` needs (None for ``'quantile'``, which only checks
+        the weights)."""
+        if self.thresholds == "quantile":
+            if sample_weight is not None:
+                _row_weights(sample_weight, n_samples)
+            return None
+        if y is None:
+            raise ValueError(
+                f"requires y to be passed, but the target y is None: thresholds={self.thresholds!r} places each "
+                "numeric column's thresholds where the classes change, "
+                "so fit needs the labels: call fit(X, y) (and sample_weight=... if the rows are weighted), or use "
+                "thresholds='quantile', which needs no labels"
+            )
+        codes, n_classes = _label_codes(y, n_samples)
+        return _Labels(codes, n_classes, _row_weights(sample_weight, n_samples))
+
     def fit_summary(self, summaries: list[ColumnSummary]) -> FeatureBinarizer:
         """Fit from per-column counts (:class:`ColumnSummary`, one per column in order) instead of the rows.
 
@@ -593,6 +759,11 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         approximation). ``feature_names_in_`` is set to the summaries' names.
         """
         validate_params(self)
+        if self.thresholds != "quantile":
+            logger.warning(
+                "thresholds=%r needs the labels of every row, which per-column summaries do not keep: "
+                "this fit from summaries (Parquet batches, Dask partitions) uses quantile thresholds", self.thresholds,
+            )
         names = check_unique_column_names([summary.name for summary in summaries])
         if not names:
             raise ValueError("Found array with 0 feature(s) while a minimum of 1 is required.")
@@ -673,7 +844,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         return set(names)
 
     def _fit_column(
-        self, column: pd.Series, name: str, is_categorical: bool, start: int
+        self, column: pd.Series, name: str, is_categorical: bool, start: int, labels: _Labels | None = None,
     ) -> _ColumnPlan:
         missing = np.asarray(pd.isna(column), dtype=bool)
         n_missing = int(missing.sum())
@@ -685,9 +856,10 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
                 return _ColumnPlan(name, "dropped", (), False, bool(self.negations), start)
             kind, values = self._fit_categories(column[~missing], name)
         else:
-            kind, values = self._fit_numeric(column, name, missing)
+            kind, values = self._fit_numeric(column, name, missing, labels)
         if kind != "flag" and not values:
-            logger.debug("column %r is constant; it yields no value literals", name)
+            logger.debug("column %r is constant (or, with label-aware thresholds, no cut lowers the impurity); "
+                         "it yields no value literals", name)
         return _ColumnPlan(name, kind, values, indicator, bool(self.negations), start)
 
     def _is_id_like(self, present: pd.Series, name: str) -> bool:
@@ -713,7 +885,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         return "category", tuple(values) if len(values) > 1 else ()
 
     def _fit_numeric(
-        self, column: pd.Series, name: str, missing: np.ndarray
+        self, column: pd.Series, name: str, missing: np.ndarray, labels: _Labels | None = None,
     ) -> tuple[str, tuple[float, ...]]:
         x = numeric_column_values(column, name)
         distinct = np.unique(x[~missing])
@@ -721,7 +893,16 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             return "threshold", ()
         if np.isin(distinct, (0.0, 1.0)).all():
             return "flag", ()
-        return "threshold", tuple(float(t) for t in self._thresholds(x[~missing], distinct))
+        if labels is None:
+            return "threshold", tuple(float(t) for t in self._thresholds(x[~missing], distinct))
+        present = ~missing & np.isfinite(x) & (labels.weights > 0)  # a row of weight 0 is no row to the tree
+        cuts = _tree_cuts(x[present], labels.codes[present], labels.weights[present], labels.n_classes,
+                          int(self.n_thresholds) + 1)
+        if self.thresholds == "quantile+tree":  # a tree cut in the gap of a quantile threshold adds nothing
+            quantiles = self._thresholds(x[~missing], distinct)
+            gap = np.searchsorted(distinct, cuts, side="right")
+            cuts = np.union1d(quantiles, cuts[~np.isin(gap, np.searchsorted(distinct, quantiles, side="right"))])
+        return "threshold", tuple(float(t) for t in cuts)
 
     def _thresholds(self, present: np.ndarray, distinct: np.ndarray) -> np.ndarray:
         """Quantile thresholds :math:`q_{k/(K+1)}`, ``k = 1..K``, strictly below the maximum."""
@@ -927,4 +1108,5 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         tags.input_tags.categorical = True
         tags.input_tags.string = True
         tags.transformer_tags.preserves_dtype = []
+        tags.target_tags.required = self.thresholds != "quantile"  # label-aware thresholds
         return tags

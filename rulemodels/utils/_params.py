@@ -185,6 +185,7 @@ PARAMETERS: dict[str, list[Any]] = {
     "theta_unit": [Options(defaults.THETA_UNITS)],
     "algorithm": [Options(defaults.ALGORITHMS)],
     "n_thresholds": [Interval(Integral, 1, None, closed="left")],
+    "thresholds": [Options(defaults.THRESHOLD_METHODS)],
     "nan": [Options(defaults.NAN_POLICIES)],
     "high_cardinality": [Options(defaults.HIGH_CARDINALITY_POLICIES)],
     "simplify": ["boolean"],

@@ -259,7 +259,8 @@ def test_the_cli_defaults_are_the_defaults_module_and_the_estimators():
 
     fit = build_parser().parse_args(["fit", "pima"])
     estimator = BooleanRuleClassifier()
-    for name in ("n_clauses", "theta", "form", "solver", "n_thresholds", "max_iter", "algorithm", "nan", "high_cardinality"):
+    for name in ("n_clauses", "theta", "form", "solver", "n_thresholds", "thresholds", "max_iter", "algorithm", "nan",
+                 "high_cardinality"):
         assert getattr(fit, name) == getattr(defaults, f"DEFAULT_{name.upper()}") == getattr(estimator, name), name
     cv = build_parser().parse_args(["cv", "pima"])
     assert cv.n_clauses == list(defaults.DEFAULT_N_CLAUSES_GRID) and cv.folds == defaults.DEFAULT_FOLDS

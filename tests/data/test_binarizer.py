@@ -472,7 +472,7 @@ def test_feature_metadata() -> None:
 def test_clone_and_params() -> None:
     binarizer = FeatureBinarizer(n_thresholds=4, negations=False, nan="indicator",
                                  categorical=["a"])
-    assert binarizer.get_params() == {"n_thresholds": 4, "negations": False, "nan": "indicator",
+    assert binarizer.get_params() == {"n_thresholds": 4, "thresholds": "quantile", "negations": False, "nan": "indicator",
                                       "high_cardinality": "drop", "categorical": ["a"]}
     copy = clone(binarizer)
     assert copy is not binarizer and copy.get_params() == binarizer.get_params()
@@ -490,6 +490,7 @@ def test_clone_and_params() -> None:
         ({"nan": "drop"}, r"'nan' parameter of FeatureBinarizer must be a str among"),
         ({"categorical": "all"}, r"'categorical' parameter of FeatureBinarizer must be"),
         ({"negations": "yes"}, r"'negations' parameter of FeatureBinarizer must be"),
+        ({"thresholds": "gini"}, r"'thresholds' parameter of FeatureBinarizer must be a str among"),
     ],
 )
 def test_invalid_parameters(params: dict, match: str) -> None:
@@ -514,9 +515,24 @@ _EXPECTED_FAILED = {
 }
 
 
+_QUANTILES_IGNORE_WEIGHTS = {
+    "check_sample_weight_equivalence_on_dense_data": (
+        "quantile thresholds are quantiles of the rows, whatever their weights (only label-aware thresholds read them)"
+    ),
+}
+
+
+def _expected_failed(estimator: FeatureBinarizer) -> dict[str, str]:
+    expected = dict(_EXPECTED_FAILED) if estimator.nan == "error" else {}
+    if estimator.thresholds != "tree":
+        expected.update(_QUANTILES_IGNORE_WEIGHTS)
+    return expected
+
+
 @parametrize_with_checks(
-    [FeatureBinarizer(), FeatureBinarizer(n_thresholds=2, nan="indicator")],
-    expected_failed_checks=lambda est: _EXPECTED_FAILED if est.nan == "error" else {},
+    [FeatureBinarizer(), FeatureBinarizer(n_thresholds=2, nan="indicator"),
+     FeatureBinarizer(thresholds="tree", nan="indicator")],
+    expected_failed_checks=_expected_failed,
 )
 def test_sklearn_compatible(estimator: FeatureBinarizer,
                             check: Callable[[FeatureBinarizer], None]) -> None:
@@ -601,3 +617,138 @@ def test_thresholds_never_merge_distinct_values(step: float) -> None:
         assert 0 < A[:, k].sum() < len(a)
     # the nine thresholds split the data into ten distinct blocks
     assert len(np.unique(A[:, :9], axis=0)) == 10
+
+
+# ---------------------------------------------------------------------------
+# Label-aware thresholds (thresholds='tree', 'quantile+tree')
+# ---------------------------------------------------------------------------
+
+
+def check_cuts_separate_distinct_values(X: pd.DataFrame, binarizer: FeatureBinarizer) -> None:
+    """Every threshold lies in [a, b) for consecutive distinct finite training values a < b, one per gap."""
+    for name, cuts in binarizer.thresholds_.items():
+        present = X[name].dropna().to_numpy(dtype=float)
+        distinct = np.unique(present[np.isfinite(present)])
+        assert np.all(np.diff(cuts) > 0), (name, cuts)
+        below = np.searchsorted(distinct, cuts, side="right")  # distinct values <= each cut
+        assert np.all((below >= 1) & (below < len(distinct))), (name, cuts, distinct)
+        assert len(np.unique(below)) == len(cuts), f"two cuts of {name!r} separate the same values"
+
+
+@HYPOTHESIS
+@given(X=numeric_frames(with_nan=True), n_thresholds=st.integers(1, 12),
+       method=st.sampled_from(("tree", "quantile+tree")), data=st.data())
+def test_label_aware_thresholds_keep_the_binarizer_invariants(X: pd.DataFrame, n_thresholds: int, method: str,
+                                                               data: st.DataObject) -> None:
+    y = np.array(data.draw(st.lists(st.sampled_from("abc"), min_size=len(X), max_size=len(X))))
+    weights = np.array(data.draw(st.lists(st.floats(0.0, 5.0), min_size=len(X), max_size=len(X))))
+    if not weights.any():
+        weights[0] = 1.0
+    binarizer = FeatureBinarizer(n_thresholds=n_thresholds, thresholds=method, nan="indicator").fit(X, y, weights)
+    assert len(binarizer.literals_) == expected_width(X, binarizer)
+    check_output_equals_literals(binarizer, X)
+    check_output_equals_literals(binarizer, fresh_like(X, seed=2, nan=True))
+    check_cuts_separate_distinct_values(X, binarizer)
+    for name, cuts in binarizer.thresholds_.items():
+        if method == "tree":
+            assert len(cuts) <= n_thresholds
+        else:
+            quantiles = FeatureBinarizer(n_thresholds=n_thresholds, nan="indicator").fit(X).thresholds_[name]
+            assert set(quantiles) <= set(cuts)
+    A = binarizer.transform(X)
+    for members in binarizer.chains_:
+        assert np.all(np.diff(A[:, list(members)].astype(int), axis=1) >= 0)
+
+
+def close_values_frame() -> tuple[pd.DataFrame, np.ndarray]:
+    """Close distinct values (timestamps a thousandth apart) with the class changing between two of them."""
+    x = 123456789012.0 + np.arange(40) / 1000
+    return pd.DataFrame({"t": x}), (np.arange(40) >= 17).astype(int)
+
+
+def test_tree_cut_between_close_values_never_merges_them() -> None:
+    X, y = close_values_frame()
+    cuts = FeatureBinarizer(thresholds="tree").fit(X, y).thresholds_["t"]
+    assert len(cuts) == 1 and X["t"][16] <= cuts[0] < X["t"][17]
+    check_cuts_separate_distinct_values(X, FeatureBinarizer(thresholds="tree").fit(X, y))
+
+
+def test_tree_cuts_are_the_midpoint_written_short() -> None:
+    x = np.r_[np.linspace(0, 1799.3, 300), np.linspace(1801.7, 2500, 30)]
+    X, y = pd.DataFrame({"balance": x}), (x > 1800).astype(int)
+    assert FeatureBinarizer(thresholds="tree").fit(X, y).thresholds_["balance"].tolist() == [1800.0]
+
+
+def rare_tail_frame(n: int = 3000, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray, float, float]:
+    """Positives only in the top 3 % of x (and a noise column); the gap (last negative, first positive)."""
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(0, 1000, n)
+    tail = x > np.quantile(x, 0.97)
+    y = tail & (rng.random(n) < 0.9)
+    X = pd.DataFrame({"x": x, "noise": rng.normal(size=n)})
+    return X, y.astype(int), float(x[~tail].max()), float(x[tail].min())
+
+
+def test_tree_thresholds_find_a_rare_tail_that_quantiles_miss() -> None:
+    X, y, last_negative, first_positive = rare_tail_frame()
+    cuts = FeatureBinarizer(thresholds="tree").fit(X, y).thresholds_["x"]
+    assert any(last_negative <= t < first_positive for t in cuts)
+    quantiles = FeatureBinarizer().fit(X).thresholds_["x"]
+    assert not any(t >= last_negative for t in quantiles)
+
+
+def test_tree_thresholds_need_y() -> None:
+    X = pd.DataFrame({"x": [1.0, 2.0, 3.0]})
+    for method in ("tree", "quantile+tree"):
+        with pytest.raises(ValueError, match=r"needs the labels: call fit\(X, y\).*thresholds='quantile'"):
+            FeatureBinarizer(thresholds=method).fit(X)
+    with pytest.raises(ValueError, match="X has 3 samples but y has 2 labels"):
+        FeatureBinarizer(thresholds="tree").fit(X, [0, 1])
+    with pytest.raises(ValueError, match="y has missing labels"):
+        FeatureBinarizer(thresholds="tree").fit(X, [0, None, 1])
+
+
+def test_quantile_thresholds_ignore_y_and_weights() -> None:
+    X, y, _, _ = rare_tail_frame(300)
+    plain = FeatureBinarizer().fit(X)
+    with_labels = FeatureBinarizer(thresholds="quantile").fit(X, y, np.arange(300.0) + 1)
+    assert with_labels.literals_ == plain.literals_
+
+
+def test_tree_thresholds_separate_multiclass_labels() -> None:
+    x = np.arange(300.0)
+    y = np.array(["low"] * 100 + ["mid"] * 100 + ["high"] * 100)
+    cuts = FeatureBinarizer(thresholds="tree").fit(pd.DataFrame({"x": x}), y).thresholds_["x"]
+    assert cuts.tolist() == [99.5, 199.5]  # the two class changes, nothing else: a split must lower the impurity
+
+
+def test_tree_thresholds_are_deterministic_and_read_weights_as_row_counts() -> None:
+    X, y, _, _ = rare_tail_frame(600, seed=3)
+    first = FeatureBinarizer(thresholds="tree").fit(X, y).thresholds_
+    order = np.random.default_rng(0).permutation(len(X))
+    shuffled = FeatureBinarizer(thresholds="tree").fit(X.iloc[order], y[order]).thresholds_
+    assert all(np.array_equal(first[name], shuffled[name]) for name in first)
+    counts = np.random.default_rng(1).integers(1, 4, len(X))
+    weighted = FeatureBinarizer(thresholds="tree").fit(X, y, counts).thresholds_
+    repeated = FeatureBinarizer(thresholds="tree").fit(X.loc[X.index.repeat(counts)], np.repeat(y, counts)).thresholds_
+    assert all(np.array_equal(weighted[name], repeated[name]) for name in weighted)
+
+
+def test_a_column_the_labels_ignore_gets_no_tree_cut_and_no_isolated_rows() -> None:
+    x = np.arange(1000.0)
+    y = np.tile([0, 1], 500)  # the same class mix on both sides of every even cut
+    X = pd.DataFrame({"x": x})
+    cuts = FeatureBinarizer(thresholds="tree").fit(X, y).thresholds_["x"]
+    share = [np.mean(x <= t) for t in cuts]
+    assert all(0.005 <= s <= 0.995 for s in share)
+
+
+def test_summaries_have_no_labels_so_tree_thresholds_fall_back_to_quantiles(caplog: pytest.LogCaptureFixture) -> None:
+    from rulemodels.data.binarizer import ColumnSummary
+
+    values = np.arange(100.0)
+    summary = ColumnSummary("x", False, 100, 0, values, np.ones(100, dtype=int), float(values[-1]))
+    with caplog.at_level("WARNING", logger="rulemodels.data.binarizer"):
+        tree = FeatureBinarizer(thresholds="tree").fit_summary([summary])
+    assert "uses quantile thresholds" in caplog.text
+    assert np.array_equal(tree.thresholds_["x"], FeatureBinarizer().fit_summary([summary]).thresholds_["x"])
