@@ -144,11 +144,14 @@ def library_commit() -> str:
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True,
                                 check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "rulemodels"], cwd=REPO, capture_output=True,
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "rulemodels", "solvers"], cwd=REPO, capture_output=True,
                                text=True, check=True).stdout.strip()
+        last = subprocess.run(["git", "log", "-1", "--format=%h", "--", "rulemodels", "solvers"], cwd=REPO,
+                              capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
-    return commit + ("-dirty" if dirty else "")
+    # HEAD, and the last commit that changed the library's code when that is an older one
+    return commit + ("-dirty" if dirty else "") + (f" (library code of {last})" if last and last != commit else "")
 
 
 # ---------------------------------------------------------------- preprocessing for the peers
