@@ -180,3 +180,73 @@ def test_every_benchmark_script_starts_as_its_docstring_says_from_any_directory(
                 process.kill()
                 process.wait()
     assert not failed, failed
+
+
+def _real_table_records() -> list[dict]:
+    """Five folds of AER/HMDA (two classes) and MASS/fgl (multiclass), for rm_cv, tree, brcg and tree_ovr."""
+    cells = {  # (table, method): (error, balanced error, literals, fit seconds) on every fold
+        ("AER/HMDA", "rm_cv"): (0.10, 0.30, 3, 1.0), ("AER/HMDA", "tree"): (0.095, 0.25, 12, 0.1),
+        ("AER/HMDA", "brcg"): (0.11, 0.35, 4, 3.0), ("MASS/fgl", "rm_cv"): (0.40, 0.5, 6, 12.0),
+        ("MASS/fgl", "tree"): (0.30, 0.4, 11, 0.05), ("MASS/fgl", "tree_ovr"): (0.37, 0.45, 30, 0.1),
+    }
+    records = []
+    for (table, method), (error, balanced, literals, seconds) in cells.items():
+        for fold in range(5):
+            records.append({
+                "table": table, "method": method, "estimator": method, "fold": fold, "params": {}, "commit": "abc1234",
+                "n_rows": 2380 if table == "AER/HMDA" else 214, "majority_error": 0.12 if table == "AER/HMDA" else 0.64,
+                "error": error + (0.01 if fold == 0 else 0.0), "balanced_error": balanced, "literals": literals,
+                "fit_seconds": seconds, "rule": f"{table} rule" + (" (busy)" if fold == 3 and method == "rm_cv" else ""),
+            })
+    return records
+
+
+def test_real_tables_report_averages_folds_and_checks_the_targets(tmp_path):
+    from benchmarks import real_tables
+
+    records = _real_table_records()
+    cells = real_tables.summarize(records)
+    hmda = cells[("AER/HMDA", "rm_cv")]
+    assert (hmda.folds, hmda.failed) == (5, 0)
+    assert hmda.error == pytest.approx(0.102) and hmda.literals == 3 and hmda.seconds == 1.0
+    assert real_tables.majority_errors(records) == {"AER/HMDA": pytest.approx(0.12), "MASS/fgl": pytest.approx(0.64)}
+
+    rows = {row["target"]: row for row in real_tables.targets(records, "rm_cv")}
+    brcg = rows["test error at or below brcg's (14 two-class tables)"]
+    assert (brcg["measured"], brcg["met"]) == ("1 of 1 compared", "no (incomplete)")
+    tree = rows["test error within 1.0 point of tree's on every table"]
+    assert tree["measured"] == "1 of 2" and tree["tables missing it"] == "MASS/fgl (+10.0)"  # HMDA: +0.7 points
+    size = rows["at most 1/3 of tree's conditions on every table"]
+    assert size["measured"] == "1 of 2" and size["tables missing it"] == "MASS/fgl (6.0 vs 11.0)"  # 3 <= 12 / 3
+    assert rows["mean fit seconds at most brcg's or under 2 s"]["tables missing it"] == "MASS/fgl (12.0 s)"
+    assert rows["mean fit seconds at most 10 s on tables up to 10,000 rows"]["measured"] == "1 of 2"
+    assert rows["rm_cv beats the majority class where tree does"]["measured"] == "2 of 2"
+    assert rows["rm_classifier beats the majority class where tree does"]["measured"] == "0 of 0"
+    multi = rows["multiclass: test error within 2 points of tree_ovr's"]
+    assert (multi["measured"], multi["tables missing it"]) == ("0 of 1", "MASS/fgl (+3.0)")
+
+    records.append({**records[0], "fold": 0, "method": "ripper", "estimator": "ripper", "failed": "ValueError: no"})
+    text = real_tables.report(records, "rm_cv")
+    assert "| AER/HMDA | 2380 | 12.0 | 10.2 | 9.7 | failed | 11.2 |" in text  # majority, rm_cv, tree, ripper, brcg
+    assert "| MASS/fgl | 214 | 64.0 | 40.2 | 30.2 | 37.2 |" in text
+    assert "| AER/HMDA | ripper | ValueError: no |" in text
+
+    path = tmp_path / "run.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    assert real_tables.main(["--report", "--results", str(path)]) == 0
+    assert (tmp_path / "run.md").read_text(encoding="utf-8") == text
+
+
+def test_real_tables_compare_rules_finds_the_folds_whose_rule_text_differs(tmp_path, capsys):
+    from benchmarks import real_tables
+
+    busy = _real_table_records()
+    idle = [{**r, "rule": r["rule"].replace(" (busy)", "")} for r in busy]
+    same, different = real_tables.compare_rules(busy, idle, "rm_cv")
+    assert len(same) == 8 and different == [("AER/HMDA", 3), ("MASS/fgl", 3)]
+    assert real_tables.compare_rules(busy, busy, "tree") == ([(t, k) for t in ("AER/HMDA", "MASS/fgl") for k in range(5)], [])
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    for path, records in ((a, busy), (b, idle)):
+        path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    assert real_tables.main(["--compare-rules", str(a), str(b)]) == 1
+    assert "rm_cv: 8 of 10 (table, fold) pairs learned the same rule text" in capsys.readouterr().out
