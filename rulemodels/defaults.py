@@ -61,6 +61,7 @@ __all__ = [
     "DEFAULT_SOLVER",
     "DEFAULT_THETA",
     "DEFAULT_THRESHOLDS",
+    "BINARIZER_THRESHOLDS",
     "DEFAULT_THETAS",
     "DEFAULT_THETA_UNIT",
     "DEFAULT_TIE_BREAK",
@@ -144,17 +145,24 @@ EXACT_SOLVER = "cbc"
 #: Every default value of the estimators, the experiment grid and the command line, named after its parameter.
 DEFAULT_FORM = "dnf"
 DEFAULT_N_CLAUSES = 2
-#: θ as a share of the training weight (``theta_unit='fraction'``): a literal must fix 0.5 % of it
-#: to be kept (measured in docs/theta.md).
-DEFAULT_THETA = 0.005
+#: θ as a share of the training weight (``theta_unit='fraction'``): a literal must fix 0.2 % of it to be
+#: kept, and with column generation a clause of one literal 0.4 % (it costs θ per literal and θ per clause).
+#: Chosen on the real tables (benchmarks/results/real_tables.md): at 0.005 column generation learned the
+#: constant rule on ISLR Default and modeldata attrition, where a depth-4 tree beats the majority class.
+DEFAULT_THETA = 0.002
 DEFAULT_THETA_UNIT = "fraction"
-DEFAULT_ALGORITHM = "am"
+#: Column generation: as accurate as AM on the real tables and several times faster (real_tables.md).
+DEFAULT_ALGORITHM = "cg"
 #: Quantile thresholds per numeric column (9: deciles).
 DEFAULT_N_THRESHOLDS = 9
-#: How the thresholds are placed (one of :data:`THRESHOLD_METHODS`).
-DEFAULT_THRESHOLDS = "quantile"
+#: How the estimators place the thresholds (one of :data:`THRESHOLD_METHODS`): the cut points of a one-column
+#: tree fitted with the labels, which find the tail where a rare class lives (on ISLR Default, 3 % positive, the
+#: quantiles gave the constant rule on every fold; benchmarks/results/real_tables.md). FeatureBinarizer itself,
+#: which may have no labels, places quantiles by default (BINARIZER_THRESHOLDS).
+DEFAULT_THRESHOLDS = "tree"
+BINARIZER_THRESHOLDS = "quantile"
 #: The label-aware thresholds' trees leave at least this share of a column's weight on each side of a cut
-#: (the default θ: a literal that separates fewer rows cannot pay its cost).
+#: (a literal that separates fewer rows can hardly pay its cost at the default θ).
 TREE_MIN_LEAF_SHARE = 0.005
 DEFAULT_NAN = "indicator"
 DEFAULT_HIGH_CARDINALITY = "drop"
@@ -235,12 +243,12 @@ FINE_THETAS: tuple[float, ...] = (0.001, 0.002, 0.003, 0.005, 0.007, 0.01, 0.02,
 DEFAULT_N_CLAUSES_GRID: tuple[int, ...] = (1, 2, 3)
 #: How BooleanRuleCV picks among the candidates (its ``selection``): ``"best"``, the best mean CV score;
 #: ``"1se"``, the candidate with the fewest literals whose mean is within one standard error of the best.
-#: "1se" is the default: on the default grid (two candidates, the two forms) with 10 folds it gave a lower
-#: honest nested-CV error than "best" averaged over the bundled datasets on each of three outer splits
-#: (docs/theta.md, "Choosing the selection rule"). On the earlier 96-candidate grid with 5 folds it halved
-#: the literals but cost about one point of error on three of the four bundled datasets.
+#: "best" is the default: on the real tables (thousands of rows, a θ path × R = 1, 2, 3, 5) "1se" chose rules
+#: of about one literal and was behind "best" where there was signal (SwissLabor 35.1 against 33.7 %, OJ 19.8
+#: against 19.4 %, HMDA 10.3 against 10.0 %; benchmarks/results/real_tables.md, docs/theta.md). On the four
+#: bundled datasets (150-600 training rows, two candidates) "1se" had been the better one.
 CV_SELECTIONS: tuple[str, ...] = ("best", "1se")
-DEFAULT_CV_SELECTION = "1se"
+DEFAULT_CV_SELECTION = "best"
 
 #: The algorithms ``rulemodels cv`` compares when none are named: the two that iterate, the most accurate.
 DEFAULT_CV_ALGORITHMS: tuple[str, ...] = ITERATIVE_ALGORITHMS

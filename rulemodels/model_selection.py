@@ -342,16 +342,23 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     candidate on it shares, so a grid costs much less than its candidates
     fitted one by one (with the same rules).
 
-    **The default grid is small on purpose**: column generation at the
-    estimator's default θ and R, in both forms, so that the search chooses the
-    form. In nested CV on the bundled datasets (150-600 training rows) every
-    dimension added to the grid (more θ, more R, AM and BCD) made the honest
-    error worse, not better: the inner CV then picks a candidate that was lucky
-    on its folds. The earlier default (AM and BCD × 8 θ × R = 1-3 × both
-    forms) was 1.3-8.8 points worse on three of the four datasets (2.3 better
-    on liver) and ten times slower (docs/theta.md). Pass a grid (``thetas=FINE_THETAS``,
-    ``n_clauses=(1, 2, 3)``, ``algorithms=("am", "bcd", "cg")``) on larger
-    data, where the inner CV is precise enough to choose among many.
+    **The default search is a θ path** (``thetas="auto"``), as
+    :class:`sklearn.linear_model.LassoCV` searches a path of alphas: column
+    generation in DNF at ``n_thetas`` values of θ scaled to the data
+    (:func:`theta_path`: from the θ at which no clause pays for itself down to
+    a hundredth of it, never below one row's share) × R = 1, 2, 3, 5
+    (``n_clauses="auto"``; R = 2 with more than two classes, where each
+    candidate is a rule list), on 5 folds. On each training fold one master LP
+    serves the whole path (:meth:`~rulemodels.TrainingWorkspace.learn_path`:
+    built at the largest θ, re-solved in place at each smaller one with every
+    clause generated so far, and its selection made once per R), so the 32
+    candidates cost about one path per fold; the refit runs the same path on
+    all rows, so the chosen rule is the one the folds scored, and keeps the
+    path in ``rule_path_`` (θ, R, literals, training error and CV score of
+    each candidate of the chosen form). These defaults were chosen on 14
+    real two-class tables of 870-10,000 rows (``benchmarks/real_tables.py``,
+    ``docs/theta.md``). The folds and the fits are deterministic: the same
+    data give the same rule on every run and on a busy or idle machine.
 
     **How the choice is made.** The candidates are ordered from the simplest
     rule to the most complex: fewest clauses first, then largest θ first, then
@@ -377,23 +384,30 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     algorithms : str or sequence of str, default=("cg",)
         Algorithms to try (``defaults.DEFAULT_SEARCH_ALGORITHMS``; any
         ``algorithm`` of :class:`~rulemodels.BooleanRuleClassifier`).
-    thetas : float or sequence of float, default=(0.005,)
+    thetas : "auto", float or sequence of float, default="auto"
         θ values to try (each >= 0): with ``theta_unit="fraction"`` the share
         of the training rows a literal must fix to be kept (see
         :class:`~rulemodels.BooleanRuleClassifier`), so larger θ gives
-        sparser rules. ``FINE_THETAS`` (this module) spans the range where
-        rules change (docs/theta.md).
-    n_clauses : int or sequence of int, default=(2,)
-        Numbers of clauses R to try (each >= 1).
-    forms : {"dnf", "cnf"} or sequence of them, default=("dnf", "cnf")
-        Rule forms to try; ``"dnf"`` alone fixes the form.
+        sparser rules. ``"auto"``: ``n_thetas`` values of :func:`theta_path`
+        on the (class-weighted) training labels. ``FINE_THETAS`` (this module)
+        is a fixed grid (docs/theta.md).
+    n_thetas : int, default=8
+        Length of the ``"auto"`` θ path (``defaults.DEFAULT_N_THETAS``).
+    n_clauses : "auto", int or sequence of int, default="auto"
+        Numbers of clauses R to try (each >= 1). ``"auto"``: 1, 2, 3 and 5
+        (``defaults.DEFAULT_SEARCH_N_CLAUSES``) with two classes; with more,
+        the estimator's R (2), since every candidate is then a rule list.
+    forms : {"dnf", "cnf"} or sequence of them, default=("dnf",)
+        Rule forms to try; ``("dnf", "cnf")`` lets the search choose the form
+        (each form is a path of its own: twice the time).
     selection : {"best", "1se"}, default="1se"
         How the candidate is chosen from the CV scores (see above): the
         fewest literals within one standard error of the best mean score, or
         the best mean score (``defaults.DEFAULT_CV_SELECTION``).
-    cv : int, cross-validation generator or iterable of splits, default=10
-        An int (or None, meaning 10: ``defaults.DEFAULT_SEARCH_CV``) uses
-        ``StratifiedKFold(n_splits=cv, shuffle=True, random_state=random_state)``;
+    cv : int, cross-validation generator or iterable of splits, default=5
+        An int (or None, meaning 5: ``defaults.DEFAULT_SEARCH_CV``) uses
+        ``StratifiedKFold(n_splits=cv, shuffle=True, random_state=random_state)``
+        (``random_state=None``: seed 0, the same folds on every run);
         anything else goes through :func:`sklearn.model_selection.check_cv`.
         Every candidate is scored on the same splits.
     scoring : str, callable or None, default="accuracy"
@@ -409,7 +423,9 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         ``best_params_``, ``best_score_``, ``theta_``, ``n_clauses_`` and
         ``form_`` are set, and ``predict`` is unavailable.
     random_state : int, RandomState or None, default=None
-        Shuffles the folds when ``cv`` is an int; also passed to every
+        Shuffles the folds when ``cv`` is an int (None: with seed 0, so that
+        the same data give the same folds and the same rule on every run;
+        pass another seed for other folds); also passed to every
         :class:`~rulemodels.BooleanRuleClassifier` (whose algorithms are
         deterministic).
     verbose : bool or int, default=False
@@ -458,6 +474,15 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         standard error (``"1se"``), or the best mean (``"best"``).
     best_estimator_ : BooleanRuleClassifier
         The chosen parameters refitted on all data (only with ``refit=True``).
+        A column generation candidate that the folds learned on a θ path is
+        refitted on that path (its rule is the path's at the chosen θ and R,
+        which may differ from a fit at that θ alone).
+    rule_path_ : pandas.DataFrame
+        With ``refit=True`` and a θ path: one row per candidate of the chosen
+        form (columns ``theta``, ``n_clauses``, ``form``, ``mean_test_score``,
+        ``std_test_score``, ``mean_n_literals`` of the CV, and of the path on
+        all rows ``n_literals``, ``training_error``, ``rule``, and ``chosen``),
+        to see error and size against θ.
     algorithm_ : str
     theta_ : float
     n_clauses_ : int
@@ -495,7 +520,7 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
     --------
     >>> from rulemodels import BooleanRuleCV, load_dataset
     >>> X, y = load_dataset("pima")
-    >>> clf = BooleanRuleCV(random_state=0)                          # doctest: +SKIP
+    >>> clf = BooleanRuleCV()                                        # doctest: +SKIP
     >>> clf.fit(X, y).best_params_                                   # doctest: +SKIP
     >>> print(clf.rule_)                                             # doctest: +SKIP
     >>> clf.cv_results_["mean_test_score"]                           # doctest: +SKIP
@@ -505,7 +530,7 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         "algorithms": ["array-like", Options(defaults.ALGORITHMS)],
         "thetas": ["array-like", Real, Options({"auto"})],
         "n_thetas": [Interval(Integral, 1, None, closed="left")],
-        "n_clauses": ["array-like", Integral],
+        "n_clauses": ["array-like", Integral, Options({"auto"})],
         "forms": ["array-like", Options(defaults.FORMS)],
         "cv": ["cv_object"],
         "scoring": [Options(set(get_scorer_names())), callable, None],
@@ -522,7 +547,7 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         algorithms: Any = defaults.DEFAULT_SEARCH_ALGORITHMS,
         thetas: Any = "auto",
         n_thetas: int = defaults.DEFAULT_N_THETAS,
-        n_clauses: Any = defaults.DEFAULT_SEARCH_N_CLAUSES,
+        n_clauses: Any = "auto",
         forms: Any = defaults.DEFAULT_FORMS,
         cv: Any = defaults.DEFAULT_SEARCH_CV,
         scoring: Any = "accuracy",
@@ -594,11 +619,17 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
             return theta_path(y, weights, n_thetas=self.n_thetas)
         return self.thetas
 
-    def _candidates(self, thetas: Any = None) -> list[dict[str, Any]]:
+    def _n_clauses(self, y: Any) -> Any:
+        """``n_clauses``, or for ``"auto"``: R = 1, 2, 3, 5 with two classes; R = 2 with more (see the class docstring)."""
+        if isinstance(self.n_clauses, str) and self.n_clauses == "auto":
+            return defaults.DEFAULT_SEARCH_N_CLAUSES if y is None or count_classes(y) <= 2 else (defaults.DEFAULT_N_CLAUSES,)
+        return self.n_clauses
+
+    def _candidates(self, thetas: Any = None, y: Any = None) -> list[dict[str, Any]]:
         """The grid as a list of parameter dicts, simplest first (fewest clauses, largest θ, algorithms and forms in order)."""
         algorithms = _grid_values("algorithms", self.algorithms, "algorithm")
         thetas = _grid_values("thetas", self.thetas if thetas is None else thetas, "theta")
-        n_clauses = _grid_values("n_clauses", self.n_clauses, "n_clauses")
+        n_clauses = _grid_values("n_clauses", self._n_clauses(y), "n_clauses")
         forms = _grid_values("forms", self.forms, "form")
         return [
             {"algorithm": a, "form": f, "n_clauses": r, "theta": t}
@@ -642,13 +673,14 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         self : BooleanRuleCV
         """
         validate_params(self)
-        if isinstance(self.thetas, str) and self.thetas != "auto":
-            raise ValueError(f"thetas must be 'auto' or θ values (e.g. thetas=(0.01, 0.1)), got {self.thetas!r}")
+        for name, example in (("thetas", "thetas=(0.01, 0.1)"), ("n_clauses", "n_clauses=(1, 2, 3)")):
+            if isinstance(getattr(self, name), str) and getattr(self, name) != "auto":
+                raise ValueError(f"{name} must be 'auto' or a sequence of values (e.g. {example}), got {getattr(self, name)!r}")
         self._candidates(defaults.DEFAULT_THETAS)  # the other grid parameters, checked before the data
         if y is None:
             raise ValueError("requires y to be passed, but the target y is None")
         check_classification_targets(y)  # before the splitter sees y; the fits check the rest
-        candidates = self._candidates(self._thetas(y, sample_weight))
+        candidates = self._candidates(self._thetas(y, sample_weight), y)
         check_input(X)
         for name in ("best_estimator_", "rule_path_", *_MIRRORED):  # nothing stale from an earlier fit
             self.__dict__.pop(name, None)

@@ -218,6 +218,12 @@ class TrainingWorkspace:
         self.binarize_seconds = time.perf_counter() - started
         self._n_patterns: int | None = None
         if self.A.shape[1] == 0:
+            weighted = np.unique(self.labels[self.sample_weight > 0])
+            if weighted.size < 2:  # label-aware thresholds see the rows of positive weight only
+                raise ValueError(
+                    f"only one class has rows of positive weight ({self.classes[weighted].tolist()}): a rule needs "
+                    "both classes; give the other class's rows a positive sample_weight"
+                )
             raise ValueError("every feature is constant: there is nothing to learn a rule from")
         self.literals: tuple[Literal, ...] = tuple(self.binarizer.literals_)
         self._column_of = {literal: k for k, literal in enumerate(self.literals)}

@@ -672,7 +672,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         self,
         *,
         n_thresholds: int = defaults.DEFAULT_N_THRESHOLDS,
-        thresholds: str = defaults.DEFAULT_THRESHOLDS,
+        thresholds: str = defaults.BINARIZER_THRESHOLDS,
         negations: bool = True,
         nan: str = "error",
         high_cardinality: str = defaults.DEFAULT_HIGH_CARDINALITY,
@@ -760,7 +760,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         """
         validate_params(self)
         if self.thresholds != "quantile":
-            logger.warning(
+            logger.info(
                 "thresholds=%r needs the labels of every row, which per-column summaries do not keep: "
                 "this fit from summaries (Parquet batches, Dask partitions) uses quantile thresholds", self.thresholds,
             )
@@ -898,6 +898,8 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         present = ~missing & np.isfinite(x) & (labels.weights > 0)  # a row of weight 0 is no row to the tree
         cuts = _tree_cuts(x[present], labels.codes[present], labels.weights[present], labels.n_classes,
                           int(self.n_thresholds) + 1)
+        if cuts.size == 0:  # no cut lowers the impurity (e.g. one class weighs all): the column's quantiles
+            return "threshold", tuple(float(t) for t in self._thresholds(x[~missing], distinct))
         if self.thresholds == "quantile+tree":  # a tree cut in the gap of a quantile threshold adds nothing
             quantiles = self._thresholds(x[~missing], distinct)
             gap = np.searchsorted(distinct, cuts, side="right")

@@ -748,7 +748,7 @@ def test_summaries_have_no_labels_so_tree_thresholds_fall_back_to_quantiles(capl
 
     values = np.arange(100.0)
     summary = ColumnSummary("x", False, 100, 0, values, np.ones(100, dtype=int), float(values[-1]))
-    with caplog.at_level("WARNING", logger="rulemodels.data.binarizer"):
+    with caplog.at_level("INFO", logger="rulemodels.data.binarizer"):
         tree = FeatureBinarizer(thresholds="tree").fit_summary([summary])
     assert "uses quantile thresholds" in caplog.text
     assert np.array_equal(tree.thresholds_["x"], FeatureBinarizer().fit_summary([summary]).thresholds_["x"])

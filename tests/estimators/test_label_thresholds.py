@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rulemodels import BooleanRuleClassifier, BooleanRuleCV, TrainingWorkspace
+from rulemodels import BooleanRuleClassifier, BooleanRuleCV, TrainingWorkspace, defaults
 from rulemodels.algorithms.baseline import TrivialRuleWarning
 from rulemodels.data import FeatureBinarizer
 
@@ -27,7 +27,7 @@ def test_tree_thresholds_beat_the_majority_class_where_quantiles_cannot(algorith
     majority = float(np.mean(y))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", TrivialRuleWarning)
-        quantile = BooleanRuleClassifier(algorithm=algorithm).fit(X, y)
+        quantile = BooleanRuleClassifier(algorithm=algorithm, thresholds="quantile").fit(X, y)
     tree = BooleanRuleClassifier(algorithm=algorithm, thresholds="tree").fit(X, y)
     assert quantile.training_error_ >= majority
     assert tree.training_error_ < majority - 0.01
@@ -74,6 +74,6 @@ def test_cli_thresholds_takes_a_method_or_the_old_number():
     parser = build_parser()
     assert parser.parse_args(["fit", "pima", "--thresholds", "tree"]).thresholds == "tree"
     old = parser.parse_args(["fit", "pima", "--thresholds", "4"])
-    assert (old.thresholds, old.n_thresholds) == ("quantile", 4)
+    assert (old.thresholds, old.n_thresholds) == (defaults.DEFAULT_THRESHOLDS, 4)  # the number sets n_thresholds only
     with pytest.raises(SystemExit):
         parser.parse_args(["fit", "pima", "--thresholds", "gini"])

@@ -326,30 +326,37 @@ def test_algorithms_are_searched_and_the_choice_is_refitted(planted):
 def test_default_grid():
     cv = BooleanRuleCV()
     assert cv.algorithms == defaults.DEFAULT_SEARCH_ALGORITHMS == ("cg",)
-    assert cv.forms == defaults.DEFAULT_FORMS == ("dnf", "cnf")
-    assert cv.selection == defaults.DEFAULT_CV_SELECTION == "1se"
-    assert cv.cv == defaults.DEFAULT_SEARCH_CV == 10 and cv._splitter().get_n_splits() == 10
-    assert BooleanRuleCV(cv=None)._splitter().get_n_splits() == 10
-    # The estimator's default θ and R: the default search chooses the form only (docs/theta.md says why).
-    assert cv.thetas == defaults.DEFAULT_THETAS == (BooleanRuleClassifier().theta,)
-    assert cv.n_clauses == defaults.DEFAULT_SEARCH_N_CLAUSES == (BooleanRuleClassifier().n_clauses,)
-    candidates = cv._candidates()
-    assert [(c["algorithm"], c["form"]) for c in candidates] == [("cg", "dnf"), ("cg", "cnf")]
-    # The fine grid for users who want one: fine below 1 % (where the bundled datasets' best θ lie).
+    assert cv.forms == defaults.DEFAULT_FORMS == ("dnf",)
+    assert cv.selection == defaults.DEFAULT_CV_SELECTION == "best"
+    assert cv.cv == defaults.DEFAULT_SEARCH_CV == 5 and cv._splitter().get_n_splits() == 5
+    assert BooleanRuleCV(cv=None)._splitter().get_n_splits() == 5
+    # a θ path scaled to the data, and R = 1, 2, 3, 5 with two classes (R = 2 with more: rule lists)
+    assert cv.thetas == "auto" and cv.n_thetas == defaults.DEFAULT_N_THETAS == 8
+    assert cv.n_clauses == "auto"
+    y = np.array([0, 1] * 50)
+    candidates = cv._candidates(cv._thetas(y, None), y)
+    assert len(candidates) == 8 * len(defaults.DEFAULT_SEARCH_N_CLAUSES) and {c["form"] for c in candidates} == {"dnf"}
+    assert {c["n_clauses"] for c in candidates} == {1, 2, 3, 5}
+    three = np.array([0, 1, 2] * 30)
+    assert {c["n_clauses"] for c in cv._candidates(cv._thetas(three, None), three)} == {BooleanRuleClassifier().n_clauses}
+    # the same folds on every run without random_state
+    X = np.zeros((100, 1))
+    assert [list(t) for t, _ in cv._splitter().split(X, y)] == [list(t) for t, _ in BooleanRuleCV()._splitter().split(X, y)]
+    # The fine grid for users who want one: fine below 1 %.
     thetas = sorted(defaults.FINE_THETAS)
-    assert thetas[0] == 0.001 and thetas[-1] == 0.05 and defaults.DEFAULT_THETA in thetas
+    assert thetas[0] == 0.001 and thetas[-1] == 0.05
     fine = [t for t in thetas if t <= 0.01]
     assert max(b / a for a, b in zip(fine, fine[1:])) <= 2.0 and len(fine) >= 6
 
 
 def test_default_search_fits_and_chooses_a_form():
     X, y = load_dataset("liver")
-    cv = BooleanRuleCV(random_state=0).fit(X, y)
+    cv = BooleanRuleCV(forms=("dnf", "cnf")).fit(X, y)
     assert cv.algorithm_ == "cg" and cv.form_ in ("dnf", "cnf")
-    assert len(cv.cv_results_["params"]) == 2
+    assert len(cv.cv_results_["params"]) == 2 * 8 * 4
+    best = np.max(cv.cv_results_["mean_test_score"])
+    assert cv.cv_results_["mean_test_score"][cv.best_index_] == best
     chosen = cv.cv_results_["params"][cv.best_index_]
-    other = 1 - cv.best_index_
-    assert cv.cv_results_["mean_test_score"][cv.best_index_] >= cv.cv_results_["mean_test_score"][other]
     assert chosen["form"] == cv.form_ == cv.best_estimator_.form
     assert cv.score(X, y) == pytest.approx(1 - cv.training_error_)
 

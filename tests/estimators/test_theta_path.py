@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rulemodels import BooleanRuleClassifier, BooleanRuleCV, TrainingWorkspace, load_dataset
+from rulemodels import BooleanRuleClassifier, BooleanRuleCV, TrainingWorkspace, defaults, load_dataset
 from rulemodels.model_selection import theta_path
 
 
@@ -44,7 +44,7 @@ def test_default_search_is_a_path_and_gives_the_same_rule_on_every_run(liver_sea
     assert str(again.rule_) == str(search.rule_) and again.best_params_ == search.best_params_
     thetas = sorted({p["theta"] for p in search.cv_results_["params"]}, reverse=True)
     assert tuple(thetas) == theta_path(y)
-    assert {p["n_clauses"] for p in search.cv_results_["params"]} == set(search.n_clauses)
+    assert {p["n_clauses"] for p in search.cv_results_["params"]} == set(defaults.DEFAULT_SEARCH_N_CLAUSES)
 
 
 def test_rule_path_holds_the_chosen_rule_and_the_cv_scores(liver_search) -> None:
@@ -72,7 +72,7 @@ def test_the_fold_rules_are_the_path_rules(liver_search) -> None:
     with TrainingWorkspace(X.iloc[train], y[train], binarizer=base._make_binarizer()) as workspace:
         n = workspace.sample_weight.sum()
         thetas = [t * n for t in theta_path(y)]
-        path = workspace.learn_path(form="dnf", thetas=thetas, n_clauses=list(search.n_clauses), allow_disable=False,
+        path = workspace.learn_path(form="dnf", thetas=thetas, n_clauses=list(defaults.DEFAULT_SEARCH_N_CLAUSES), allow_disable=False,
                                     disable_cost=None, max_iter=base.max_iter, prune=True)
     literals = search.cv_results_["split0_n_literals"]
     for i, params in enumerate(search.cv_results_["params"]):
