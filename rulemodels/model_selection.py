@@ -179,8 +179,15 @@ def _fit_fold(
             warnings.simplefilter("ignore", TrivialRuleWarning)
             paths, path_seconds = _learn_paths(base, candidates, workspace) if shared else ({}, {})
             test_binarizer = _TestFoldBinarizer(workspace.binarizer) if shared else None
+            scored: dict[tuple[str, Any], tuple[float, int]] = {}  # a path's rule met again: (score, literals)
             for i, params in enumerate(candidates):
                 start = time.perf_counter()
+                same = (params["form"], paths[i].rule) if i in paths else None
+                if same in scored:  # the same rule on the same rows: the same fitted estimator, the same score
+                    score, n_literals = scored[same]
+                    outcomes.append({"score": score, "n_literals": float(n_literals), "fit_time": path_seconds[i],
+                                     "score_time": time.perf_counter() - start})
+                    continue
                 estimator = clone(base).set_params(**params)
                 if i in paths:
                     estimator._fit_learned(X_train, y_train, fit_weight, workspace, paths[i])
@@ -191,6 +198,8 @@ def _fit_fold(
                     estimator.binarizer_ = test_binarizer
                 score = _score(scorer, estimator, X_test, y_test, score_params)
                 n_literals = estimator.rule_.n_literals
+                if same is not None:
+                    scored[same] = (score, n_literals)
                 logger.debug(
                     "fold %s θ=%g R=%d form=%s: score %.4f, %d literal(s), rule %s",
                     params["algorithm"], params["theta"], params["n_clauses"], params["form"], score, n_literals,
@@ -482,7 +491,8 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         form (columns ``theta``, ``n_clauses``, ``form``, ``mean_test_score``,
         ``std_test_score``, ``mean_n_literals`` of the CV, and of the path on
         all rows ``n_literals``, ``training_error``, ``rule``, and ``chosen``),
-        to see error and size against θ.
+        to see error and size against θ. The refit walks the path down to the
+        chosen θ only: below it the path columns are NaN (and ``rule`` None).
     algorithm_ : str
     theta_ : float
     n_clauses_ : int
@@ -751,22 +761,27 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
             return best.fit(X, y, **({} if sample_weight is None else {"sample_weight": sample_weight}))
         weights = class_weighted(np.asarray(y), sample_weight, base.class_weight)
         members = [i for i, c in enumerate(candidates) if c["algorithm"] == "cg" and c["form"] == self.form_]
+        # the path down to the chosen θ: a θ's rule depends only on the θ before it on the path
+        walked = [i for i in members if candidates[i]["theta"] >= self.theta_]
         with TrainingWorkspace(X, y, weights, binarizer=base._make_binarizer(), solver=base.solver) as workspace:
-            learned, _ = _learn_paths(base, [candidates[i] for i in members], workspace)
-            chosen = members.index(self.best_index_)
-            best._fit_learned(X, y, sample_weight, workspace, learned[chosen])
+            paths, _ = _learn_paths(base, [candidates[i] for i in walked], workspace)
+            learned = {walked[position]: entry for position, entry in paths.items()}
+            best._fit_learned(X, y, sample_weight, workspace, learned[self.best_index_])
             rows = []
-            for position, i in enumerate(members):
-                rule = learned[position].rule
-                wrong = rule.evaluate_binary(workspace.A, workspace.literals) != (workspace.labels == 1)
-                rows.append({
+            for i in members:
+                row: dict[str, Any] = {
                     "theta": candidates[i]["theta"], "n_clauses": candidates[i]["n_clauses"], "form": self.form_,
                     "mean_test_score": float(self.cv_results_["mean_test_score"][i]),
                     "std_test_score": float(self.cv_results_["std_test_score"][i]),
                     "mean_n_literals": float(self.cv_results_["mean_n_literals"][i]),
-                    "n_literals": rule.n_literals, "training_error": float(np.average(wrong, weights=workspace.sample_weight)),
-                    "rule": str(rule), "chosen": i == self.best_index_,
-                })
+                    "n_literals": np.nan, "training_error": np.nan, "rule": None, "chosen": i == self.best_index_,
+                }
+                if i in learned:
+                    rule = learned[i].rule
+                    wrong = rule.evaluate_binary(workspace.A, workspace.literals) != (workspace.labels == 1)
+                    row.update(n_literals=rule.n_literals, training_error=float(np.average(wrong, weights=workspace.sample_weight)),
+                               rule=str(rule))
+                rows.append(row)
         self.rule_path_ = pd.DataFrame(rows)
         return best
 

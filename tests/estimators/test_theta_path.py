@@ -58,9 +58,10 @@ def test_rule_path_holds_the_chosen_rule_and_the_cv_scores(liver_search) -> None
     assert row["mean_test_score"] == pytest.approx(search.best_score_)
     assert row["rule"] == str(search.best_estimator_.raw_rule_)
     assert row["training_error"] == pytest.approx(search.training_error_)
-    # along θ (one R), the training error does not rise as θ falls (the path only adds clauses to choose from)
+    # the refit walks the path down to the chosen θ; along it (one R) the training error does not rise as θ falls
     for _, rows in path.groupby("n_clauses"):
-        errors = rows.sort_values("theta", ascending=False)["training_error"].to_numpy()
+        errors = rows.dropna(subset=["rule"]).sort_values("theta", ascending=False)["training_error"].to_numpy()
+        assert rows.dropna(subset=["rule"])["theta"].min() >= search.theta_
         assert errors[-1] <= errors[0] + 1e-12
 
 
