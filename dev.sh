@@ -143,7 +143,7 @@ case "$task" in
         setup
         "$VENV/bin/rulemodels" solvers
         echo
-        "$VENV/bin/rulemodels" fit "${@:-pima}" --algorithm am --n-clauses 2
+        "$VENV/bin/rulemodels" fit "${@:-pima}"
         ;;
     test)
         setup

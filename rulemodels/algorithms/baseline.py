@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Baseline", "TrivialRuleWarning", "majority_baseline", "warn_if_trivial"]
+__all__ = ["Baseline", "TrivialRuleWarning", "majority_baseline", "trivial_rule_advice", "warn_if_trivial"]
 
 
 class TrivialRuleWarning(UserWarning):
@@ -54,6 +54,28 @@ def _plain(value: object) -> object:
     return value.item() if isinstance(value, np.generic) else value
 
 
+def trivial_rule_advice(labels: np.ndarray, weights: np.ndarray) -> str:
+    """What to try when a rule explains nothing, from the data in hand: θ below the minority's share, the path, weights.
+
+    θ (``theta_unit="fraction"``) is the share of the rows a literal must fix; a rule can fix at most
+    the minority class's share ``m``, so θ must be well below ``m`` (a clause of one literal costs 2θ
+    with column generation). ``BooleanRuleCV()`` searches θ along a path scaled to ``m``
+    (:func:`rulemodels.model_selection.theta_path`); with a rare class, balanced class weights make
+    every class count alike.
+    """
+    labels = np.asarray(labels).astype(bool)
+    weights = np.asarray(weights, dtype=float)
+    total = float(weights.sum())
+    minority = min(float(weights[labels].sum()), float(weights[~labels].sum())) / total if total > 0 else 0.5
+    advice = (
+        f"the smaller class holds {minority:.1%} of the weight, so try theta <= {minority / 10:.2g} (a literal must fix "
+        "theta of the rows), or BooleanRuleCV(), which searches theta along a path scaled to these data"
+    )
+    if minority < 0.15:
+        advice += ", or class_weight='balanced' (with scoring='balanced_accuracy' in BooleanRuleCV)"
+    return advice + "; thresholds='tree' places cut points where the classes change"
+
+
 def warn_if_trivial(
     predicted: np.ndarray, labels: np.ndarray, weights: np.ndarray, baseline: Baseline, classes: np.ndarray,
     *, stacklevel: int = 2,
@@ -68,7 +90,7 @@ def warn_if_trivial(
     weights = np.asarray(weights, dtype=float)
     error = float(weights[predicted != labels].sum() / weights.sum()) if weights.sum() > 0 else 0.0
     majority = _plain(classes[baseline.label])
-    advice = "lower theta, raise n_clauses or try another algorithm"
+    advice = trivial_rule_advice(labels, weights)
     if predicted.all() or not predicted.any():
         constant = _plain(classes[int(predicted[0])]) if predicted.size else majority
         message = (

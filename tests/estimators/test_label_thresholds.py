@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
@@ -77,3 +78,15 @@ def test_cli_thresholds_takes_a_method_or_the_old_number():
     assert (old.thresholds, old.n_thresholds) == (defaults.DEFAULT_THRESHOLDS, 4)  # the number sets n_thresholds only
     with pytest.raises(SystemExit):
         parser.parse_args(["fit", "pima", "--thresholds", "gini"])
+
+
+def test_the_trivial_rule_warning_gives_advice_that_works_on_the_data():
+    X, y = rare_tail()
+    with pytest.warns(TrivialRuleWarning, match=r"try theta <= .*BooleanRuleCV\(\).*class_weight='balanced'") as record:
+        BooleanRuleClassifier(thresholds="quantile", theta=0.02).fit(X, y)
+    message = str(next(w.message for w in record if issubclass(w.category, TrivialRuleWarning)))
+    theta = float(re.search(r"theta <= ([0-9.e-]+)", message).group(1))
+    assert theta == pytest.approx(np.mean(y) / 10, rel=0.05)
+    majority = float(np.mean(y))
+    assert BooleanRuleClassifier(theta=theta).fit(X, y).training_error_ < majority - 0.01  # the advised θ
+    assert BooleanRuleCV().fit(X, y).training_error_ < majority - 0.01  # the advised search
