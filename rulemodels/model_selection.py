@@ -252,7 +252,7 @@ def theta_path(
     Examples
     --------
     >>> [round(t, 4) for t in theta_path([0] * 90 + [1] * 10, n_thetas=4)]
-    [0.05, 0.0232, 0.0108, 0.005]
+    [0.05, 0.0292, 0.0171, 0.01]
     """
     labels = np.asarray(y)
     weight = np.ones(labels.shape[0]) if sample_weight is None else np.asarray(sample_weight, dtype=float)

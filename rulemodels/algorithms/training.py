@@ -69,11 +69,12 @@ __all__ = ["TrainingWorkspace", "default_binarizer"]
 def default_binarizer(n_thresholds: int | None = None, thresholds: str | None = None) -> FeatureBinarizer:
     """The binarization of :class:`~rulemodels.BooleanRuleClassifier`'s defaults (missing values as their own literal).
 
-    ``n_thresholds=None`` and ``thresholds=None`` keep :class:`~rulemodels.FeatureBinarizer`'s own defaults.
+    ``n_thresholds=None`` keeps :class:`~rulemodels.FeatureBinarizer`'s own number; ``thresholds=None`` the
+    estimators' method (``defaults.DEFAULT_THRESHOLDS``: label-aware cut points). The paper protocol passes
+    ``thresholds="quantile"``, the paper's binarization.
     """
     settings: dict[str, Any] = {} if n_thresholds is None else {"n_thresholds": n_thresholds}
-    if thresholds is not None:
-        settings["thresholds"] = thresholds
+    settings["thresholds"] = defaults.DEFAULT_THRESHOLDS if thresholds is None else thresholds
     return FeatureBinarizer(nan="indicator", high_cardinality="drop", **settings)
 
 

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sklearn.model_selection import StratifiedKFold
 
-from rulemodels import BooleanRuleClassifier, TrainingWorkspace, load_dataset
+from rulemodels import BooleanRuleClassifier, FeatureBinarizer, TrainingWorkspace, load_dataset
 from rulemodels.algorithms import ALGORITHMS
 from rulemodels.algorithms.baseline import TrivialRuleWarning
 from rulemodels.rules import Clause, Literal, Rule
@@ -53,8 +53,11 @@ def test_cnf_bcd_on_liver_fold_without_missing_values_does_not_crash():
     """
     X, y = _liver_fold0()
     assert not X.isna().any().any()
-    with TrainingWorkspace(X, y, tie_break=0.0) as workspace:
-        clf = BooleanRuleClassifier(algorithm="bcd", n_clauses=3, theta=0.002, form="cnf").fit(X, y, workspace=workspace)
+    quantiles = FeatureBinarizer(nan="indicator", thresholds="quantile")  # the binarization it was found with
+    with TrainingWorkspace(X, y, tie_break=0.0, binarizer=quantiles) as workspace:
+        clf = BooleanRuleClassifier(algorithm="bcd", n_clauses=3, theta=0.002, form="cnf", thresholds="quantile").fit(
+            X, y, workspace=workspace,
+        )
     for rule in (clf.raw_rule_, clf.rule_):
         assert all(lit.op not in ("is_nan", "not_nan") for lit in rule.literals)
         assert not any({lit.feature for lit in clause} == {"alkaline_phosphotase"} for clause in rule.clauses)

@@ -12,7 +12,7 @@ from tests.helpers import mixed_frame, write_parquet_parts
 
 pytest.importorskip("pyarrow")
 
-FIT = ["--algorithm", "am", "--n-clauses", "3", "--theta", "0.01"]
+FIT = ["--algorithm", "am", "--n-clauses", "3", "--theta", "0.01", "--thresholds", "quantile"]  # Parquet: quantiles
 
 
 @pytest.fixture

@@ -78,16 +78,16 @@ def test_a_constant_rule_warns_and_the_baseline_is_exposed() -> None:
     X = pd.DataFrame({"noise": rng.random(100)})
     y = (rng.random(100) < 0.3).astype(int)
     with pytest.warns(TrivialRuleWarning, match="for every training row"):
-        clf = BooleanRuleClassifier(theta=1.0).fit(X, y)
+        clf = BooleanRuleClassifier(theta=1.0, algorithm="am", thresholds="quantile").fit(X, y)
     assert clf.baseline_error_ == pytest.approx(y.mean())
     assert clf.classes_[clf.baseline_class_] == 0
     assert len(set(clf.predict(X))) == 1
     with pytest.warns(TrivialRuleWarning, match=r"is no better than the baseline 0\.2700"):
-        worse = BooleanRuleClassifier(theta=0.2, prune=False).fit(X, y)
+        worse = BooleanRuleClassifier(theta=0.2, prune=False, algorithm="am", thresholds="quantile").fit(X, y)
     assert worse.training_error_ >= worse.baseline_error_
     # pruning removes the literals of a rule no better than the baseline: the better constant is left
     with pytest.warns(TrivialRuleWarning, match="for every training row"):
-        pruned = BooleanRuleClassifier(theta=0.2).fit(X, y)
+        pruned = BooleanRuleClassifier(theta=0.2, algorithm="am", thresholds="quantile").fit(X, y)
     assert pruned.raw_rule_.n_literals == 0 and pruned.training_error_ == pytest.approx(pruned.baseline_error_)
 
 

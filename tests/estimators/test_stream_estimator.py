@@ -8,13 +8,14 @@ import numpy as np
 import pytest
 from sklearn.exceptions import NotFittedError
 
-from rulemodels import BooleanRuleClassifier
+from rulemodels import BooleanRuleClassifier, defaults
 from rulemodels.data import parquet_batches
 from tests.helpers import mixed_frame, write_parquet_parts
 
 pytest.importorskip("pyarrow")
 
-SETTINGS = dict(algorithm="am", n_clauses=3, theta=0.01)
+# quantile thresholds: a Parquet or Dask fit has no labels for label-aware ones (it says so, and uses quantiles)
+SETTINGS = dict(algorithm="am", n_clauses=3, theta=0.01, thresholds="quantile")
 
 
 @pytest.fixture(scope="module")
@@ -140,3 +141,13 @@ def test_a_dask_fit_refuses_labels_it_cannot_align(mixed_data, dask_client):
         BooleanRuleClassifier().fit(data, y)
     with pytest.raises(ValueError, match="y is required"):
         BooleanRuleClassifier().fit(data, None)
+
+
+def test_a_parquet_fit_with_the_default_tree_thresholds_uses_quantiles_and_says_so(mixed_data, caplog):
+    frame, y, path = mixed_data
+    settings = {**SETTINGS, "thresholds": defaults.DEFAULT_THRESHOLDS}
+    assert settings["thresholds"] == "tree"
+    with caplog.at_level("INFO", logger="rulemodels"):
+        streamed = BooleanRuleClassifier(**settings).fit(path, "label")
+    assert "uses quantile thresholds" in caplog.text
+    assert_same_fit(streamed, BooleanRuleClassifier(**SETTINGS).fit(frame, y))
