@@ -477,7 +477,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             them is read in record batches; a Dask DataFrame partition by
             partition, on the workers of the active ``distributed`` client.
             Both are collapsed to weighted distinct binary patterns, with the
-            same result as the in-memory fit (``docs/large_data.md``; needs
+            same result as the in-memory fit with ``thresholds="quantile"``, the
+            thresholds such a fit places (``docs/large_data.md``; needs
             the ``large`` extra: pyarrow, dask).
         y : array-like of shape (n_samples,), or str
             Class labels (strings or numbers; more than two classes learn an

@@ -24,14 +24,23 @@ the groups it fails on in part). One fit:
    features: ``termination="converged"``), when the pricing MIP's time is
    spent without one (``"no_improvement"``), at ``max_iter`` or at the fit's
    time limit.
-3. **Select**: the same master with binary ``w_k`` (at most ``n_clauses``
-   clauses), solved as an integer program with ``selection_time_limit`` and
-   ``selection_gap``. If it stops without a solution, or with one worse
-   than the best single generated clause, that clause is kept instead.
+3. **Select** at most ``n_clauses`` of the generated clauses
+   (:func:`greedy_selection`): the master's integer objective minimised by a
+   local search (greedy additions, then drop/add/swap moves, from
+   ``selection_starts`` starts) over the clauses that pay for themselves
+   alone (the others never help: an exact reduction). Deterministic and a
+   few milliseconds. With ``selection="mip"`` the same master with binary
+   ``w_k`` is then solved as an integer program (``selection_time_limit``,
+   ``selection_gap``) and kept where it is better.
 
-The beam search and the master are deterministic; the pricing MIP runs
-only on small data and within a time budget, so a fit that spends that
-budget can end at a point that depends on the machine's speed (its
+A θ path (:func:`run_column_generation_path`) keeps the master from one θ to
+the next: only the Param θ changes, the rounds go on from every clause
+generated so far, and the selection is made once per R.
+
+The beam search, the master and the local search are deterministic; the
+pricing MIP runs only on small data (``pricing_mip_max_nonzeros``, 2,000
+nonzeros: a few dozen rows) and within a time budget, so a fit that spends
+that budget can end at a point that depends on the machine's speed (its
 termination is then ``"no_improvement"``, never ``"converged"``).
 
 θ means what it means for the other algorithms: the cost of one literal, in
@@ -565,8 +574,9 @@ def run_column_generation_path(
 class _ClausePool:
     """One restricted master (and, when needed, one pricing MIP) over prepared columns, re-solved in place.
 
-    :meth:`grow` runs the rounds at the current θ, :meth:`select` the integer
-    selection with at most R clauses (the master is an LP again afterwards),
+    :meth:`grow` runs the rounds at the current θ, :meth:`select` chooses at
+    most R of the generated clauses (with ``selection="mip"`` the master stays
+    an integer program until :meth:`grow` makes it the LP again),
     :meth:`set_theta` moves to another θ keeping every clause. A single fit is
     ``grow`` then ``select``; a path repeats them.
     """
