@@ -441,13 +441,11 @@ def column_generation(
     exceeds it; ``model_hook(handle, kind)`` is called on the master
     (``"cg_master"``) and the pricing MIP (``"cg_pricing"``) when each is built.
     """
-    if data.max_literals is not None and data.max_literals < settings.max_length:
-        settings = replace(settings, max_length=int(data.max_literals))
-    run = run_column_generation(
-        _prepare(data), backend, theta=theta, n_clauses=n_clauses, max_iter=max_iter, settings=settings,
+    path = column_generation_path(
+        data, backend, thetas=[theta], n_clauses=[n_clauses], max_iter=max_iter, settings=settings,
         time_limit=time_limit, solver_options=solver_options, model_hook=model_hook,
     )
-    return _fit_result(data, run)
+    return path[(float(theta), int(n_clauses))]
 
 
 def column_generation_path(
@@ -503,16 +501,15 @@ def run_column_generation(
     solver_options: Mapping[str, Any] | None = None,
     model_hook: Callable[[Any, str], Any] | None = None,
 ) -> CGRun:
-    """The rounds and the final selection of column generation on prepared ``columns`` (see the module docstring)."""
-    pool = _ClausePool(
-        columns, backend, theta=theta, n_clauses=n_clauses, settings=settings, time_limit=time_limit,
-        solver_options=solver_options, model_hook=model_hook,
+    """The rounds and the final selection of column generation on prepared ``columns`` (see the module docstring).
+
+    A path of one θ and one R (:func:`run_column_generation_path`).
+    """
+    path = run_column_generation_path(
+        columns, backend, thetas=[theta], n_clauses=[n_clauses], max_iter=max_iter, settings=settings,
+        time_limit=time_limit, solver_options=solver_options, model_hook=model_hook,
     )
-    try:
-        pool.grow(max_iter)
-        return pool.select(n_clauses)
-    finally:
-        pool.release()
+    return path[(float(theta), int(n_clauses))]
 
 
 def run_column_generation_path(
