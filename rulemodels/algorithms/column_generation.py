@@ -609,6 +609,8 @@ class _ClausePool:
         self._reported = {"builds": 0, "solves": 0, "seconds": 0.0, "rounds": 0}
 
     def _solve(self, model: Any, changes: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
+        if self.deadline is not None and kwargs.get("time_limit") is None:  # every solve within the fit's time limit
+            kwargs["time_limit"] = _remaining(self.deadline, None)
         result = self.backend.solve(model, options=self.options, changes=as_model_changes(changes) if changes else None, **kwargs)
         self.stats["solves"] += 1
         self.stats["seconds"] += result.wall_time

@@ -399,10 +399,15 @@ def test_hung_solver_outside_the_main_thread_is_killed_by_pyomos_timeout(fake_so
 def test_fit_with_a_hung_glpsol_ends_with_a_clean_error(fake_solvers, capsys):
     """``fit --solver glpk --time-limit 1`` with a glpsol that sleeps used to run forever."""
     fake_solvers("sleep")
-    status, stderr = cli(["fit", "liver", "--solver", "glpk", "--thresholds", "3", "--time-limit", "1"], capsys)
+    status, stderr = cli(["fit", "liver", "--solver", "glpk", "--algorithm", "am", "--thresholds", "3", "--time-limit", "1"],
+                         capsys)
     assert status == 1
     assert_clean_error(stderr, "solving the clause LP (clause 1) with glpk failed: the solver stopped with an error",
                        "glpsol was still running", "and was killed")
+    # column generation (the default algorithm) gives every master LP what is left of the fit's time limit
+    status, stderr = cli(["fit", "liver", "--solver", "glpk", "--thresholds", "3", "--time-limit", "1"], capsys)
+    assert status == 1
+    assert_clean_error(stderr, "the column generation master LP", "glpsol was still running", "and was killed")
 
 
 BROKEN = {  # probe mode -> what the message says about the fake's version probe
