@@ -213,19 +213,14 @@ DEFAULT_MODEL_HOOK = None
 CONSTRAINT_PARAMS = ("monotone", "forbidden_features", "feature_costs", "max_literals_per_clause", "model_hook")
 #: Folds of ``form="auto"``'s inner cross-validation.
 DEFAULT_CV = 5
-#: Folds of BooleanRuleCV's cross-validation (its ``cv``). Ten rather than five: each fold's rule is then
-#: learned on 90 % of the rows, closer to the refit on all of them; with ``selection="1se"`` this was the
-#: most accurate honest default measured, on three different outer 10-fold splits of the bundled datasets
-#: (docs/theta.md, "Choosing the selection rule").
+#: Folds of BooleanRuleCV's cross-validation (its ``cv``): five, as LassoCV's, each a θ path of its own
+#: (ten had been chosen on the bundled datasets of 195-768 rows; on the real tables each fold costs a path).
 DEFAULT_SEARCH_CV = 5
 
-#: BooleanRuleCV's default grid: column generation at the estimator's defaults (θ, R), in both forms, so
-#: the search chooses the form. Deliberately small. In nested CV on the bundled datasets every dimension
-#: added to it made the honest error worse, because the inner CV of 150-600 rows picks a candidate that
-#: was lucky on its folds (the winner's curse). The earlier default of AM and BCD × 8 θ × R = 1-3 × both
-#: forms (96 candidates) gave 31.6 / 10.7 / 26.3 / 31.3 % on liver / parkinsons / pima / sonar; this one
-#: gives 32.2 / 8.7 / 24.2 / 20.6 % (10 folds, selection "1se"), in a fifth of the time (docs/theta.md,
-#: benchmarks/results/nested_cv.md).
+#: BooleanRuleCV's default search: column generation along a θ path scaled to the data (``thetas="auto"``,
+#: DEFAULT_N_THETAS values) × DEFAULT_SEARCH_N_CLAUSES, in DNF, on DEFAULT_SEARCH_CV folds, chosen on the real
+#: tables (docs/theta.md, "The defaults are chosen on real tables"). The earlier default, one θ and R in both
+#: forms, had been chosen on the bundled datasets and underfit tables of thousands of rows.
 DEFAULT_SEARCH_ALGORITHMS: tuple[str, ...] = ("cg",)
 DEFAULT_THETAS: tuple[float, ...] = (DEFAULT_THETA,)
 DEFAULT_SEARCH_N_CLAUSES: tuple[int, ...] = (1, 2, 3, 5)
@@ -233,7 +228,7 @@ DEFAULT_SEARCH_N_CLAUSES: tuple[int, ...] = (1, 2, 3, 5)
 #: from the θ at which no clause pays for itself down to THETA_PATH_RATIO times it (never below one row's share).
 DEFAULT_N_THETAS = 8
 THETA_PATH_RATIO = 0.01
-#: BooleanRuleCV chooses the form (the better form differs between the bundled datasets).
+#: BooleanRuleCV's forms: DNF (forms=("dnf", "cnf") lets it choose, at twice the time: each form is a path).
 DEFAULT_FORMS: tuple[str, ...] = ("dnf",)
 #: A fine θ grid to pass as ``BooleanRuleCV(thetas=FINE_THETAS)``: from "a literal must fix 0.1 % of the
 #: rows" (long rules) to 5 % (one or two literals, often none), the range where the learned rules change
