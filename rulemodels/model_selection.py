@@ -177,8 +177,8 @@ def _fit_fold(
           if shared else contextlib.nullcontext()) as workspace:
         with warnings.catch_warnings():  # trivial fold rules are expected at large θ; the refit warns
             warnings.simplefilter("ignore", TrivialRuleWarning)
-            paths, path_seconds = _learn_paths(base, candidates, workspace) if shared else ({}, {})
-            test_binarizer = _TestFoldBinarizer(workspace.binarizer) if shared else None
+            paths, path_seconds = _learn_paths(base, candidates, workspace) if workspace is not None else ({}, {})
+            test_binarizer = _TestFoldBinarizer(workspace.binarizer) if workspace is not None else None
             scored: dict[tuple[str, Any], tuple[float, int]] = {}  # a path's rule met again: (score, literals)
             for i, params in enumerate(candidates):
                 start = time.perf_counter()
