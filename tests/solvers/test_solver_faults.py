@@ -309,7 +309,7 @@ def test_missing_and_killed_solvers_through_the_cli_in_a_subprocess(fake_solvers
         "available instead: highs",
     )
     assert killed.returncode == 1
-    assert_clean_error(killed_err, "solving the clause LP (clause 1) with cbc failed", KILLED["cbc"])
+    assert_clean_error(killed_err, "solving the column generation master LP with cbc failed", KILLED["cbc"])
 
 
 # -- 2b. a hung solver, a broken binary, bad options, output, Ctrl-C -----------------
