@@ -295,7 +295,7 @@ def test_a_rounded_rule_is_checked_against_the_hooks_constraints() -> None:
         if info.kind == "clause_lp":
             handle.model.no_glucose = pyo.Constraint(expr=handle.model.w[info.index(banned)] == 0)
 
-    with TrainingWorkspace(X, y) as ws:
+    with TrainingWorkspace(X, y, binarizer=default_binarizer(thresholds="quantile")) as ws:  # glucose > 147.0: a decile
         cache = ws.lp_cache("dnf", allow_disable=False, disable_cost=None, constraints=RuleConstraints(model_hook=hook))
         ws.learn(form="dnf", algorithm="scs", n_clauses=1, theta=5.0, allow_disable=False, disable_cost=None, max_iter=1,
                  constraints=RuleConstraints(model_hook=hook))

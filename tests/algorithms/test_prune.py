@@ -11,6 +11,7 @@ import pytest
 from rulemodels import BooleanRuleClassifier, TrainingWorkspace, load_dataset
 from rulemodels.algorithms.constraints import RuleConstraints
 from rulemodels.algorithms.prune import prune_rule, rule_objective
+from rulemodels.algorithms.training import default_binarizer
 from rulemodels.cli import main
 from rulemodels.rules import Clause, Literal, Rule, load_model
 
@@ -124,7 +125,7 @@ def test_pruning_many_weighted_rows_matches_brute_force() -> None:
 @pytest.fixture(scope="module")
 def pima_workspace():
     X, y = load_dataset("pima")
-    with TrainingWorkspace(X, y) as workspace:
+    with TrainingWorkspace(X, y, binarizer=default_binarizer(thresholds="quantile")) as workspace:  # as measured
         yield workspace
 
 
