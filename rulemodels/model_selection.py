@@ -120,8 +120,8 @@ class _TestFoldBinarizer:
 
 def _path_ready(base: BooleanRuleClassifier) -> bool:
     """Whether column generation candidates of ``base``'s settings can share a θ path (see :func:`_fit_fold`)."""
-    constraints = (base.monotone, base.forbidden_features, base.feature_costs, base.max_literals_per_clause, base.model_hook)
-    return base.time_limit is None and not base.polish and all(value is None for value in constraints)
+    constrained = any(getattr(base, name) is not None for name in defaults.CONSTRAINT_PARAMS)
+    return base.time_limit is None and not base.polish and not constrained
 
 
 def _learn_paths(
