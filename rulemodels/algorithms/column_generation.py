@@ -13,7 +13,7 @@ the groups it fails on in part). One fit:
    of a master with no clause (``μ_i = ω_i``: every row still to cover).
 2. **Rounds** (at most ``max_iter``): solve the master LP in place, read its
    duals, price. The beam search (:func:`beam_search`) is tried first; the
-   pricing MIP (``pricing_time_limit`` seconds per fit in all) only when the beam finds
+   pricing MIP (at most ``pricing_mip_solves`` per fit) only when the beam finds
    no clause with a negative reduced cost, and only on data small enough
    (``pricing_mip_max_nonzeros``; otherwise the fit stops there with
    ``termination="no_improvement"``). Up to ``columns_per_round``
@@ -21,8 +21,9 @@ the groups it fails on in part). One fit:
    (:meth:`~rulemodels.models.column_generation.CGMaster.add_clauses`: the
    master is never rebuilt). Stop when the MIP proves that none is left
    (the LP is then optimal over *all* clauses of at most ``max_length``
-   features: ``termination="converged"``), when the pricing MIP's time is
-   spent without one (``"no_improvement"``), at ``max_iter`` or at the fit's
+   features: ``termination="converged"``), when the pricing MIPs allowed
+   are spent without one or ``stall_rounds`` LPs in a row have not lowered
+   the objective (``"no_improvement"``), at ``max_iter`` or at the fit's
    time limit.
 3. **Select** at most ``n_clauses`` of the generated clauses
    (:func:`greedy_selection`): the master's integer objective minimised by a
@@ -39,9 +40,9 @@ generated so far, and the selection is made once per R.
 
 The beam search, the master and the local search are deterministic; the
 pricing MIP runs only on small data (``pricing_mip_max_nonzeros``, 2,000
-nonzeros: a few dozen rows) and within a time budget, so a fit that spends
-that budget can end at a point that depends on the machine's speed (its
-termination is then ``"no_improvement"``, never ``"converged"``).
+nonzeros: a few dozen rows), at most ``pricing_mip_solves`` times per fit,
+each solved to optimality: a fit without a time limit gives the same rule on
+a busy and an idle machine.
 
 θ means what it means for the other algorithms: the cost of one literal, in
 misclassified (weighted) samples; a clause also costs ``θ·clause_cost``
@@ -59,6 +60,7 @@ Hamming objective charges the distance to the nearest failing clause).
 from __future__ import annotations
 
 import logging
+import math
 import time
 import warnings
 from collections.abc import Callable, Container, Mapping, Sequence
@@ -85,6 +87,9 @@ from solvers import Backend, SolveError
 
 logger = logging.getLogger(__name__)
 
+STALL_TOLERANCE = 1e-9
+"""An LP objective lower by at most this (relative to it) has not improved (``CGSettings.stall_rounds``)."""
+
 __all__ = [
     "BitRowSums", "CGRun", "CGSettings", "FloatRowSums", "RowSums", "as_model_changes", "beam_search", "column_generation",
     "greedy_selection", "row_sums", "run_column_generation", "run_column_generation_path",
@@ -103,10 +108,14 @@ class CGSettings:
         ``D``: at most this many features in a clause.
     beam_width : int
         Clauses kept per level of the beam search.
+    first_width : int
+        Single features kept by the beam search's first level (at least
+        ``beam_width``; :func:`beam_search`).
     columns_per_round : int
         At most this many new clauses join the master per round.
-    pricing_time_limit : float
-        Seconds of pricing MIP per fit, in total (each solve gets what is left;
+    pricing_mip_solves : int
+        Pricing MIPs per fit, at most (each solved to optimality: a count, not a
+        time budget, so that the rule does not depend on the machine's speed;
         none left: the fit stops pricing with ``termination="no_improvement"``).
     pricing_mip_max_nonzeros : int
         The pricing MIP is used only when its matrix has at most this many
@@ -128,19 +137,25 @@ class CGSettings:
     group_rows : int
         Above this many rows to cover, the master's rows are groups of rows that
         the same clauses fail on (``build_cg_master(..., group_rows=True)``).
+    stall_rounds : int
+        The rounds at one θ end when this many master LPs in a row have not
+        lowered its objective (``termination="no_improvement"``): the LP is
+        degenerate there, and its duals keep pricing clauses that do not improve it.
     """
 
     clause_cost: float
     max_length: int
     beam_width: int
     columns_per_round: int
-    pricing_time_limit: float
+    pricing_mip_solves: int
     pricing_mip_max_nonzeros: int
     selection_time_limit: float | None
     selection_gap: float
     group_rows: int = defaults.CG_GROUP_ROWS
     selection: str = defaults.CG_SELECTION
     selection_starts: int = defaults.CG_SELECTION_STARTS
+    stall_rounds: int = defaults.CG_STALL_ROUNDS
+    first_width: int = defaults.CG_FIRST_WIDTH
 
 
 def beam_search(
@@ -155,6 +170,7 @@ def beam_search(
     exclude: Container[tuple[int, ...]] = (),
     n_best: int = 1,
     pay_sums: RowSums | None = None,
+    first_width: int = 0,
 ) -> list[tuple[float, tuple[int, ...]]]:
     """Clauses with negative reduced cost at duals ``(μ, ν)``, found by a beam search over features.
 
@@ -168,7 +184,12 @@ def beam_search(
     a clause whose descendants cannot reach a negative reduced cost (a bound:
     all of its duals gained, nothing paid, one more literal) is not extended.
     The ``width`` extensions with the lowest reduced cost (ties: the smaller
-    feature tuple) form the next beam, up to ``max_length`` features. Returns
+    feature tuple) form the next beam, up to ``max_length`` features; the first
+    beam holds the ``max(width, first_width)`` best single features, so that
+    a feature whose own reduced cost is poor but which makes a good clause with
+    a second one (a rare category and a threshold that together single out a
+    pure group) is extended: with ``first_width >= d`` the best clause of at
+    most two features is found exactly. Returns
     up to ``n_best`` distinct clauses not in ``exclude`` with reduced cost
     below ``-TOLERANCE``, as ``(reduced cost, sorted feature tuple)``, lowest
     first. A heuristic: an empty answer does not prove that no such clause
@@ -191,7 +212,8 @@ def beam_search(
     consider((), base - total_gain + float(columns.pay_weight.sum()))
     # a beam entry: (clause, the rows of P and of Z it still fails on, its literal cost, Σ μ over those rows of P)
     beam: list[tuple[tuple[int, ...], Any, Any, float, float]] = [((), gains.every_row(), pays.every_row(), 0.0, total_gain)]
-    for _ in range(max_length):
+    for level in range(max_length):
+        keep = width if level else max(width, first_width)  # the first level: the best first_width features
         candidates: dict[tuple[int, ...], tuple[float, int, int]] = {}
         for b, (clause, cover_rows, pay_rows, literal_cost, gain) in enumerate(beam):
             # Extending a clause only removes rows it fails on, so no descendant's reduced cost is below
@@ -203,7 +225,7 @@ def beam_search(
             paid = pays.sums(pay_rows)
             rc = base + theta * (literal_cost + cost) - gained + paid
             rc[list(clause)] = np.inf  # a feature already in the clause
-            for j in np.argsort(rc, kind="stable")[:width].tolist():
+            for j in np.argsort(rc, kind="stable")[:keep].tolist():
                 value = float(rc[j])
                 if not np.isfinite(value):
                     break
@@ -216,7 +238,7 @@ def beam_search(
         next_beam = []
         for child, (value, b, j) in ranked:
             consider(child, value)
-            if len(next_beam) < width:
+            if len(next_beam) < keep:
                 _, cover_rows, pay_rows, literal_cost, _ = beam[b]
                 cover_rows = gains.narrow(cover_rows, j)
                 pay_rows = pays.narrow(pay_rows, j)
@@ -599,7 +621,7 @@ class _ClausePool:
         if model_hook is not None:
             model_hook(self.master, "cg_master")
         self.use_mip = columns.n_nonzeros <= settings.pricing_mip_max_nonzeros
-        self.pricing_budget = float(settings.pricing_time_limit)
+        self.pricing_left = int(settings.pricing_mip_solves)
         self.pricing: CGPricing | None = None
         self.pricing_theta: tuple[list[Any], np.ndarray] | None = None  # the z costs of a θ set since the last pricing solve
         self.changes: dict[str, Any] = {}  # what changed in the master since its last solve
@@ -620,6 +642,7 @@ class _ClausePool:
         return beam_search(
             self.columns, mu, nu, theta=self.theta, clause_cost=self.settings.clause_cost, width=self.settings.beam_width,
             max_length=self.settings.max_length, exclude=exclude, n_best=n_best, pay_sums=self.pay_sums,
+            first_width=self.settings.first_width,
         )
 
     def _pending(self, more: Mapping[str, Any]) -> None:
@@ -642,6 +665,7 @@ class _ClausePool:
         self._shape(integer=False, cap=self.max_clauses)
         termination = "max_iter"
         log = IterationLog(logger, "CG", None, max_iter, n_solves=lambda: self.stats["solves"], started=self.started)
+        best, stalled = math.inf, 0  # the lowest LP objective at this θ, and the LPs since it was last lowered
         for _ in range(max_iter):
             self.stats["rounds"] += 1
             result = self._solve(master.model, self.changes)
@@ -649,13 +673,21 @@ class _ClausePool:
             result.raise_for_status("the column generation master LP")
             self.lp_objective = result.objective
             log.iteration(self.stats["rounds"], None, self.lp_objective)
+            lp = float(result.objective)
+            if lp < best - STALL_TOLERANCE * max(1.0, abs(best) if math.isfinite(best) else 0.0):
+                best, stalled = lp, 0
+            else:
+                stalled += 1
+                if stalled >= settings.stall_rounds:
+                    termination = "no_improvement"  # degenerate: the last clauses did not lower the LP
+                    break
             mu, nu = master.duals()
             new = self._search(mu, nu, master, settings.columns_per_round)
             if not new:
                 if deadline is not None and time.perf_counter() >= deadline:
                     termination = "time_limit"
                     break
-                if not self.use_mip or self.pricing_budget <= 0.0:
+                if not self.use_mip or self.pricing_left <= 0:
                     termination = "no_improvement"  # the beam found none; optimality over all clauses not proved
                     break
                 if self.pricing is None:
@@ -672,16 +704,15 @@ class _ClausePool:
                     delta, delta_costs = pricing_changes["objective"]
                     pricing_changes = {"objective": ([*z_vars, *delta], np.concatenate([z_costs, delta_costs]))}
                     self.pricing_theta = None
-                limit = _remaining(self.deadline, self.pricing_budget)
-                priced = self._solve(self.pricing.model, pricing_changes, time_limit=limit)
-                self.pricing_budget -= priced.wall_time
+                priced = self._solve(self.pricing.model, pricing_changes)  # to optimality (only a fit's time limit stops it)
+                self.pricing_left -= 1
                 if priced.has_solution:
                     clause = self.pricing.clause()
                     rc = columns.reduced_cost(clause, mu, nu, self.theta, settings.clause_cost)
                     if rc < -TOLERANCE and clause not in master:
                         new = [(rc, clause)]
                 if not new:
-                    # proved: no clause improves the LP; else the MIP's time limit stopped the search
+                    # proved: no clause improves the LP; else the fit's time limit stopped the search
                     termination = "converged" if priced.is_optimal else "no_improvement"
                     break
             self._pending(master.add_clauses([clause for _, clause in new]))

@@ -25,7 +25,7 @@ ALGORITHMS = ("am", "bcd", "tlp", "scs", "scn", "cg")
 
 CG_SETTINGS = CGSettings(
     clause_cost=defaults.CG_CLAUSE_COST, max_length=defaults.CG_MAX_CLAUSE_LENGTH, beam_width=defaults.CG_BEAM_WIDTH,
-    columns_per_round=defaults.CG_COLUMNS_PER_ROUND, pricing_time_limit=defaults.CG_PRICING_TIME_LIMIT,
+    columns_per_round=defaults.CG_COLUMNS_PER_ROUND, pricing_mip_solves=defaults.CG_PRICING_MIP_SOLVES,
     pricing_mip_max_nonzeros=defaults.CG_PRICING_MIP_MAX_NONZEROS,
     selection_time_limit=defaults.CG_SELECTION_TIME_LIMIT, selection_gap=defaults.CG_SELECTION_GAP,
     group_rows=defaults.CG_GROUP_ROWS, selection=defaults.CG_SELECTION,

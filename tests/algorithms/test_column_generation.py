@@ -26,7 +26,7 @@ from tests.helpers import learn_once, require_backend
 
 cg_module = importlib.import_module("rulemodels.algorithms.column_generation")  # the package exports a function of that name
 
-EXACT_SETTINGS = replace(CG_SETTINGS, max_length=5, pricing_mip_max_nonzeros=10**9, pricing_time_limit=60.0, selection_gap=0.0)
+EXACT_SETTINGS = replace(CG_SETTINGS, max_length=5, pricing_mip_max_nonzeros=10**9, pricing_mip_solves=10**6, selection_gap=0.0)
 """Pricing by the MIP whenever the beam finds nothing, over every clause of the 5-feature instances."""
 
 
@@ -148,6 +148,82 @@ def test_beam_search_returns_only_clauses_with_negative_reduced_cost(seed: int) 
             assert rc < 0
             assert rc == pytest.approx(columns.reduced_cost(clause, mu, nu, theta, 1.0))
             assert clause not in exclude and len(clause) <= 4 and list(clause) == sorted(set(clause))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_beam_search_with_a_full_first_level_finds_the_best_clause_of_two_features(seed: int) -> None:
+    """first_width >= d: every single feature starts the beam, so the best clause of at most two is exact."""
+    A, y, weight = random_instance(seed, n=60, d=14)
+    columns = prepare_cg_data(A, y, sample_weight=weight)
+    rng = np.random.default_rng(seed)
+    misses = 0
+    for _ in range(6):
+        mu = columns.cover_weight * rng.random(columns.cover_weight.shape[0])
+        nu = -float(rng.random())
+        theta = float(rng.choice([0.05, 0.5]))
+        exact = min(
+            columns.reduced_cost(clause, mu, nu, theta, 1.0)
+            for size in (0, 1, 2) for clause in itertools.combinations(range(14), size)
+        )
+        full = beam_search(columns, mu, nu, theta=theta, clause_cost=1.0, width=1, max_length=2, first_width=14)
+        narrow = beam_search(columns, mu, nu, theta=theta, clause_cost=1.0, width=1, max_length=2)
+        if exact < -1e-9:
+            assert full and full[0][0] == pytest.approx(exact)
+            misses += not narrow or narrow[0][0] > exact + 1e-9
+        else:
+            assert not full
+    if seed == 0:
+        assert misses > 0  # a beam of one feature misses it: the test can tell the two apart
+
+
+def test_cg_rounds_stop_when_the_master_lp_stalls(caplog: pytest.LogCaptureFixture) -> None:
+    """stall_rounds LPs in a row without a lower objective end the rounds; the degenerate rounds change nothing.
+
+    Labels independent of the features, 30 % positive: the master LP stays at the
+    constant rule while the beam search keeps pricing clauses of negative reduced cost.
+    """
+    rng = np.random.default_rng(0)
+    A = (rng.random((600, 40)) < 0.3).astype(np.int8)
+    y = (rng.random(600) < 0.3).astype(np.int8)
+    columns = prepare_cg_data(A, y)
+    beam_only = replace(CG_SETTINGS, pricing_mip_max_nonzeros=0)
+    patient = run_column_generation(
+        columns, HighsBackend(), theta=0.5, n_clauses=2, max_iter=300, settings=replace(beam_only, stall_rounds=10**6),
+    )
+    with caplog.at_level("INFO", logger=cg_module.logger.name):
+        stalled = run_column_generation(
+            columns, HighsBackend(), theta=0.5, n_clauses=2, max_iter=300, settings=replace(beam_only, stall_rounds=3),
+        )
+    assert stalled.termination == "no_improvement"
+    assert stalled.n_rounds < patient.n_rounds / 5
+    assert stalled.objective == pytest.approx(patient.objective)
+    lps = [float(message.split()[2]) for message in (record.getMessage() for record in caplog.records)
+           if message.split()[:1] == ["CG"] and message.split()[1].isdigit()]
+    assert len(lps) == stalled.n_rounds
+    best = min(lps[:-3])
+    assert all(lp >= best - 1e-9 for lp in lps[-3:])  # the last three LPs did not go below the best before them
+
+
+def test_pricing_mips_are_counted_not_timed() -> None:
+    """At most pricing_mip_solves pricing MIPs per fit; none: the beam search alone prices (no pricing model)."""
+    A, y, weight = random_instance(4, n=30, d=8)
+    columns = prepare_cg_data(A, y, sample_weight=weight)
+    built: list[str] = []
+    settings = replace(EXACT_SETTINGS, stall_rounds=10**6)
+    none = run_column_generation(
+        columns, HighsBackend(), theta=0.05, n_clauses=3, max_iter=100, settings=replace(settings, pricing_mip_solves=0),
+        model_hook=lambda handle, kind: built.append(kind),
+    )
+    assert built == ["cg_master"] and none.termination == "no_improvement"
+    built.clear()
+    one = run_column_generation(
+        columns, HighsBackend(), theta=0.05, n_clauses=3, max_iter=100, settings=replace(settings, pricing_mip_solves=1),
+        model_hook=lambda handle, kind: built.append(kind),
+    )
+    assert built == ["cg_master", "cg_pricing"]
+    assert one.n_solves - none.n_solves <= one.n_rounds - none.n_rounds + 1
+    exact = run_column_generation(columns, HighsBackend(), theta=0.05, n_clauses=3, max_iter=100, settings=settings)
+    assert exact.termination == "converged"  # every pricing MIP solved to optimality, none of them timed
 
 
 def _weights(rng: np.random.Generator, n: int, kind: str) -> np.ndarray:
