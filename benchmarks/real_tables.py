@@ -448,64 +448,51 @@ def targets(records: Sequence[Mapping[str, Any]], label: str = "rm_cv") -> list[
         return all((table, m) in cells for m in methods)
 
     out = []
+
+    def row(target: str, passed: list[str], compared: list[str], complete: bool, missing: str, of: str = "") -> None:
+        out.append({"target": target, "measured": f"{len(passed)} of {len(compared)}{of}",
+                    "met": _met(passed == compared and complete, not complete), "tables missing it": missing})
+
     # 1. error at or below BRCG's on the two-class tables
     both = [t for t in BINARY if have(t, label, "brcg")]
     wins = [t for t in both if cells[(t, label)].error <= cells[(t, "brcg")].error + 1e-12]
-    out.append({"target": f"test error at or below brcg's ({len(BINARY)} two-class tables)",
-                "measured": f"{len(wins)} of {len(both)} compared", "met": _met(len(both) == len(BINARY) and wins == both,
-                                                                              len(both) < len(BINARY)),
-                "tables missing it": ", ".join(t for t in both if t not in wins)})
+    row(f"test error at or below brcg's ({len(BINARY)} two-class tables)", wins, both, len(both) == len(BINARY),
+        ", ".join(t for t in both if t not in wins), of=" compared")
     # 2. within 1.0 point of the depth-4 tree, with at most a third of its conditions
     compared = [t for t in TABLES if have(t, label, "tree")]
     close = [t for t in compared if 100 * (cells[(t, label)].error - cells[(t, "tree")].error) <= 1.0 + 1e-9]
-    out.append({"target": "test error within 1.0 point of tree's on every table",
-                "measured": f"{len(close)} of {len(compared)}",
-                "met": _met(close == compared and len(compared) == len(TABLES), len(compared) < len(TABLES)),
-                "tables missing it": ", ".join(
-                    f"{t} (+{100 * (cells[(t, label)].error - cells[(t, 'tree')].error):.1f})"
-                    for t in compared if t not in close)})
+    row("test error within 1.0 point of tree's on every table", close, compared, len(compared) == len(TABLES),
+        ", ".join(f"{t} (+{100 * (cells[(t, label)].error - cells[(t, 'tree')].error):.1f})"
+                  for t in compared if t not in close))
     small = [t for t in compared if cells[(t, label)].literals <= cells[(t, "tree")].literals / 3 + 1e-9]
-    out.append({"target": "at most 1/3 of tree's conditions on every table",
-                "measured": f"{len(small)} of {len(compared)}",
-                "met": _met(small == compared and len(compared) == len(TABLES), len(compared) < len(TABLES)),
-                "tables missing it": ", ".join(
-                    f"{t} ({cells[(t, label)].literals:.1f} vs {cells[(t, 'tree')].literals:.1f})"
-                    for t in compared if t not in small)})
+    row("at most 1/3 of tree's conditions on every table", small, compared, len(compared) == len(TABLES),
+        ", ".join(f"{t} ({cells[(t, label)].literals:.1f} vs {cells[(t, 'tree')].literals:.1f})"
+                  for t in compared if t not in small))
     # 3. fit time: at most BRCG's or under 2 s; at most 10 s up to 10,000 rows
     timed = [t for t in TABLES if have(t, label)]
     fast = [t for t in timed if cells[(t, label)].seconds < 2.0
             or (have(t, "brcg") and cells[(t, label)].seconds <= cells[(t, "brcg")].seconds)]
-    out.append({"target": "mean fit seconds at most brcg's or under 2 s",
-                "measured": f"{len(fast)} of {len(timed)}",
-                "met": _met(fast == timed and len(timed) == len(TABLES), len(timed) < len(TABLES)),
-                "tables missing it": ", ".join(
-                    f"{t} ({cells[(t, label)].seconds:.1f} s"
-                    + (f" vs {cells[(t, 'brcg')].seconds:.1f} s)" if have(t, "brcg") else ")")
-                    for t in timed if t not in fast)})
+    row("mean fit seconds at most brcg's or under 2 s", fast, timed, len(timed) == len(TABLES),
+        ", ".join(f"{t} ({cells[(t, label)].seconds:.1f} s"
+                  + (f" vs {cells[(t, 'brcg')].seconds:.1f} s)" if have(t, "brcg") else ")")
+                  for t in timed if t not in fast))
     upto = [t for t in timed if rows[t] <= 10_000]
     ten = [t for t in upto if cells[(t, label)].seconds <= 10.0]
-    out.append({"target": "mean fit seconds at most 10 s on tables up to 10,000 rows",
-                "measured": f"{len(ten)} of {len(upto)}",
-                "met": _met(ten == upto and len(timed) == len(TABLES), len(timed) < len(TABLES)),
-                "tables missing it": ", ".join(f"{t} ({cells[(t, label)].seconds:.1f} s)" for t in upto if t not in ten)})
+    row("mean fit seconds at most 10 s on tables up to 10,000 rows", ten, upto, len(timed) == len(TABLES),
+        ", ".join(f"{t} ({cells[(t, label)].seconds:.1f} s)" for t in upto if t not in ten))
     # 4. the library beats the majority class wherever the tree does
     for method in dict.fromkeys(("rm_classifier", "rm_cv", label)):
         where = [t for t in TABLES if have(t, "tree", method) and cells[(t, "tree")].error < majority[t] - 1e-12]
         beat = [t for t in where if cells[(t, method)].error < majority[t] - 1e-12]
         complete = len([t for t in TABLES if have(t, "tree", method)]) == len(TABLES)
-        out.append({"target": f"{method} beats the majority class where tree does",
-                    "measured": f"{len(beat)} of {len(where)}",
-                    "met": _met(beat == where and complete, not complete),
-                    "tables missing it": ", ".join(t for t in where if t not in beat)})
+        row(f"{method} beats the majority class where tree does", beat, where, complete,
+            ", ".join(t for t in where if t not in beat))
     # 5. multiclass: the rule list within 2 points of the one-vs-rest trees
     multi = [t for t in MULTICLASS if have(t, label, "tree_ovr")]
     near = [t for t in multi if 100 * (cells[(t, label)].error - cells[(t, "tree_ovr")].error) <= 2.0 + 1e-9]
-    out.append({"target": "multiclass: test error within 2 points of tree_ovr's",
-                "measured": f"{len(near)} of {len(multi)}",
-                "met": _met(near == multi and len(multi) == len(MULTICLASS), len(multi) < len(MULTICLASS)),
-                "tables missing it": ", ".join(
-                    f"{t} (+{100 * (cells[(t, label)].error - cells[(t, 'tree_ovr')].error):.1f})"
-                    for t in multi if t not in near)})
+    row("multiclass: test error within 2 points of tree_ovr's", near, multi, len(multi) == len(MULTICLASS),
+        ", ".join(f"{t} (+{100 * (cells[(t, label)].error - cells[(t, 'tree_ovr')].error):.1f})"
+                  for t in multi if t not in near))
     return out
 
 

@@ -183,8 +183,7 @@ def build_cg_master(
     """
     check_nonnegative("theta", theta)
     check_nonnegative("clause_cost", clause_cost)
-    if isinstance(max_clauses, bool) or not isinstance(max_clauses, (int, np.integer)) or max_clauses < 1:
-        raise ValueError(f"max_clauses must be an integer >= 1, got {max_clauses!r}")
+    _check_max_clauses(max_clauses)
     keys = _distinct(clauses)
     if not keys:
         raise ValueError("the restricted master needs at least one clause to start from")
@@ -292,6 +291,12 @@ class _RowGroups:
         return np.array([columns.cover_weight[rows].sum() for rows in self.members], dtype=float)
 
 
+def _check_max_clauses(max_clauses: Any) -> None:
+    """The cap R is an integer >= 1 (a ValueError otherwise)."""
+    if isinstance(max_clauses, bool) or not isinstance(max_clauses, (int, np.integer)) or max_clauses < 1:
+        raise ValueError(f"max_clauses must be an integer >= 1, got {max_clauses!r}")
+
+
 def _distinct(clauses: Iterable[Sequence[int]]) -> list[tuple[int, ...]]:
     """Each clause as its sorted feature indices, duplicates dropped (first kept)."""
     seen: dict[tuple[int, ...], None] = {}
@@ -366,19 +371,21 @@ class CGMaster:
         (``objective``).
         """
         check_nonnegative("theta", theta)
+        self.model.theta = float(theta)
+        return {"objective": (self.w_vars, self._costs())}
+
+    def _costs(self) -> np.ndarray:
+        """``pay_k + θ (c_0 + literals_k)`` of every clause in the order of ``K``, read from the Params."""
         m = self.model
-        m.theta = float(theta)
-        c0 = float(m.c0.value)
-        costs = np.array([m.pay[k].value + float(theta) * (c0 + m.literals[k].value) for k in m.K], dtype=float)
-        return {"objective": (self.w_vars, costs)}
+        theta, c0 = float(m.theta.value), float(m.c0.value)
+        return np.array([m.pay[k].value + theta * (c0 + m.literals[k].value) for k in m.K], dtype=float)
 
     def set_max_clauses(self, max_clauses: int) -> dict[str, Any]:
         """Set the cap ``R`` of ``size`` (``Σ_k w_k ≤ R``); return its new bounds for an in-place re-solve.
 
         Returns a dict for :class:`solvers.ModelChanges` (``constraint_bounds``).
         """
-        if isinstance(max_clauses, bool) or not isinstance(max_clauses, (int, np.integer)) or max_clauses < 1:
-            raise ValueError(f"max_clauses must be an integer >= 1, got {max_clauses!r}")
+        _check_max_clauses(max_clauses)
         self.model.R = int(max_clauses)
         return {"constraint_bounds": ([self.model.size], np.array([-np.inf]), np.array([float(max_clauses)]))}
 
@@ -528,10 +535,7 @@ class CGMaster:
         else:  # one element per row: each clause's column is computed once
             self._covers.extend(self.columns.fails(key)[0] for key in self.clauses[len(self._covers):])
             covers = np.column_stack(self._covers)
-        m = self.model
-        theta, c0 = float(m.theta.value), float(m.c0.value)
-        cost = np.array([m.pay[k].value + theta * (c0 + m.literals[k].value) for k in m.K], dtype=float)
-        return covers, self._weight.values(), cost
+        return covers, self._weight.values(), self._costs()
 
     def set_integer(self, integer: bool) -> dict[str, Any]:
         """Make every ``w_k`` binary (the final selection, an integer program) or ``[0, 1]`` again.
