@@ -19,7 +19,8 @@ __all__ = [
     "ALGORITHMS",
     "BUILTIN_SOLVERS",
     "CG_BEAM_WIDTH",
-    "CG_FIRST_WIDTH",
+    "CG_FALLBACK_SEARCHES",
+    "CG_FALLBACK_WIDTH",
     "CLASS_ORDERS",
     "CG_CLAUSE_COST",
     "CG_COLUMNS_PER_ROUND",
@@ -261,17 +262,24 @@ CG_CLAUSE_COST = 1.0
 CG_MAX_CLAUSE_LENGTH = 8
 #: CG: clauses kept per level of the beam-search pricing.
 CG_BEAM_WIDTH = 10
-#: CG: single features kept by the beam search's first level (then CG_BEAM_WIDTH per level); at least
-#: CG_BEAM_WIDTH. Measured on the real tables with BooleanRuleCV(): 100 found clauses such as "a rare
-#: category AND a threshold" (mlc_churn 6.7 % against 9.6 %, SwissLabor 32.3 against 33.7 %) but made
-#: cells (about 1,000 features) 4 times slower (34 s a fold) and was 0.1-0.3 points worse on HMDA,
-#: CreditCard and OJ; the default stays the beam width until a rule that holds on every table is found.
-CG_FIRST_WIDTH = CG_BEAM_WIDTH
+#: CG: when the beam search finds no improving clause, it runs once more with this many single features
+#: on its first level (None: every feature, so the best clause of at most two features is found exactly;
+#: 0: no second search). Pure two-feature clauses such as "international_plan == yes AND
+#: total_intl_calls <= 2" (73 rows of mlc_churn's training fold, all churners) start from a feature whose
+#: own reduced cost is poor, which a first level of CG_BEAM_WIDTH features drops. Always on, a first level
+#: of 100 features made cells (1,000 features) 4 times slower; as a fallback, with every pair's sums from
+#: two matrix products (pair_sums), it costs one search per θ.
+CG_FALLBACK_WIDTH: int | None = None
+#: CG: at most this many such wide searches per θ (a count: the same rule on any machine). On a fold of
+#: mlc_churn one gave 5.3 % test error (none: 9.3 %), two or unlimited no better.
+CG_FALLBACK_SEARCHES = 1
 #: CG: at most this many new clauses join the master per round.
 CG_COLUMNS_PER_ROUND = 5
-#: CG: pricing MIPs per fit, at most (tried when the beam search finds no improving clause; each is
-#: solved to optimality, so the count, not the machine's speed, bounds the work).
-CG_PRICING_MIP_SOLVES = 20
+#: CG: pricing MIPs per fit (a θ path is one fit), at most (tried when the beam search, wide fallback
+#: included, finds no improving clause; each is solved to optimality, so the count, not the machine's speed,
+#: bounds the work). On carData TitanicSurvival (few distinct rows: the MIP runs) BooleanRuleCV() spent 9 of
+#: its 11 s a fold in 48 pricing MIPs; with at most 3 per fit, 2 s, and the same test error on every fold.
+CG_PRICING_MIP_SOLVES = 3
 #: CG: the pricing MIP is used only up to this many nonzeros (present features over all rows); the
 #: beam search alone prices larger data (HiGHS took 2-10 s per pricing MIP on the bundled datasets,
 #: and hit 2 s on 70 Pima rows, 6,400 nonzeros, round after round).

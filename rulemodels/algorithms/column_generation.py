@@ -12,7 +12,12 @@ the groups it fails on in part). One fit:
    row: the constant rule) and the clauses the beam search finds at the duals
    of a master with no clause (``μ_i = ω_i``: every row still to cover).
 2. **Rounds** (at most ``max_iter``): solve the master LP in place, read its
-   duals, price. The beam search (:func:`beam_search`) is tried first; the
+   duals, price. The beam search (:func:`beam_search`) is tried first, then,
+   when it finds nothing (at most ``fallback_searches`` times per θ), once
+   more with every feature on its first level
+   (``fallback_width``: the best clause of at most two features is then
+   found exactly, where a narrow first level drops a feature whose own
+   reduced cost is poor but which makes a good clause with a second); the
    pricing MIP (at most ``pricing_mip_solves`` per fit) only when the beam finds
    no clause with a negative reduced cost, and only on data small enough
    (``pricing_mip_max_nonzeros``; otherwise the fit stops there with
@@ -92,7 +97,7 @@ STALL_TOLERANCE = 1e-9
 
 __all__ = [
     "BitRowSums", "CGRun", "CGSettings", "FloatRowSums", "RowSums", "as_model_changes", "beam_search", "column_generation",
-    "greedy_selection", "row_sums", "run_column_generation", "run_column_generation_path",
+    "greedy_selection", "pair_sums", "row_sums", "run_column_generation", "run_column_generation_path",
 ]
 
 
@@ -108,9 +113,13 @@ class CGSettings:
         ``D``: at most this many features in a clause.
     beam_width : int
         Clauses kept per level of the beam search.
-    first_width : int
-        Single features kept by the beam search's first level (at least
-        ``beam_width``; :func:`beam_search`).
+    fallback_width : int or None
+        When the beam search finds no clause of negative reduced cost, it runs
+        once more with this many single features on its first level (None:
+        every feature, and the best clause of at most two features is then
+        found exactly; 0: no second search) before the rounds give up.
+    fallback_searches : int
+        At most this many such wide searches at each θ.
     columns_per_round : int
         At most this many new clauses join the master per round.
     pricing_mip_solves : int
@@ -155,7 +164,8 @@ class CGSettings:
     selection: str = defaults.CG_SELECTION
     selection_starts: int = defaults.CG_SELECTION_STARTS
     stall_rounds: int = defaults.CG_STALL_ROUNDS
-    first_width: int = defaults.CG_FIRST_WIDTH
+    fallback_width: int | None = defaults.CG_FALLBACK_WIDTH
+    fallback_searches: int = defaults.CG_FALLBACK_SEARCHES
 
 
 def beam_search(
@@ -184,11 +194,14 @@ def beam_search(
     a clause whose descendants cannot reach a negative reduced cost (a bound:
     all of its duals gained, nothing paid, one more literal) is not extended.
     The ``width`` extensions with the lowest reduced cost (ties: the smaller
-    feature tuple) form the next beam, up to ``max_length`` features; the first
-    beam holds the ``max(width, first_width)`` best single features, so that
-    a feature whose own reduced cost is poor but which makes a good clause with
-    a second one (a rare category and a threshold that together single out a
-    pure group) is extended: with ``first_width >= d`` the best clause of at
+    feature tuple) form the next beam, up to ``max_length`` features. With
+    ``first_width > width`` the first beam holds the ``first_width`` best
+    single features, so that a feature whose own reduced cost is poor but
+    which makes a good clause with a second one (a rare category and a
+    threshold that together single out a pure group) is extended: their
+    two-feature extensions are priced all at once (:func:`pair_sums`), every
+    pair with a negative reduced cost is a candidate and the ``width`` best
+    pairs form the next beam; with ``first_width >= d`` the best clause of at
     most two features is found exactly. Returns
     up to ``n_best`` distinct clauses not in ``exclude`` with reduced cost
     below ``-TOLERANCE``, as ``(reduced cost, sorted feature tuple)``, lowest
@@ -212,26 +225,34 @@ def beam_search(
     consider((), base - total_gain + float(columns.pay_weight.sum()))
     # a beam entry: (clause, the rows of P and of Z it still fails on, its literal cost, Σ μ over those rows of P)
     beam: list[tuple[tuple[int, ...], Any, Any, float, float]] = [((), gains.every_row(), pays.every_row(), 0.0, total_gain)]
+    wide = first_width > width  # a wide first level: its entries' rows are narrowed only when they are extended
+    first_gained = np.zeros(0)
     for level in range(max_length):
         keep = width if level else max(width, first_width)  # the first level: the best first_width features
         candidates: dict[tuple[int, ...], tuple[float, int, int]] = {}
-        for b, (clause, cover_rows, pay_rows, literal_cost, gain) in enumerate(beam):
-            # Extending a clause only removes rows it fails on, so no descendant's reduced cost is below
-            # this bound (it pays nothing on Z and gains all of this clause's μ with one more literal).
-            if base + theta * (literal_cost + cheapest) - gain >= -TOLERANCE:
-                continue
-            # (d,): Σ μ_i over the rows the extension fails on, and Σ ω_i over those of Z
-            gained = gains.sums(cover_rows)
-            paid = pays.sums(pay_rows)
-            rc = base + theta * (literal_cost + cost) - gained + paid
-            rc[list(clause)] = np.inf  # a feature already in the clause
-            for j in np.argsort(rc, kind="stable")[:keep].tolist():
-                value = float(rc[j])
-                if not np.isfinite(value):
-                    break
-                child = tuple(sorted((*clause, j)))
-                if child not in candidates or value < candidates[child][0]:
-                    candidates[child] = (value, b, j)
+        # Extending a clause only removes rows it fails on, so no descendant's reduced cost is below
+        # this bound (it pays nothing on Z and gains all of this clause's μ with one more literal).
+        live = [b for b, (_, _, _, literal_cost, gain) in enumerate(beam)
+                if base + theta * (literal_cost + cheapest) - gain < -TOLERANCE]
+        if level == 1 and wide:
+            candidates = _pair_candidates(columns, beam, live, mu, base, theta, keep)
+        else:
+            for b in live:
+                clause, cover_rows, pay_rows, literal_cost, _ = beam[b]
+                # (d,): Σ μ_i over the rows the extension fails on, and Σ ω_i over those of Z
+                gained = gains.sums(cover_rows)
+                paid = pays.sums(pay_rows)
+                rc = base + theta * (literal_cost + cost) - gained + paid
+                rc[list(clause)] = np.inf  # a feature already in the clause
+                if level == 0:
+                    first_gained = gained
+                for j in np.argsort(rc, kind="stable")[:keep].tolist():
+                    value = float(rc[j])
+                    if not np.isfinite(value):
+                        break
+                    child = tuple(sorted((*clause, j)))
+                    if child not in candidates or value < candidates[child][0]:
+                        candidates[child] = (value, b, j)
         if not candidates:
             break
         ranked = sorted(candidates.items(), key=lambda item: (item[1][0], item[0]))
@@ -239,13 +260,76 @@ def beam_search(
         for child, (value, b, j) in ranked:
             consider(child, value)
             if len(next_beam) < keep:
-                _, cover_rows, pay_rows, literal_cost, _ = beam[b]
+                clause, cover_rows, pay_rows, literal_cost, _ = beam[b]
+                if wide and level == 0:  # rows and gain of a one-feature clause: narrowed when it is extended
+                    next_beam.append((child, None, None, literal_cost + float(cost[j]), float(first_gained[j])))
+                    continue
+                if cover_rows is None:  # an entry of a wide first level, being extended
+                    cover_rows = gains.narrow(gains.every_row(), clause[0])
+                    pay_rows = pays.narrow(pays.every_row(), clause[0])
                 cover_rows = gains.narrow(cover_rows, j)
                 pay_rows = pays.narrow(pay_rows, j)
                 next_beam.append((child, cover_rows, pay_rows, literal_cost + float(cost[j]), gains.total(cover_rows)))
         beam = next_beam
     best = sorted(found.items(), key=lambda item: (item[1], item[0]))[:n_best]
     return [(rc, clause) for clause, rc in best]
+
+
+def _pair_candidates(
+    columns: ClauseColumns, beam: Sequence[tuple[tuple[int, ...], Any, Any, float, float]], live: Sequence[int],
+    mu: np.ndarray, base: float, theta: float, keep: int,
+) -> dict[tuple[int, ...], tuple[float, int, int]]:
+    """The two-feature extensions of a wide first level (one-feature clauses ``beam[b]``, ``b`` in ``live``).
+
+    Every pair's reduced cost comes from two matrix products (:func:`pair_sums`);
+    the candidates are every pair with a negative reduced cost and the ``keep``
+    best pairs (the next beam), each as ``child -> (reduced cost, b, added feature)``.
+    """
+    if not live:
+        return {}
+    firsts = np.array([beam[b][0][0] for b in live], dtype=np.intp)
+    literal_costs = np.array([beam[b][3] for b in live])
+    rcs = (base + theta * (literal_costs[:, None] + columns.feature_cost[None, :])
+           - pair_sums(columns.cover_absent, mu, firsts) + pair_sums(columns.pay_absent, columns.pay_weight, firsts))
+    rcs[np.arange(firsts.shape[0]), firsts] = np.inf  # a feature already in the clause
+    flat = rcs.ravel()
+    best = min(2 * keep, flat.shape[0])  # a pair appears in the rows of both its features
+    chosen = np.union1d(np.argpartition(flat, best - 1)[:best], np.flatnonzero(flat < -TOLERANCE))
+    chosen = chosen[np.isfinite(flat[chosen])]
+    candidates: dict[tuple[int, ...], tuple[float, int, int]] = {}
+    for index, value in zip(chosen.tolist(), flat[chosen].tolist()):
+        position, j = divmod(index, rcs.shape[1])
+        first = int(firsts[position])
+        child = (first, j) if first < j else (j, first)
+        if child not in candidates or value < candidates[child][0]:
+            candidates[child] = (value, live[position], j)
+    return candidates
+
+
+PAIR_BLOCK_VALUES = 1 << 22
+""":func:`pair_sums` converts at most this many 0/1 values to float at a time (32 MB)."""
+
+
+def pair_sums(absent: np.ndarray, weight: np.ndarray, features: Sequence[int]) -> np.ndarray:
+    """``S[f, k] = Σ_i weight_i · absent[i, features[f]] · absent[i, k]``: the beam search's sums of every two-feature clause.
+
+    Row ``f`` is what :meth:`RowSums.sums` gives for the rows where
+    ``features[f]`` is absent (the clause of that one feature fails there),
+    for all of them at once as matrix products over blocks of rows of
+    positive weight (the same sums, added in another order).
+    """
+    n, d = absent.shape
+    columns = np.asarray(features, dtype=np.intp)
+    out = np.zeros((columns.shape[0], d))
+    step = max(1, PAIR_BLOCK_VALUES // max(d, 1))
+    for start in range(0, n, step):
+        w = weight[start:start + step]
+        rows = np.flatnonzero(w > 0)
+        if rows.shape[0] == 0:
+            continue
+        block = absent[start + rows].astype(float)
+        out += (block[:, columns] * w[rows, None]).T @ block
+    return out
 
 
 BIT_ROWS_PER_VALUE = 64
@@ -638,11 +722,12 @@ class _ClausePool:
         self.stats["seconds"] += result.wall_time
         return result
 
-    def _search(self, mu: np.ndarray, nu: float, exclude: Container[tuple[int, ...]], n_best: int) -> list[tuple[float, tuple[int, ...]]]:
+    def _search(self, mu: np.ndarray, nu: float, exclude: Container[tuple[int, ...]], n_best: int,
+                first_width: int = 0) -> list[tuple[float, tuple[int, ...]]]:
         return beam_search(
             self.columns, mu, nu, theta=self.theta, clause_cost=self.settings.clause_cost, width=self.settings.beam_width,
             max_length=self.settings.max_length, exclude=exclude, n_best=n_best, pay_sums=self.pay_sums,
-            first_width=self.settings.first_width,
+            first_width=first_width,
         )
 
     def _pending(self, more: Mapping[str, Any]) -> None:
@@ -666,6 +751,8 @@ class _ClausePool:
         termination = "max_iter"
         log = IterationLog(logger, "CG", None, max_iter, n_solves=lambda: self.stats["solves"], started=self.started)
         best, stalled = math.inf, 0  # the lowest LP objective at this θ, and the LPs since it was last lowered
+        wide = columns.n_features if settings.fallback_width is None else settings.fallback_width
+        wide_left = settings.fallback_searches if wide > settings.beam_width else 0  # wide searches left at this θ
         for _ in range(max_iter):
             self.stats["rounds"] += 1
             result = self._solve(master.model, self.changes)
@@ -683,6 +770,9 @@ class _ClausePool:
                     break
             mu, nu = master.duals()
             new = self._search(mu, nu, master, settings.columns_per_round)
+            if not new and wide_left > 0:  # the narrow beam found none: once more with a wide first level
+                wide_left -= 1
+                new = self._search(mu, nu, master, settings.columns_per_round, first_width=wide)
             if not new:
                 if deadline is not None and time.perf_counter() >= deadline:
                     termination = "time_limit"

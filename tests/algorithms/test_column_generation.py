@@ -15,6 +15,7 @@ from rulemodels.algorithms.column_generation import (
     BitRowSums,
     FloatRowSums,
     beam_search,
+    pair_sums,
     row_sums,
     run_column_generation,
 )
@@ -174,6 +175,61 @@ def test_beam_search_with_a_full_first_level_finds_the_best_clause_of_two_featur
             assert not full
     if seed == 0:
         assert misses > 0  # a beam of one feature misses it: the test can tell the two apart
+
+
+@pytest.mark.parametrize("kind", ["integer", "few", "float"])
+def test_pair_sums_are_the_row_sums_of_each_single_feature_clause(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Row f of pair_sums is the sums over the rows where feature f is absent, whatever the blocks of rows."""
+    rng = np.random.default_rng(11)
+    absent = rng.random((300, 9)) < 0.6
+    weight = _weights(rng, 300, kind)
+    features = [4, 0, 7]
+    expected = np.array([FloatRowSums(absent, weight).sums(np.flatnonzero(absent[:, f])) for f in features])
+    assert np.allclose(pair_sums(absent, weight, features), expected, rtol=1e-12, atol=1e-12)
+    monkeypatch.setattr(cg_module, "PAIR_BLOCK_VALUES", 9 * 7)  # blocks of 7 rows
+    assert np.allclose(pair_sums(absent, weight, features), expected, rtol=1e-12, atol=1e-12)
+
+
+def test_the_wide_fallback_search_makes_beam_only_cg_exact_over_clauses_of_two_features() -> None:
+    """With clauses of at most two features, beam-only CG ends at the LP optimum over all of them (the fallback is exact).
+
+    Without the fallback (fallback_width=0) the narrow beam gives up above that optimum on some instances.
+    With the default count (``fallback_searches``), at most that many wide searches run at each θ of a path.
+    """
+    misses = 0
+    for seed in range(8):
+        A, y, weight = random_instance(seed, n=80, d=12)
+        columns = prepare_cg_data(A, y, sample_weight=weight)
+        settings = replace(
+            CG_SETTINGS, max_length=2, beam_width=1, pricing_mip_max_nonzeros=0, stall_rounds=10**6, fallback_searches=10**6,
+        )
+        pairs = [clause for clause in every_clause(12) if len(clause) <= 2]
+        master = build_cg_master(columns, pairs, theta=0.5, clause_cost=1.0, max_clauses=2)
+        optimum = HighsBackend().solve(master.model).objective
+        wide = run_column_generation(columns, HighsBackend(), theta=0.5, n_clauses=2, max_iter=500, settings=settings)
+        assert wide.lp_objective == pytest.approx(optimum, rel=1e-7, abs=1e-7)
+        narrow = run_column_generation(
+            columns, HighsBackend(), theta=0.5, n_clauses=2, max_iter=500, settings=replace(settings, fallback_width=0),
+        )
+        assert narrow.lp_objective >= optimum - 1e-7
+        misses += narrow.lp_objective > optimum + 1e-6
+    assert misses > 0
+    widths: list[int] = []
+    real = cg_module.beam_search
+
+    def counted(*args, **kwargs):
+        widths.append(kwargs.get("first_width", 0))
+        return real(*args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cg_module, "beam_search", counted)
+        path = cg_module.run_column_generation_path(
+            columns, HighsBackend(), thetas=[0.5, 0.2, 0.05], n_clauses=[2], max_iter=500,
+            settings=replace(settings, fallback_searches=1),
+        )
+    assert len(path) == 3
+    assert 1 <= sum(width > 1 for width in widths) <= 3  # one wide search per θ at most
+    assert all(width in (0, 12) for width in widths)  # every feature on a wide first level (fallback_width=None)
 
 
 def test_cg_rounds_stop_when_the_master_lp_stalls(caplog: pytest.LogCaptureFixture) -> None:
