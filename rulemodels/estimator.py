@@ -6,6 +6,7 @@ import contextlib
 import logging
 import warnings
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from numbers import Integral
 from typing import Any
 
@@ -571,11 +572,49 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
 
     def _fit_rule_list(self, X: Any, y: Any, sample_weight: Any) -> BooleanRuleClassifier:
         """More than two classes: learn the ordered rule list (see the class docstring) and its attributes."""
+        data = self._prepare_rule_list(X, y, sample_weight)
+        with _log_level(self.verbose):
+            search = _RuleListSearch(self, data)
+            (found,) = search.run(len(self.classes_), (self.theta,)).values()
+        return self._finish_rule_list(data, found)
+
+    def _fit_rule_list_path(self, X: Any, y: Any, sample_weight: Any, thetas: Any) -> dict[float, BooleanRuleClassifier]:
+        """Rule lists for every θ of ``thetas`` at once, each step's tries shared along a θ path: ``{θ: fitted}``.
+
+        Every θ starts from the same rows, so each class of the first step is
+        tried once for all of them, with one column generation path
+        (:meth:`~rulemodels.TrainingWorkspace.learn_path`: one master LP
+        re-solved from the largest θ to the smallest); at each later step, the
+        θ values whose lists left the same rows and classes share the tries
+        again. A θ's list depends only on the θ values above it, so the path
+        over the θ values down to one gives that one's list
+        (``BooleanRuleCV`` refits so). Each fitted estimator is this
+        estimator's clone with its θ. For column generation without time
+        limit, polishing or domain constraints in a DNF or CNF (see
+        :func:`rulemodels.model_selection._path_ready`). Only the smallest θ's
+        list warns when it is trivial (the path's largest θ are expected to be).
+        """
+        data = self._prepare_rule_list(X, y, sample_weight)
+        with _log_level(self.verbose):
+            found = _RuleListSearch(self, data, path=True).run(len(self.classes_), tuple(thetas))
+        fitted = {}
+        for theta, result in found.items():
+            estimator = clone(self).set_params(theta=theta)
+            estimator.__dict__.update({name: getattr(self, name) for name in _RULE_LIST_INPUTS if hasattr(self, name)})
+            with warnings.catch_warnings():
+                if theta != min(found):
+                    warnings.simplefilter("ignore", TrivialRuleWarning)
+                fitted[theta] = estimator._finish_rule_list(data, result)
+        return fitted
+
+    def _prepare_rule_list(self, X: Any, y: Any, sample_weight: Any) -> _RuleListData:
+        """Check the inputs of a rule list fit, set the attributes of the inputs (``_RULE_LIST_INPUTS``), and
+        binarize the rows with all classes."""
         check_input(X)
         frame = as_frame(X)
         if frame.shape[0] == 0:
             raise ValueError(f"Found array with 0 sample(s) (shape=(0, {frame.shape[1]})) while a minimum of 1 is required.")
-        classes, y_array = class_labels(y, frame.shape[0], stacklevel=4)
+        classes, y_array = class_labels(y, frame.shape[0], stacklevel=5)
         if self.algorithm == "exact":
             raise ValueError(
                 f"algorithm='exact' learns one two-class rule (the exact 0-1 MIP), but y has {len(classes)} classes "
@@ -594,16 +633,21 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         with _log_level(self.verbose):
             self.binarizer_ = self._make_binarizer().fit(frame, y_array, weights)  # all classes: label-aware thresholds
             A = self.binarizer_.transform(frame)
-            search = _RuleListSearch(self, frame, A, class_index, weights)
-            chosen, default, self.order_search_ = search.run(len(classes))
-        steps = [(classes[k], fitted) for k, fitted in chosen]
+        return _RuleListData(frame, A, class_index, weights)
+
+    def _finish_rule_list(self, data: _RuleListData, found: _ListState) -> BooleanRuleClassifier:
+        """The attributes of a fitted rule list from its search's result."""
+        classes, A, class_index, weights = self.classes_, data.A, data.class_index, data.weights
+        steps = [(classes[k], fitted) for k, fitted in found.steps]
         self.steps_ = [fitted for _, fitted in steps]
+        self.order_search_ = found.search
+        default = found.default
         rules = RuleList(tuple((label, fitted.rule_) for label, fitted in steps), classes[default])
         raw = RuleList(tuple((label, fitted.raw_rule_) for label, fitted in steps), classes[default])
         # rule_ is a Rule for two classes (the type the two-class code reads) and a RuleList here
         self.rule_, self.raw_rule_ = rules, raw  # type: ignore[assignment]
         self.class_order_ = list(rules.classes)
-        self._bucket_classes = np.array([k for k, _ in chosen] + [default], dtype=int)
+        self._bucket_classes = np.array([k for k, _ in found.steps] + [default], dtype=int)
         self.simplification_ = SimplifyReport(
             raw.n_literals, rules.n_literals,
             tuple(f"step {k + 1}: {line}" for k, fitted in enumerate(self.steps_) for line in fitted.simplification_.removed_clauses),
@@ -611,7 +655,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         )
         forms = {fitted.form_ for fitted in self.steps_}
         self.form_ = forms.pop() if len(forms) == 1 else ("mixed" if forms else self.form)
-        fits = search.fits
+        fits = found.fits
         self.n_iter_ = sum(fit.n_iter_ for fit in fits)
         self.n_solves_ = sum(fit.n_solves_ for fit in fits)
         self.n_builds_ = sum(fit.n_builds_ for fit in fits)
@@ -633,10 +677,11 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
                 f"the rule list's training error {self.training_error_:.4f} is no lower than always predicting the "
                 f"majority class {classes[self.baseline_class_]!r} ({self.baseline_error_:.4f}), or it predicts one "
                 "class for every training row: lower theta or raise n_clauses",
-                TrivialRuleWarning, stacklevel=3,
+                TrivialRuleWarning, stacklevel=4,
             )
         self.complexity_ = rules.complexity()
-        logger.info("learned a rule list of %d steps:\n%s", len(rules.steps), rules)
+        with _log_level(self.verbose):
+            logger.info("learned a rule list of %d steps:\n%s", len(rules.steps), rules)
         return self
 
     def _make_binarizer(self) -> FeatureBinarizer:
@@ -962,6 +1007,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
 # ---------------------------------------------------------------------------
 
 #: The attributes only a fit on more than two classes sets (a later two-class fit drops them).
+#: What a rule list fit sets from its inputs, the same for every θ of a path.
+_RULE_LIST_INPUTS: tuple[str, ...] = ("n_features_in_", "feature_names_in_", "classes_", "target_name_", "binarizer_")
 _RULE_LIST_ATTRIBUTES: tuple[str, ...] = ("steps_", "class_order_", "order_search_", "class_rates_", "_bucket_classes")
 
 
@@ -972,83 +1019,139 @@ def _step_values(rules: RuleList, A: Any, literals: Any) -> np.ndarray:
     return np.column_stack([rule.evaluate_binary(A, literals) for rule in rules.rules])
 
 
+@dataclass(frozen=True)
+class _RuleListData:
+    """The rows of a rule list fit: the frame, its binary matrix (the estimator's ``binarizer_``), class indices and weights."""
+
+    frame: pd.DataFrame
+    A: Any
+    class_index: np.ndarray
+    weights: np.ndarray
+
+
+@dataclass
+class _ListState:
+    """One θ's rule list as its search grows it: the rows and classes left, the steps kept, and what was tried."""
+
+    rows: np.ndarray
+    left: list[int]
+    steps: list[tuple[int, BooleanRuleClassifier]] = field(default_factory=list)
+    committed: float = 0.0  # the weight of the rows the kept steps claimed wrongly
+    search: list[dict[Any, float]] = field(default_factory=list)  # class_order="error": each step's {class: error}
+    fits: list[BooleanRuleClassifier] = field(default_factory=list)  # every binary fit tried, kept or not
+    default: int = -1
+    done: bool = False
+
+
 class _RuleListSearch:
     """The order of a rule list's steps (``class_order``), one binary fit of the estimator's settings per try.
 
     Each try fits ``clone(estimator)`` on the rows no earlier step claimed, with
     labels "is this class", on a :class:`TrainingWorkspace` that reuses the
     binarizer fitted on all the rows (so the steps' literals are those of one
-    binarization, and every column keeps its kind).
+    binarization, and every column keeps its kind). ``path=True`` grows the
+    lists of several θ values at once: the θ values whose lists left the same
+    rows and classes share each try, learned along one θ path.
     """
 
-    def __init__(self, estimator: BooleanRuleClassifier, frame: pd.DataFrame, A: Any,
-                 class_index: np.ndarray, weights: np.ndarray) -> None:
-        self.estimator = estimator
-        self.frame, self.A, self.class_index, self.weights = frame, A, class_index, weights
-        self.fits: list[BooleanRuleClassifier] = []  # every binary fit, kept or not (the counters add them up)
+    def __init__(self, estimator: BooleanRuleClassifier, data: _RuleListData, path: bool = False) -> None:
+        self.estimator, self.data, self.path = estimator, data, path
 
-    def _try(self, rows: np.ndarray, k: int) -> tuple[BooleanRuleClassifier, np.ndarray] | None:
-        """The binary fit of class ``k`` against the rest on ``rows`` and the rows its rule claims; None if one class."""
-        positive = (self.class_index[rows] == k).astype(np.int8)
-        weighted = positive[self.weights[rows] > 0]
+    def _try(self, rows: np.ndarray, k: int, thetas: list[float]) -> dict[float, tuple[BooleanRuleClassifier, np.ndarray]] | None:
+        """Class ``k`` against the rest on ``rows``, for each θ: the fitted step and the rows its rule claims; None if one class."""
+        class_index, weights = self.data.class_index, self.data.weights
+        positive = (class_index[rows] == k).astype(np.int8)
+        weighted = positive[weights[rows] > 0]
         if weighted.size == 0 or weighted.min() == weighted.max():  # one class among the rows that weigh anything
             return None
         base = self.estimator
-        X_rows, w_rows = self.frame.iloc[rows], self.weights[rows]
-        fitted = clone(base).set_params(class_weight=None)  # every other parameter as given, present and future
+        X_rows, w_rows = self.data.frame.iloc[rows], weights[rows]
+        tried = {}
         with warnings.catch_warnings(), TrainingWorkspace(
             X_rows, positive, w_rows, binarizer=base.binarizer_, solver=base.solver, fit_binarizer=False,
+            binary=self.data.A[rows],
         ) as workspace:
             warnings.simplefilter("ignore", TrivialRuleWarning)  # a step may be trivial; the list's error is checked
-            fitted.fit(X_rows, positive, sample_weight=w_rows, workspace=workspace)
-        self.fits.append(fitted)
-        claimed = fitted.rule_.evaluate_binary(self.A[rows], base.binarizer_.literals_)
-        return fitted, claimed
+            if self.path:
+                paper = {theta: paper_theta(theta, workspace.sample_weight, base.theta_unit) for theta in thetas}
+                learned = workspace.learn_path(
+                    form=base.form, thetas=sorted(set(paper.values()), reverse=True), n_clauses=[base.n_clauses],
+                    allow_disable=base.allow_disable, disable_cost=base.disable_cost, max_iter=base.max_iter,
+                    solver_options=base.solver_options, prune=base.prune,
+                )
+            for theta in thetas:
+                # every other parameter as given, present and future
+                fitted = clone(base).set_params(class_weight=None, theta=theta)
+                if self.path:
+                    fitted._fit_learned(X_rows, positive, w_rows, workspace, learned[(paper[theta], base.n_clauses)])
+                else:
+                    fitted.fit(X_rows, positive, sample_weight=w_rows, workspace=workspace)
+                tried[theta] = (fitted, fitted.rule_.evaluate_binary(workspace.A, workspace.literals))
+        return tried
 
     def _default_error(self, rows: np.ndarray, left: list[int]) -> tuple[float, int]:
         """The weighted error on ``rows`` of the best default among the classes ``left``, and that class."""
-        totals = np.bincount(self.class_index[rows], weights=self.weights[rows], minlength=int(self.class_index.max()) + 1)
+        class_index, weights = self.data.class_index, self.data.weights
+        totals = np.bincount(class_index[rows], weights=weights[rows], minlength=int(class_index.max()) + 1)
         best = max(left, key=lambda k: (totals[k], -k))
         return float(totals.sum() - totals[best]), best
 
-    def run(self, n_classes: int) -> tuple[list[tuple[int, BooleanRuleClassifier]], int, list[dict[Any, float]]]:
-        """``(steps, default, search)``: the (class index, fitted step) pairs in order, the default class index, and
+    def run(self, n_classes: int, thetas: tuple[float, ...]) -> dict[float, _ListState]:
+        """Each θ's grown list: its (class index, fitted step) pairs in order, default class index, and
         each step's ``{class: total weighted training error}`` of the classes tried (``class_order="error"``)."""
+        class_index, weights = self.data.class_index, self.data.weights
         classes = self.estimator.classes_
-        rows = np.arange(len(self.class_index))
-        totals = np.bincount(self.class_index, weights=self.weights, minlength=n_classes)
-        left = sorted(range(n_classes), key=lambda k: (totals[k], k))  # rarest first
+        totals = np.bincount(class_index, weights=weights, minlength=n_classes)
+        rarest_first = sorted(range(n_classes), key=lambda k: (totals[k], k))
         greedy = self.estimator.class_order == "error"
-        steps: list[tuple[int, BooleanRuleClassifier]] = []
-        search: list[dict[Any, float]] = []
-        total = float(self.weights.sum())
-        committed = 0.0  # the weight of the rows the kept steps claimed wrongly
-        while len(left) >= 2 and rows.size:
-            tried: dict[int, tuple[float, BooleanRuleClassifier, np.ndarray]] = {}
-            for k in left:  # "rarest": the first class (rarest first) that both classes of the rows let fit
-                result = self._try(rows, k)
-                if result is None:
-                    continue
-                fitted, claimed = result
-                wrong = float(self.weights[rows][claimed & (self.class_index[rows] != k)].sum())
-                rest_error, _ = self._default_error(rows[~claimed], [c for c in left if c != k]) if (~claimed).any() else (0.0, k)
-                tried[k] = ((committed + wrong + rest_error) / total, fitted, claimed)
-                if not greedy:
-                    break
-            if not tried:
+        total = float(weights.sum())
+        states = {theta: _ListState(np.arange(len(class_index)), list(rarest_first)) for theta in thetas}
+        while True:
+            groups: dict[tuple[bytes, tuple[int, ...]], list[float]] = {}
+            for theta, state in states.items():
+                if not state.done and len(state.left) >= 2 and state.rows.size:
+                    groups.setdefault((state.rows.tobytes(), tuple(state.left)), []).append(theta)
+            if not groups:
                 break
-            k = min(tried, key=lambda c: (tried[c][0], left.index(c)))
-            _, fitted, claimed = tried[k]
-            if greedy:
-                search.append({_plain_label(classes[c]): error for c, (error, _, _) in tried.items()})
-            left.remove(k)
-            if claimed.any():  # a step that claims no training row would only lengthen the list
-                steps.append((k, fitted))
-                committed += float(self.weights[rows][claimed & (self.class_index[rows] != k)].sum())
-                rows = rows[~claimed]
-            logger.info("rule list: step %d is class %r, %d rows left", len(steps), classes[k], rows.size)
-        _, default = self._default_error(rows, left) if rows.size else (0.0, left[-1])
-        return steps, default, search
+            for members in groups.values():
+                rows, left = states[members[0]].rows, states[members[0]].left
+                tried: dict[float, dict[int, tuple[float, BooleanRuleClassifier, np.ndarray]]] = {t: {} for t in members}
+                for k in left:  # "rarest": the first class (rarest first) that both classes of the rows let fit
+                    result = self._try(rows, k, members)
+                    if result is None:
+                        continue
+                    rest = [c for c in left if c != k]
+                    for theta, (fitted, claimed) in result.items():
+                        state = states[theta]
+                        state.fits.append(fitted)
+                        wrong = float(weights[rows][claimed & (class_index[rows] != k)].sum())
+                        rest_error, _ = self._default_error(rows[~claimed], rest) if (~claimed).any() else (0.0, k)
+                        tried[theta][k] = ((state.committed + wrong + rest_error) / total, fitted, claimed)
+                    if not greedy:
+                        break
+                for theta in members:
+                    self._step(states[theta], tried[theta], greedy, classes)
+        for state in states.values():
+            _, state.default = self._default_error(state.rows, state.left) if state.rows.size else (0.0, state.left[-1])
+        return states
+
+    def _step(self, state: _ListState, tried: dict[int, tuple[float, BooleanRuleClassifier, np.ndarray]],
+              greedy: bool, classes: np.ndarray) -> None:
+        """Keep the best try of one step in ``state`` (the class with the lowest list error; ties: rarest first)."""
+        if not tried:
+            state.done = True
+            return
+        k = min(tried, key=lambda c: (tried[c][0], state.left.index(c)))
+        _, fitted, claimed = tried[k]
+        if greedy:
+            state.search.append({_plain_label(classes[c]): error for c, (error, _, _) in tried.items()})
+        state.left = [c for c in state.left if c != k]
+        if claimed.any():  # a step that claims no training row would only lengthen the list
+            state.steps.append((k, fitted))
+            rows = state.rows
+            state.committed += float(self.data.weights[rows][claimed & (self.data.class_index[rows] != k)].sum())
+            state.rows = rows[~claimed]
+        logger.info("rule list: step %d is class %r, %d rows left", len(state.steps), classes[k], state.rows.size)
 
 
 def _plain_label(value: Any) -> Any:

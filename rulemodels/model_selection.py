@@ -154,6 +154,35 @@ def _learn_paths(
     return learned, seconds
 
 
+def _learn_rule_list_paths(
+    base: BooleanRuleClassifier, candidates: list[dict[str, Any]], X: Any, y: Any, sample_weight: Any,
+) -> tuple[dict[int, BooleanRuleClassifier], dict[int, float]]:
+    """More than two classes: the ``cg`` candidates' rule lists, one θ path per form and R, and each one's seconds.
+
+    Returns ``{candidate index: fitted estimator}`` and ``{candidate index: seconds}``
+    (a path's time split evenly over its candidates); empty when the
+    candidates cannot share a path (:func:`_path_ready`). See
+    :meth:`~rulemodels.BooleanRuleClassifier._fit_rule_list_path`.
+    """
+    if not _path_ready(base):
+        return {}, {}
+    groups: dict[tuple[str, int], list[int]] = {}
+    for i, c in enumerate(candidates):
+        if c["algorithm"] == "cg":
+            groups.setdefault((c["form"], c["n_clauses"]), []).append(i)
+    fitted: dict[int, BooleanRuleClassifier] = {}
+    seconds: dict[int, float] = {}
+    for (form, n_clauses), members in groups.items():
+        start = time.perf_counter()
+        estimator = clone(base).set_params(algorithm="cg", form=form, n_clauses=n_clauses)
+        lists = estimator._fit_rule_list_path(X, y, sample_weight, sorted({candidates[i]["theta"] for i in members}, reverse=True))
+        share = (time.perf_counter() - start) / len(members)
+        for i in members:
+            fitted[i] = lists[candidates[i]["theta"]]
+            seconds[i] = share
+    return fitted, seconds
+
+
 def _fit_fold(
     base: BooleanRuleClassifier, candidates: list[dict[str, Any]], scorer: Callable[..., float],
     X: Any, y: Any, sample_weight: Any, train: np.ndarray, test: np.ndarray, weigh_scores: bool,
@@ -178,6 +207,8 @@ def _fit_fold(
         with warnings.catch_warnings():  # trivial fold rules are expected at large θ; the refit warns
             warnings.simplefilter("ignore", TrivialRuleWarning)
             paths, path_seconds = _learn_paths(base, candidates, workspace) if workspace is not None else ({}, {})
+            lists, list_seconds = ({}, {}) if shared else _learn_rule_list_paths(base, candidates, X_train, y_train, fit_weight)
+            path_seconds.update(list_seconds)
             test_binarizer = _TestFoldBinarizer(workspace.binarizer) if workspace is not None else None
             scored: dict[tuple[str, Any], tuple[float, int]] = {}  # a path's rule met again: (score, literals)
             for i, params in enumerate(candidates):
@@ -188,11 +219,14 @@ def _fit_fold(
                     outcomes.append({"score": score, "n_literals": float(n_literals), "fit_time": path_seconds[i],
                                      "score_time": time.perf_counter() - start})
                     continue
-                estimator = clone(base).set_params(**params)
-                if i in paths:
-                    estimator._fit_learned(X_train, y_train, fit_weight, workspace, paths[i])
+                estimator: Any  # its binarizer_ becomes the test fold's below
+                if i in lists:  # a rule list of the path, fitted
+                    estimator = lists[i]
+                elif i in paths:
+                    assert workspace is not None  # a path's rules come from the shared workspace
+                    estimator = clone(base).set_params(**params)._fit_learned(X_train, y_train, fit_weight, workspace, paths[i])
                 else:
-                    estimator.fit(X_train, y_train, sample_weight=fit_weight, workspace=workspace)
+                    estimator = clone(base).set_params(**params).fit(X_train, y_train, sample_weight=fit_weight, workspace=workspace)
                 fitted = time.perf_counter()
                 if test_binarizer is not None:  # the workspace's binarizer: the test rows binarized once for all
                     estimator.binarizer_ = test_binarizer
@@ -364,7 +398,12 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     candidates cost about one path per fold; the refit runs the same path on
     all rows, so the chosen rule is the one the folds scored, and keeps the
     path in ``rule_path_`` (θ, R, literals, training error and CV score of
-    each candidate of the chosen form). These defaults were chosen on 14
+    each candidate of the chosen form). With more than two classes each
+    candidate is a rule list, and the lists of all θ are grown together on
+    each fold: every class tried at a step is fitted once for the θ values
+    whose lists have left the same rows, along one θ path
+    (a :meth:`~rulemodels.TrainingWorkspace.learn_path` per class tried); the
+    refit grows them so on all rows. These defaults were chosen on 14
     real two-class tables of 870-10,000 rows (``benchmarks/real_tables.py``,
     ``docs/theta.md``). The folds and the fits are deterministic: the same
     data give the same rule on every run and on a busy or idle machine.
@@ -375,17 +414,17 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     mean of its test-fold scores (``mean_test_score``). Means are rounded to 10
     decimals, so values that differ only by floating-point rounding are ties,
     and ranked (``rank_test_score``, 1 = best, tied candidates share a rank).
-    With ``selection="1se"`` (the default) the chosen candidate,
-    ``best_index_``, is the one with the fewest mean literals over the folds
-    among those whose mean score is within one standard error of the best mean
-    (the *one-standard-error rule*; ties: higher mean, then listed first);
-    ``selection_bar_`` is that bound. With ``selection="best"`` it is the
-    *first* candidate of rank 1, i.e. among tied best means the one with the
-    fewest clauses, then the largest θ, then the algorithm and form listed
-    first. With the default grid and 10 folds ``"1se"`` gave the lower honest
-    nested-CV error, averaged over the bundled datasets, on each of three outer
-    splits; on the earlier 96-candidate grid with 5 folds it halved the rules'
-    literals but raised the error by about one point on three of the four
+    With ``selection="best"`` (the default) the chosen candidate,
+    ``best_index_``, is the *first* candidate of rank 1, i.e. among tied best
+    means the one with the fewest clauses, then the largest θ, then the
+    algorithm and form listed first. With ``selection="1se"`` it is the one
+    with the fewest mean literals over the folds among those whose mean score
+    is within one standard error of the best mean (the *one-standard-error
+    rule*; ties: higher mean, then listed first); ``selection_bar_`` is that
+    bound. On the real tables (thousands of rows, the θ path) "1se" chose
+    rules of about one literal and was behind "best" wherever there was signal;
+    on the four bundled datasets (two candidates, 10 folds) it had been the
+    better one (docs/theta.md).
     bundled datasets (docs/theta.md). See :func:`choose_candidate`.
 
     Parameters
@@ -409,9 +448,9 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     forms : {"dnf", "cnf"} or sequence of them, default=("dnf",)
         Rule forms to try; ``("dnf", "cnf")`` lets the search choose the form
         (each form is a path of its own: twice the time).
-    selection : {"best", "1se"}, default="1se"
+    selection : {"best", "1se"}, default="best"
         How the candidate is chosen from the CV scores (see above): the
-        fewest literals within one standard error of the best mean score, or
+        best mean score, or the fewest literals within one standard error of
         the best mean score (``defaults.DEFAULT_CV_SELECTION``).
     cv : int, cross-validation generator or iterable of splits, default=5
         An int (or None, meaning 5: ``defaults.DEFAULT_SEARCH_CV``) uses
@@ -757,8 +796,13 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         rules, training errors and CV scores are kept in ``rule_path_``.
         """
         best = clone(base).set_params(**self.best_params_)
-        if self.best_params_["algorithm"] != "cg" or not _path_ready(base) or count_classes(y) > 2:
+        if self.best_params_["algorithm"] != "cg" or not _path_ready(base):
             return best.fit(X, y, **({} if sample_weight is None else {"sample_weight": sample_weight}))
+        if count_classes(y) > 2:  # the rule lists' path down to the chosen θ (each list depends on the θ above it only)
+            chain_candidates = [c for c in candidates if c["algorithm"] == "cg" and c["form"] == self.form_
+                                and c["n_clauses"] == self.n_clauses_ and c["theta"] >= self.theta_]
+            chain, _ = _learn_rule_list_paths(base, chain_candidates, X, y, sample_weight)
+            return chain[chain_candidates.index(dict(self.best_params_))]
         weights = class_weighted(np.asarray(y), sample_weight, base.class_weight)
         members = [i for i, c in enumerate(candidates) if c["algorithm"] == "cg" and c["form"] == self.form_]
         # the path down to the chosen θ: a θ's rule depends only on the θ before it on the path

@@ -149,6 +149,10 @@ class TrainingWorkspace:
         fitted from the summaries of data read in chunks,
         :func:`rulemodels.data.read_stream`, whose ``X`` holds one row per
         distinct pattern: refitting on those rows would change the thresholds).
+    binary : array-like of shape (n_samples, d), optional
+        With ``fit_binarizer=False``: ``X`` already transformed by that
+        binarizer (a rule list's step on rows of data binarized once), used as
+        the binary matrix instead of transforming ``X`` again.
     n_rows : int, optional
         The number of rows ``X`` stands for, when each of its rows is a group
         of identical rows and ``sample_weight`` holds the groups' summed
@@ -191,6 +195,7 @@ class TrainingWorkspace:
         solver: str | Backend = "highs",
         tie_break: float = DEFAULT_TIE_BREAK,
         fit_binarizer: bool = True,
+        binary: Any = None,
         n_rows: int | None = None,
     ):
         check_input(X)
@@ -215,7 +220,12 @@ class TrainingWorkspace:
                 raise ValueError("fit_binarizer=False needs the fitted binarizer to use (binarizer=...)")
             check_is_fitted(binarizer, "literals_")
             self.binarizer = binarizer
-        self.A = self.binarizer.transform(self.frame)
+        if binary is not None and (fit_binarizer or binary.shape != (self.frame.shape[0], len(self.binarizer.literals_))):
+            raise ValueError(
+                f"binary= must be X transformed by the fitted binarizer (fit_binarizer=False), of shape "
+                f"({self.frame.shape[0]}, {len(self.binarizer.literals_)}), got shape {binary.shape} with fit_binarizer={fit_binarizer}"
+            )
+        self.A = self.binarizer.transform(self.frame) if binary is None else binary
         self.binarize_seconds = time.perf_counter() - started
         self._n_patterns: int | None = None
         if self.A.shape[1] == 0:

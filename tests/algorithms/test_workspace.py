@@ -206,3 +206,20 @@ def test_a_workspace_of_distinct_rows_with_counts_learns_what_the_rows_learn():
     assert on_groups.objective == pytest.approx(on_rows.objective)
     with pytest.raises(ValueError, match="fit_binarizer=False needs the fitted binarizer"):
         TrainingWorkspace(X, y, fit_binarizer=False)
+
+
+def test_a_workspace_takes_rows_already_binarized_by_its_fitted_binarizer():
+    X, y = load_dataset("pima")
+    X, y = X.iloc[:150, :4], y.to_numpy()[:150]
+    binarizer = FeatureBinarizer().fit(X)
+    settings = dict(form="dnf", algorithm="cg", n_clauses=2, theta=2.0, allow_disable=False, disable_cost=None, max_iter=50)
+    A = binarizer.transform(X)
+    with TrainingWorkspace(X, y, binarizer=binarizer, fit_binarizer=False) as plain, TrainingWorkspace(
+        X, y, binarizer=binarizer, fit_binarizer=False, binary=A,
+    ) as given:
+        assert given.A is A and np.array_equal(plain.A, given.A)
+        assert given.learn(**settings).rule == plain.learn(**settings).rule
+    with pytest.raises(ValueError, match=r"binary= must be X transformed by the fitted binarizer.*shape \(150, "):
+        TrainingWorkspace(X, y, binarizer=binarizer, fit_binarizer=False, binary=A[:, :-1])
+    with pytest.raises(ValueError, match="fit_binarizer=True"):
+        TrainingWorkspace(X, y, binarizer=FeatureBinarizer(), binary=A)

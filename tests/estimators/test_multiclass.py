@@ -166,6 +166,54 @@ def test_boolean_rule_cv_searches_rule_lists(pima_three):
     assert hasattr(search, "steps_")
 
 
+def test_a_rule_list_path_of_one_theta_is_the_plain_fit(pima_three):
+    X, y = pima_three
+    base = BooleanRuleClassifier(n_clauses=2)
+    for theta in (0.02, 0.005):
+        plain = clone(base).set_params(theta=theta).fit(X, y)
+        (path,) = base._fit_rule_list_path(X, y, None, [theta]).values()
+        assert path.rule_ == plain.rule_ and path.theta == theta
+        assert path.training_error_ == pytest.approx(plain.training_error_)
+        assert path.class_order_ == plain.class_order_ and path.order_search_ == plain.order_search_
+
+
+def test_a_lists_rule_on_the_path_depends_only_on_the_thetas_above_it(pima_three):
+    X, y = pima_three
+    thetas = [0.05, 0.02, 0.01, 0.005, 0.002]
+    base = BooleanRuleClassifier(n_clauses=2)
+    full = base._fit_rule_list_path(X, y, None, thetas)
+    assert sorted(full) == sorted(thetas)
+    for k in (1, 3):  # the path cut below θ_k gives the same lists down to it (how BooleanRuleCV refits)
+        cut = base._fit_rule_list_path(X, y, None, thetas[:k + 1])
+        assert all(cut[t].rule_ == full[t].rule_ for t in thetas[:k + 1])
+    sizes = [full[t].rule_.n_literals for t in thetas]
+    assert sizes[0] < sizes[-1], "smaller θ, longer lists"
+    for theta, fitted in full.items():
+        assert fitted.get_params() == clone(base).set_params(theta=theta).get_params()
+        assert np.array_equal(fitted.predict(X), fitted.rule_.predict(X))
+
+
+def test_boolean_rule_cv_grows_rule_lists_along_its_theta_path(pima_three):
+    X, y = pima_three
+    thetas = (0.5, 0.02, 0.01, 0.005)  # at θ = 0.5 no literal pays for itself: a trivial list, which must not warn
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", TrivialRuleWarning)
+        search = BooleanRuleCV(thetas=thetas, n_clauses=(2,), cv=3).fit(X, y)
+    assert search.cv_results_["mean_n_literals"][0] == 0 and search.theta_ < 0.5
+    assert isinstance(search.rule_, RuleList)
+    # the refit is the chosen θ's list on the path over all rows, as each fold scored its own path's lists
+    walked = [t for t in thetas if t >= search.theta_]
+    again = BooleanRuleClassifier(n_clauses=2)._fit_rule_list_path(X, y, None, walked)[search.theta_]
+    assert search.rule_ == again.rule_
+    # each fold's score is its path list's accuracy on the test fold
+    splits = list(search._splitter().split(X, y))
+    train, test = splits[0]
+    lists = BooleanRuleClassifier(n_clauses=2)._fit_rule_list_path(X.iloc[train], y.iloc[train], None, list(thetas))
+    for i, params in enumerate(search.cv_results_["params"]):
+        fitted = lists[params["theta"]]
+        assert search.cv_results_["split0_test_score"][i] == pytest.approx(fitted.score(X.iloc[test], y.iloc[test]))
+
+
 def test_streams_and_workspaces_refuse_more_than_two_classes_clearly(pima_three, tmp_path):
     X, y = pima_three
     with TrainingWorkspace(X, (y == "high").astype(int)) as workspace:
