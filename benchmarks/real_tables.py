@@ -52,10 +52,15 @@ fractions, the majority class's test error, the size, the fit seconds, the rule
 text, the parameters, the library's git commit and, for the library, its
 ``training_error_``; a failed fit records its error message instead.
 
+``results/real_tables_busy.jsonl`` holds the library's runs again, made with both
+cores busy (another ``BooleanRuleCV()`` fit looping beside them, load average
+about 6): ``--compare-rules`` checks that a default fit gives the same rule on
+a busy and an idle machine.
+
     .venv/bin/python benchmarks/real_tables.py --methods tree tree_ovr logreg ripper
     .venv/bin/python benchmarks/real_tables.py --methods rm_cv --tables ISLR/Default AER/HMDA
     .venv/bin/python benchmarks/real_tables.py --report [--label rm_cv]   # writes results/real_tables.md
-    .venv/bin/python benchmarks/real_tables.py --compare-rules busy.jsonl idle.jsonl --label rm_cv
+    cd benchmarks/results && ../../.venv/bin/python ../real_tables.py --compare-rules real_tables_busy.jsonl real_tables.jsonl
 """
 
 from __future__ import annotations
