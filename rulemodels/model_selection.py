@@ -424,8 +424,7 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     bound. On the real tables (thousands of rows, the θ path) "1se" chose
     rules of about one literal and was behind "best" wherever there was signal;
     on the four bundled datasets (two candidates, 10 folds) it had been the
-    better one (docs/theta.md).
-    bundled datasets (docs/theta.md). See :func:`choose_candidate`.
+    better one (docs/theta.md). See :func:`choose_candidate`.
 
     Parameters
     ----------
