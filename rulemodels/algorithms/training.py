@@ -149,7 +149,7 @@ class TrainingWorkspace:
         fitted from the summaries of data read in chunks,
         :func:`rulemodels.data.read_stream`, whose ``X`` holds one row per
         distinct pattern: refitting on those rows would change the thresholds).
-    binary : array-like of shape (n_samples, d), optional
+    binary : ndarray of shape (n_samples, d), optional
         With ``fit_binarizer=False``: ``X`` already transformed by that
         binarizer (a rule list's step on rows of data binarized once), used as
         the binary matrix instead of transforming ``X`` again.
