@@ -528,7 +528,9 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         With ``refit=True`` and a θ path: one row per candidate of the chosen
         form (columns ``theta``, ``n_clauses``, ``form``, ``mean_test_score``,
         ``std_test_score``, ``mean_n_literals`` of the CV, and of the path on
-        all rows ``n_literals``, ``training_error``, ``rule``, and ``chosen``),
+        all rows ``n_literals``, ``training_error``, ``rule``, and ``chosen``;
+        with more than two classes, of the chosen form and R, and the rule is
+        the rule list),
         to see error and size against θ. The refit walks the path down to the
         chosen θ only: below it the path columns are NaN (and ``rule`` None).
     algorithm_ : str
@@ -798,10 +800,15 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         if self.best_params_["algorithm"] != "cg" or not _path_ready(base):
             return best.fit(X, y, **({} if sample_weight is None else {"sample_weight": sample_weight}))
         if count_classes(y) > 2:  # the rule lists' path down to the chosen θ (each list depends on the θ above it only)
-            chain_candidates = [c for c in candidates if c["algorithm"] == "cg" and c["form"] == self.form_
-                                and c["n_clauses"] == self.n_clauses_ and c["theta"] >= self.theta_]
-            chain, _ = _learn_rule_list_paths(base, chain_candidates, X, y, sample_weight)
-            return chain[chain_candidates.index(dict(self.best_params_))]
+            members = [i for i, c in enumerate(candidates) if c["algorithm"] == "cg" and c["form"] == self.form_
+                       and c["n_clauses"] == self.n_clauses_]
+            walked = [i for i in members if candidates[i]["theta"] >= self.theta_]
+            chain, _ = _learn_rule_list_paths(base, [candidates[i] for i in walked], X, y, sample_weight)
+            lists = {walked[position]: fitted for position, fitted in chain.items()}
+            self.rule_path_ = self._path_frame(candidates, members, {
+                i: (fitted.raw_rule_.n_literals, fitted.training_error_, str(fitted.raw_rule_)) for i, fitted in lists.items()
+            })
+            return lists[self.best_index_]
         weights = class_weighted(np.asarray(y), sample_weight, base.class_weight)
         members = [i for i, c in enumerate(candidates) if c["algorithm"] == "cg" and c["form"] == self.form_]
         # the path down to the chosen θ: a θ's rule depends only on the θ before it on the path
@@ -810,23 +817,28 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
             paths, _ = _learn_paths(base, [candidates[i] for i in walked], workspace)
             learned = {walked[position]: entry for position, entry in paths.items()}
             best._fit_learned(X, y, sample_weight, workspace, learned[self.best_index_])
-            rows = []
-            for i in members:
-                row: dict[str, Any] = {
-                    "theta": candidates[i]["theta"], "n_clauses": candidates[i]["n_clauses"], "form": self.form_,
-                    "mean_test_score": float(self.cv_results_["mean_test_score"][i]),
-                    "std_test_score": float(self.cv_results_["std_test_score"][i]),
-                    "mean_n_literals": float(self.cv_results_["mean_n_literals"][i]),
-                    "n_literals": np.nan, "training_error": np.nan, "rule": None, "chosen": i == self.best_index_,
-                }
-                if i in learned:
-                    rule = learned[i].rule
-                    wrong = rule.evaluate_binary(workspace.A, workspace.literals) != (workspace.labels == 1)
-                    row.update(n_literals=rule.n_literals, training_error=float(np.average(wrong, weights=workspace.sample_weight)),
-                               rule=str(rule))
-                rows.append(row)
-        self.rule_path_ = pd.DataFrame(rows)
+            on_path = {}
+            for i, entry in learned.items():
+                wrong = entry.rule.evaluate_binary(workspace.A, workspace.literals) != (workspace.labels == 1)
+                on_path[i] = (entry.rule.n_literals, float(np.average(wrong, weights=workspace.sample_weight)), str(entry.rule))
+        self.rule_path_ = self._path_frame(candidates, members, on_path)
         return best
+
+    def _path_frame(
+        self, candidates: list[dict[str, Any]], members: list[int], on_path: dict[int, tuple[int, float, str]],
+    ) -> pd.DataFrame:
+        """``rule_path_``: each member candidate's CV scores and, where the refit walked, ``(literals, training error, rule)``."""
+        rows = []
+        for i in members:
+            n_literals, training_error, rule = on_path.get(i, (np.nan, np.nan, None))
+            rows.append({
+                "theta": candidates[i]["theta"], "n_clauses": candidates[i]["n_clauses"], "form": self.form_,
+                "mean_test_score": float(self.cv_results_["mean_test_score"][i]),
+                "std_test_score": float(self.cv_results_["std_test_score"][i]),
+                "mean_n_literals": float(self.cv_results_["mean_n_literals"][i]),
+                "n_literals": n_literals, "training_error": training_error, "rule": rule, "chosen": i == self.best_index_,
+            })
+        return pd.DataFrame(rows)
 
     @staticmethod
     def _results(candidates: list[dict[str, Any]], folds: list[list[_Outcome]]) -> dict[str, Any]:

@@ -203,8 +203,20 @@ def test_boolean_rule_cv_grows_rule_lists_along_its_theta_path(pima_three):
     assert isinstance(search.rule_, RuleList)
     # the refit is the chosen θ's list on the path over all rows, as each fold scored its own path's lists
     walked = [t for t in thetas if t >= search.theta_]
-    again = BooleanRuleClassifier(n_clauses=2)._fit_rule_list_path(X, y, None, walked)[search.theta_]
-    assert search.rule_ == again.rule_
+    chain = BooleanRuleClassifier(n_clauses=2)._fit_rule_list_path(X, y, None, walked)
+    assert search.rule_ == chain[search.theta_].rule_
+    # rule_path_: every θ's CV scores, and the refit's lists down to the chosen θ
+    path = search.rule_path_
+    assert list(path["theta"]) == list(thetas) and path["chosen"].sum() == 1
+    assert path.loc[path["chosen"], "theta"].item() == search.theta_
+    for row in path.itertuples():
+        if row.theta in chain:
+            learned = chain[row.theta].raw_rule_  # the rule as learned, as for two classes
+            assert row.rule == str(learned) and row.n_literals == learned.n_literals
+            assert row.training_error == pytest.approx(chain[row.theta].training_error_)
+        else:
+            assert pd.isna(row.rule) and np.isnan(row.training_error) and row.theta < search.theta_
+    assert np.allclose(path["mean_test_score"], search.cv_results_["mean_test_score"])
     # each fold's score is its path list's accuracy on the test fold
     splits = list(search._splitter().split(X, y))
     train, test = splits[0]
