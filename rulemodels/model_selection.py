@@ -209,7 +209,9 @@ def _fit_fold(
             paths, path_seconds = _learn_paths(base, candidates, workspace) if workspace is not None else ({}, {})
             lists, list_seconds = ({}, {}) if shared else _learn_rule_list_paths(base, candidates, X_train, y_train, fit_weight)
             path_seconds.update(list_seconds)
-            test_binarizer = _TestFoldBinarizer(workspace.binarizer) if workspace is not None else None
+            # the binarizers the fold's candidates share: the test rows binarized once for all of them
+            shared_binarizers = [workspace.binarizer] if workspace is not None else [lists[i].binarizer_ for i in lists]
+            test_binarizers = {id(b): (b, _TestFoldBinarizer(b)) for b in shared_binarizers}  # b kept: ids stay unique
             scored: dict[tuple[str, Any], tuple[float, int]] = {}  # a path's rule met again: (score, literals)
             for i, params in enumerate(candidates):
                 start = time.perf_counter()
@@ -228,8 +230,8 @@ def _fit_fold(
                 else:
                     estimator = clone(base).set_params(**params).fit(X_train, y_train, sample_weight=fit_weight, workspace=workspace)
                 fitted = time.perf_counter()
-                if test_binarizer is not None:  # the workspace's binarizer: the test rows binarized once for all
-                    estimator.binarizer_ = test_binarizer
+                if id(estimator.binarizer_) in test_binarizers:
+                    estimator.binarizer_ = test_binarizers[id(estimator.binarizer_)][1]
                 score = _score(scorer, estimator, X_test, y_test, score_params)
                 n_literals = estimator.rule_.n_literals
                 if same is not None:
