@@ -79,6 +79,7 @@ from rulemodels.algorithms.data import WorkingData
 from rulemodels.algorithms.engine import as_model_changes
 from rulemodels.algorithms.iteration_log import IterationLog
 from rulemodels.algorithms.result import FitResult, TimeLimitWarning
+from rulemodels.models import unique_rows
 from rulemodels.models.column_generation import (
     TOLERANCE,
     CGMaster,
@@ -96,7 +97,7 @@ STALL_TOLERANCE = 1e-9
 """An LP objective lower by at most this (relative to it) has not improved (``CGSettings.stall_rounds``)."""
 
 __all__ = [
-    "BitRowSums", "CGRun", "CGSettings", "FloatRowSums", "RowSums", "as_model_changes", "beam_search", "column_generation",
+    "BitRowSums", "CGRun", "CGSettings", "FloatRowSums", "PairSums", "RowSums", "as_model_changes", "beam_search", "column_generation",
     "greedy_selection", "pair_sums", "row_sums", "run_column_generation", "run_column_generation_path",
 ]
 
@@ -181,6 +182,7 @@ def beam_search(
     n_best: int = 1,
     pay_sums: RowSums | None = None,
     first_width: int = 0,
+    pay_pairs: PairSums | None = None,
 ) -> list[tuple[float, tuple[int, ...]]]:
     """Clauses with negative reduced cost at duals ``(μ, ν)``, found by a beam search over features.
 
@@ -208,7 +210,8 @@ def beam_search(
     first. A heuristic: an empty answer does not prove that no such clause
     exists (the pricing MIP does). ``pay_sums``: ``row_sums(columns.pay_absent,
     columns.pay_weight)``, which a fit prepares once for all its searches
-    (made here when not given).
+    (made here when not given); ``pay_pairs``: likewise the
+    :class:`PairSums` of ``(columns.pay_absent, columns.pay_weight)``.
     """
     cost = columns.feature_cost
     found: dict[tuple[int, ...], float] = {}
@@ -235,7 +238,10 @@ def beam_search(
         live = [b for b, (_, _, _, literal_cost, gain) in enumerate(beam)
                 if base + theta * (literal_cost + cheapest) - gain < -TOLERANCE]
         if level == 1 and wide:
-            candidates = _pair_candidates(columns, beam, live, mu, base, theta, keep)
+            candidates = _pair_candidates(
+                columns, beam, live, mu, base, theta, keep,
+                pay_pairs if pay_pairs is not None else PairSums(columns.pay_absent, columns.pay_weight),
+            )
         else:
             for b in live:
                 clause, cover_rows, pay_rows, literal_cost, _ = beam[b]
@@ -246,7 +252,7 @@ def beam_search(
                 rc[list(clause)] = np.inf  # a feature already in the clause
                 if level == 0:
                     first_gained = gained
-                for j in np.argsort(rc, kind="stable")[:keep].tolist():
+                for j in _smallest(rc, keep).tolist():
                     value = float(rc[j])
                     if not np.isfinite(value):
                         break
@@ -275,9 +281,18 @@ def beam_search(
     return [(rc, clause) for clause, rc in best]
 
 
+def _smallest(values: np.ndarray, k: int) -> np.ndarray:
+    """``np.argsort(values, kind="stable")[:k]`` (no NaN in ``values``), sorting only the values up to the k-th smallest."""
+    if k >= values.shape[0]:
+        return np.argsort(values, kind="stable")
+    kth = np.partition(values, k - 1)[k - 1]
+    picked = np.flatnonzero(values <= kth)  # ascending indices: the stable sort keeps ties in index order
+    return picked[np.argsort(values[picked], kind="stable")][:k]
+
+
 def _pair_candidates(
     columns: ClauseColumns, beam: Sequence[tuple[tuple[int, ...], Any, Any, float, float]], live: Sequence[int],
-    mu: np.ndarray, base: float, theta: float, keep: int,
+    mu: np.ndarray, base: float, theta: float, keep: int, pay_pairs: PairSums,
 ) -> dict[tuple[int, ...], tuple[float, int, int]]:
     """The two-feature extensions of a wide first level (one-feature clauses ``beam[b]``, ``b`` in ``live``).
 
@@ -290,7 +305,7 @@ def _pair_candidates(
     firsts = np.array([beam[b][0][0] for b in live], dtype=np.intp)
     literal_costs = np.array([beam[b][3] for b in live])
     rcs = (base + theta * (literal_costs[:, None] + columns.feature_cost[None, :])
-           - pair_sums(columns.cover_absent, mu, firsts) + pair_sums(columns.pay_absent, columns.pay_weight, firsts))
+           - pair_sums(columns.cover_absent, mu, firsts) + pay_pairs.rows(firsts))
     rcs[np.arange(firsts.shape[0]), firsts] = np.inf  # a feature already in the clause
     flat = rcs.ravel()
     best = min(2 * keep, flat.shape[0])  # a pair appears in the rows of both its features
@@ -330,6 +345,39 @@ def pair_sums(absent: np.ndarray, weight: np.ndarray, features: Sequence[int]) -
         block = absent[start + rows].astype(float)
         out += (block[:, columns] * w[rows, None]).T @ block
     return out
+
+
+PAIR_CACHE_VALUES = 1 << 22
+""":class:`PairSums` keeps every feature's pair sums (a ``d × d`` float matrix) when it has at most this many values (32 MB)."""
+
+
+class PairSums:
+    """:func:`pair_sums` of a fixed ``(absent, weight)``, for the features a search asks for (the wide searches' ``Z`` sums).
+
+    The weights of ``Z`` are the same in every search of a fit. When they are
+    integers (counts of identical samples, without class weights) every pair
+    sum is an exact integer, whatever order it is added in, so the sums of
+    all ``d`` features are computed once, at the first call, and each later
+    call takes its rows: the same numbers as :func:`pair_sums` of those
+    features. Otherwise (or above ``PAIR_CACHE_VALUES``) each call computes
+    its own.
+    """
+
+    def __init__(self, absent: np.ndarray, weight: np.ndarray):
+        self.absent = absent
+        self.weight = weight
+        d = absent.shape[1]
+        integral = bool(np.all(weight == np.round(weight))) and float(np.abs(weight).sum()) < 2.0 ** 52
+        self._keep = integral and d * d <= PAIR_CACHE_VALUES
+        self._all: np.ndarray | None = None
+
+    def rows(self, features: Sequence[int]) -> np.ndarray:
+        """``pair_sums(absent, weight, features)``."""
+        if not self._keep:
+            return pair_sums(self.absent, self.weight, features)
+        if self._all is None:
+            self._all = pair_sums(self.absent, self.weight, range(self.absent.shape[1]))
+        return self._all[np.asarray(features, dtype=np.intp)]
 
 
 BIT_ROWS_PER_VALUE = 64
@@ -381,14 +429,19 @@ def row_sums(absent: np.ndarray, weight: np.ndarray, route: str | None = None) -
 
 
 class FloatRowSums(RowSums):
-    """A row set is the indices of its rows; its sums are ``weight[rows] @ absent[rows]`` made float (one set at a time)."""
+    """A row set is the indices of its rows; its sums are ``weight[rows] @ absent[rows]`` made float (one set at a time).
+
+    Rows of weight 0 add nothing and are left out of every set (about two
+    thirds of the rows to cover have a zero dual in a master LP).
+    """
 
     def __init__(self, absent: np.ndarray, weight: np.ndarray):
         self.absent = absent
         self.weight = weight
+        self._rows = np.flatnonzero(weight > 0)
 
     def every_row(self) -> np.ndarray:
-        return np.arange(self.absent.shape[0])
+        return self._rows.copy()
 
     def narrow(self, rows: np.ndarray, j: int) -> np.ndarray:
         return rows[self.absent[rows, j]]
@@ -696,6 +749,7 @@ class _ClausePool:
         self.options = dict(solver_options or {})
         self.stats = {"builds": 0, "solves": 0, "seconds": 0.0, "rounds": 0}
         self.pay_sums = row_sums(columns.pay_absent, columns.pay_weight)  # the same for every search of the fit
+        self.pay_pairs = PairSums(columns.pay_absent, columns.pay_weight)  # likewise
         first = self._search(columns.cover_weight, 0.0, (), settings.columns_per_round)
         self.master = build_cg_master(
             columns, [(), *(clause for _, clause in first)], theta=theta, clause_cost=settings.clause_cost,
@@ -727,7 +781,7 @@ class _ClausePool:
         return beam_search(
             self.columns, mu, nu, theta=self.theta, clause_cost=self.settings.clause_cost, width=self.settings.beam_width,
             max_length=self.settings.max_length, exclude=exclude, n_best=n_best, pay_sums=self.pay_sums,
-            first_width=first_width,
+            first_width=first_width, pay_pairs=self.pay_pairs,
         )
 
     def _pending(self, more: Mapping[str, Any]) -> None:
@@ -880,8 +934,9 @@ def greedy_selection(
     if candidates.size == 0:
         return []
     covers = covers[:, candidates]
-    patterns, inverse = np.unique(covers, axis=0, return_inverse=True)
-    weight = np.bincount(inverse.ravel(), weights=weight, minlength=patterns.shape[0])
+    first, inverse = unique_rows(covers)
+    patterns = covers[first]
+    weight = np.bincount(inverse, weights=weight, minlength=patterns.shape[0])
     covers, cost, n_groups = patterns, cost[candidates], patterns.shape[0]
     cover_f = covers.astype(float)
     total = float(weight.sum())

@@ -16,6 +16,7 @@ LaTeX label.
 """
 
 from rulemodels.models._build import TwoLevelModel
+from rulemodels.models._data import unique_rows
 from rulemodels.models.clause_lp import ClauseLP, build_clause_dual_lp, build_clause_lp, tie_break_costs
 from rulemodels.models.column_generation import (
     CGMaster,
@@ -61,5 +62,6 @@ __all__ = [
     "sparsity_cost",
     "tie_break_costs",
     "two_level_weights",
+    "unique_rows",
     "zero_one_objective",
 ]

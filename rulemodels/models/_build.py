@@ -74,6 +74,11 @@ class ParamArray:
         self.indices = list(indices)
         self.items = [param[index] for index in self.indices]
 
+    def extend(self, indices: Sequence[Any]) -> None:
+        """Append ``indices`` (new members of the Param's index set) to the ones read and written."""
+        self.indices.extend(indices)
+        self.items.extend(self.param[index] for index in indices)
+
     def values(self) -> np.ndarray:
         """The current values, as floats."""
         return np.array([item() for item in self.items], dtype=float)  # a ParamData called is its value

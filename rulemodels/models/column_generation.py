@@ -68,9 +68,11 @@ from typing import Any
 
 import numpy as np
 import pyomo.environ as pyo
+from pyomo.core.expr.numeric_expr import SumExpression
+from pyomo.core.expr.relational_expr import InequalityExpression
 
 from rulemodels.models._build import ParamArray, linear_sum
-from rulemodels.models._data import PreparedData, check_nonnegative, prepare_data
+from rulemodels.models._data import PreparedData, check_nonnegative, prepare_data, unique_rows
 
 __all__ = ["CGMaster", "CGPricing", "ClauseColumns", "build_cg_master", "build_cg_pricing", "prepare_cg_data"]
 
@@ -224,22 +226,24 @@ def build_cg_master(
         for g in np.flatnonzero(cover[first_rows]).tolist():
             terms[ids[g]].append(m.w[k])
     m.cover = pyo.Constraint(
-        m.P, rule=lambda model, i: model.xi[i] + linear_sum(terms[i]) >= 1,
+        m.P, rule=lambda model, i: _cover(model.xi[i], terms[i]),
         doc="ξ_i + Σ_{k: i ∈ F_k} w_k ≥ 1 for i ∈ P (DGW master: cover every positive or pay its error); dual μ_i ≥ 0",
     )
     m.size = pyo.Constraint(expr=linear_sum(list(m.w.values())) <= m.R, doc="Σ_k w_k ≤ R (at most R clauses); dual ν ≤ 0")
+    uncovered = [_uncovered_term(m, i) for i in m.P]
+    clause_costs = [_clause_cost_term(m, k) for k in m.K]
     m.uncovered = pyo.Expression(
-        expr=_uncovered(m), doc="Σ_{i∈P} ω_i ξ_i: the weight of the rows left uncovered",
+        expr=linear_sum(uncovered), doc="Σ_{i∈P} ω_i ξ_i: the weight of the rows left uncovered",
     )
     m.clause_costs = pyo.Expression(
-        expr=_clause_costs(m), doc="Σ_k (pay_k + θ (c_0 + literals_k)) w_k: what the selected clauses cost (grows with K)",
+        expr=linear_sum(clause_costs), doc="Σ_k (pay_k + θ (c_0 + literals_k)) w_k: what the selected clauses cost (grows with K)",
     )
     m.objective = pyo.Objective(
         expr=m.uncovered + m.clause_costs, sense=pyo.minimize,
         doc="Σ_{i∈P} ω_i ξ_i + Σ_k (pay_k + θ (c_0 + literals_k)) w_k (DGW master, penalised form)",
     )
     m.dual = pyo.Suffix(direction=pyo.Suffix.IMPORT, doc="μ_i = dual(cover[i]), ν = dual(size)")
-    return CGMaster(m, columns, keys, terms, groups)
+    return CGMaster(m, columns, keys, terms, groups, (uncovered, clause_costs))
 
 
 class _RowGroups:
@@ -255,6 +259,7 @@ class _RowGroups:
         self.group_of_row = group_of_row  # position of each row's element in ``ids``
         self.ids = ids  # the index in P of each element
         self.members = members  # the rows of each element (None: each element is one row)
+        self._first: np.ndarray | None = None  # first_rows(), kept up to date by split()
 
     @classmethod
     def rows(cls, columns: ClauseColumns) -> _RowGroups:
@@ -265,7 +270,7 @@ class _RowGroups:
         """Rows with the same row of ``covers`` (rows to cover x clauses: the clause fails there) in one group."""
         if covers.shape[0] == 0:
             return cls(np.zeros(0, dtype=np.intp), [], [])
-        _, first, inverse = np.unique(covers, axis=0, return_index=True, return_inverse=True)
+        first, inverse = unique_rows(covers)
         order = np.argsort(first, kind="stable")  # groups in the order of their first row
         rank = np.empty_like(order)
         rank[order] = np.arange(order.size)
@@ -282,7 +287,23 @@ class _RowGroups:
         """One row of each element (all rows of an element fail on the same clauses)."""
         if self.members is None:
             return np.arange(len(self.ids))
-        return np.array([rows[0] for rows in self.members], dtype=np.intp)
+        if self._first is None:
+            self._first = np.array([rows[0] for rows in self.members], dtype=np.intp)
+        return self._first
+
+    def split(self, g: int, inside: np.ndarray) -> np.ndarray:
+        """Move the rows of element ``g`` where ``inside`` (a mask over its rows) to a new element, appended; return them."""
+        assert self.members is not None
+        rows = self.members[g]
+        moved, kept = rows[inside], rows[~inside]
+        self.members[g] = kept
+        self.members.append(moved)
+        self.group_of_row[moved] = len(self.ids)
+        self.ids.append(len(self.ids))
+        if self._first is not None:
+            self._first[g] = kept[0]
+            self._first = np.append(self._first, moved[0])
+        return moved
 
     def weights(self, columns: ClauseColumns) -> np.ndarray:
         """Σ ω_i over each element's rows (a row's own ω without grouping)."""
@@ -305,14 +326,20 @@ def _distinct(clauses: Iterable[Sequence[int]]) -> list[tuple[int, ...]]:
     return list(seen)
 
 
-def _uncovered(m: pyo.ConcreteModel) -> Any:
-    """The master objective's part over the rows to cover (re-set only when a group is split)."""
-    return linear_sum([m.weight[i] * m.xi[i] for i in m.P])
+def _cover(xi: Any, terms: list[Any]) -> Any:
+    """``ξ_i + Σ_{k: i ∈ F_k} w_k ≥ 1``, the ``cover`` row of element i of P (built without Pyomo's operator dispatch)."""
+    return InequalityExpression((1, SumExpression([*terms, xi]) if terms else xi), False)
 
 
-def _clause_costs(m: pyo.ConcreteModel) -> Any:
-    """The master objective's part over the clauses (re-set when clauses join; the rows' part never changes)."""
-    return linear_sum([(m.pay[k] + m.theta * (m.c0 + m.literals[k])) * m.w[k] for k in m.K])
+def _uncovered_term(m: pyo.ConcreteModel, i: int) -> Any:
+    """``ω_i ξ_i``: the term of element i of P in the master objective's part over the rows to cover."""
+    return m.weight[i] * m.xi[i]
+
+
+def _clause_cost_term(m: pyo.ConcreteModel, k: int) -> Any:
+    """``(pay_k + θ (c_0 + literals_k)) w_k``: the term of clause k in the master objective's part over the clauses."""
+    return (m.pay[k] + m.theta * (m.c0 + m.literals[k])) * m.w[k]
+
 
 
 class CGMaster:
@@ -327,7 +354,7 @@ class CGMaster:
     """
 
     def __init__(self, model: pyo.ConcreteModel, columns: ClauseColumns, clauses: list[tuple[int, ...]],
-                 terms: dict[int, list[Any]], groups: _RowGroups):
+                 terms: dict[int, list[Any]], groups: _RowGroups, objective_terms: tuple[list[Any], list[Any]]):
         self.model = model
         self.columns = columns
         self.clauses: list[tuple[int, ...]] = list(clauses)
@@ -335,13 +362,13 @@ class CGMaster:
         self._terms = terms  # element of P -> the w_k of the clauses that fail on its rows (cover them)
         self._covers: list[np.ndarray] = []  # the rows each clause covers, in the order of K (ungrouped rows only)
         self._groups = groups
-        self._refresh_rows()
-
-    def _refresh_rows(self) -> None:
-        """The ``cover`` rows and the ``weight`` Params of the elements of P, in order (after a split added some)."""
-        ids = self._groups.ids
-        self._cover_rows = [self.model.cover[i] for i in ids]
-        self._weight = ParamArray(self.model.weight, ids)
+        self._cover_rows = [model.cover[i] for i in groups.ids]  # the cover rows of P, in order (grows with P)
+        self._xi = [model.xi[i] for i in groups.ids]  # ξ of P, in order (grows with P)
+        self._w = [model.w[k] for k in model.K]  # w of K, in order (grows with K)
+        self._weight = ParamArray(model.weight, groups.ids)  # ω of P, in order (grows with P)
+        # the terms of ``uncovered`` and ``clause_costs``, in the order of P and K: a new element or clause appends its
+        # term and the named expression is set to the longer sum, so the terms already there are never built again
+        self._uncovered_terms, self._cost_terms = objective_terms
 
     def __repr__(self) -> str:
         kind = "groups of rows" if self._groups.grouped else "rows"
@@ -353,7 +380,7 @@ class CGMaster:
     @property
     def w_vars(self) -> list[Any]:
         """The variables ``w_k`` in the order of ``K`` (a new list each call)."""
-        return [self.model.w[k] for k in self.model.K]
+        return list(self._w)
 
     def clause_cost(self, k: int) -> float:
         """The objective coefficient of ``w_k``: ``pay_k + θ (c_0 + literals_k)``, read from the Params."""
@@ -395,8 +422,9 @@ class CGMaster:
         Each new clause k gets ``pay[k]``, ``literals[k]`` and a variable
         ``w[k]``; the ``cover`` rows of the rows it fails on and ``size``
         are rewritten with it (``set_value``), and the objective's
-        ``clause_costs`` gains its term (its rows' part, ``uncovered``, is
-        rebuilt only when a group is split). With grouped rows, a clause that
+        ``clause_costs`` gains its term (its rows' part, ``uncovered``, gains
+        the terms of the groups a split adds; the terms already there are
+        kept, never built again). With grouped rows, a clause that
         fails on part of a group splits it: those rows become a new element
         of ``P`` (its ``weight``, a new ``xi`` and a new ``cover`` row, which
         has ``w_k``), and the group keeps the others with their weight.
@@ -431,19 +459,21 @@ class CGMaster:
             for g in inside:
                 self._terms[groups.ids[g]].append(var)
             touched.update(inside)
-            constraints = [m.cover[groups.ids[g]] for g in inside if g < known] + [m.size]
+            constraints = [self._cover_rows[g] for g in inside if g < known] + [m.size]
             entries.append((constraints, np.ones(len(constraints))))
             new.append(k)
         if not new:
             return {}
         ids = groups.ids
         for g in sorted(g for g in touched if g < known):
-            m.cover[ids[g]].set_value(m.xi[ids[g]] + linear_sum(self._terms[ids[g]]) >= 1)
+            self._cover_rows[g].set_value(_cover(self._xi[g], self._terms[ids[g]]))
         split = ids[known:]
         for i in split:
-            m.cover[i] = m.xi[i] + linear_sum(self._terms[i]) >= 1
-        m.size.set_value(linear_sum(self.w_vars) <= m.R)
-        m.clause_costs.set_value(_clause_costs(m))
+            m.cover[i] = _cover(m.xi[i], self._terms[i])
+        self._w.extend(m.w[k] for k in new)
+        m.size.set_value(linear_sum(self._w) <= m.R)
+        self._cost_terms.extend(_clause_cost_term(m, k) for k in new)
+        m.clause_costs.set_value(linear_sum(self._cost_terms))
         variables = [m.w[k] for k in new]
         costs = [self.clause_cost(k) for k in new]
         integer = [var.is_binary() for var in variables]
@@ -452,8 +482,11 @@ class CGMaster:
                 "variables": variables, "objective": np.array(costs), "lower": np.zeros(len(new)),
                 "upper": np.ones(len(new)), "entries": entries, "integer": np.array(integer),
             }}
-        m.uncovered.set_value(_uncovered(m))
-        self._refresh_rows()
+        self._uncovered_terms.extend(_uncovered_term(m, i) for i in split)
+        m.uncovered.set_value(linear_sum(self._uncovered_terms))
+        self._cover_rows.extend(m.cover[i] for i in split)
+        self._xi.extend(m.xi[i] for i in split)
+        self._weight.extend(split)
         xis = [m.xi[i] for i in split]
         changed = sorted(g for g in reweighted if g < known)
         return {
@@ -476,20 +509,17 @@ class CGMaster:
         """Split every group that the clause with rows ``cover`` fails on in part: its failing rows become a new element."""
         groups, m, weight = self._groups, self.model, self.columns.cover_weight
         assert groups.members is not None
-        failing = np.bincount(groups.group_of_row, weights=cover, minlength=len(groups.ids))
-        sizes = np.array([rows.shape[0] for rows in groups.members])
+        count = len(groups.ids)
+        failing = np.bincount(groups.group_of_row, weights=cover, minlength=count)
+        sizes = np.bincount(groups.group_of_row, minlength=count)
         for g in np.flatnonzero((failing > 0) & (failing < sizes)).tolist():
-            rows = groups.members[g]
-            inside = cover[rows]
-            position, name = len(groups.ids), len(groups.ids)
-            groups.members.append(rows[inside])
-            groups.members[g] = rows[~inside]
-            groups.group_of_row[rows[inside]] = position
-            groups.ids.append(name)
+            old = groups.ids[g]
+            moved = groups.split(g, cover[groups.members[g]])
+            name = groups.ids[-1]
             m.P.add(name)
-            m.weight[name] = float(weight[rows[inside]].sum())
-            m.weight[groups.ids[g]] = float(weight[rows[~inside]].sum())
-            self._terms[name] = list(self._terms[groups.ids[g]])  # every clause that failed on the group fails on these rows
+            m.weight[name] = float(weight[moved].sum())
+            m.weight[old] = float(weight[groups.members[g]].sum())
+            self._terms[name] = list(self._terms[old])  # every clause that failed on the group fails on these rows
             reweighted.add(g)
 
     def duals(self) -> tuple[np.ndarray, float]:

@@ -14,6 +14,7 @@ from rulemodels.algorithms import solve_exact_problem
 from rulemodels.algorithms.column_generation import (
     BitRowSums,
     FloatRowSums,
+    PairSums,
     beam_search,
     pair_sums,
     row_sums,
@@ -188,6 +189,53 @@ def test_pair_sums_are_the_row_sums_of_each_single_feature_clause(kind: str, mon
     assert np.allclose(pair_sums(absent, weight, features), expected, rtol=1e-12, atol=1e-12)
     monkeypatch.setattr(cg_module, "PAIR_BLOCK_VALUES", 9 * 7)  # blocks of 7 rows
     assert np.allclose(pair_sums(absent, weight, features), expected, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("kind", ["integer", "few", "float"])
+def test_pair_sums_of_fixed_weights_are_computed_once_only_where_they_are_exact(
+    kind: str, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """PairSums gives pair_sums' numbers (bit for bit with integer weights, from one product of every feature)."""
+    rng = np.random.default_rng(5)
+    absent = rng.random((200, 11)) < 0.55
+    weight = _weights(rng, 200, kind)
+    calls = []
+    compute = cg_module.pair_sums
+    monkeypatch.setattr(cg_module, "pair_sums", lambda *args: calls.append(args[2]) or compute(*args))
+    pairs = PairSums(absent, weight)
+    for features in ([3, 0, 9], [10], [0, 3]):
+        expected = compute(absent, weight, features)
+        if kind == "integer":
+            assert np.array_equal(pairs.rows(features), expected)
+        else:
+            np.testing.assert_allclose(pairs.rows(features), expected, rtol=1e-12, atol=1e-12)
+    assert len(calls) == (1 if kind == "integer" else 3)
+    monkeypatch.setattr(cg_module, "PAIR_CACHE_VALUES", 10 * 10)  # d x d above it: each call computes its own
+    calls.clear()
+    big = PairSums(absent, np.round(weight))
+    big.rows([1]), big.rows([2])
+    assert len(calls) == 2
+
+
+def test_float_row_sums_leave_out_the_rows_of_weight_zero() -> None:
+    rng = np.random.default_rng(2)
+    absent = rng.random((50, 4)) < 0.5
+    weight = np.where(rng.random(50) < 0.6, 0.0, rng.random(50))
+    sums = FloatRowSums(absent, weight)
+    rows = sums.every_row()
+    assert np.array_equal(rows, np.flatnonzero(weight > 0)) and 0 < rows.shape[0] < 50
+    np.testing.assert_allclose(sums.sums(rows), weight @ absent, rtol=1e-12)
+    assert np.array_equal(sums.narrow(rows, 1), np.flatnonzero((weight > 0) & absent[:, 1]))
+
+
+def test_the_beam_keeps_the_stable_order_of_the_lowest_reduced_costs() -> None:
+    """_smallest(values, k) is np.argsort(values, kind="stable")[:k], ties (and inf) in index order."""
+    rng = np.random.default_rng(3)
+    for trial in range(500):
+        n, k = int(rng.integers(1, 60)), int(rng.integers(1, 70))
+        values = rng.integers(0, 4, n).astype(float) if trial % 2 else rng.random(n)
+        values[rng.random(n) < 0.2] = np.inf
+        assert np.array_equal(cg_module._smallest(values, k), np.argsort(values, kind="stable")[:k]), trial
 
 
 def test_the_wide_fallback_search_makes_beam_only_cg_exact_over_clauses_of_two_features() -> None:

@@ -121,6 +121,59 @@ def test_the_grouped_master_is_the_row_master_with_rows_grouped(seed: int, R: in
     assert pyo.value(grouped.model.objective) == pytest.approx(best)
 
 
+@pytest.mark.parametrize("group_rows", [True, False])
+@pytest.mark.parametrize("seed", range(3))
+def test_a_grown_master_model_says_what_the_solver_was_told(seed: int, group_rows: bool) -> None:
+    """After clauses join (splitting groups), the Pyomo model is the master over all its clauses, term by term.
+
+    ``add_clauses`` appends to the objective and rewrites only the touched
+    ``cover`` rows: the model read afresh (a new backend compiles it) has the
+    in-place LP optimum, its objective is ω_i ξ_i over P plus each clause's
+    cost times w_k, and each ``cover`` row holds ξ_i and the w_k of exactly
+    the clauses that fail on every row of element i.
+    """
+    from pyomo.repn import generate_standard_repn
+
+    A, y, weight = random_instance(seed, n=40, d=5)
+    columns = prepare_cg_data(A, y, sample_weight=weight)
+    rng = np.random.default_rng(seed)
+    pool = all_clauses(5, 3)
+    clauses = [pool[k] for k in rng.choice(len(pool), size=12, replace=False)]
+    master = build_cg_master(columns, clauses[:2], theta=0.3, clause_cost=1.0, max_clauses=2, group_rows=group_rows)
+    backend = HighsBackend()
+    lp_objective(master, backend)
+    for batch in (clauses[2:6], clauses[6:12]):
+        in_place = lp_objective(master, backend, as_model_changes(master.add_clauses(batch)))
+    m = master.model
+    assert lp_objective(master, HighsBackend()) == pytest.approx(in_place)
+    repn = generate_standard_repn(m.objective.expr, compute_values=True)
+    coefficient = {id(var): c for var, c in zip(repn.linear_vars, repn.linear_coefs)}
+    assert len(coefficient) == len(m.P) + len(m.K)
+    for i in m.P:
+        assert coefficient[id(m.xi[i])] == pytest.approx(pyo.value(m.weight[i]))
+    for k in m.K:
+        assert coefficient[id(m.w[k])] == pytest.approx(master.clause_cost(k))
+    # the rows to cover, by the clauses that fail on them, weigh what the elements of P with those w_k in their row weigh
+    fails = np.column_stack([columns.fails(clause)[0] for clause in master.clauses])
+    by_rows: dict[tuple[int, ...], float] = {}
+    for row, weight_i in zip(fails, columns.cover_weight):
+        key = tuple(np.flatnonzero(row).tolist())
+        by_rows[key] = by_rows.get(key, 0.0) + float(weight_i)
+    column_of = {id(m.w[k]): k for k in m.K}
+    by_elements: dict[tuple[int, ...], float] = {}
+    for i in m.P:
+        body = generate_standard_repn(m.cover[i].body)
+        assert id(m.xi[i]) in {id(var) for var in body.linear_vars} and m.cover[i].lower == 1
+        key = tuple(sorted(column_of[id(var)] for var in body.linear_vars if id(var) != id(m.xi[i])))
+        by_elements[key] = by_elements.get(key, 0.0) + pyo.value(m.weight[i])
+        if group_rows:  # one element holds every row of its pattern
+            assert by_elements[key] == pytest.approx(by_rows[key])
+    assert by_elements.keys() == by_rows.keys()
+    assert all(by_elements[key] == pytest.approx(by_rows[key]) for key in by_rows)
+    size = generate_standard_repn(m.size.body)
+    assert [id(var) for var in size.linear_vars] == [id(m.w[k]) for k in m.K]
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_integer_master_over_all_clauses_is_the_brute_force_optimum(seed: int) -> None:
     A, y, weight = random_instance(seed, d=4)

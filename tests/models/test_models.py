@@ -36,6 +36,7 @@ from rulemodels.models import (
     rule_from_model,
     sparsity_cost,
     two_level_weights,
+    unique_rows,
     zero_one_objective,
 )
 from rulemodels.rules import Literal
@@ -903,3 +904,18 @@ def test_dense_binary_input_becomes_the_csr_matrix_scipy_would_make(dtype, order
         as_binary_csr(np.array([[0.0, 1.0], [np.nan, 2.0]]))
     with pytest.raises(ValueError, match=r"found the value -1"):
         as_binary_csr(np.array([[0, 1], [1, -1]]))
+
+
+def test_unique_rows_are_numpys_unique_rows_in_its_order() -> None:
+    """unique_rows packs each row into bytes: the same first rows, inverse and pattern order as np.unique(axis=0)."""
+    rng = np.random.default_rng(0)
+    for trial in range(200):
+        n, d = int(rng.integers(1, 120)), int(rng.integers(1, 70))
+        matrix = rng.random((n, d)) < rng.random()
+        if trial % 3 == 0:  # repeated rows
+            matrix = matrix[rng.integers(0, max(1, n // 4), n)]
+        _, first, inverse = np.unique(matrix, axis=0, return_index=True, return_inverse=True)
+        got_first, got_inverse = unique_rows(matrix)
+        assert np.array_equal(got_first, first) and np.array_equal(got_inverse, inverse.ravel()), trial
+    first, inverse = unique_rows(np.zeros((4, 0), dtype=bool))
+    assert first.tolist() == [0] and inverse.tolist() == [0, 0, 0, 0]
