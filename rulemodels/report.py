@@ -16,6 +16,10 @@ font, no URL), readable when printed to PDF:
 - the errors: a few false positives and false negatives with their reasons
   (:func:`rulemodels.rules.explain_rule`, the reasons of ``predict
   --explain``), and the error by subgroup of a column (``by``);
+- for a fitted :class:`~rulemodels.BooleanRuleCV`, its θ path
+  (``rule_path_``): the CV error (or score) and the folds' literals against
+  θ, one line per R, the chosen candidate marked, and the refit's rule at
+  each θ it passed;
 - with a ``rulemodels cv`` results file, the Pareto front of mean test error
   against literals (test-fold selection, optimistic; and the honest nested
   numbers when the file has inner folds), with this rule marked;
@@ -120,6 +124,8 @@ class ReportData:
     subgroup_note: str
     pareto: dict[str, Any] | None
     facts: list[tuple[str, str]] = field(default_factory=list)
+    path: pd.DataFrame | None = None
+    path_scoring: str = "accuracy"
 
     @property
     def n_labelled(self) -> int:
@@ -551,7 +557,18 @@ def report_data(
         accuracy=accuracy, baseline_error=float(1 - counts[majority] / labelled.sum()),
         baseline_class=source.classes[majority], errors=errors, n_errors_by_kind=n_by_kind, subgroups=subgroups,
         subgroup_note=note, pareto=pareto, facts=_facts(source, ReportDataInput(name, len(X))),
+        **_path_of(model),
     )
+
+
+def _path_of(model: Any) -> dict[str, Any]:
+    """A fitted ``BooleanRuleCV``'s ``rule_path_`` and the name of its scorer (nothing for any other model)."""
+    path = getattr(model, "rule_path_", None)
+    if not isinstance(path, pd.DataFrame) or path.empty or not path["mean_test_score"].notna().any():
+        return {}
+    scoring = getattr(model, "scoring", None)
+    return {"path": path, "path_scoring": scoring if isinstance(scoring, str) else
+            "accuracy" if scoring is None else getattr(scoring, "__name__", "score")}
 
 
 # ---------------------------------------------------------------------------
@@ -717,6 +734,108 @@ def _pareto_chart(data: ReportData) -> str:
     return _svg(left + width + 300, top + height + 44, "".join(body), "Pareto front of test error against literals")
 
 
+_PATH_COLOURS = ("#2f6db5", "#e08a1e", "#3c9a4b", "#8e44ad", "#c8453a", "#5d6d7e")
+
+
+def _path_values(data: ReportData) -> tuple[pd.DataFrame, str]:
+    """The path's rows by R and θ with ``y``: the CV error (accuracy) or the CV score (another scorer), and its name."""
+    assert data.path is not None
+    path = data.path.sort_values(["n_clauses", "theta"], ascending=[True, False]).reset_index(drop=True)
+    error = data.path_scoring == "accuracy"
+    path = path.assign(y=1.0 - path["mean_test_score"] if error else path["mean_test_score"])
+    return path, "CV error" if error else f"CV {data.path_scoring}"
+
+
+def _path_chart(data: ReportData) -> str:
+    """Two panels against θ (log scale, largest θ on the left): the CV error (or score) and the mean literals of
+    the folds' rules, one line per R; a red ring marks the chosen candidate."""
+    path, label = _path_values(data)
+    thetas = np.log10(path["theta"].to_numpy(dtype=float))
+    x_high, x_low = float(thetas.max()), float(thetas.min())
+    span = max(x_high - x_low, 1e-9)
+    left, width, height, gap, top = 60, 460, 150, 46, 20
+
+    def sx(value: float) -> float:
+        return left + width * (x_high - value) / span
+
+    body: list[str] = []
+
+    def panel(column: str, y_top: float, title: str, percent: bool) -> None:
+        values = path[column].to_numpy(dtype=float)
+        low, high = float(np.nanmin(values)), float(np.nanmax(values))
+        pad = max((high - low) * 0.1, 0.01 if percent else 0.5)
+        low, high = (max(0.0, low - pad), high + pad)
+
+        def sy(value: float) -> float:
+            return y_top + height * (1 - (value - low) / (high - low))
+
+        body.append(f'<line x1="{left}" y1="{y_top + height}" x2="{left + width}" y2="{y_top + height}" stroke="#333"/>')
+        body.append(f'<line x1="{left}" y1="{y_top}" x2="{left}" y2="{y_top + height}" stroke="#333"/>')
+        for k in range(5):
+            value = low + (high - low) * k / 4
+            body.append(f'<line x1="{left}" y1="{sy(value):.1f}" x2="{left + width}" y2="{sy(value):.1f}" stroke="#eee"/>')
+            body.append(_text(left - 6, sy(value) + 4, f"{100 * value:.1f}%" if percent else f"{value:.1f}",
+                              anchor="end", size=10))
+        body.append(_text(left, y_top - 6, title, size=12))
+        for k, (_, rows) in enumerate(path.groupby("n_clauses", sort=True)):
+            colour = _PATH_COLOURS[k % len(_PATH_COLOURS)]
+            rows = rows[np.isfinite(rows[column].to_numpy(dtype=float))]  # a candidate every fold failed: no point
+            xs, ys = np.log10(rows["theta"].to_numpy(dtype=float)), rows[column].to_numpy(dtype=float)
+            points = " ".join(f"{sx(x):.1f},{sy(y):.1f}" for x, y in zip(xs, ys))
+            body.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"/>')
+            body.extend(f'<circle cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="3" fill="{colour}"/>' for x, y in zip(xs, ys))
+        for row in path[path["chosen"]].itertuples(index=False):
+            value = float(getattr(row, column))
+            if not math.isfinite(value):
+                continue
+            body.append(f'<circle cx="{sx(math.log10(row.theta)):.1f}" cy="{sy(value):.1f}" r="8" fill="none" '
+                        'stroke="#c8453a" stroke-width="2"/>')
+
+    panel("y", top, f"{label} (mean over folds)", True)
+    panel("mean_n_literals", top + height + gap, "literals (mean over folds)", False)
+    bottom = top + 2 * height + gap
+    ticks = sorted({float(t) for t in path["theta"]}, reverse=True)
+    for theta in ticks[:: max(1, math.ceil(len(ticks) / 6))]:
+        body.append(_text(sx(math.log10(theta)), bottom + 16, f"{theta:.2g}", anchor="middle", size=10))
+    body.append(_text(left + width / 2, bottom + 34, "θ (log scale; larger θ, simpler rules, on the left)",
+                      anchor="middle", size=12))
+    legend = [(_PATH_COLOURS[k % len(_PATH_COLOURS)], f"R = {n}") for k, n in enumerate(sorted(path["n_clauses"].unique()))]
+    legend.append(("#c8453a", "chosen (best mean CV score)"))
+    for k, (colour, text) in enumerate(legend):
+        ly = top + 8 + 18 * k
+        body.append(f'<rect x="{left + width + 14}" y="{ly}" width="12" height="12" fill="{colour}"/>')
+        body.append(_text(left + width + 32, ly + 10, text, size=11))
+    return _svg(left + width + 230, bottom + 44, "".join(body), f"{label} and literals against θ")
+
+
+def _path_section(data: ReportData) -> str:
+    if data.path is None:
+        return ""
+    path, label = _path_values(data)
+    form = str(path["form"].iloc[0])
+    error = label == "CV error"
+    chosen_r = path.loc[path["chosen"], "n_clauses"]
+    shown = path[path["n_clauses"] == chosen_r.iloc[0]] if len(chosen_r) else path
+    rows = [[f"{r.theta:.3g}", r.n_clauses, _pct(r.y) if error else f"{r.y:.4f}",
+             _pct(r.std_test_score) if error else f"{r.std_test_score:.4f}", f"{r.mean_n_literals:.1f}",
+             *(["–"] * 3 if pd.isna(r.n_literals) else [int(r.n_literals), _pct(r.training_error), str(r.rule)]),
+             "chosen" if r.chosen else ""]
+            for r in shown.itertuples(index=False)]
+    return "".join([
+        "<h2 id=\"path\">Along the θ path: error and size against θ</h2>",
+        f"<p class=\"note\">The search (<code>BooleanRuleCV</code>) fitted the {form.upper()} rules of every θ of a "
+        "path scaled to the data on each cross-validation fold, one line per R (the number of clauses; with more than "
+        "two classes, the chosen R of the rule lists). Larger θ asks more of each literal: simpler rules on the left. "
+        f"Top: the {_ESC(label)} over the folds; bottom: the literals of the folds' rules. The red ring is the "
+        "candidate chosen (the best mean score), refitted on all rows by walking the same path down to its θ: the "
+        "table gives, for the chosen R, the refit's rule at each θ it passed (below the chosen θ it did not fit, "
+        "–).</p>",
+        f'<div class="figure">{_path_chart(data)}</div>',
+        _table(["θ", "R", label, "std", "literals (CV)", "literals (refit)", "training error (refit)", "rule (refit)",
+                "chosen"], rows, numeric=(0, 1, 2, 3, 4, 5, 6)),
+    ])
+
+
 def _rule_section(data: ReportData) -> str:
     rule = data.rule
     parts = data.parts
@@ -847,7 +966,7 @@ def render_html(data: ReportData) -> str:
         f"<title>{_ESC(title)}</title><style>{_CSS}</style></head><body>"
         f"<h1>{_ESC(title)}</h1><p class=\"subtitle\">A learned rule, how good it is, where it errs, and what else "
         "was on the table; written by rulemodels as one self-contained file.</p>"
-        f"{_rule_section(data)}{_scores_section(data)}{_errors_section(data)}{_pareto_section(data)}"
+        f"{_rule_section(data)}{_scores_section(data)}{_errors_section(data)}{_path_section(data)}{_pareto_section(data)}"
         f"<h2 id=\"metadata\">Metadata</h2>{facts}</body></html>\n"
     )
 
@@ -860,10 +979,12 @@ def report_html(
 
     Parameters
     ----------
-    model : BooleanRuleClassifier, str or path, SavedModel, Rule or RuleList
+    model : BooleanRuleClassifier, BooleanRuleCV, str or path, SavedModel, Rule or RuleList
         A fitted estimator, the path of a rule file (``rulemodels fit --out``;
         its SHA-256 goes in the metadata), a loaded rule file, or a bare rule
-        (classes 0 and 1) or rule list.
+        (classes 0 and 1) or rule list. A fitted ``BooleanRuleCV`` with a θ
+        path adds the path's section (its ``rule_path_``: CV error and
+        literals against θ).
     X : pandas.DataFrame
         The rows to score the rule on, with every column it uses.
     y : array-like

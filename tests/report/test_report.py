@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 import pytest
 
 import rulemodels
-from rulemodels import BooleanRuleClassifier, load_dataset
-from rulemodels.report import report_data, report_html
+from rulemodels import BooleanRuleClassifier, BooleanRuleCV, load_dataset
+from rulemodels.report import render_html, report_data, report_html
 from rulemodels.rules import Literal, Rule, RuleList, explain_rule, load_model, save_model
 
 
@@ -175,6 +177,46 @@ def test_the_pareto_front_of_a_cv_results_file_labels_optimistic_and_honest(repo
     page = report_html(str(rule_path), report_toy, [1, 0, 0, 1, 0], results=results)
     assert "Test-fold selection (optimistic)" in page and "Honest (nested)" in page
     assert "this rule&#x27;s setting" in page and page.count("<svg") == 3
+
+
+@pytest.fixture(scope="module")
+def report_search():
+    """BooleanRuleCV() on liver, 3 folds: a θ path of 8 values x R = 1, 2, 3, 5."""
+    X, y = load_dataset("liver")
+    return X, y, BooleanRuleCV(cv=3).fit(X, y)
+
+
+def test_a_searchs_report_plots_error_and_literals_along_its_theta_path(report_search):
+    """One line per R in each panel (the CV error, the literals), the chosen candidate ringed in both, and the table
+    of the chosen R with the refit's rule at each θ it passed."""
+    X, y, search = report_search
+    path = search.rule_path_
+    data = report_data(search, X, y)
+    assert data.path is path and data.path_scoring == "accuracy"
+    page = report_html(search, X, y)
+    section = page[page.index('<h2 id="path">'):page.index('<h2 id="metadata">')]
+    assert section.count("<svg") == 1 and section.count("<polyline") == 2 * path["n_clauses"].nunique()
+    assert section.count('fill="none" stroke="#c8453a" stroke-width="2"') == 2  # the ring, in both panels
+    chosen = path[path["chosen"]].iloc[0]
+    assert chosen["theta"] == search.theta_ and chosen["n_clauses"] == search.n_clauses_
+    same_r = path[path["n_clauses"] == chosen["n_clauses"]]
+    assert section.count("<tr>") == 1 + len(same_r)
+    assert f"{100 * (1 - chosen['mean_test_score']):.1f} %" in section
+    walked = same_r.dropna(subset=["n_literals"])
+    assert 0 < len(walked) < len(same_r)  # the refit stops at the chosen θ
+    for rule in walked["rule"]:
+        assert html.escape(str(rule)) in section
+    assert '<h2 id="path">' not in report_html(search.best_estimator_, X, y)  # a plain fit has no path
+
+
+def test_a_path_scored_otherwise_plots_the_score(report_search):
+    X, y, search = report_search
+    data = report_data(search, X, y)
+    page = render_html(replace(data, path_scoring="balanced_accuracy"))
+    section = page[page.index('<h2 id="path">'):page.index('<h2 id="metadata">')]
+    assert "CV balanced_accuracy (mean over folds)" in section and "CV error" not in section
+    chosen = search.rule_path_[search.rule_path_["chosen"]].iloc[0]
+    assert f"{chosen['mean_test_score']:.4f}" in section
 
 
 def test_a_results_file_without_inner_folds_says_how_to_get_the_honest_numbers(report_toy, tmp_path):

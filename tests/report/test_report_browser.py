@@ -13,7 +13,7 @@ import os
 import numpy as np
 import pytest
 
-from rulemodels import BooleanRuleClassifier, load_dataset
+from rulemodels import BooleanRuleClassifier, BooleanRuleCV, load_dataset
 from rulemodels.cli import main
 from rulemodels.report import report_html
 from tests.chromium import Browser, require_chromium
@@ -68,6 +68,16 @@ def test_a_rule_list_report_renders(report_browser, tmp_path):
     report_html(clf, X, labels, data_name="pima, three classes", out=out)
     visit = report_browser.visit(out)
     check_page(visit, ["ordered rule list", "ELSE class = ", "predicted high", "default"], n_figures=2)
+
+
+def test_a_searchs_report_renders_its_theta_path(report_browser, tmp_path):
+    X, y = load_dataset("liver")
+    search = BooleanRuleCV(cv=3).fit(X, y)
+    out = tmp_path / "search.html"
+    report_html(search, X, y, data_name="liver", out=out)
+    visit = report_browser.visit(out)
+    check_page(visit, ["Along the θ path", "CV error (mean over folds)", "chosen (best mean CV score)", "R = 5"],
+               n_figures=3)
 
 
 @pytest.mark.parametrize("classes", [2, 3])
