@@ -341,7 +341,6 @@ def _clause_cost_term(m: pyo.ConcreteModel, k: int) -> Any:
     return (m.pay[k] + m.theta * (m.c0 + m.literals[k])) * m.w[k]
 
 
-
 class CGMaster:
     """The restricted master LP of column generation, grown in place (see the module docstring).
 
