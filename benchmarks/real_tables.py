@@ -53,18 +53,16 @@ text, the parameters, the library's git commit and, for the library, its
 ``training_error_``; a failed fit records its error message instead.
 
 ``results/real_tables_busy.jsonl`` holds the library's runs again, made with both
-cores busy (another ``BooleanRuleCV()`` fit looping beside them, load average
-about 6): ``--compare-rules`` checks that a default fit gives the same rule on
-a busy and an idle machine (its rules are those of 470e7be, whose idle run is
-in ``results/real_tables_side_by_side/``). ``results/real_tables_side_by_side/``
-holds two commits run alternately, table by table, in one run (``COMMIT.jsonl``
-each): the timings to compare a speed change by.
+cores busy (another ``BooleanRuleCV()`` fit looping beside them): ``--compare-rules``
+checks that a default fit gives the same rule on a busy and an idle machine.
+``results/real_tables_side_by_side/`` holds two commits run alternately, table
+by table, in one run (``COMMIT.jsonl`` each): the timings to compare a speed
+change by.
 
     .venv/bin/python benchmarks/real_tables.py --methods tree tree_ovr logreg ripper
     .venv/bin/python benchmarks/real_tables.py --methods rm_cv --tables ISLR/Default AER/HMDA
     .venv/bin/python benchmarks/real_tables.py --report [--label rm_cv]   # writes results/real_tables.md
-    cd benchmarks/results
-    ../../.venv/bin/python ../real_tables.py --compare-rules real_tables_busy.jsonl real_tables_side_by_side/470e7be.jsonl
+    cd benchmarks/results && ../../.venv/bin/python ../real_tables.py --compare-rules real_tables_busy.jsonl real_tables.jsonl
 """
 
 from __future__ import annotations
