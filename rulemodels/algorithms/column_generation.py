@@ -282,9 +282,12 @@ def beam_search(
 
 
 def _smallest(values: np.ndarray, k: int) -> np.ndarray:
-    """``np.argsort(values, kind="stable")[:k]`` (no NaN in ``values``), sorting only the values up to the k-th smallest."""
-    if k >= values.shape[0]:
-        return np.argsort(values, kind="stable")
+    """``np.argsort(values, kind="stable")[:k]`` (no NaN in ``values``), sorting only the values up to the k-th smallest.
+
+    Below about 300 values one sort is faster than the partition (measured).
+    """
+    if k >= values.shape[0] or values.shape[0] <= 300:
+        return np.argsort(values, kind="stable")[:k]
     kth = np.partition(values, k - 1)[k - 1]
     picked = np.flatnonzero(values <= kth)  # ascending indices: the stable sort keeps ties in index order
     return picked[np.argsort(values[picked], kind="stable")][:k]

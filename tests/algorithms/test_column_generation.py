@@ -231,9 +231,10 @@ def test_float_row_sums_leave_out_the_rows_of_weight_zero() -> None:
 def test_the_beam_keeps_the_stable_order_of_the_lowest_reduced_costs() -> None:
     """_smallest(values, k) is np.argsort(values, kind="stable")[:k], ties (and inf) in index order."""
     rng = np.random.default_rng(3)
-    for trial in range(500):
-        n, k = int(rng.integers(1, 60)), int(rng.integers(1, 70))
-        values = rng.integers(0, 4, n).astype(float) if trial % 2 else rng.random(n)
+    for trial in range(500):  # below and above the size where the partition takes over
+        n = int(rng.integers(1, 60)) if trial % 2 else int(rng.integers(290, 700))
+        k = int(rng.integers(1, 70)) if trial % 3 else int(rng.integers(1, n + 10))
+        values = rng.integers(0, 4, n).astype(float) if trial % 4 < 2 else rng.random(n)
         values[rng.random(n) < 0.2] = np.inf
         assert np.array_equal(cg_module._smallest(values, k), np.argsort(values, kind="stable")[:k]), trial
 
