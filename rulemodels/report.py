@@ -734,7 +734,7 @@ def _pareto_chart(data: ReportData) -> str:
     return _svg(left + width + 300, top + height + 44, "".join(body), "Pareto front of test error against literals")
 
 
-_PATH_COLOURS = ("#2f6db5", "#e08a1e", "#3c9a4b", "#8e44ad", "#c8453a", "#5d6d7e")
+_PATH_COLOURS = ("#2f6db5", "#e08a1e", "#3c9a4b", "#8e44ad", "#17a2b8", "#5d6d7e")  # no red: the ring is red
 
 
 def _path_values(data: ReportData) -> tuple[pd.DataFrame, str]:
