@@ -1006,9 +1006,9 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
 # More than two classes: the ordered rule list
 # ---------------------------------------------------------------------------
 
-#: The attributes only a fit on more than two classes sets (a later two-class fit drops them).
 #: What a rule list fit sets from its inputs, the same for every θ of a path.
 _RULE_LIST_INPUTS: tuple[str, ...] = ("n_features_in_", "feature_names_in_", "classes_", "target_name_", "binarizer_")
+#: The attributes only a fit on more than two classes sets (a later two-class fit drops them).
 _RULE_LIST_ATTRIBUTES: tuple[str, ...] = ("steps_", "class_order_", "order_search_", "class_rates_", "_bucket_classes")
 
 
@@ -1027,6 +1027,17 @@ class _RuleListData:
     A: Any
     class_index: np.ndarray
     weights: np.ndarray
+
+
+@dataclass(frozen=True)
+class _Try:
+    """One class tried at a step of one θ's list: the list's training error with it, the fitted step, the rows
+    it claims (a mask over the rows left) and the weight of those it claims wrongly."""
+
+    error: float
+    fitted: BooleanRuleClassifier
+    claimed: np.ndarray
+    wrong: float
 
 
 @dataclass
@@ -1115,7 +1126,7 @@ class _RuleListSearch:
                 break
             for members in groups.values():
                 rows, left = states[members[0]].rows, states[members[0]].left
-                tried: dict[float, dict[int, tuple[float, BooleanRuleClassifier, np.ndarray]]] = {t: {} for t in members}
+                tried: dict[float, dict[int, _Try]] = {t: {} for t in members}
                 for k in left:  # "rarest": the first class (rarest first) that both classes of the rows let fit
                     result = self._try(rows, k, members)
                     if result is None:
@@ -1126,7 +1137,7 @@ class _RuleListSearch:
                         state.fits.append(fitted)
                         wrong = float(weights[rows][claimed & (class_index[rows] != k)].sum())
                         rest_error, _ = self._default_error(rows[~claimed], rest) if (~claimed).any() else (0.0, k)
-                        tried[theta][k] = ((state.committed + wrong + rest_error) / total, fitted, claimed)
+                        tried[theta][k] = _Try((state.committed + wrong + rest_error) / total, fitted, claimed, wrong)
                     if not greedy:
                         break
                 for theta in members:
@@ -1135,22 +1146,20 @@ class _RuleListSearch:
             _, state.default = self._default_error(state.rows, state.left) if state.rows.size else (0.0, state.left[-1])
         return states
 
-    def _step(self, state: _ListState, tried: dict[int, tuple[float, BooleanRuleClassifier, np.ndarray]],
-              greedy: bool, classes: np.ndarray) -> None:
+    def _step(self, state: _ListState, tried: dict[int, _Try], greedy: bool, classes: np.ndarray) -> None:
         """Keep the best try of one step in ``state`` (the class with the lowest list error; ties: rarest first)."""
         if not tried:
             state.done = True
             return
-        k = min(tried, key=lambda c: (tried[c][0], state.left.index(c)))
-        _, fitted, claimed = tried[k]
+        k = min(tried, key=lambda c: (tried[c].error, state.left.index(c)))
+        best = tried[k]
         if greedy:
-            state.search.append({_plain_label(classes[c]): error for c, (error, _, _) in tried.items()})
+            state.search.append({_plain_label(classes[c]): t.error for c, t in tried.items()})
         state.left = [c for c in state.left if c != k]
-        if claimed.any():  # a step that claims no training row would only lengthen the list
-            state.steps.append((k, fitted))
-            rows = state.rows
-            state.committed += float(self.data.weights[rows][claimed & (self.data.class_index[rows] != k)].sum())
-            state.rows = rows[~claimed]
+        if best.claimed.any():  # a step that claims no training row would only lengthen the list
+            state.steps.append((k, best.fitted))
+            state.committed += best.wrong
+            state.rows = state.rows[~best.claimed]
         logger.info("rule list: step %d is class %r, %d rows left", len(state.steps), classes[k], state.rows.size)
 
 

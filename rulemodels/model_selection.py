@@ -534,7 +534,7 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         with more than two classes, of the chosen form and R, and the rule is
         the rule list),
         to see error and size against θ. The refit walks the path down to the
-        chosen θ only: below it the path columns are NaN (and ``rule`` None).
+        chosen θ only: below it the path columns, ``rule`` included, are NaN.
     algorithm_ : str
     theta_ : float
     n_clauses_ : int
