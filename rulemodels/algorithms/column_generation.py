@@ -183,6 +183,7 @@ def beam_search(
     pay_sums: RowSums | None = None,
     first_width: int = 0,
     pay_pairs: PairSums | None = None,
+    cover_copies: AbsentCopies | None = None,
 ) -> list[tuple[float, tuple[int, ...]]]:
     """Clauses with negative reduced cost at duals ``(μ, ν)``, found by a beam search over features.
 
@@ -211,7 +212,9 @@ def beam_search(
     exists (the pricing MIP does). ``pay_sums``: ``row_sums(columns.pay_absent,
     columns.pay_weight)``, which a fit prepares once for all its searches
     (made here when not given); ``pay_pairs``: likewise the
-    :class:`PairSums` of ``(columns.pay_absent, columns.pay_weight)``.
+    :class:`PairSums` of ``(columns.pay_absent, columns.pay_weight)``;
+    ``cover_copies``: ``AbsentCopies.of(columns.cover_absent)``, likewise
+    (the float sums of every search of a fit use it).
     """
     cost = columns.feature_cost
     found: dict[tuple[int, ...], float] = {}
@@ -222,7 +225,7 @@ def beam_search(
 
     base = theta * clause_cost - nu
     cheapest = float(cost.min()) if cost.shape[0] else 0.0
-    gains = row_sums(columns.cover_absent, mu)
+    gains = row_sums(columns.cover_absent, mu, copies=cover_copies)
     pays = pay_sums if pay_sums is not None else row_sums(columns.pay_absent, columns.pay_weight)
     total_gain = float(mu.sum())
     consider((), base - total_gain + float(columns.pay_weight.sum()))
@@ -249,12 +252,13 @@ def beam_search(
                 gained = gains.sums(cover_rows)
                 paid = pays.sums(pay_rows)
                 rc = base + theta * (literal_cost + cost) - gained + paid
-                rc[list(clause)] = np.inf  # a feature already in the clause
+                if clause:
+                    rc[list(clause)] = np.inf  # a feature already in the clause
                 if level == 0:
                     first_gained = gained
-                for j in _smallest(rc, keep).tolist():
-                    value = float(rc[j])
-                    if not np.isfinite(value):
+                order = _smallest(rc, keep)
+                for j, value in zip(order.tolist(), rc[order].tolist()):
+                    if not math.isfinite(value):
                         break
                     child = tuple(sorted((*clause, j)))
                     if child not in candidates or value < candidates[child][0]:
@@ -409,48 +413,79 @@ class RowSums:
         raise NotImplementedError
 
 
-def row_sums(absent: np.ndarray, weight: np.ndarray, route: str | None = None) -> RowSums:
+def row_sums(absent: np.ndarray, weight: np.ndarray, route: str | None = None, copies: AbsentCopies | None = None) -> RowSums:
     """The sums of ``absent`` (bool, (n, d)) weighted by ``weight`` (n,): :class:`BitRowSums` when the weights take few values.
 
     Few (``route=None``): at least ``BIT_ROWS_PER_VALUE`` rows of positive
     weight per distinct positive weight (the master's duals take a handful
     of values on large data, shared by the rows of a group, and the weights of
     ``Z`` are counts of identical samples); else :class:`FloatRowSums`, the
-    product of each set's rows made float. ``route="bits"`` or ``"float"``
-    chooses.
+    product of each set's rows made float (from ``copies`` of ``absent``
+    when given). ``route="bits"`` or ``"float"`` chooses.
     """
     if route not in (None, "bits", "float"):
         raise ValueError(f"route must be None, 'bits' or 'float', got {route!r}")
     if route == "float":
-        return FloatRowSums(absent, weight)
+        return FloatRowSums(absent, weight, copies)
     rows = np.flatnonzero(weight > 0)
     values, sizes = np.unique(weight[rows], return_counts=True)  # the distinct weights, increasing, and their rows
     if route == "bits" or values.shape[0] * BIT_ROWS_PER_VALUE <= rows.shape[0]:
         order = np.argsort(weight[rows])  # by weight, as values; any order within a weight: the counts do not depend on it
         return BitRowSums(absent, rows[order], values, sizes)
-    return FloatRowSums(absent, weight)
+    return FloatRowSums(absent, weight, copies)
+
+
+FLOAT_COPY_VALUES = 1 << 22
+""":class:`AbsentCopies` are made of 0/1 matrices of at most this many values (a 32 MB float copy)."""
+
+
+class AbsentCopies:
+    """A 0/1 matrix ``absent`` (n, d) made float once, and laid out by feature, for the float sums of every search of a fit.
+
+    ``floats[rows]`` is ``absent[rows].astype(float)`` (the same numbers,
+    without converting them again in each sum), and ``by_feature[j]`` the
+    contiguous column ``absent[:, j]`` (a set narrowed by feature ``j`` reads
+    one array). :meth:`of` makes none of a larger matrix: the float rows of a
+    set are then made one set at a time (a float copy of all rows was 1.2 GB at
+    1,000,000 x 144).
+    """
+
+    def __init__(self, absent: np.ndarray):
+        self.floats = absent.astype(float)
+        self.by_feature = np.ascontiguousarray(absent.T)
+
+    @classmethod
+    def of(cls, absent: np.ndarray) -> AbsentCopies | None:
+        """The copies of ``absent``, or None above ``FLOAT_COPY_VALUES`` values."""
+        return cls(absent) if absent.size <= FLOAT_COPY_VALUES else None
 
 
 class FloatRowSums(RowSums):
     """A row set is the indices of its rows; its sums are ``weight[rows] @ absent[rows]`` made float (one set at a time).
 
     Rows of weight 0 add nothing and are left out of every set (about two
-    thirds of the rows to cover have a zero dual in a master LP).
+    thirds of the rows to cover have a zero dual in a master LP). With
+    ``copies`` (:class:`AbsentCopies` of ``absent``) the float rows and the
+    narrowing columns are read from them: the same numbers.
     """
 
-    def __init__(self, absent: np.ndarray, weight: np.ndarray):
+    def __init__(self, absent: np.ndarray, weight: np.ndarray, copies: AbsentCopies | None = None):
         self.absent = absent
         self.weight = weight
+        self.copies = copies
         self._rows = np.flatnonzero(weight > 0)
 
     def every_row(self) -> np.ndarray:
         return self._rows.copy()
 
     def narrow(self, rows: np.ndarray, j: int) -> np.ndarray:
+        if self.copies is not None:
+            return rows[self.copies.by_feature[j][rows]]
         return rows[self.absent[rows, j]]
 
     def sums(self, rows: np.ndarray) -> np.ndarray:
-        # the set's 0/1 rows are made float one set at a time (a float copy of all rows was 1.2 GB at 1,000,000 x 144)
+        if self.copies is not None:
+            return self.weight[rows] @ self.copies.floats[rows]
         return self.weight[rows] @ _as_float(self.absent, rows)
 
     def total(self, rows: np.ndarray) -> float:
@@ -751,7 +786,9 @@ class _ClausePool:
         self.max_clauses = int(n_clauses)
         self.options = dict(solver_options or {})
         self.stats = {"builds": 0, "solves": 0, "seconds": 0.0, "rounds": 0}
-        self.pay_sums = row_sums(columns.pay_absent, columns.pay_weight)  # the same for every search of the fit
+        # the same for every search of the fit
+        self.pay_sums = row_sums(columns.pay_absent, columns.pay_weight, copies=AbsentCopies.of(columns.pay_absent))
+        self.cover_copies = AbsentCopies.of(columns.cover_absent)
         self.pay_pairs = PairSums(columns.pay_absent, columns.pay_weight)  # likewise
         first = self._search(columns.cover_weight, 0.0, (), settings.columns_per_round)
         self.master = build_cg_master(
@@ -784,7 +821,7 @@ class _ClausePool:
         return beam_search(
             self.columns, mu, nu, theta=self.theta, clause_cost=self.settings.clause_cost, width=self.settings.beam_width,
             max_length=self.settings.max_length, exclude=exclude, n_best=n_best, pay_sums=self.pay_sums,
-            first_width=first_width, pay_pairs=self.pay_pairs,
+            first_width=first_width, pay_pairs=self.pay_pairs, cover_copies=self.cover_copies,
         )
 
     def _pending(self, more: Mapping[str, Any]) -> None:

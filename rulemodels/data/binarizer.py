@@ -28,7 +28,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from rulemodels import defaults
 from rulemodels.rules import ColumnKind, Literal, conform
-from rulemodels.rules._kinds import category_values, holds_only_numbers
+from rulemodels.rules._kinds import all_text, category_values, holds_only_numbers
 from rulemodels.rules._rule import _category_codes, _numeric_values, threshold_tests
 from rulemodels.utils import PARAMETERS, Options, validate_params
 
@@ -269,12 +269,19 @@ def _missing_message(name: str, count: int) -> str:
     )
 
 
+#: What pandas' ``infer_dtype`` calls an object column of scalars only (no list, dict, set, tuple or array in it).
+_SCALAR_INFERRED = frozenset({"string", "empty", "integer", "floating", "mixed-integer-float", "boolean", "decimal"})
+
+
 def _check_scalar_cells(frame: pd.DataFrame) -> None:
     """Raise if an object column holds lists, dicts, sets, tuples or arrays (one value per cell is needed)."""
     for name in frame.columns:
         if not pd.api.types.is_object_dtype(frame[name].dtype):
             continue
-        for value in frame[name].to_numpy(dtype=object):
+        values = frame[name].to_numpy(dtype=object)
+        if pd.api.types.infer_dtype(values, skipna=True) in _SCALAR_INFERRED:
+            continue  # the common case, without a Python test of each cell
+        for value in values:
             if isinstance(value, list | tuple | dict | set | frozenset | np.ndarray | pd.Series):
                 raise ValueError(
                     f"column {name!r} holds {type(value).__name__}s (e.g. {value!r}) where one number or "
@@ -340,11 +347,17 @@ def _mixed_numbers_and_strings(column: pd.Series) -> tuple[int, int, Any] | None
     category per number.
     """
     values = column.dropna().to_numpy(dtype=object)
-    is_string = np.fromiter((isinstance(v, str) for v in values), dtype=bool, count=len(values))
-    if not is_string.any():
-        return None
-    parsed = pd.to_numeric(pd.Series(values), errors="coerce").notna().to_numpy()
-    is_bool = np.fromiter((isinstance(v, (bool, np.bool_)) for v in values), dtype=bool, count=len(values))
+    if all_text(values):  # text only (the common case): each distinct text parsed once
+        codes, distinct = pd.factorize(values)
+        parsed = pd.to_numeric(pd.Series(distinct, dtype=object), errors="coerce").notna().to_numpy()[codes]
+        is_string = np.ones(len(values), dtype=bool)
+        is_bool = np.zeros(len(values), dtype=bool)
+    else:
+        is_string = np.fromiter((isinstance(v, str) for v in values), dtype=bool, count=len(values))
+        if not is_string.any():
+            return None
+        parsed = pd.to_numeric(pd.Series(values), errors="coerce").notna().to_numpy()
+        is_bool = np.fromiter((isinstance(v, (bool, np.bool_)) for v in values), dtype=bool, count=len(values))
     is_number = parsed & ~is_bool
     other_strings = is_string & ~is_number
     if other_strings.any() and is_number.sum() * 2 > len(values):

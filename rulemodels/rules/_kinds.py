@@ -91,6 +91,15 @@ def is_number(value: Any) -> bool:
     return isinstance(value, numbers.Real | Decimal) and not isinstance(value, bool | np.bool_)
 
 
+def all_text(values: Any) -> bool:
+    """Whether every present value of ``values`` (an object array or Series) is a ``str``, at least one.
+
+    One pass in pandas' compiled type inference (``infer_dtype``), for the
+    checks that would otherwise test each cell in Python.
+    """
+    return bool(pd.api.types.infer_dtype(values, skipna=True) == "string")
+
+
 def holds_only_numbers(column: pd.Series) -> bool:
     """An object column whose present values are all numbers (at least one): Python ints or floats,
     numpy scalars, ``Decimal`` (``read_sql`` of NUMERIC). Text that looks like a number stays text."""
@@ -150,6 +159,8 @@ def _seen(column: pd.Series, values: np.ndarray) -> str:
 
 def _conform_text(name: str, column: pd.Series, kind: ColumnKind) -> tuple[pd.Series, str | None]:
     values = column.to_numpy(dtype=object)
+    if all_text(values):  # no number among the present values
+        return column, None
     missing = np.asarray(pd.isna(column), dtype=bool)
     numeric = np.fromiter((not m and is_number(v) for v, m in zip(values, missing)), dtype=bool, count=len(values))
     if not numeric.any():

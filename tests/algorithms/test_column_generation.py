@@ -12,6 +12,7 @@ import pytest
 from rulemodels import BooleanRuleClassifier
 from rulemodels.algorithms import solve_exact_problem
 from rulemodels.algorithms.column_generation import (
+    AbsentCopies,
     BitRowSums,
     FloatRowSums,
     PairSums,
@@ -226,6 +227,46 @@ def test_float_row_sums_leave_out_the_rows_of_weight_zero() -> None:
     assert np.array_equal(rows, np.flatnonzero(weight > 0)) and 0 < rows.shape[0] < 50
     np.testing.assert_allclose(sums.sums(rows), weight @ absent, rtol=1e-12)
     assert np.array_equal(sums.narrow(rows, 1), np.flatnonzero((weight > 0) & absent[:, 1]))
+
+
+def test_float_row_sums_from_copies_are_the_same_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The float copy and the by-feature layout made once per fit give the sums and sets of the 0/1 matrix, exactly."""
+    rng = np.random.default_rng(5)
+    for trial in range(40):
+        n, d = int(rng.integers(1, 300)), int(rng.integers(1, 40))
+        absent = rng.random((n, d)) < rng.random()
+        weight = np.where(rng.random(n) < 0.5, 0.0, rng.random(n))
+        plain, copied = FloatRowSums(absent, weight), FloatRowSums(absent, weight, AbsentCopies.of(absent))
+        rows = plain.every_row()
+        for _ in range(4):
+            assert np.array_equal(plain.sums(rows), copied.sums(rows)), trial  # bit for bit, not approximately
+            assert plain.total(rows) == copied.total(rows)
+            j = int(rng.integers(d))
+            narrowed = plain.narrow(rows, j)
+            assert np.array_equal(narrowed, copied.narrow(rows, j)), trial
+            rows = narrowed
+    monkeypatch.setattr(cg_module, "FLOAT_COPY_VALUES", 99)
+    assert AbsentCopies.of(np.zeros((10, 10), dtype=bool)) is None  # above the cap: the sets made float one at a time
+    assert AbsentCopies.of(np.zeros((9, 11), dtype=bool)) is not None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_beam_search_with_copies_finds_the_same_clauses(seed: int) -> None:
+    A, y, weight = random_instance(seed, n=120, d=14)
+    columns = prepare_cg_data(A, y, sample_weight=weight)
+    copies = AbsentCopies.of(columns.cover_absent)
+    rng = np.random.default_rng(seed)
+    clauses = 0
+    for _ in range(4):
+        mu = columns.cover_weight * rng.random(columns.cover_weight.shape[0])
+        nu = -float(rng.random())
+        theta = float(rng.choice([0.05, 0.5, 2.0]))
+        for first_width in (0, 14):
+            settings = dict(theta=theta, clause_cost=1.0, width=3, max_length=4, n_best=10, first_width=first_width)
+            found = beam_search(columns, mu, nu, **settings)
+            assert found == beam_search(columns, mu, nu, cover_copies=copies, **settings)
+            clauses += len(found)
+    assert clauses > 0  # the searches found clauses to compare
 
 
 def test_the_beam_keeps_the_stable_order_of_the_lowest_reduced_costs() -> None:

@@ -18,6 +18,7 @@ from rulemodels.data import FeatureBinarizer
 from rulemodels.data.binarizer import FeatureBinarizer as FeatureBinarizerFromModule
 from rulemodels.datasets import DATASET_INFO, list_datasets, load_dataset
 from rulemodels.rules import Literal, Rule
+from rulemodels.rules._kinds import all_text
 
 HYPOTHESIS = settings(max_examples=60, deadline=None)
 
@@ -601,6 +602,30 @@ def test_list_valued_cells_are_refused_with_a_clear_message() -> None:
     X = pd.DataFrame({"tags": [[1, 2], [3], [4]], "x": [1.0, 2.0, 3.0]})
     with pytest.raises(ValueError, match=r"column 'tags' holds lists \(e.g. \[1, 2\]\).*expand them into separate columns"):
         FeatureBinarizer().fit(X)
+
+
+@pytest.mark.parametrize("values", [
+    ["a", "b", ("c", "d")],  # text with one tuple: pandas infers "mixed", each cell is tested
+    [1, 2, {"c": 3}],
+    [1.5, np.nan, np.array([1.0])],
+    ["a", None, {"b"}],
+])
+def test_a_container_among_scalars_is_refused_too(values: list) -> None:
+    """The scalar columns skip the cell-by-cell test (pandas' type inference); one container among scalars does not."""
+    X = pd.DataFrame({"c": pd.Series(values * 4, dtype=object)})
+    with pytest.raises(ValueError, match=r"column 'c' holds (tuple|dict|ndarray|set)s"):
+        FeatureBinarizer(nan="indicator").fit(X)
+    fitted = FeatureBinarizer(nan="indicator").fit(pd.DataFrame({"c": pd.Series(["a", "b", None, "c"] * 3, dtype=object)}))
+    with pytest.raises(ValueError, match=r"column 'c' holds (tuple|dict|ndarray|set)s"):
+        fitted.transform(X)
+
+
+def test_all_text_means_every_present_value_is_a_string() -> None:
+    assert all_text(np.array(["a", None, np.nan, "b"], dtype=object))
+    assert not all_text(np.array(["a", 1], dtype=object))
+    assert not all_text(np.array(["a", ("b",)], dtype=object))
+    assert not all_text(np.array([None, np.nan], dtype=object))  # no present value
+    assert not all_text(np.array([], dtype=object))
 
 
 @pytest.mark.parametrize("step", [0.001, 1e-13])
