@@ -55,9 +55,9 @@ text, the parameters, the library's git commit and, for the library, its
 ``results/real_tables_busy.jsonl`` holds the library's runs again, made with both
 cores busy (another ``BooleanRuleCV()`` fit looping beside them): ``--compare-rules``
 checks that a default fit gives the same rule on a busy and an idle machine.
-``results/real_tables_side_by_side/`` holds two commits run alternately, table
-by table, in one run (``COMMIT.jsonl`` each): the timings to compare a speed
-change by.
+``results/real_tables_side_by_side/`` holds pairs of commits run alternately,
+table by table, in one run (``COMMIT.jsonl`` each; 470e7be beside 5848a3a,
+765f5f5 beside 6fc1eff): the timings to compare a speed change by.
 
     .venv/bin/python benchmarks/real_tables.py --methods tree tree_ovr logreg ripper
     .venv/bin/python benchmarks/real_tables.py --methods rm_cv --tables ISLR/Default AER/HMDA
