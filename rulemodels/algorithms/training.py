@@ -56,6 +56,7 @@ from rulemodels.algorithms.rounding import tautological_clauses
 from rulemodels.algorithms.run import ALGORITHMS, CG_SETTINGS, learn
 from rulemodels.data import FeatureBinarizer, as_frame, binary_labels, check_input, check_sample_weight
 from rulemodels.defaults import DEFAULT_TIE_BREAK
+from rulemodels.models import unique_rows
 from rulemodels.models.objectives import hamming_objective, zero_one_objective
 from rulemodels.models.problem import CNFProblem
 from rulemodels.rules import Clause, Literal, Rule
@@ -702,9 +703,8 @@ class TrainingWorkspace:
         that a fit that does not report it pays nothing.
         """
         if self._n_patterns is None:
-            keys = np.concatenate([np.packbits(self.A != 0, axis=1), self.labels.astype(np.uint8)[:, None]], axis=1)
-            rows = np.ascontiguousarray(keys).view(np.dtype((np.void, keys.shape[1]))).ravel()
-            self._n_patterns = int(np.unique(rows).shape[0])
+            first, _ = unique_rows(np.concatenate([np.asarray(self.A) != 0, self.labels[:, None] == 1], axis=1))
+            self._n_patterns = int(first.shape[0])
         return self._n_patterns
 
     def binarization_summary(self) -> str:

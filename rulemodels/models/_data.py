@@ -196,18 +196,15 @@ def group_samples(A: sp.csr_matrix, y: np.ndarray, *, merge_identical: bool = Tr
     n = A.shape[0]
     if not merge_identical:
         return SampleGroups(np.arange(n), A, y.copy())
-    dense = A.toarray().astype(bool)
-    keys = np.packbits(np.concatenate([dense, y[:, None].astype(bool)], axis=1), axis=1)
-    row_bytes = np.ascontiguousarray(keys).view(np.dtype((np.void, keys.shape[1]))).ravel()
-    _, first, inverse = np.unique(row_bytes, return_index=True, return_inverse=True)
+    first, inverse = unique_rows(np.concatenate([A.toarray().astype(bool), y[:, None].astype(bool)], axis=1))
     # Order groups by first occurrence so that group order follows sample order.
     order = np.argsort(first, kind="stable")
     rank = np.empty_like(order)
     rank[order] = np.arange(order.size)
     representatives = first[order]
     if representatives.shape[0] == n:  # every row its own group, in order: the matrix itself, not a copy of it
-        return SampleGroups(rank[inverse.ravel()], A, y.copy())
-    return SampleGroups(rank[inverse.ravel()], A[representatives], y[representatives].copy())
+        return SampleGroups(rank[inverse], A, y.copy())
+    return SampleGroups(rank[inverse], A[representatives], y[representatives].copy())
 
 
 @dataclass(frozen=True)
