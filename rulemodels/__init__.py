@@ -4,6 +4,11 @@ Public names: :class:`BooleanRuleClassifier` (the estimator),
 :class:`BooleanRuleCV` (θ, R and form chosen by cross-validation),
 :class:`TrainingWorkspace` (the work several fits on one training set share), the rule values
 :class:`Literal`, :class:`Clause`, :class:`Rule`, :class:`FeatureBinarizer`,
+:class:`RuleList`, and the warnings a fit or a prediction may give:
+:class:`TrivialRuleWarning` (the rule is no better than the majority class),
+:class:`TimeLimitWarning` (a solve stopped at its time limit),
+:class:`IDLikeColumnWarning` (a column looks like a row identifier),
+:class:`HeaderLooksLikeDataWarning` (a CSV header looks like a data row),
 :class:`ColumnKindDriftWarning` (a column's values drifted from the kind learned),
 :class:`RuleFormatError`, :func:`load_model` / :func:`save_model` (model files),
 :func:`load_dataset` / :func:`list_datasets`, :func:`make_rule_data` (synthetic data of any size), :func:`solve_exact`,
@@ -29,12 +34,15 @@ _EXPORTS: dict[str, str] = {
     "Clause": "rulemodels.rules",
     "ColumnKindDriftWarning": "rulemodels.rules",
     "FeatureBinarizer": "rulemodels.data",
+    "HeaderLooksLikeDataWarning": "rulemodels.data",
+    "IDLikeColumnWarning": "rulemodels.data",
     "Literal": "rulemodels.rules",
     "Rule": "rulemodels.rules",
     "RuleList": "rulemodels.rules",
     "RuleFormatError": "rulemodels.rules",
     "TimeLimitWarning": "rulemodels.algorithms.result",
     "TrainingWorkspace": "rulemodels.algorithms.training",
+    "TrivialRuleWarning": "rulemodels.algorithms.baseline",
     "list_datasets": "rulemodels.datasets",
     "load_dataset": "rulemodels.datasets",
     "load_model": "rulemodels.rules",
@@ -47,10 +55,11 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted([*_EXPORTS, "__version__"])
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
+    from rulemodels.algorithms.baseline import TrivialRuleWarning
     from rulemodels.algorithms.exact import solve_exact
     from rulemodels.algorithms.result import TimeLimitWarning
     from rulemodels.algorithms.training import TrainingWorkspace
-    from rulemodels.data import FeatureBinarizer
+    from rulemodels.data import FeatureBinarizer, HeaderLooksLikeDataWarning, IDLikeColumnWarning
     from rulemodels.datasets import list_datasets, load_dataset, make_rule_data
     from rulemodels.estimator import BooleanRuleClassifier
     from rulemodels.model_selection import BooleanRuleCV
@@ -78,4 +87,5 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+    """The public names only (not this module's own imports such as ``importlib``)."""
+    return list(__all__)

@@ -29,6 +29,7 @@ from rulemodels.data import (
     check_sample_weight,
     class_labels,
     class_weighted,
+    columns_as_labels,
     count_classes,
     is_stream_input,
     read_stream,
@@ -483,11 +484,14 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             the ``large`` extra: pyarrow, dask).
         y : array-like of shape (n_samples,), or str
             Class labels (strings or numbers; more than two classes learn an
-            ordered rule list, see the class docstring); for a Parquet path the name of its label
-            column; for a Dask DataFrame a column name or an aligned Dask Series.
-        sample_weight : array-like of shape (n_samples,), optional
-            For a Parquet path or a Dask DataFrame: the name of a weight column
-            (or an aligned Dask Series). Multiplied by ``class_weight``.
+            ordered rule list, see the class docstring), or the name of the
+            label column of ``X`` (a DataFrame, a Parquet path or a Dask
+            DataFrame): ``fit(frame, "label")`` learns from the other columns.
+            For a Dask DataFrame also an aligned Dask Series.
+        sample_weight : array-like of shape (n_samples,), or str, optional
+            Multiplied by ``class_weight``. When ``y`` names a column, the name
+            of a weight column of ``X`` (taken out of the features too); for a
+            Dask DataFrame also an aligned Dask Series.
         workspace : TrainingWorkspace, optional
             The shared work of several fits on this same ``(X, y,
             sample_weight)`` (binarizer, models, LP solutions), built with
@@ -504,6 +508,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             if workspace is not None:
                 raise ValueError("workspace= is for in-memory data: a fit on a Parquet path or a Dask DataFrame builds its own")
             return self._fit_stream(X, y, sample_weight)
+        X, y, sample_weight = columns_as_labels(X, y, sample_weight)  # fit(frame, "label"), as for Parquet and Dask
         for name in ("n_samples_seen_", "n_patterns_", "sampled_thresholds_"):
             self.__dict__.pop(name, None)
         if count_classes(y) > 2:
@@ -675,7 +680,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         if self.training_error_ >= self.baseline_error_ - 1e-12 or len(np.unique(self._bucket_classes[buckets])) == 1:
             warnings.warn(
                 f"the rule list's training error {self.training_error_:.4f} is no lower than always predicting the "
-                f"majority class {classes[self.baseline_class_]!r} ({self.baseline_error_:.4f}), or it predicts one "
+                f"majority class {_plain_label(classes[self.baseline_class_])!r} ({self.baseline_error_:.4f}), or it predicts one "
                 "class for every training row: lower theta or raise n_clauses",
                 TrivialRuleWarning, stacklevel=4,
             )
@@ -1160,7 +1165,7 @@ class _RuleListSearch:
             state.steps.append((k, best.fitted))
             state.committed += best.wrong
             state.rows = state.rows[~best.claimed]
-        logger.info("rule list: step %d is class %r, %d rows left", len(state.steps), classes[k], state.rows.size)
+        logger.info("rule list: step %d is class %r, %d rows left", len(state.steps), _plain_label(classes[k]), state.rows.size)
 
 
 def _plain_label(value: Any) -> Any:

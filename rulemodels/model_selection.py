@@ -27,7 +27,7 @@ from rulemodels.algorithms.baseline import TrivialRuleWarning
 from rulemodels.algorithms.result import LearnedRule
 from rulemodels.algorithms.theta import paper_theta
 from rulemodels.algorithms.training import TrainingWorkspace
-from rulemodels.data import check_input, class_weighted, count_classes
+from rulemodels.data import check_input, class_weighted, columns_as_labels, count_classes
 from rulemodels.estimator import BooleanRuleClassifier, _log_level
 from rulemodels.utils import Interval, Options, check_values, track, validate_params
 
@@ -712,13 +712,15 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         ----------
         X : array-like or DataFrame of shape (n_samples, n_features)
             Raw or binary features, as for :class:`~rulemodels.BooleanRuleClassifier`.
-        y : array-like of shape (n_samples,)
-            Class labels (more than two: ordered rule lists).
-        sample_weight : array-like of shape (n_samples,), default=None
+        y : array-like of shape (n_samples,), or str
+            Class labels (more than two: ordered rule lists), or the name of
+            the label column of the DataFrame ``X`` (``fit(frame, "label")``).
+        sample_weight : array-like of shape (n_samples,), or str, default=None
             Passed to every fit (each fold fit gets its training rows'
             weights) and to the scorer on the test rows when it takes
             ``sample_weight`` (every built-in scorer does), so the CV scores
-            are weighted too.
+            are weighted too. When ``y`` names a column, the name of a weight
+            column of ``X`` (taken out of the features too).
 
         Returns
         -------
@@ -729,6 +731,7 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
             if isinstance(getattr(self, name), str) and getattr(self, name) != "auto":
                 raise ValueError(f"{name} must be 'auto' or a sequence of values (e.g. {example}), got {getattr(self, name)!r}")
         self._candidates(defaults.DEFAULT_THETAS)  # the other grid parameters, checked before the data
+        X, y, sample_weight = columns_as_labels(X, y, sample_weight)  # fit(frame, "label"), as BooleanRuleClassifier
         if y is None:
             raise ValueError("requires y to be passed, but the target y is None")
         check_classification_targets(y)  # before the splitter sees y; the fits check the rest

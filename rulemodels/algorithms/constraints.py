@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from rulemodels.rules import Literal, Rule
-from rulemodels.utils import check_constraint_values
+from rulemodels.utils import check_constraint_values, unknown_name
 
 __all__ = ["HookInfo", "RuleConstraints", "literal_direction"]
 
@@ -150,10 +150,7 @@ class RuleConstraints:
         known = set(valid)
         for name in sorted(self.columns()):
             if name not in known:
-                shown = ", ".join(repr(v) for v in valid[:20]) + (", ..." if len(valid) > 20 else "")
-                raise ValueError(
-                    f"the constraints name column {name!r}, which is not a column of X; the columns are: {shown}"
-                )
+                raise ValueError(unknown_name("the constraints' column", name, valid, "X"))
         directions: dict[str, set[int | None]] = {}
         for literal in literals:
             directions.setdefault(literal.feature, set()).add(literal_direction(literal))

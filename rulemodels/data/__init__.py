@@ -4,11 +4,13 @@
   the class names as :class:`LabeledData`), :func:`read_features`,
   :class:`CSVOptions`, :func:`resolve_target`, :func:`is_bundled_dataset`;
 - the checks every fit runs on X, y and sample weights: :func:`check_input`,
-  :func:`as_frame`, :func:`binary_labels`, :func:`class_labels`, :func:`count_classes`, :func:`check_no_missing_labels`,
+  :func:`as_frame`, :func:`binary_labels`, :func:`class_labels`, :func:`count_classes`,
+  :func:`columns_as_labels` (``fit(frame, "label")``), :func:`check_no_missing_labels`,
   :func:`check_sample_weight`;
 - :class:`FeatureBinarizer`: raw columns to the 0/1 literal columns a rule is
   learned from (:meth:`FeatureBinarizer.fit_summary` fits it from per-column
-  counts, :class:`ColumnSummary`);
+  counts, :class:`ColumnSummary`; :class:`IDLikeColumnWarning` names a column that
+  looks like a row identifier);
 - data that does not fit in pandas (Parquet paths, Dask DataFrames):
   :func:`read_stream` (two passes: summaries, then weighted distinct
   patterns, :class:`StreamedData`), :func:`stream_map` (predict in chunks),
@@ -39,10 +41,12 @@ _EXPORTS: dict[str, str] = {
     "DEFAULT_NA_VALUES": "rulemodels.data._csv",
     "FeatureBinarizer": "rulemodels.data.binarizer",
     "HeaderLooksLikeDataWarning": "rulemodels.data._csv",
+    "IDLikeColumnWarning": "rulemodels.data.binarizer",
     "LabeledData": "rulemodels.data._csv",
     "as_frame": "rulemodels.data._inputs",
     "binary_labels": "rulemodels.data._inputs",
     "class_labels": "rulemodels.data._inputs",
+    "columns_as_labels": "rulemodels.data._inputs",
     "count_classes": "rulemodels.data._inputs",
     "check_input": "rulemodels.data._inputs",
     "check_no_missing_labels": "rulemodels.data._inputs",
@@ -75,11 +79,12 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         check_sample_weight,
         class_labels,
         class_weighted,
+        columns_as_labels,
         count_classes,
     )
     from rulemodels.data._parquet import is_parquet_path, parquet_batches, parquet_columns
     from rulemodels.data._stream import StreamedData, is_stream_input, read_stream, stream_map
-    from rulemodels.data.binarizer import ColumnSummary, FeatureBinarizer
+    from rulemodels.data.binarizer import ColumnSummary, FeatureBinarizer, IDLikeColumnWarning
 
 
 def __getattr__(name: str) -> Any:
@@ -93,4 +98,5 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+    """The public names only (not this module's own imports)."""
+    return list(__all__)

@@ -19,6 +19,7 @@ import pandas as pd
 
 from rulemodels.datasets import DATASET_INFO, list_datasets, load_dataset
 from rulemodels.defaults import PARQUET_SUFFIXES
+from rulemodels.utils import unknown_name
 
 __all__ = [
     "CSVOptions", "DEFAULT_NA_VALUES", "HeaderLooksLikeDataWarning", "LabeledData", "is_bundled_dataset",
@@ -206,7 +207,7 @@ def resolve_target(target: str, columns: list[str]) -> str:
     try:
         index = int(target)
     except ValueError:
-        raise ValueError(f"target column '{target}' is not a column; columns are {', '.join(map(str, columns))}") from None
+        raise ValueError(unknown_name("the target column", target, columns, "the file")) from None
     if not -len(columns) <= index < len(columns):
         raise ValueError(
             f"--target {index} is out of range: the file has {len(columns)} columns "

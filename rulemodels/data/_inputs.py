@@ -18,9 +18,10 @@ from sklearn.exceptions import DataConversionWarning
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 
 from rulemodels.data.binarizer import check_unique_column_names
+from rulemodels.utils import unknown_name
 
 __all__ = [
-    "as_frame", "binary_labels", "check_input", "check_no_missing_labels", "check_sample_weight", "class_labels",
+    "as_frame", "binary_labels", "columns_as_labels", "check_input", "check_no_missing_labels", "check_sample_weight", "class_labels",
     "class_weighted", "count_classes",
 ]
 
@@ -63,6 +64,50 @@ def as_frame(X: Any, columns: list[str] | None = None) -> pd.DataFrame:
         raise ValueError(f"Expected 2D array, got {array.ndim}D array instead: reshape your data")
     names = columns if columns is not None else [f"x{j}" for j in range(array.shape[1])]
     return pd.DataFrame(array, columns=names)
+
+
+def columns_as_labels(X: Any, y: Any, sample_weight: Any = None) -> tuple[Any, Any, Any]:
+    """``fit(frame, "label")``: ``y`` (and ``sample_weight``) named as columns of an in-memory DataFrame.
+
+    The same call as on a Parquet path or a Dask DataFrame: a ``y`` that is a
+    ``str`` names the label column of ``X``, which is taken out of the
+    features; a ``sample_weight`` that is a ``str`` names a weight column, taken
+    out likewise. Returns ``(X, y, sample_weight)`` with those columns
+    separated, or the inputs unchanged when ``y`` is not a ``str``. A name that
+    is not a column is refused with the closest column suggested; a column name
+    with an array ``X`` (no names) is refused too.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"age": [30, 60], "label": ["no", "yes"]})
+    >>> X, y, _ = columns_as_labels(frame, "label")
+    >>> list(X.columns), list(y)
+    (['age'], ['no', 'yes'])
+    """
+    named = {key: value for key, value in (("y", y), ("sample_weight", sample_weight)) if isinstance(value, str)}
+    if "y" not in named:
+        if named:
+            raise TypeError("sample_weight names a column, but y does not: name both columns, e.g. fit(frame, 'label', 'weight')")
+        return X, y, sample_weight
+    if not isinstance(X, pd.DataFrame):
+        raise TypeError(
+            f"y={y!r} names a column, which needs X to be a DataFrame (or a Parquet path or a Dask DataFrame); "
+            f"X is {type(X).__name__}: pass the labels as an array instead"
+        )
+    columns = [str(c) for c in X.columns]
+    for key, name in named.items():
+        if name not in columns:
+            raise ValueError(unknown_name(key, name, columns, "X"))
+    if len(set(named.values())) < len(named):
+        raise ValueError(f"y and sample_weight name the same column {y!r}: name two different columns")
+    by_name = dict(zip(columns, X.columns))
+    y = X[by_name[named["y"]]].to_numpy()
+    if "sample_weight" in named:
+        sample_weight = X[by_name[named["sample_weight"]]].to_numpy()
+    features = X.drop(columns=[by_name[name] for name in named.values()])
+    if features.shape[1] == 0:
+        raise ValueError(f"X has no feature columns besides the label {named['y']!r}")
+    return features, y, sample_weight
 
 
 def class_labels(y: Any, n_samples: int, *, stacklevel: int = 3) -> tuple[np.ndarray, np.ndarray]:

@@ -47,6 +47,7 @@ from rulemodels.data.binarizer import (
     numeric_column_values,
 )
 from rulemodels.rules._kinds import holds_only_numbers
+from rulemodels.utils import unknown_name
 
 __all__ = ["StreamedData", "is_stream_input", "read_stream", "stream_map"]
 
@@ -125,7 +126,7 @@ def _column_name(value: Any, what: str, columns: list[str], source: str) -> str:
     if not isinstance(value, str):
         raise TypeError(f"{what} must be the name of a column of {source} (a str), got {type(value).__name__}")
     if value not in columns:
-        raise ValueError(f"{what} {value!r} is not a column of {source}; columns are {', '.join(columns)}")
+        raise ValueError(unknown_name(what, value, columns, source))
     return value
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -164,6 +165,17 @@ def save_model(
     column; the file keeps those of the columns the rule uses, which must all be
     given and agree with the rule's literals (``ValueError`` otherwise).
     """
+    _check_path(path, "save_model", "the file to write")
+    if not isinstance(rule, Rule | RuleList):
+        hint = (" (a fitted estimator: pass its rule, clf.rule_)" if hasattr(rule, "rule_")
+                else " (the arguments are save_model(path, rule, classes, target, features))")
+        raise TypeError(f"save_model: rule must be a Rule or a RuleList, got {type(rule).__name__}{hint}")
+    if isinstance(classes, str | bytes) or not hasattr(classes, "__len__"):
+        raise TypeError(f"save_model: classes must be a sequence of class labels (e.g. clf.classes_), got {type(classes).__name__}")
+    if isinstance(features, str | bytes) or not hasattr(features, "__iter__"):
+        raise TypeError(
+            f"save_model: features must be a list of column names (e.g. list(clf.feature_names_in_)), got {type(features).__name__}"
+        )
     kinds_document = None
     if column_kinds is not None:
         used = {name: column_kinds[name] for name in rule.features if name in column_kinds}
@@ -190,6 +202,15 @@ def save_model(
     if kinds_document is not None:
         document["column_kinds"] = kinds_document
     write_text_atomically(path, json.dumps(document, indent=2, allow_nan=False) + "\n")  # complete or absent
+
+
+def _check_path(path: Any, function: str, what: str) -> None:
+    """A ``TypeError`` naming ``function`` unless ``path`` is a ``str`` or an ``os.PathLike`` (e.g. arguments swapped)."""
+    if not isinstance(path, str | os.PathLike):
+        raise TypeError(
+            f"{function}: path must be {what}'s path (a str or os.PathLike), got {type(path).__name__}; "
+            f"the path comes first: {function}('model.json', ...)"
+        )
 
 
 def _read_limited(file: Path, path: str | Path) -> bytes:
@@ -426,6 +447,7 @@ def load_model(path: str | Path) -> SavedModel:
     :data:`MAX_RULE_FILE_BYTES` is refused before it is read. Errors are
     :class:`~rulemodels.rules.RuleFormatError` naming the file and the field.
     """
+    _check_path(path, "load_model", "the file to read")
     data = _read_limited(Path(path), path)
     try:
         document = json.loads(data.decode("utf-8"), parse_constant=_reject_constant, object_pairs_hook=_object_from_pairs)

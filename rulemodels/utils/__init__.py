@@ -2,10 +2,12 @@
 
 :mod:`rulemodels.utils` holds the parameter checks (one rule and one message
 per parameter, used by the estimators, the experiment grid and the command
-line) and the progress bars. The implementations live in private modules
-(``_params``, ``_progress``), as in scikit-learn's ``sklearn.utils``.
+line), the progress bars, and the one wording of an unknown column name
+(with a "did you mean"). The implementations live in private modules
+(``_params``, ``_progress``, ``_names``), as in scikit-learn's ``sklearn.utils``.
 """
 
+from rulemodels.utils._names import did_you_mean, unknown_name
 from rulemodels.utils._params import (
     PARAMETERS,
     Interval,
@@ -28,8 +30,10 @@ __all__ = [
     "check_parameter",
     "check_values",
     "describe_constraints",
+    "did_you_mean",
     "progress_bar",
     "stderr_is_terminal",
     "track",
+    "unknown_name",
     "validate_params",
 ]

@@ -79,7 +79,7 @@ def test_user_errors_exit_nonzero_without_traceback(args, message, capsys, tmp_p
     assert main(args) == 1
     err = capsys.readouterr().err
     assert err.startswith("rulemodels: error: ") and "Traceback" not in err
-    assert (message or "target column 'nope' is not a column") in err
+    assert (message or "the target column 'nope' is not a column of the file") in err
 
 
 def test_non_binary_target_needs_positive(tmp_path, capsys):

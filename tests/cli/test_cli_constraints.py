@@ -65,7 +65,7 @@ def test_constraint_values_refused_after_parsing_exit_2_or_1(capsys) -> None:
     assert main(["fit", "pima", "--monotone", "bmi=+1", "--monotone", "bmi=-1"]) == 2
     assert "given twice" in capsys.readouterr().err
     assert main(["fit", "pima", "--forbid", "nope"]) == 1
-    assert "the constraints name column 'nope', which is not a column of X; the columns are: 'pregnancies'" in capsys.readouterr().err
+    assert "the constraints' column 'nope' is not a column of X; its columns are: 'pregnancies'" in capsys.readouterr().err
 
 
 def test_cv_records_and_keys_carry_the_constraints(tmp_path, capsys) -> None:

@@ -53,7 +53,7 @@ def test_parquet_errors_exit_as_csv_errors_do(csv_and_parquet, capsys):
     assert main(["fit", str(d / "none.parquet"), "--target", "label"]) == 1
     assert "not found: give a Parquet file" in capsys.readouterr().err
     assert main(["fit", str(d / "data.parquet"), "--target", "nolabel"]) == 1
-    assert "target column 'nolabel' is not a column" in capsys.readouterr().err
+    assert "the target column 'nolabel' is not a column of the file (did you mean 'label'?)" in capsys.readouterr().err
     assert main(["fit", str(d / "data.parquet")]) == 1
     assert "--target is required for Parquet data" in capsys.readouterr().err
     assert main(["fit", str(d / "data.parquet"), "--target", "label", "--positive", "1"]) == 2

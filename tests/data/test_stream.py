@@ -144,7 +144,7 @@ def test_errors_say_what_is_wrong(tmp_path):
     (tmp_path / "broken.parquet").write_text("x,label\n1,0\n")
     with pytest.raises(ValueError, match="could not be read as Parquet"):
         read_stream(tmp_path / "broken.parquet", "label", binarizer=binarizer())
-    with pytest.raises(ValueError, match="y 'target' is not a column of .*columns are x, label, w"):
+    with pytest.raises(ValueError, match="y 'target' is not a column of .*; its columns are: 'x', 'label', 'w'"):
         read_stream(tmp_path / "d.parquet", "target", binarizer=binarizer())
     with pytest.raises(ValueError, match="has 3 distinct value"):
         read_stream(tmp_path / "d.parquet", "label", binarizer=binarizer())

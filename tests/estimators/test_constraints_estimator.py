@@ -33,8 +33,9 @@ def test_the_parameters_are_estimator_parameters() -> None:
 @pytest.mark.parametrize(
     ("params", "message"),
     [
-        ({"monotone": {"glucos": 1}}, r"column 'glucos', which is not a column of X; the columns are: 'pregnancies', 'glucose'"),
-        ({"forbidden_features": ["BMI"]}, r"column 'BMI', which is not a column of X"),
+        ({"monotone": {"glucos": 1}},
+         r"column 'glucos' is not a column of X \(did you mean 'glucose'\?\); its columns are: 'pregnancies', 'glucose'"),
+        ({"forbidden_features": ["BMI"]}, r"column 'BMI' is not a column of X \(did you mean 'bmi'\?\)"),
         ({"feature_costs": {"agee": 2.0}}, r"column 'agee'"),
         ({"monotone": {"glucose": 2}}, r"monotone\['glucose'\] must be \+1 .* or -1 .*, got 2"),
         ({"monotone": {"glucose": "up"}}, r"monotone\['glucose'\] must be \+1"),
