@@ -8,6 +8,7 @@ Public names: :class:`BooleanRuleClassifier` (the estimator),
 :class:`TrivialRuleWarning` (the rule is no better than the majority class),
 :class:`TimeLimitWarning` (a solve stopped at its time limit),
 :class:`IDLikeColumnWarning` (a column looks like a row identifier),
+:class:`AllMissingColumnWarning` (a column is missing in every training row),
 :class:`HeaderLooksLikeDataWarning` (a CSV header looks like a data row),
 :class:`ColumnKindDriftWarning` (a column's values drifted from the kind learned),
 :class:`RuleFormatError`, :func:`load_model` / :func:`save_model` (model files),
@@ -29,6 +30,7 @@ __version__ = "0.1.0"
 
 #: public name -> the module that defines it
 _EXPORTS: dict[str, str] = {
+    "AllMissingColumnWarning": "rulemodels.data",
     "BooleanRuleCV": "rulemodels.model_selection",
     "BooleanRuleClassifier": "rulemodels.estimator",
     "Clause": "rulemodels.rules",
@@ -59,7 +61,12 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from rulemodels.algorithms.exact import solve_exact
     from rulemodels.algorithms.result import TimeLimitWarning
     from rulemodels.algorithms.training import TrainingWorkspace
-    from rulemodels.data import FeatureBinarizer, HeaderLooksLikeDataWarning, IDLikeColumnWarning
+    from rulemodels.data import (
+        AllMissingColumnWarning,
+        FeatureBinarizer,
+        HeaderLooksLikeDataWarning,
+        IDLikeColumnWarning,
+    )
     from rulemodels.datasets import list_datasets, load_dataset, make_rule_data
     from rulemodels.estimator import BooleanRuleClassifier
     from rulemodels.model_selection import BooleanRuleCV

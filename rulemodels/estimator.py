@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -193,7 +194,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     time_limit : float, default=None
         Seconds for the whole fit: BCD/AM stop with the best rule so far
         (``termination_ = "time_limit"``, with a ``ConvergenceWarning``); the
-        exact MIP returns its incumbent.
+        exact MIP returns its incumbent. A rule list (more than two classes)
+        shares it out among its binary fits.
     polish : bool or float, default=False
         MIP polishing after the heuristic (any ``algorithm`` but ``"exact"``):
         the exact 0-1 error MIP with R = the learned rule's clauses is
@@ -201,7 +203,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         runs for this many seconds (``True``: 10 s,
         ``defaults.DEFAULT_POLISH_TIME_LIMIT``); the rule with the lower 0-1
         training objective (weighted training errors + θ × literals) is kept,
-        so polishing never makes that objective worse. See ``polished_``,
+        so polishing never makes that objective worse. A rule list shares the
+        seconds out among its binary fits. See ``polished_``,
         ``polish_bound_``, ``polish_gap_`` and ``docs/polishing.md``.
     prune : bool, default=True
         Exact pruning after the algorithm (and after polishing): remove, one
@@ -270,7 +273,8 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     the default. Step k is a binary rule (this estimator's settings, each
     parameter passed unchanged: form, algorithm, θ, R, ...) learned on the rows
     no earlier step claimed, true for its class; θ with ``theta_unit='fraction'``
-    is a share of those rows, ``time_limit`` holds for each binary fit, and
+    is a share of those rows, ``time_limit`` and ``polish`` are budgets for the
+    whole list (each binary fit gets an equal share of what is left), and
     ``form="auto"`` chooses the form of each step. The order and the default are
     chosen by ``class_order``. Every binary fit of a step shares one binarizer,
     fitted on all the rows. ``algorithm="exact"`` stays binary (the exact MIP
@@ -938,11 +942,12 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             return explain_rule_list(self.rule_, frame)
         return explain_rule(self.rule_, frame, tuple(self.classes_))
 
-    def to_sql(self) -> str:
+    def to_sql(self, *, cast: bool = True) -> str:
         """The fitted rule as a NULL-aware SQL expression, true for ``classes_[1]`` (:meth:`Rule.to_sql`); a rule
-        list as ``CASE WHEN <step 1> THEN <class> ... ELSE <default> END`` (:func:`rulemodels.rules.to_sql`)."""
+        list as ``CASE WHEN <step 1> THEN <class> ... ELSE <default> END`` (:func:`rulemodels.rules.to_sql`;
+        ``cast``: thresholds on ``CAST(x AS DOUBLE PRECISION)``, so numbers stored as text compare as numbers)."""
         check_is_fitted(self)
-        return self.rule_.to_sql()
+        return self.rule_.to_sql(cast=cast)
 
     def to_query(self) -> Any:
         """The fitted rule as a ``DataFrame.query`` expression, true for ``classes_[1]`` (:meth:`Rule.to_query`); a
@@ -1045,6 +1050,43 @@ class _Try:
     wrong: float
 
 
+class _ListBudget:
+    """``time_limit`` and ``polish`` as budgets for a whole rule-list fit, shared out among its binary tries.
+
+    A rule list fits one binary rule per try (per step, per class tried), at
+    most ``n_tries`` of them. Each try gets an equal share of what is left:
+    ``left / tries_left`` seconds of the time limit (wall clock since the
+    search began) and of the polishing budget (less the polishing seconds
+    already spent), so the whole fit keeps to both, as a two-class fit does.
+    """
+
+    def __init__(self, time_limit: float | None, polish: float | None, n_tries: int) -> None:
+        self.time_limit, self.polish, self.tries_left = time_limit, polish, max(1, n_tries)
+        self.start = time.perf_counter()
+        self.polish_spent = 0.0
+
+    def next_try(self) -> dict[str, float]:
+        """The ``time_limit`` / ``polish`` parameters of the next try (empty without either)."""
+        params = {}
+        if self.time_limit is not None:
+            left = self.time_limit - (time.perf_counter() - self.start)
+            params["time_limit"] = max(left / self.tries_left, MIN_TRY_SECONDS)
+        if self.polish is not None:
+            params["polish"] = max((self.polish - self.polish_spent) / self.tries_left, MIN_TRY_SECONDS)
+        return params
+
+    def spent(self, fitted: BooleanRuleClassifier) -> None:
+        """Count one try done, and the polishing seconds it used."""
+        self.tries_left = max(1, self.tries_left - 1)
+        report = getattr(fitted, "polish_report_", None)
+        if report is not None:
+            self.polish_spent += float(report.seconds)
+
+
+#: the least time a rule-list try is given once its budget is spent (it stops at once with its best rule so far)
+MIN_TRY_SECONDS = 0.01
+
+
 @dataclass
 class _ListState:
     """One θ's rule list as its search grows it: the rows and classes left, the steps kept, and what was tried."""
@@ -1072,6 +1114,9 @@ class _RuleListSearch:
 
     def __init__(self, estimator: BooleanRuleClassifier, data: _RuleListData, path: bool = False) -> None:
         self.estimator, self.data, self.path = estimator, data, path
+        n_classes = len(estimator.classes_)
+        n_tries = n_classes * (n_classes + 1) // 2 - 1 if estimator.class_order == "error" else n_classes - 1
+        self.budget = _ListBudget(estimator.time_limit, estimator._polish_seconds(), n_tries)
 
     def _try(self, rows: np.ndarray, k: int, thetas: list[float]) -> dict[float, tuple[BooleanRuleClassifier, np.ndarray]] | None:
         """Class ``k`` against the rest on ``rows``, for each θ: the fitted step and the rows its rule claims; None if one class."""
@@ -1096,12 +1141,13 @@ class _RuleListSearch:
                     solver_options=base.solver_options, prune=base.prune,
                 )
             for theta in thetas:
-                # every other parameter as given, present and future
-                fitted = clone(base).set_params(class_weight=None, theta=theta)
+                # every other parameter as given, present and future; time_limit and polish: this try's share
+                fitted = clone(base).set_params(class_weight=None, theta=theta, **self.budget.next_try())
                 if self.path:
                     fitted._fit_learned(X_rows, positive, w_rows, workspace, learned[(paper[theta], base.n_clauses)])
                 else:
                     fitted.fit(X_rows, positive, sample_weight=w_rows, workspace=workspace)
+                self.budget.spent(fitted)
                 tried[theta] = (fitted, fitted.rule_.evaluate_binary(workspace.A, workspace.literals))
         return tried
 

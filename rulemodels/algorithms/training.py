@@ -236,6 +236,13 @@ class TrainingWorkspace:
                     f"only one class has rows of positive weight ({self.classes[weighted].tolist()}): a rule needs "
                     "both classes; give the other class's rows a positive sample_weight"
                 )
+            dropped = list(getattr(self.binarizer, "dropped_columns_", []))
+            if dropped:
+                raise ValueError(
+                    f"no feature is left to learn a rule from: the ID-like column(s) {dropped[:10]} were left out "
+                    "(one value per row, or row numbers) and the others are constant; high_cardinality='keep' "
+                    "(CLI: --high-cardinality keep) keeps them"
+                )
             raise ValueError("every feature is constant: there is nothing to learn a rule from")
         self.literals: tuple[Literal, ...] = tuple(self.binarizer.literals_)
         self._column_of = {literal: k for k, literal in enumerate(self.literals)}

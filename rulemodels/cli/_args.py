@@ -109,10 +109,28 @@ def _add_data_arguments(parser: argparse.ArgumentParser, *, estimator: bool = Tr
         )
         parser.add_argument(
             "--high-cardinality", choices=defaults.HIGH_CARDINALITY_POLICIES, default=defaults.DEFAULT_HIGH_CARDINALITY,
-            help="text columns with one distinct value per row (IDs, dates as text): 'drop' leaves them out with a "
-                 f"warning, 'keep' makes them categories (default: {defaults.DEFAULT_HIGH_CARDINALITY})",
+            help="ID-like columns: text with one distinct value per row (IDs, dates as text), and numbers that look "
+                 "like row numbers (distinct integers, one per row): 'drop' leaves them out with a warning, 'keep' "
+                 f"uses them (default: {defaults.DEFAULT_HIGH_CARDINALITY})",
         )
         _add_alias(parser, "--keep-id-columns", "high_cardinality", action="store_const", const="keep")
+
+
+def _add_column_arguments(parser: argparse.ArgumentParser, *, id_help: str) -> None:
+    """--drop (columns left out of the features) and --id (a row identifier: never a feature)."""
+    parser.add_argument(
+        "--drop", default="", metavar="LIST",
+        help="comma-separated columns left out of the features (e.g. a row number, a column the rule must not use)",
+    )
+    parser.add_argument("--id", metavar="COL", help=id_help)
+
+
+def dropped_columns(args: argparse.Namespace) -> list[str]:
+    """The columns ``--drop`` and ``--id`` leave out of the features, in the order given."""
+    names = [name.strip() for name in getattr(args, "drop", "").split(",") if name.strip()]
+    if getattr(args, "id", None):
+        names.append(args.id)
+    return list(dict.fromkeys(names))
 
 
 def _add_alias(parser: argparse.ArgumentParser, old: str, dest: str, **kwargs: Any) -> None:
@@ -144,7 +162,8 @@ def _add_rule_arguments(
     )
     _add_thresholds_argument(parser, methods=threshold_methods)
     parser.add_argument(
-        "--time-limit", type=_parameter_type("time_limit", float), default=None, help="seconds for the whole fit or solve",
+        "--time-limit", type=_parameter_type("time_limit", float), default=None,
+        help="seconds for the whole fit or solve (a rule list shares them out among its steps)",
     )
 
 
@@ -202,7 +221,8 @@ def _add_polish_argument(parser: argparse.ArgumentParser) -> None:
         "--polish", nargs="?", type=seconds, const=True, default=defaults.DEFAULT_POLISH, metavar="SECONDS",
         help="after the heuristic, warm-start the exact 0-1 error MIP from its rule for SECONDS "
              f"(default without SECONDS: {defaults.DEFAULT_POLISH_TIME_LIMIT:g}) and keep the rule with the lower "
-             "training objective (errors + θ × literals); prints the MIP's bound and gap",
+             "training objective (errors + θ × literals); prints the MIP's bound and gap (a rule list shares the "
+             "SECONDS out among its steps)",
     )
 
 
@@ -458,6 +478,10 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
              "not raise the training objective (errors + θ × literals)",
     )
     _add_constraint_arguments(fit)
+    _add_column_arguments(
+        fit, id_help="a column that identifies the rows (a record ID): left out of the features, and saved in the rule "
+                     "file so that 'rulemodels predict' copies it into its output",
+    )
     fit.add_argument("--out", help="save the rule (JSON) to this file, for 'rulemodels predict'")
     fit.set_defaults(handler=handlers["fit"])
 
@@ -470,6 +494,11 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
         help="CSV or Parquet file (.parquet/.pq, or a directory of them; read in batches) with the rule's feature columns",
     )
     _add_csv_arguments(predict)
+    predict.add_argument(
+        "--id", metavar="COL",
+        help="copy this column (a record ID) into the output, first (default: the rule file's ID column from "
+             "'fit --id', when the data has it)",
+    )
     predict.add_argument("--out", help="write the predictions CSV here (default: stdout)")
     predict.add_argument(
         "--explain", action="store_true",
@@ -498,6 +527,12 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
         "--format", choices=("sql", "query", "python"), default="sql",
         help="sql: a NULL-aware boolean SQL expression (SQLite, DuckDB, PostgreSQL); query: a pandas "
              "DataFrame.query/eval expression; python: a dependency-free module with predict_row(row) (default: sql)",
+    )
+    export.add_argument(
+        "--no-cast", action="store_true",
+        help="SQL thresholds compare \"x\" > t, which an index on x can serve, instead of CAST(\"x\" AS DOUBLE PRECISION) "
+             "> t, which also compares numbers stored as text (SQLite's CSV .import) as numbers; only for tables whose "
+             "numeric columns have numeric types",
     )
     export.add_argument("--out", help="write the code to this file (default: stdout)")
     export.set_defaults(handler=handlers["export"])
@@ -532,6 +567,7 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
         description="Solve the exact two-level MIP; prints status, objective, bound and gap.",
     )
     _add_data_arguments(exact, estimator=False)
+    _add_column_arguments(exact, id_help="a column that identifies the rows (a record ID): left out of the features")
     _add_rule_arguments(exact, solver=defaults.EXACT_SOLVER)
     exact.add_argument(
         "--formulation", choices=defaults.EXACT_FORMULATIONS, default=defaults.EXACT_FORMULATIONS[0],

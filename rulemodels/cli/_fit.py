@@ -7,6 +7,7 @@ that need them, so ``--help`` and ``predict`` start fast.
 from __future__ import annotations
 
 import argparse
+import functools
 import logging
 import sys
 import time
@@ -16,7 +17,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from rulemodels.cli._args import EXIT_OK, _checked_output, _csv_options, _data_inputs, constraint_params
+from rulemodels.cli._args import (
+    EXIT_OK,
+    UsageError,
+    _checked_output,
+    _csv_options,
+    _data_inputs,
+    constraint_params,
+    dropped_columns,
+)
 
 
 def _cmd_solvers(args: argparse.Namespace) -> int:
@@ -112,6 +121,11 @@ def _parquet_data(args: argparse.Namespace, categorical: list[str]) -> _ParquetD
             "--categorical is for CSV files: Parquet columns keep their types (give code columns a string or "
             "dictionary type when writing the Parquet file)"
         )
+    if dropped_columns(args):
+        raise UsageError(
+            "--drop and --id are for CSV files: a Parquet fit reads every column but the target; write the Parquet "
+            "data without those columns, or fit in Python on a Dask DataFrame without them (docs/large_data.md)"
+        )
     if args.positive is not None:
         raise UsageError(
             "--positive is for CSV files: the label column of Parquet data must hold exactly two values "
@@ -136,7 +150,8 @@ def _fit_estimator(args: argparse.Namespace, algorithm: str):
     parquet = not is_bundled_dataset(args.data) and is_parquet_path(args.data)
     data: Any = (
         _parquet_data(args, categorical) if parquet
-        else load_data(args.data, args.target, args.positive, _csv_options(args), categorical=categorical, multiclass=True)
+        else load_data(args.data, args.target, args.positive, _csv_options(args), categorical=categorical, multiclass=True,
+                       drop=dropped_columns(args))
     )
     clf = BooleanRuleClassifier(
         form=args.form, n_clauses=args.n_clauses, theta=args.theta, algorithm=algorithm, n_thresholds=args.n_thresholds,
@@ -173,10 +188,18 @@ def _print_rule_summary(data, clf, seconds: float) -> None:
     import numpy as np
 
     complexity = clf.rule_.complexity()
-    dropped = list(getattr(getattr(clf, "binarizer_", None), "dropped_columns_", []))
+    binarizer = getattr(clf, "binarizer_", None)
+    dropped = list(getattr(binarizer, "dropped_columns_", []))
+    constant = list(getattr(binarizer, "constant_columns_", []))
     features = f"{len(_feature_columns(data)) - len(dropped)} features"
+    notes = []
     if dropped:  # ID-like columns left out: they are not features of the rule
-        features += f" (ID-like column{'s' if len(dropped) > 1 else ''} {', '.join(map(repr, dropped))} left out)"
+        notes.append(f"ID-like column{'s' if len(dropped) > 1 else ''} {', '.join(map(repr, dropped))} left out")
+    if constant:  # one value (or none) in every row: no literal can use them
+        shown = ", ".join(map(repr, constant[:5])) + (", ..." if len(constant) > 5 else "")
+        notes.append(f"constant column{'s' if len(constant) > 1 else ''} {shown} give{'' if len(constant) > 1 else 's'} no literals")
+    if notes:
+        features += f" ({'; '.join(notes)})"
     error = _training_error(data, clf)
     if isinstance(data, _ParquetData):  # the error on all rows, computed from the weighted distinct patterns
         print(f"data: {data.source} ({clf.n_samples_seen_} samples as {clf.n_patterns_} distinct patterns, {features})")
@@ -304,7 +327,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
             solver=args.solver, column_kinds=clf.binarizer_.column_kinds_, **_polish_metadata(clf), **_prune_metadata(clf),
             training_error=_training_error(data, clf), complexity=clf.rule_.complexity(),
             **({"class_weight": args.class_weight} if args.class_weight is not None else {}),
-            **_constraints_metadata(args),
+            **_constraints_metadata(args), **({"id_column": args.id} if args.id else {}),
         )
     _print_rule_summary(data, clf, seconds)
     if out is not None:
@@ -335,6 +358,7 @@ def _cmd_predict(args: argparse.Namespace) -> int:
         target = resolve_target(args.target, columns)
     elif model.target in columns and model.target not in model.rule.features:
         target = model.target
+    id_column = _id_column(args.id, model.metadata.get("id_column"), columns)
     tables, labels, fired = [], [], []
     for k, chunk in enumerate(chunks):
         # each column the rule uses is read as its kind, warning once per drifted column (in the first chunk);
@@ -352,6 +376,8 @@ def _cmd_predict(args: argparse.Namespace) -> int:
                 predictions.insert(1 + k, f"probability_{label}", proba[:, k])
         elif args.proba:
             predictions.insert(1, "probability", model.predict_proba(frame))
+        if id_column is not None:
+            predictions.insert(0, id_column, chunk[id_column].reset_index(drop=True))
         tables.append(predictions)
         if target is not None:
             labels.append(frame[target].reset_index(drop=True))
@@ -366,6 +392,19 @@ def _cmd_predict(args: argparse.Namespace) -> int:
         score = _print_class_scores if model.multiclass else _print_scores
         score(pd.concat(labels, ignore_index=True), np.concatenate(fired), model.classes, target)
     return EXIT_OK
+
+
+def _id_column(given: str | None, saved: Any, columns: list[str]) -> str | None:
+    """The column ``predict`` copies into its output: ``--id``, else the rule file's ``fit --id`` column if present."""
+    from rulemodels.utils import unknown_name
+
+    if given is None:
+        return saved if isinstance(saved, str) and saved in columns else None
+    if given not in columns:
+        raise ValueError(unknown_name("--id", given, columns, "the data"))
+    if given in ("prediction", "reason") or given.startswith("probability"):
+        raise ValueError(f"--id {given!r} has the name of an output column: rename it in the data")
+    return given
 
 
 def _write_table(table: Any, out: Path | None, what: str) -> None:
@@ -449,7 +488,10 @@ def _cmd_export(args: argparse.Namespace) -> int:
     out = _checked_output(args.out, [("RULE.json", args.rule)])
     args.result_on_stdout = out is None
     model = load_model(args.rule)
-    exported = {"sql": model.rule.to_sql, "query": model.rule.to_query, "python": model.rule.to_python}[args.format]()
+    if args.no_cast and args.format != "sql":
+        raise UsageError("--no-cast is for --format sql")
+    sql = functools.partial(model.rule.to_sql, cast=not args.no_cast)
+    exported = {"sql": sql, "query": model.rule.to_query, "python": model.rule.to_python}[args.format]()
     if isinstance(exported, dict):  # a rule list's queries: {class: expression}, as a JSON object in the list's order
         import json
 
@@ -473,7 +515,7 @@ def _cmd_exact(args: argparse.Namespace) -> int:
     from rulemodels.data import load_data
 
     _translate_pyomo_warnings(args, args.cleanups)
-    data = load_data(args.data, args.target, args.positive, _csv_options(args))
+    data = load_data(args.data, args.target, args.positive, _csv_options(args), drop=dropped_columns(args))
     X, y = data.X, data.y
     if args.sample is not None and args.sample < len(X):
         rows = np.sort(np.random.default_rng(args.seed).choice(len(X), size=args.sample, replace=False))

@@ -10,7 +10,7 @@
 - :class:`FeatureBinarizer`: raw columns to the 0/1 literal columns a rule is
   learned from (:meth:`FeatureBinarizer.fit_summary` fits it from per-column
   counts, :class:`ColumnSummary`; :class:`IDLikeColumnWarning` names a column that
-  looks like a row identifier);
+  looks like a row identifier, :class:`AllMissingColumnWarning` one missing in every row);
 - data that does not fit in pandas (Parquet paths, Dask DataFrames):
   :func:`read_stream` (two passes: summaries, then weighted distinct
   patterns, :class:`StreamedData`), :func:`stream_map` (predict in chunks),
@@ -41,6 +41,7 @@ _EXPORTS: dict[str, str] = {
     "DEFAULT_NA_VALUES": "rulemodels.data._csv",
     "FeatureBinarizer": "rulemodels.data.binarizer",
     "HeaderLooksLikeDataWarning": "rulemodels.data._csv",
+    "AllMissingColumnWarning": "rulemodels.data.binarizer",
     "IDLikeColumnWarning": "rulemodels.data.binarizer",
     "LabeledData": "rulemodels.data._csv",
     "as_frame": "rulemodels.data._inputs",
@@ -84,7 +85,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     )
     from rulemodels.data._parquet import is_parquet_path, parquet_batches, parquet_columns
     from rulemodels.data._stream import StreamedData, is_stream_input, read_stream, stream_map
-    from rulemodels.data.binarizer import ColumnSummary, FeatureBinarizer, IDLikeColumnWarning
+    from rulemodels.data.binarizer import AllMissingColumnWarning, ColumnSummary, FeatureBinarizer, IDLikeColumnWarning
 
 
 def __getattr__(name: str) -> Any:

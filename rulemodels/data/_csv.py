@@ -221,8 +221,22 @@ def is_bundled_dataset(source: str) -> bool:
     return source in list_datasets() and not Path(source).exists()
 
 
+def _without(X: pd.DataFrame, drop: Sequence[str], target: str) -> pd.DataFrame:
+    """``X`` without the columns ``drop`` names (each must be a feature column of ``X``)."""
+    columns = [str(c) for c in X.columns]
+    for name in drop:
+        if name == target:
+            raise ValueError(f"--drop/--id name the target column {name!r}: they name feature columns")
+        if name not in columns:
+            raise ValueError(unknown_name("--drop/--id: the column", name, [*columns, target], "the data"))
+    if len(set(drop)) == len(columns):
+        raise ValueError(f"--drop/--id leave no feature column: the data has only {', '.join(map(repr, columns))} besides the target")
+    return X.drop(columns=list(dict.fromkeys(drop))) if drop else X
+
+
 def load_data(source: str, target: str | None = None, positive: str | None = None,
-              options: CSVOptions | None = None, categorical: Sequence[str] = (), *, multiclass: bool = False) -> LabeledData:
+              options: CSVOptions | None = None, categorical: Sequence[str] = (), *, multiclass: bool = False,
+              drop: Sequence[str] = ()) -> LabeledData:
     """Load a bundled dataset by name, or a CSV file with a ``target`` column.
 
     ``target`` is a column name or a 0-based column index (``-1``: the last
@@ -234,13 +248,16 @@ def load_data(source: str, target: str | None = None, positive: str | None = Non
     ``category`` dtype, so every value is a category. ``multiclass=True``: a
     target with more than two values and no ``positive`` keeps its labels
     (``y`` holds the values, ``classes`` all of them, sorted), for an ordered
-    rule list; otherwise such a target needs ``positive``.
+    rule list; otherwise such a target needs ``positive``. ``drop`` names
+    feature columns left out (an ID column, a column that must not be in the
+    rule: the CLI's ``--drop`` and ``--id``).
     """
     if is_bundled_dataset(source):
         X, y = load_dataset(source)
         info = DATASET_INFO[source]
         if target is not None and target != info["target"]:
             raise ValueError(f"bundled dataset '{source}' has target '{info['target']}', not '{target}'")
+        X = _without(X, drop, info["target"])
         return LabeledData(_as_categories(X, categorical, source), y.to_numpy().astype(int), info["target"], (0, 1), source)
     frame = read_features(source, options, dtypes=dict.fromkeys(categorical, str))
     if target is None:
@@ -254,7 +271,7 @@ def load_data(source: str, target: str | None = None, positive: str | None = Non
         raise ValueError(f"target column '{target}' has {int(column.isna().sum())} missing values; drop those rows first")
     if target in categorical:
         raise ValueError(f"--categorical names the target column '{target}': it names feature columns")
-    X = _as_categories(frame.drop(columns=[target]), categorical, source)
+    X = _as_categories(_without(frame.drop(columns=[target]), drop, target), categorical, source)
     # Label texts are compared without surrounding spaces ("yes " is "yes"): a CSV written with
     # padded cells must not turn positives into negatives.
     texts = column.astype(str).str.strip()

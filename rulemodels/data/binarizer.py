@@ -32,7 +32,15 @@ from rulemodels.rules._kinds import all_text, category_values, holds_only_number
 from rulemodels.rules._rule import _category_codes, _numeric_values, threshold_tests
 from rulemodels.utils import PARAMETERS, Options, validate_params
 
-__all__ = ["ColumnSummary", "FeatureBinarizer", "IDLikeColumnWarning", "numeric_column_values"]
+__all__ = ["AllMissingColumnWarning", "ColumnSummary", "FeatureBinarizer", "IDLikeColumnWarning", "numeric_column_values"]
+
+
+class AllMissingColumnWarning(UserWarning):
+    """A column is missing (None or NaN) in every training row: it yields no literals.
+
+    It is most often a column read wrongly (a misspelled missing-value marker,
+    a join that matched nothing); drop it before the fit, or fix how it is read.
+    """
 
 
 class IDLikeColumnWarning(UserWarning):
@@ -50,6 +58,11 @@ class IDLikeColumnWarning(UserWarning):
 ID_LIKE_MIN_DISTINCT = 20
 #: ... and they are at least this share of its present values.
 ID_LIKE_SHARE = 0.9
+#: A numeric column is ID-like (row numbers, record numbers) when its present
+#: values are at least ``ID_LIKE_MIN_DISTINCT`` distinct integers, one per
+#: row, that fill at least this share of the integers from their minimum to
+#: their maximum (row numbers, also of a shuffled sample or of a training fold).
+ID_LIKE_DENSITY = 0.5
 
 logger = logging.getLogger(__name__)
 
@@ -300,6 +313,24 @@ def _id_like_message(name: str, distinct: int, present: int) -> str:
     )
 
 
+def _all_missing_message(name: str, n_rows: int) -> str:
+    return (
+        f"column {name!r} is missing in all {n_rows} training rows: it yields no literals; "
+        f"check how it was read (a missing-value marker, a join), or drop it: X.drop(columns=[{name!r}]) "
+        f"(CLI: --drop {name})"
+    )
+
+
+def _numeric_id_message(name: str, n_present: int) -> str:
+    return (
+        f"column {name!r} holds {n_present} distinct integers, one per row, filling most of their range (row numbers "
+        "or record IDs): "
+        "it is left out, since a threshold on it would only split the file by position. "
+        "high_cardinality='keep' (CLI: --keep-id-columns) keeps it as a number; "
+        f"X.drop(columns=[{name!r}]) (CLI: --drop {name}) drops it without this warning"
+    )
+
+
 def _is_categorical_dtype(dtype: Any) -> bool:
     """Columns of a dtype that may be categorical under ``categorical='auto'`` (see :func:`_is_categorical_column`)."""
     return (
@@ -485,11 +516,11 @@ class ColumnSummary:
     category_dtype: bool = False
 
 
-def _column_kind(plan: _ColumnPlan, column: pd.Series) -> ColumnKind:
+def _column_kind(plan: _ColumnPlan, column: pd.Series, categorical: bool) -> ColumnKind:
     """The kind of a fitted column (what :func:`rulemodels.rules.conform` reads it back as)."""
     if plan.kind == "flag":
         return ColumnKind("flag")
-    if plan.kind == "threshold":
+    if plan.kind == "threshold" or not categorical:  # a numeric column left out as row numbers stays numeric
         return ColumnKind("numeric")
     present = column.to_numpy(dtype=object)[~np.asarray(pd.isna(column), dtype=bool)]
     return ColumnKind("categorical", category_values(present))
@@ -560,10 +591,14 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         including at transform time for columns that had no missing values
         at fit time.
     high_cardinality : {'drop', 'keep'}, default='drop'
-        What to do with a categorical column whose present values are
-        (nearly) all distinct (at least 20 distinct values, and at least 90 %
-        of its present values): ``'drop'`` leaves it out (no literals) with an
-        :class:`IDLikeColumnWarning`; ``'keep'`` makes one category per value.
+        What to do with an ID-like column: a categorical column whose present
+        values are (nearly) all distinct (at least 20 distinct values, and at
+        least 90 % of its present values), or a numeric one that looks like
+        row numbers (at least 20 distinct integers, one per row, filling at
+        least half of the integers from their minimum to their maximum).
+        ``'drop'`` leaves it out (no literals) with an
+        :class:`IDLikeColumnWarning`; ``'keep'`` makes one category per value,
+        or thresholds on the numbers.
     categorical : 'auto' or list of str, default='auto'
         Columns to treat as categorical. ``'auto'``: columns of object,
         string or category dtype, except object columns whose present values
@@ -591,7 +626,15 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         Training categories of each categorical column, in output order;
         empty for a column with a single category.
     dropped_columns_ : list of str
-        ID-like columns left out (see ``high_cardinality``).
+        ID-like columns left out (see ``high_cardinality``): text with one
+        value per row, and numbers that look like row numbers (at least 20
+        distinct integers, one per row, filling at least half of the integers
+        from their minimum to their maximum), each with an
+        :class:`IDLikeColumnWarning`.
+    constant_columns_ : list of str
+        Columns that yield no literals because they hold one value (or none)
+        in every training row; a column missing in every row also gives an
+        :class:`AllMissingColumnWarning`.
     column_kinds_ : dict of str to ColumnKind
         What each source column was in :meth:`fit`: numeric, a flag, or
         categorical with text, number or mixed categories
@@ -733,7 +776,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         for name in frame.columns:
             plan = self._fit_column(frame[name], name, name in categorical, start, labels)
             plans.append(plan)
-            kinds[name] = _column_kind(plan, frame[name])
+            kinds[name] = _column_kind(plan, frame[name], name in categorical)
             start += plan.width
         self._plans = plans
         self.column_kinds_ = kinds
@@ -809,6 +852,8 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             raise ValueError(_missing_message(name, summary.n_missing))
         indicator = 0 < summary.n_missing < summary.n_rows
         negations = bool(self.negations)
+        if summary.n_missing == summary.n_rows > 0:
+            warnings.warn(_all_missing_message(name, summary.n_missing), AllMissingColumnWarning, stacklevel=4)
         if categorical:
             values = np.asarray(summary.values, dtype=object)
             if summary.counts is None:
@@ -832,6 +877,8 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             return _ColumnPlan(name, "threshold", (), indicator, negations, start), ColumnKind("numeric")
         if np.isin(values, (0.0, 1.0)).all():
             return _ColumnPlan(name, "flag", (), indicator, negations, start), ColumnKind("flag")
+        if self._is_numeric_id(int(np.sum(summary.counts)), values, name):
+            return _ColumnPlan(name, "dropped", (), False, negations, start), ColumnKind("numeric")
         finite = np.isfinite(values)
         sorted_finite = _RepeatedValues(values[finite], np.asarray(summary.counts)[finite])
         thresholds = self._thresholds_of(sorted_finite, values, float(values[-1]))
@@ -864,12 +911,16 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         if n_missing and self.nan == "error":
             raise ValueError(_missing_message(name, n_missing))
         indicator = 0 < n_missing < len(column)
+        if n_missing == len(column) > 0:
+            warnings.warn(_all_missing_message(name, n_missing), AllMissingColumnWarning, stacklevel=4)
         if is_categorical:
             if self._is_id_like(column[~missing], name):
                 return _ColumnPlan(name, "dropped", (), False, bool(self.negations), start)
             kind, values = self._fit_categories(column[~missing], name)
         else:
             kind, values = self._fit_numeric(column, name, missing, labels)
+            if kind == "dropped":
+                return _ColumnPlan(name, "dropped", (), False, bool(self.negations), start)
         if kind != "flag" and not values:
             logger.debug("column %r is constant (or, with label-aware thresholds, no cut lowers the impurity); "
                          "it yields no value literals", name)
@@ -886,6 +937,26 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         if distinct < ID_LIKE_MIN_DISTINCT or distinct < ID_LIKE_SHARE * n_present:
             return False
         warnings.warn(_id_like_message(name, distinct, n_present), IDLikeColumnWarning, stacklevel=3)
+        return True
+
+    def _is_numeric_id(self, n_present: int, distinct: np.ndarray, name: str) -> bool:
+        """Whether to drop the numeric column ``name`` as row numbers (warns when it does).
+
+        ``distinct`` are the sorted distinct values of its ``n_present``
+        present ones. Row numbers are at least :data:`ID_LIKE_MIN_DISTINCT`
+        distinct integers, one per row, that fill at least
+        :data:`ID_LIKE_DENSITY` of the integers from their minimum to their
+        maximum: a rule from the counts alone, so a fit on Parquet or Dask
+        (:meth:`fit_summary`) decides as the in-memory fit does.
+        ``high_cardinality='keep'`` keeps every column.
+        """
+        if self.high_cardinality == "keep" or distinct.size < ID_LIKE_MIN_DISTINCT or distinct.size != n_present:
+            return False
+        if not (np.isfinite(distinct[0]) and np.isfinite(distinct[-1])) or not np.all(distinct == np.round(distinct)):
+            return False
+        if distinct.size < ID_LIKE_DENSITY * (distinct[-1] - distinct[0] + 1):
+            return False
+        warnings.warn(_numeric_id_message(name, int(distinct.size)), IDLikeColumnWarning, stacklevel=5)
         return True
 
     def _fit_categories(self, present: pd.Series, name: str) -> tuple[str, tuple[Any, ...]]:
@@ -906,6 +977,8 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             return "threshold", ()
         if np.isin(distinct, (0.0, 1.0)).all():
             return "flag", ()
+        if self._is_numeric_id(int((~missing).sum()), distinct, name):
+            return "dropped", ()
         if labels is None:
             return "threshold", tuple(float(t) for t in self._thresholds(x[~missing], distinct))
         present = ~missing & np.isfinite(x) & (labels.weights > 0)  # a row of weight 0 is no row to the tree
@@ -958,6 +1031,9 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             if plan.kind == "category":
                 self.categories_[plan.name] = list(plan.values)
         self.dropped_columns_ = [plan.name for plan in plans if plan.kind == "dropped"]
+        self.constant_columns_ = [
+            plan.name for plan in plans if plan.kind in ("threshold", "category") and not plan.values and not plan.indicator
+        ]
         self.literals_ = literals
         self.groups_ = np.asarray(groups, dtype=np.int64)
         self.chains_ = chains

@@ -26,7 +26,7 @@ real PostgreSQL server by tests/rules/test_export_engines.py:
 >>> from rulemodels.rules import Literal, Rule, to_query, to_sql
 >>> rule = Rule.dnf([[Literal("age", ">", 50), Literal("job", "in", ["a", "b"])]])
 >>> print(to_sql(rule))
-(("age" IS NOT NULL AND "age" > 50.0) AND ("job" IS NOT NULL AND "job" IN ('a', 'b')))
+(("age" IS NOT NULL AND CAST("age" AS DOUBLE PRECISION) > 50.0) AND ("job" IS NOT NULL AND "job" IN ('a', 'b')))
 >>> print(to_query(rule))
 ((`age` > 50.0) & ((`job` == `job`) & (`job` in ['a', 'b'])))
 
@@ -168,7 +168,7 @@ def _pandas_reads_name(name: str) -> bool:
 # ---------------------------------------------------------------------------
 
 
-def _sql_literal(lit: Literal) -> str:
+def _sql_literal(lit: Literal, cast: bool = True) -> str:
     column = sql_identifier(lit.feature)
     present = f"{column} IS NOT NULL"
     op, value = lit.op, lit.value
@@ -177,7 +177,10 @@ def _sql_literal(lit: Literal) -> str:
     if op == "not_nan":
         return f"({present})"
     if op in ("<=", ">"):
-        test = f"{column} {op} {_number(value)}"  # type: ignore[arg-type]
+        # compared as numbers also where the column holds text (SQLite's CSV .import stores every column as
+        # TEXT, and would compare '1249.8' > 800.0 as text): DOUBLE PRECISION is a float64 in all three engines
+        number = f"CAST({column} AS DOUBLE PRECISION)" if cast else column
+        test = f"{number} {op} {_number(value)}"  # type: ignore[arg-type]
     elif op in ("is_true", "is_false"):
         # A quoted constant takes the column's type: TRUE/FALSE for a BOOLEAN column
         # (PostgreSQL refuses boolean = 1), the number 1/0 for a numeric one.
@@ -190,21 +193,28 @@ def _sql_literal(lit: Literal) -> str:
     return f"({present} AND {test})"
 
 
-def to_sql(rule: Rule | RuleList) -> str:
+def to_sql(rule: Rule | RuleList, *, cast: bool = True) -> str:
     """The rule as a boolean SQL expression over double-quoted column identifiers.
 
     It never evaluates to NULL: every literal is false where its column is NULL
     (except ``IS NULL`` for ``x is missing``), as in :meth:`Rule.evaluate`. The
     syntax is standard SQL (``IS NULL``, ``IN``, ``<>``, ``TRUE``/``FALSE``), read
     by SQLite (3.23+), DuckDB and PostgreSQL (all three tested). Use it in a
-    ``WHERE`` clause, or as ``CASE WHEN <expr> THEN 1 ELSE 0 END``. Missing
-    values must be stored as NULL (pandas' ``to_sql`` writes NaN as NULL) and
-    columns need their types (numbers in a numeric column: a flag ``"x" = '1'``
-    on a SQLite column declared without a type compares text and is false).
+    ``WHERE`` clause, or as ``CASE WHEN <expr> THEN 1 ELSE 0 END``. With
+    ``cast=True`` (the default) a threshold compares ``CAST("x" AS DOUBLE
+    PRECISION)``, so numbers stored as text (a CSV file loaded with SQLite's
+    ``.import``, which makes every column TEXT) compare as numbers, as
+    :meth:`Rule.evaluate` does; ``cast=False`` writes ``"x" > 50.0``, which an
+    index on ``x`` can serve, for tables whose numeric columns have numeric
+    types (on a TEXT column it compares text, and disagrees). Missing values must be
+    stored as NULL: pandas' ``to_sql`` writes NaN as NULL, but ``.import``
+    stores an empty cell as ``''``, which SQLite casts to 0; set them to NULL
+    first (``UPDATE t SET x = NULL WHERE x = ''`` for each column). A flag
+    ``"x" = '1'`` on a SQLite column declared without a type compares text and is false.
     """
     if _is_rule_list(rule):
-        return _rule_list_sql(rule)  # type: ignore[arg-type]
-    return _combine(rule, _sql_literal, and_=" AND ", or_=" OR ", true="TRUE", false="FALSE")
+        return _rule_list_sql(rule, cast)  # type: ignore[arg-type]
+    return _combine(rule, functools.partial(_sql_literal, cast=cast), and_=" AND ", or_=" OR ", true="TRUE", false="FALSE")
 
 
 def _is_rule_list(rule: object) -> bool:
@@ -219,13 +229,13 @@ def _sql_label(label: object) -> str:
     return _sql_constant(label)
 
 
-def _rule_list_sql(rules: RuleList) -> str:
+def _rule_list_sql(rules: RuleList, cast: bool) -> str:
     """``CASE WHEN <rule 1> THEN <class 1> ... ELSE <default> END``: each step rule is the two-valued
     expression of :func:`to_sql`, so a NULL never falls through to another branch than in ``predict``."""
     default = _sql_label(rules.default)
     if not rules.steps:
         return default
-    whens = " ".join(f"WHEN {to_sql(rule)} THEN {_sql_label(label)}" for label, rule in rules.steps)
+    whens = " ".join(f"WHEN {to_sql(rule, cast=cast)} THEN {_sql_label(label)}" for label, rule in rules.steps)
     return f"CASE {whens} ELSE {default} END"
 
 

@@ -743,9 +743,9 @@ class Rule:
 
     # -- exports (rulemodels.rules: to_sql, to_query, to_python, rule_html) ----
 
-    def to_sql(self) -> str:
+    def to_sql(self, *, cast: bool = True) -> str:
         """The rule as a NULL-aware boolean SQL expression (SQLite, DuckDB, PostgreSQL); see :func:`rulemodels.rules.to_sql`."""
-        return _to_sql(self)
+        return _to_sql(self, cast=cast)
 
     def to_query(self) -> str:
         """The rule as a ``DataFrame.query``/``eval`` expression; see :func:`rulemodels.rules.to_query`."""

@@ -200,11 +200,11 @@ class RuleList:
 
     # -- exports (rulemodels.rules: to_sql, to_query, to_python, rule_list_html) --
 
-    def to_sql(self) -> str:
+    def to_sql(self, *, cast: bool = True) -> str:
         """``CASE WHEN <rule 1> THEN 'a' WHEN ... ELSE 'c' END``; see :func:`rulemodels.rules.to_sql`."""
         from rulemodels.rules._export import to_sql
 
-        return to_sql(self)
+        return to_sql(self, cast=cast)
 
     def to_query(self) -> dict[Any, str]:
         """One ``DataFrame.eval`` expression per class, true exactly on the rows of that class; see :func:`rulemodels.rules.to_query`."""

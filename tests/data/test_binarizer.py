@@ -241,7 +241,7 @@ def test_rules_over_literals_agree_on_raw_and_binary_data(X: pd.DataFrame,
 
 def test_threshold_literals_order_and_structure() -> None:
     X = pd.DataFrame({"age": np.arange(100.0)})
-    binarizer = FeatureBinarizer(n_thresholds=3).fit(X)
+    binarizer = FeatureBinarizer(n_thresholds=3, high_cardinality="keep").fit(X)  # 0..99 would be row numbers
     t = np.quantile(np.arange(100.0), [0.25, 0.5, 0.75])
     assert np.array_equal(binarizer.thresholds_["age"], t)
     assert binarizer.literals_ == [Literal("age", "<=", v) for v in t] + [
@@ -584,7 +584,7 @@ def test_id_like_text_columns_are_dropped_with_a_warning_unless_kept() -> None:
     from rulemodels.data.binarizer import IDLikeColumnWarning
 
     days = pd.date_range("2020-01-01", periods=60).strftime("%Y-%m-%d")
-    X = pd.DataFrame({"when": days, "group": ["a", "b", "c"] * 20, "x": np.arange(60.0)})
+    X = pd.DataFrame({"when": days, "group": ["a", "b", "c"] * 20, "x": np.arange(60.0) / 2})  # not row numbers
     with pytest.warns(IDLikeColumnWarning, match=r"column 'when' has 60 distinct values in 60 rows.*pd.to_datetime"):
         binarizer = FeatureBinarizer().fit(X)
     assert binarizer.dropped_columns_ == ["when"]
@@ -741,9 +741,9 @@ def test_quantile_thresholds_ignore_y_and_weights() -> None:
 
 
 def test_tree_thresholds_separate_multiclass_labels() -> None:
-    x = np.arange(300.0)
+    x = np.arange(300.0)  # 0..299 would be left out as row numbers: kept
     y = np.array(["low"] * 100 + ["mid"] * 100 + ["high"] * 100)
-    cuts = FeatureBinarizer(thresholds="tree").fit(pd.DataFrame({"x": x}), y).thresholds_["x"]
+    cuts = FeatureBinarizer(thresholds="tree", high_cardinality="keep").fit(pd.DataFrame({"x": x}), y).thresholds_["x"]
     assert cuts.tolist() == [99.5, 199.5]  # the two class changes, nothing else: a split must lower the impurity
 
 
@@ -763,7 +763,7 @@ def test_a_column_the_labels_ignore_gets_no_tree_cut_and_no_isolated_rows() -> N
     x = np.arange(1000.0)
     y = np.tile([0, 1], 500)  # the same class mix on both sides of every even cut
     X = pd.DataFrame({"x": x})
-    cuts = FeatureBinarizer(thresholds="tree").fit(X, y).thresholds_["x"]
+    cuts = FeatureBinarizer(thresholds="tree", high_cardinality="keep").fit(X, y).thresholds_["x"]  # not row numbers here
     share = [np.mean(x <= t) for t in cuts]
     assert all(0.005 <= s <= 0.995 for s in share)
 
@@ -774,6 +774,7 @@ def test_summaries_have_no_labels_so_tree_thresholds_fall_back_to_quantiles(capl
     values = np.arange(100.0)
     summary = ColumnSummary("x", False, 100, 0, values, np.ones(100, dtype=int), float(values[-1]))
     with caplog.at_level("INFO", logger="rulemodels.data.binarizer"):
-        tree = FeatureBinarizer(thresholds="tree").fit_summary([summary])
+        tree = FeatureBinarizer(thresholds="tree", high_cardinality="keep").fit_summary([summary])  # 0..99: kept
     assert "uses quantile thresholds" in caplog.text
-    assert np.array_equal(tree.thresholds_["x"], FeatureBinarizer().fit_summary([summary]).thresholds_["x"])
+    quantiles = FeatureBinarizer(high_cardinality="keep").fit_summary([summary]).thresholds_["x"]
+    assert quantiles.size and np.array_equal(tree.thresholds_["x"], quantiles)

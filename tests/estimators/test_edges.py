@@ -94,7 +94,7 @@ def test_dir_shows_public_names_and_the_warnings_are_exported() -> None:
     assert names == sorted(rulemodels.__all__)
     assert not {"Any", "TYPE_CHECKING", "importlib", "annotations"} & set(names)
     for name in ("TrivialRuleWarning", "TimeLimitWarning", "IDLikeColumnWarning", "HeaderLooksLikeDataWarning",
-                 "ColumnKindDriftWarning"):
+                 "ColumnKindDriftWarning", "AllMissingColumnWarning"):
         assert issubclass(getattr(rulemodels, name), UserWarning), name
     assert not {"importlib", "Any"} & set(dir(rulemodels.data))
 
