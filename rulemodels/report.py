@@ -10,12 +10,23 @@ font, no URL), readable when printed to PDF:
   the rows it claims), its precision on them, and the rows it *alone
   decides*: those whose prediction changes when the rule is evaluated with
   that clause (step) removed;
-- accuracy, error, the majority baseline and the confusion matrix on the
-  given data, beside the training error and complexity stored in the rule
-  file;
+- accuracy, balanced accuracy (the mean of the classes' recalls), each
+  class's recall and precision, error, the majority baseline and the
+  confusion matrix on the given data, beside the training error and
+  complexity stored in the rule file; every report shows them all, two
+  classes or more, and says so when the classes are unequal (the smallest
+  under half of an equal share, :data:`UNEQUAL_CLASSES`: accuracy alone then
+  flatters a rule that favours the larger class);
 - the errors: a few false positives and false negatives with their reasons
   (:func:`rulemodels.rules.explain_rule`, the reasons of ``predict
-  --explain``), and the error by subgroup of a column (``by``);
+  --explain``), and the error by subgroup of a column (``by``): groups are
+  keyed by value, text values shown quoted, so a real value ``missing`` or
+  ``other values`` never merges with the rows that have no value
+  (:data:`MISSING_GROUP`) or with the pooled rest of rare values
+  (:data:`OTHER_GROUP`).
+
+No text is cut: long class labels wrap in the figures (their whole text in
+a tooltip), long values wrap in the tables, and figures scale to the page.
 - for a fitted :class:`~rulemodels.BooleanRuleCV`, its θ path
   (``rule_path_``): the CV error (or score) and the folds' literals against
   θ, one line per R, the chosen candidate marked, and the refit's rule at
@@ -41,6 +52,8 @@ import html
 import importlib.metadata
 import math
 import os
+import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,6 +75,14 @@ MAX_GROUP_VALUES = 12
 N_QUANTILE_BINS = 5
 #: At most this many groups of a categorical ``by`` column are shown (the most frequent; the rest pooled).
 MAX_GROUPS = 20
+#: How the report shows the subgroup of rows with no value in the ``by`` column (values are shown quoted, so a
+#: real value 'missing' stays apart: groups are keyed by value, never by this text).
+MISSING_GROUP = "missing (no value)"
+#: How the report shows the pooled rest of a ``by`` column with more than :data:`MAX_GROUPS` values.
+OTHER_GROUP = "other values"
+#: The classes are *unequal* when the smallest class has less than this share of an equal split of the labelled
+#: rows (with two classes: under 25 % of them); the page then warns that accuracy alone flatters the majority.
+UNEQUAL_CLASSES = 0.5
 
 
 # ---------------------------------------------------------------------------
@@ -103,6 +124,24 @@ class ReportData:
     ``predicted`` holds each row's predicted class (the rule file's labels),
     ``truth`` each row's class index in ``classes`` (-1: a missing label or one
     that is not a class of the rule, left out of every score).
+
+    Scores, on the labelled rows, for two-class rules and rule lists alike:
+    ``accuracy``; ``balanced_accuracy``, the mean over the classes present of
+    each class's recall (as :func:`sklearn.metrics.balanced_accuracy_score`);
+    and ``class_scores``, one row per class of ``classes`` with its labelled
+    ``rows``, their ``share``, the rows ``predicted`` as it, the ``right`` ones,
+    ``recall`` (right / rows) and ``precision`` (right / predicted), NaN where
+    the denominator is 0. The page always shows them; when the classes are
+    unequal (:attr:`unequal_classes`) it also says that accuracy alone flatters
+    a rule that favours the larger class.
+
+    ``subgroups`` (with ``by``): one row per group of the column, with
+    ``group`` (as shown: text values quoted, ``'missing'``), ``kind``
+    (``"value"``, ``"bin"`` of a numeric column, ``"other"``: the pooled rest of
+    rare values, ``"missing"``: the rows with no value), ``value`` (the
+    column's value for kind ``"value"``), ``rows``, ``labelled``, ``errors`` and
+    ``error``. Groups are keyed by value, so a real value named like the
+    missing or pooled group is a group of its own.
     """
 
     rule: Rule | RuleList
@@ -116,6 +155,8 @@ class ReportData:
     parts: list[PartStats]
     confusion: np.ndarray
     accuracy: float
+    balanced_accuracy: float
+    class_scores: pd.DataFrame
     baseline_error: float
     baseline_class: Any
     errors: pd.DataFrame
@@ -135,6 +176,12 @@ class ReportData:
     @property
     def error(self) -> float:
         return 1.0 - self.accuracy
+
+    @property
+    def unequal_classes(self) -> bool:
+        """True when the smallest class has under :data:`UNEQUAL_CLASSES` of an equal share of the labelled rows."""
+        shares = self.class_scores["share"].to_numpy(dtype=float)
+        return bool(len(shares)) and float(shares.min()) < UNEQUAL_CLASSES / len(shares)
 
 
 @dataclass(frozen=True)
@@ -311,46 +358,85 @@ def _error_examples(source: _Source, frame: pd.DataFrame, predicted: np.ndarray,
 
 
 def _subgroups(column: pd.Series, name: str, wrong: np.ndarray, labelled: np.ndarray) -> tuple[pd.DataFrame, str]:
-    """Rows, errors and error rate per value of ``column`` (numeric columns with many values: per quantile bin)."""
+    """Rows, errors and error rate per value of ``column`` (numeric columns with many values: per quantile bin).
+
+    Groups are keyed by the values themselves, never by their text: a real
+    value named ``missing`` or ``other values`` is a group of its own, apart
+    from the rows with no value (kind ``"missing"``, shown as
+    :data:`MISSING_GROUP`, always last and never pooled) and from the pooled
+    rest of a column with more than :data:`MAX_GROUPS` values (kind
+    ``"other"``). Text values are shown quoted (``'missing'``), so no value
+    reads as one of those two groups.
+    """
     values = column.reset_index(drop=True)
+    missing = values.isna().to_numpy()
     numeric = pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
+    groups: list[tuple[str, str, Any]] = []  # (shown as, kind, value) per group, in the order shown
     if numeric and values.nunique(dropna=True) > MAX_GROUP_VALUES:
         edges = np.unique(np.nanquantile(values.to_numpy(dtype=float), np.linspace(0, 1, N_QUANTILE_BINS + 1)))
         inner = edges[1:-1]
         labels = [f"{name} <= {inner[0]:g}" if len(inner) else f"any {name}"]
         labels += [f"{low:g} < {name} <= {high:g}" for low, high in zip(inner[:-1], inner[1:])]
         labels += [f"{name} > {inner[-1]:g}"] if len(inner) else []
-        codes = np.searchsorted(inner, values.to_numpy(dtype=float), side="left")
-        groups = pd.Series(np.asarray(labels, dtype=object)[np.minimum(codes, len(labels) - 1)])
-        groups = groups.where(values.notna().to_numpy(), "missing")
-        order = [*labels, "missing"]
+        codes = np.minimum(np.searchsorted(inner, values.to_numpy(dtype=float), side="left"), len(labels) - 1)
+        groups = [(label, "bin", None) for label in labels]
         note = (f"'{name}' is numeric with {values.nunique()} distinct values: rows are grouped into "
                 f"{len(labels)} quantile bins of about equal size")
     else:
-        groups = values.astype(object).where(values.notna(), "missing").astype(str)
-        frequent = groups.value_counts()
-        order = [str(v) for v in sorted(frequent.index[:MAX_GROUPS], key=_natural)]
-        note = f"one group per value of '{name}'"
-        if len(frequent) > MAX_GROUPS:
-            groups = groups.where(groups.isin(order), "other values")
-            order.append("other values")
-            note += f" (the {MAX_GROUPS} most frequent of {len(frequent)}; the rest pooled as 'other values')"
-    table = pd.DataFrame({"group": groups.to_numpy(), "labelled": labelled, "wrong": wrong & labelled})
-    summary = table.groupby("group", sort=False).agg(rows=("group", "size"), labelled=("labelled", "sum"),
-                                                     errors=("wrong", "sum"))
-    summary = summary.reindex([g for g in order if g in summary.index]).reset_index()
+        codes, uniques = pd.factorize(values.astype(object), use_na_sentinel=True)
+        counts = np.bincount(codes[codes >= 0], minlength=len(uniques))
+        plain = [_plain(value) for value in uniques]
+        frequent = sorted(range(len(plain)), key=lambda k: (-counts[k], _natural(plain[k])))[:MAX_GROUPS]
+        kept = sorted(frequent, key=lambda k: _natural(plain[k]))
+        position = np.full(len(plain) + 1, len(kept))  # codes not kept: the pooled rest, after the kept values
+        position[kept] = np.arange(len(kept))
+        codes = position[np.where(codes >= 0, codes, len(plain))]
+        groups = [(_value_text(plain[k]), "value", plain[k]) for k in kept]
+        note = f"one group per value of '{name}' (text values in quotes)"
+        if len(plain) > len(kept):
+            rest = len(plain) - len(kept)
+            groups.append((f"{OTHER_GROUP} ({rest} rarer value{'s' if rest != 1 else ''})", "other", None))
+            note += (f"; the {len(kept)} most frequent of its {len(plain)} values, the rest pooled as "
+                     f"'{OTHER_GROUP}'")
+    codes = np.where(missing, len(groups), codes)
+    if missing.any():
+        groups.append((MISSING_GROUP, "missing", None))
+        note += f"; '{MISSING_GROUP}': the rows with no value in '{name}'"
+    size = len(groups)
+    rows = np.bincount(codes, minlength=size)
+    n_labelled = np.bincount(codes, weights=labelled, minlength=size).astype(int)
+    errors = np.bincount(codes, weights=wrong & labelled, minlength=size).astype(int)
+    summary = pd.DataFrame({
+        "group": [g[0] for g in groups], "kind": [g[1] for g in groups],
+        "value": pd.Series([g[2] for g in groups], dtype=object),
+        "rows": rows, "labelled": n_labelled, "errors": errors,
+    })
+    summary = summary[summary["rows"] > 0].reset_index(drop=True)
     summary["error"] = np.where(summary["labelled"] > 0, summary["errors"] / summary["labelled"].clip(lower=1), np.nan)
     return summary, note
 
 
-def _natural(value: str) -> tuple[int, float, str]:
-    """Sort group names as numbers when they are numbers, 'missing' last."""
-    if value == "missing":
-        return (2, 0.0, value)
+def _value_text(value: Any) -> str:
+    """A value of a ``by`` column as the report shows it: numbers and booleans as written, any other value quoted.
+
+    Quoted text (``'missing'``) never reads as :data:`MISSING_GROUP` or the
+    pooled :data:`OTHER_GROUP`, which are shown unquoted.
+    """
+    if isinstance(value, bool | int | float):
+        return str(value)
+    return repr(str(value)) if isinstance(value, str) else repr(value)
+
+
+def _natural(value: Any) -> tuple[int, float, str]:
+    """Sort values as numbers when they are numbers (or text that reads as a finite number), then as text."""
+    if isinstance(value, bool | int | float):
+        return (0, float(value), str(value))
+    text = str(value)
     try:
-        return (0, float(value), value)
+        number = float(text)
     except ValueError:
-        return (1, 0.0, value)
+        return (1, 0.0, text)
+    return (0, number, text) if math.isfinite(number) else (1, 0.0, text)
 
 
 def _solver_versions(solver: str | None) -> str:
@@ -507,7 +593,15 @@ def report_data(
     model: Any, X: pd.DataFrame, y: Any, *, by: str | None = None, results: Any = None,
     data_name: str | None = None, n_examples: int = DEFAULT_N_EXAMPLES,
 ) -> ReportData:
-    """Everything :func:`report_html` shows, as values (its arguments are :func:`report_html`'s)."""
+    """Everything :func:`report_html` shows, as values (its arguments are :func:`report_html`'s).
+
+    Returns
+    -------
+    ReportData
+        The predictions, the clauses' (steps') statistics, the scores
+        (``accuracy``, ``balanced_accuracy``, ``class_scores``), the errors,
+        the subgroups of ``by`` and the metadata.
+    """
     source = _source(model)
     if not isinstance(X, pd.DataFrame):
         raise TypeError(f"X must be a pandas DataFrame with the rule's columns, got {type(X).__name__}")
@@ -540,6 +634,9 @@ def report_data(
     confusion = np.zeros((k, k), dtype=int)
     np.add.at(confusion, (truth[labelled], predicted_index[labelled]), 1)
     accuracy = float(np.trace(confusion) / labelled.sum())
+    class_scores = _class_scores(confusion, source.classes)
+    recalls = class_scores["recall"].to_numpy(dtype=float)
+    balanced_accuracy = float(np.mean(recalls[class_scores["rows"].to_numpy() > 0]))
     counts = confusion.sum(axis=1)
     majority = int(np.argmax(counts))
     errors, n_by_kind = _error_examples(source, frame, predicted_index, truth, n_examples)
@@ -554,11 +651,24 @@ def report_data(
     return ReportData(
         rule=source.rule, classes=source.classes, target=source.target, data_name=name, n_rows=len(X),
         predicted=predicted, predicted_index=predicted_index, truth=truth, parts=parts, confusion=confusion,
-        accuracy=accuracy, baseline_error=float(1 - counts[majority] / labelled.sum()),
+        accuracy=accuracy, balanced_accuracy=balanced_accuracy, class_scores=class_scores,
+        baseline_error=float(1 - counts[majority] / labelled.sum()),
         baseline_class=source.classes[majority], errors=errors, n_errors_by_kind=n_by_kind, subgroups=subgroups,
         subgroup_note=note, pareto=pareto, facts=_facts(source, ReportDataInput(name, len(X))),
         **_path_of(model),
     )
+
+
+def _class_scores(confusion: np.ndarray, classes: tuple[Any, ...]) -> pd.DataFrame:
+    """Per class (rows of ``confusion``: actual, columns: predicted): rows, share, predicted, right, recall, precision."""
+    actual, predicted, right = confusion.sum(axis=1), confusion.sum(axis=0), np.diag(confusion)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        recall = np.where(actual > 0, right / actual, np.nan)
+        precision = np.where(predicted > 0, right / predicted, np.nan)
+    return pd.DataFrame({
+        "class": pd.Series(list(classes), dtype=object), "rows": actual, "share": actual / max(int(actual.sum()), 1),
+        "predicted": predicted, "right": right, "recall": recall, "precision": precision,
+    })
 
 
 def _path_of(model: Any) -> dict[str, Any]:
@@ -577,15 +687,19 @@ def _path_of(model: Any) -> dict[str, Any]:
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; color: #1b1b1b;
-       background: #ffffff; margin: 2em auto; max-width: 62em; padding: 0 1.5em; line-height: 1.45; }
+       background: #ffffff; margin: 2em auto; max-width: 62em; padding: 0 1.5em; line-height: 1.45;
+       overflow-wrap: break-word; }
 h1 { font-size: 1.6em; margin-bottom: 0.2em; } h2 { font-size: 1.25em; margin-top: 1.8em; border-bottom: 1px solid #ccc; }
 .subtitle { color: #555; margin-top: 0; }
 table { border-collapse: collapse; margin: 0.6em 0 1em; font-size: 0.92em; }
 th, td { border: 1px solid #c8c8c8; padding: 0.3em 0.6em; text-align: left; vertical-align: top; }
+td.num { white-space: nowrap; } em.group { color: #444; }
+.warning { border-left: 4px solid #e08a1e; background: #fdf4e7; padding: 0.4em 0.8em; }
 th { background: #f0f2f5; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .rule { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 0.95em;
         background: #f6f8fa; border: 1px solid #d8dee4; padding: 0.8em 1em; white-space: pre-wrap; }
 .note { color: #444; font-size: 0.9em; } .figure { margin: 0.8em 0 1.2em; }
+.figure svg { max-width: 100%; height: auto; }
 .metrics td:first-child { font-weight: 600; }
 @media print {
   body { margin: 0; max-width: none; font-size: 10.5pt; } h2 { break-after: avoid; }
@@ -600,11 +714,33 @@ def _pct(value: float | None) -> str:
     return "–" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{100 * value:.1f} %"
 
 
+class _Markup(str):
+    """HTML the page wrote itself (from escaped text): :func:`_table` puts it in a cell as it is."""
+
+
+#: A run of this many characters without a space may break (``<wbr>``) every :data:`_BREAK_EVERY` characters.
+_LONG_WORD, _BREAK_EVERY = 32, 20
+
+
+def _breakable(text: str) -> str:
+    """``text`` escaped, with a line break allowed inside long words: a table cell wraps them whole, never clips."""
+    pieces = re.split(rf"(\S{{{_LONG_WORD},}})", text)
+    return "".join(
+        "<wbr>".join(_ESC(piece[k:k + _BREAK_EVERY]) for k in range(0, len(piece), _BREAK_EVERY)) if odd % 2
+        else _ESC(piece)
+        for odd, piece in enumerate(pieces)
+    )
+
+
+def _cell(cell: Any) -> str:
+    return cell if isinstance(cell, _Markup) else _breakable(str(cell))
+
+
 def _table(header: Sequence[str], rows: Sequence[Sequence[Any]], numeric: Sequence[int] = (), css: str = "") -> str:
     number = ' class="num"'
-    head = "".join(f"<th>{_ESC(str(h))}</th>" for h in header)
+    head = "".join(f"<th>{_breakable(str(h))}</th>" for h in header)
     body = "".join(
-        "<tr>" + "".join(f"<td{number if k in numeric else ''}>{_ESC(str(cell))}</td>" for k, cell in enumerate(row))
+        "<tr>" + "".join(f"<td{number if k in numeric else ''}>{_cell(cell)}</td>" for k, cell in enumerate(row))
         + "</tr>"
         for row in rows
     )
@@ -621,6 +757,54 @@ def _text(x: float, y: float, text: str, *, size: int = 12, anchor: str = "start
           weight: str = "normal") -> str:
     return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" fill="{fill}" '
             f'font-weight="{weight}" font-family="sans-serif">{_ESC(text)}</text>')
+
+
+def _char_width(char: str) -> float:
+    """An upper bound of a character's width in common sans-serif fonts, in em (to size figures, never to cut)."""
+    if char in "mwMW@%\u2014":
+        return 1.0
+    if char in " .,:;'|!`iIjlft()[]-":
+        return 0.42
+    if char.isascii():
+        return 0.8 if char.isupper() else 0.66
+    return 1.05 if unicodedata.east_asian_width(char) in ("W", "F") else 0.8
+
+
+def _text_width(text: str, size: int) -> float:
+    """A generous estimate of the width of ``text`` in a sans-serif font of ``size`` pixels."""
+    return size * sum(_char_width(char) for char in text)
+
+
+def _wrap(text: str, width: float, size: int) -> list[str]:
+    """``text`` in lines no wider than ``width`` pixels (:func:`_text_width`), broken at spaces where it can, else
+    inside a word: every character is kept."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split(" "):
+        while _text_width(word, size) > width and len(word) > 1:
+            if current:
+                lines.append(current)
+                current = ""
+            cut = 1
+            while cut < len(word) and _text_width(word[:cut + 1], size) <= width:
+                cut += 1
+            lines.append(word[:cut])
+            word = word[cut:]
+        joined = f"{current} {word}" if current else word
+        if current and _text_width(joined, size) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = joined
+    lines.append(current)
+    return lines
+
+
+def _lines(x: float, y: float, lines: Sequence[str], whole: str, *, size: int, step: int, anchor: str) -> str:
+    """A text of several lines (the first at ``y``), with ``whole`` as its tooltip."""
+    spans = "".join(f'<tspan x="{x:.1f}" dy="{0 if k == 0 else step}">{_ESC(text)}</tspan>' for k, text in enumerate(lines))
+    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" fill="#1b1b1b" '
+            f'font-family="sans-serif"><title>{_ESC(whole)}</title>{spans}</text>')
 
 
 def _parts_chart(data: ReportData) -> str:
@@ -647,32 +831,50 @@ def _parts_chart(data: ReportData) -> str:
             body.append(f'<rect x="{left + right:.1f}" y="{y + 19}" width="{wrong:.1f}" height="10" fill="#c8453a"/>')
             body.append(_text(left + right + wrong + 6, y + 28,
                               f"alone decides {part.decides}: {part.decides_right} right, {part.decides_wrong} wrong", size=10))
-    return _svg(left + width + 200, height, "".join(body), "rows each clause fires on and alone decides")
+    texts = [f"{p.fires} ({_pct(p.precision)})" for p in parts] + [
+        f"alone decides {p.decides}: {p.decides_right} right, {p.decides_wrong} wrong" for p in parts]
+    margin = max([200.0] + [_text_width(text, 11) + 16 for text in texts])
+    return _svg(int(left + width + margin), height, "".join(body), "rows each clause fires on and alone decides")
 
 
 def _confusion_chart(data: ReportData) -> str:
-    """The confusion matrix as shaded cells (share of each actual class's rows), counts written in."""
+    """The confusion matrix as shaded cells (share of each actual class's rows), counts written in.
+
+    Class labels are never cut: a long one is wrapped over several lines (the
+    margins and cells grow to hold them), with the whole label as its tooltip.
+    """
     names = [str(c) for c in data.classes]
     k = len(names)
     cell = 70 if k <= 4 else 48
-    left, top = 130, 50
+    size, line = 11, 13
+    longest_word = max(_text_width(word, size) for name in names for word in name.split(" "))
+    cell = int(max(cell, min(160.0, longest_word + 10)))
+    columns = [_wrap(name, cell - 6, size) for name in names]
+    rows = [_wrap(name, 220, size) for name in names]
+    widest = max(_text_width(text, size) for lines in rows for text in lines)
+    left = int(max(130.0, widest + 24))
+    top = 40 + line * max(len(lines) for lines in columns)
+    cell_height = max(cell, line * max(len(lines) for lines in rows) + 10)
     body = [_text(left + cell * k / 2, 16, "predicted", anchor="middle", size=12, weight="bold"),
-            _text(14, top + cell * k / 2, "actual", size=12, weight="bold")]
+            _text(14, top - 8, "actual", size=12, weight="bold")]
     totals = data.confusion.sum(axis=1)
-    for j, name in enumerate(names):
-        body.append(_text(left + cell * j + cell / 2, top - 8, name[:12], anchor="middle", size=11))
-    for i, name in enumerate(names):
-        body.append(_text(left - 8, top + cell * i + cell / 2 + 4, name[:14], anchor="end", size=11))
+    for j, lines in enumerate(columns):
+        head = top - 8 - line * (len(lines) - 1)
+        body.append(_lines(left + cell * j + cell / 2, head, lines, names[j], size=size, step=line, anchor="middle"))
+    for i, lines in enumerate(rows):
+        first = top + cell_height * i + cell_height / 2 + 4 - line * (len(lines) - 1) / 2
+        body.append(_lines(left - 8, first, lines, names[i], size=size, step=line, anchor="end"))
         for j in range(k):
             count = int(data.confusion[i, j])
             share = count / totals[i] if totals[i] else 0.0
             base = (47, 109, 181) if i == j else (200, 69, 58)
             colour = tuple(int(255 - (255 - c) * share) for c in base)
-            body.append(f'<rect x="{left + cell * j}" y="{top + cell * i}" width="{cell}" height="{cell}" '
-                        f'fill="rgb{colour}" stroke="#888"/>')
-            body.append(_text(left + cell * j + cell / 2, top + cell * i + cell / 2 + 5, str(count), anchor="middle",
-                              size=13, fill="#ffffff" if share > 0.55 else "#1b1b1b", weight="bold"))
-    return _svg(left + cell * k + 20, top + cell * k + 12, "".join(body), "confusion matrix")
+            body.append(f'<rect x="{left + cell * j}" y="{top + cell_height * i}" width="{cell}" '
+                        f'height="{cell_height}" fill="rgb{colour}" stroke="#888"/>')
+            body.append(_text(left + cell * j + cell / 2, top + cell_height * i + cell_height / 2 + 5, str(count),
+                              anchor="middle", size=13, fill="#ffffff" if share > 0.55 else "#1b1b1b", weight="bold"))
+    width = int(max(left + cell * k + 20, left + cell * k / 2 + _text_width("predicted", 12) / 2 + 20))
+    return _svg(width, top + cell_height * k + 12, "".join(body), "confusion matrix")
 
 
 def _pareto_chart(data: ReportData) -> str:
@@ -731,7 +933,8 @@ def _pareto_chart(data: ReportData) -> str:
         ly = top + 8 + 18 * k
         body.append(f'<rect x="{left + width + 14}" y="{ly}" width="12" height="12" fill="{colour}"/>')
         body.append(_text(left + width + 32, ly + 10, label, size=11))
-    return _svg(left + width + 300, top + height + 44, "".join(body), "Pareto front of test error against literals")
+    margin = max([300.0] + [_text_width(label, 11) + 50 for _, label in legend])
+    return _svg(int(left + width + margin), top + height + 44, "".join(body), "Pareto front of test error against literals")
 
 
 _PATH_COLOURS = ("#2f6db5", "#e08a1e", "#3c9a4b", "#8e44ad", "#17a2b8", "#5d6d7e")  # no red: the ring is red
@@ -890,6 +1093,7 @@ def _scores_section(data: ReportData) -> str:
     note = f" ({left_out} rows with a missing label or another value left out)" if left_out else ""
     rows = [
         ["accuracy", f"{data.accuracy:.4f}"],
+        ["balanced accuracy (the mean of the classes' recalls)", f"{data.balanced_accuracy:.4f}"],
         ["error", f"{data.error:.4f}"],
         ["majority baseline (error)", f"{data.baseline_error:.4f}: always {data.baseline_class}"],
         ["training error (stored in the rule file)", facts.get("training error (stored)", "not recorded")],
@@ -897,12 +1101,27 @@ def _scores_section(data: ReportData) -> str:
     ]
     names = [str(c) for c in data.classes]
     matrix = [[f"actual {name}", *map(int, data.confusion[i]), int(data.confusion[i].sum())] for i, name in enumerate(names)]
+    scores = data.class_scores
+    per_class = [[str(r["class"]), f"{int(r['rows'])} ({_pct(float(r['share']))})", int(r["predicted"]),
+                  _pct(float(r["recall"])), _pct(float(r["precision"]))] for _, r in scores.iterrows()]
+    warning = ""
+    if data.unequal_classes:
+        small = scores.iloc[int(np.argmin(scores["share"].to_numpy(dtype=float)))]
+        warning = (
+            f"<p class=\"note warning\"><strong>The classes are unequal</strong>: {_ESC(str(small['class']))} is "
+            f"{_pct(float(small['share']))} of the labelled rows. Always answering {_ESC(str(data.baseline_class))} "
+            f"would already be right on {_pct(1 - data.baseline_error)} of them, so read the balanced accuracy and "
+            f"the recall and precision of {_ESC(str(small['class']))} rather than the accuracy.</p>"
+        )
     return (
         f"<h2 id=\"scores\">How good it is on {_ESC(data.data_name)}</h2>"
         f"<p class=\"note\">Scores on the {data.n_labelled} labelled rows of {_ESC(data.data_name)}{_ESC(note)}. "
         "If these are the rows the rule was learned on, the error is a training error, not an estimate for new rows "
-        "(see the cross-validation section for that).</p>"
-        f"{_table(['measure', 'value'], rows, css='metrics')}"
+        "(see the cross-validation section for that). The balanced accuracy weighs every class alike: it is the "
+        "mean of the classes' recalls. Per class, the recall is the share of its rows the rule predicts as it, the "
+        "precision the share of the rows predicted as it that are of it (–: no such rows).</p>"
+        f"{warning}{_table(['measure', 'value'], rows, css='metrics')}"
+        f"{_table(['class', 'rows (share)', 'predicted as it', 'recall', 'precision'], per_class, numeric=(1, 2, 3, 4))}"
         f"{_table(['', *[f'predicted {n}' for n in names], 'rows'], matrix, numeric=tuple(range(1, len(names) + 2)))}"
         f'<div class="figure">{_confusion_chart(data)}</div>'
     )
@@ -919,7 +1138,8 @@ def _errors_section(data: ReportData) -> str:
     else:
         parts.append("<p>No errors on these rows.</p>")
     if data.subgroups is not None:
-        rows = [[g.group, int(g.rows), int(g.labelled), int(g.errors), _pct(g.error)]
+        rows = [[g.group if g.kind in ("value", "bin") else _Markup(f'<em class="group">{_ESC(g.group)}</em>'),
+                 int(g.rows), int(g.labelled), int(g.errors), _pct(g.error)]
                 for g in data.subgroups.itertuples(index=False)]
         parts.append(f"<h3>Error by subgroup</h3><p class=\"note\">{_ESC(data.subgroup_note)}.</p>")
         parts.append(_table(["group", "rows", "labelled", "errors", "error"], rows, numeric=(1, 2, 3, 4)))
@@ -992,7 +1212,12 @@ def report_html(
         rule are left out of the scores and said so).
     by : str, optional
         A column of ``X``: the error per value (per quantile bin for a numeric
-        column with many values).
+        column with many values; the :data:`MAX_GROUPS` most frequent values
+        of a column with more, the rest pooled). Groups are keyed by value:
+        text values are shown quoted (``'missing'``), the rows with no value
+        form their own group, shown as :data:`MISSING_GROUP` in italics, and
+        the pooled rest is shown as :data:`OTHER_GROUP` with the number of
+        values pooled, so no real value merges with either.
     results : str, path or DataFrame, optional
         A ``rulemodels cv`` results file (or :func:`rulemodels.experiments.read_results`'s
         frame): the Pareto front of mean test error against literals.
@@ -1006,7 +1231,10 @@ def report_html(
     Returns
     -------
     str
-        The HTML page: inline CSS and SVG, no script and no URL.
+        The HTML page: inline CSS and SVG, no script and no URL. Its scores
+        are those of :class:`ReportData`: accuracy, balanced accuracy, and
+        recall and precision per class, for every rule (two classes or a
+        rule list), with a warning when the classes are unequal.
     """
     page = render_html(report_data(model, X, y, by=by, results=results, data_name=data_name, n_examples=n_examples))
     if out is not None:

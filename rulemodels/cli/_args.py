@@ -541,8 +541,9 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
         "report", help="write a self-contained HTML report of a saved rule on labelled data",
         description="Write one self-contained HTML file (inline CSS and SVG; no script, no URL) showing a saved rule "
                     "to a reviewer: its clauses (or a rule list's steps) with the rows each fires on, its precision "
-                    "and the rows it alone decides; accuracy, baseline and confusion matrix on DATA; errors with their "
-                    "reasons; with --by the error per subgroup; with --results the Pareto front of a 'cv' results "
+                    "and the rows it alone decides; accuracy, balanced accuracy, recall and precision per class, "
+                    "baseline and confusion matrix on DATA; errors with their reasons; with --by the error per "
+                    "subgroup; with --results the Pareto front of a 'cv' results "
                     "file; and the metadata (versions, settings, the rule file's SHA-256).",
     )
     report.add_argument("rule", metavar="RULE.json", help="a file written by 'rulemodels fit --out'")
@@ -557,7 +558,9 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
     report.add_argument("--results", metavar="CV.jsonl", help="a 'rulemodels cv' results file: adds the Pareto front")
     report.add_argument(
         "--by", metavar="COLUMN",
-        help="a column of DATA: the error per value (numeric columns with many values: per quantile bin)",
+        help="a column of DATA: the error per value (text values quoted; rows with no value, and the rest "
+             "beyond the 20 most frequent values, are groups of their own, in italics; numeric columns with many "
+             "values: per quantile bin)",
     )
     report.add_argument("--out", required=True, help="the HTML file to write")
     report.set_defaults(handler=handlers["report"])

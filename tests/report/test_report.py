@@ -13,8 +13,11 @@ import pytest
 
 import rulemodels
 from rulemodels import BooleanRuleClassifier, BooleanRuleCV, load_dataset
-from rulemodels.report import render_html, report_data, report_html
+from rulemodels.report import MAX_GROUPS, render_html, report_data, report_html
 from rulemodels.rules import Literal, Rule, RuleList, explain_rule, load_model, save_model
+
+#: How the page shows the rows with no value of a ``by`` column, and the pooled rest of its rare values.
+MISSING_GROUP, OTHER_GROUP = "missing (no value)", "other values"
 
 
 @pytest.fixture
@@ -125,12 +128,129 @@ def test_error_by_subgroup_bins_many_numbers_and_keeps_missing_values():
     y = (np.arange(100) > 60).astype(int)
     data = report_data(rule, X, y, by="age")
     groups = data.subgroups.set_index("group")
-    assert "quantile bins" in data.subgroup_note and "missing" in groups.index
+    assert "quantile bins" in data.subgroup_note and MISSING_GROUP in groups.index
     assert int(groups["rows"].sum()) == 100 and int(groups["errors"].sum()) == int(np.sum(data.predicted != y))
-    assert groups.loc["missing", "rows"] == 1
+    assert groups.loc[MISSING_GROUP, "rows"] == 1 and groups.loc[MISSING_GROUP, "kind"] == "missing"
+    assert set(groups["kind"]) == {"bin", "missing"}
     by_site = report_data(rule, X, y, by="site").subgroups.set_index("group")
-    assert list(by_site.index) == ["a", "b", "missing"] and by_site["rows"].tolist() == [50, 25, 25]
+    assert list(by_site.index) == ["'a'", "'b'", MISSING_GROUP] and by_site["rows"].tolist() == [50, 25, 25]
+    assert by_site["value"].tolist()[:2] == ["a", "b"] and by_site["kind"].tolist() == ["value", "value", "missing"]
     assert "one group per value" in report_data(rule, X, y, by="site").subgroup_note
+
+
+def subgroup_errors(data, mask):
+    """The labelled rows and errors of the rows in ``mask``, counted here."""
+    labelled = data.truth >= 0
+    return int(np.sum(mask & labelled)), int(np.sum(mask & labelled & (data.predicted_index != data.truth)))
+
+
+def test_a_real_value_named_missing_is_not_pooled_with_missing_values():
+    """Issue 39: 53 rows with the value 'missing' and 73 with no value are two groups, each with its own error."""
+    rng = np.random.default_rng(39)
+    status = np.array(["missing"] * 53 + [None] * 73 + ["paid"] * 74, dtype=object)
+    order = rng.permutation(len(status))
+    X = pd.DataFrame({"x": rng.normal(size=200), "status": status[order]})
+    y = (rng.random(200) < 0.4).astype(int)
+    data = report_data(Rule.dnf([[Literal("x", ">", 0.0)]]), X, y, by="status")
+    groups = data.subgroups
+    assert len(groups) == 3 and groups["rows"].tolist() == [53, 74, 73]
+    real = groups[groups["kind"] == "value"].set_index("value")
+    gone = groups[groups["kind"] == "missing"].iloc[0]
+    assert real.loc["missing", "rows"] == 53 and real.loc["missing", "group"] == "'missing'" and gone["rows"] == 73
+    assert gone["group"] != real.loc["missing", "group"] and groups["group"].is_unique
+    for mask, row in ((X["status"].eq("missing").to_numpy(), real.loc["missing"]),
+                      (X["status"].isna().to_numpy(), gone)):
+        assert (int(row["labelled"]), int(row["errors"])) == subgroup_errors(data, mask)
+        assert row["error"] == pytest.approx(row["errors"] / row["labelled"])
+    page = render_html(data)
+    assert "<td>&#x27;missing&#x27;</td>" in page and f'<em class="group">{MISSING_GROUP}</em>' in page
+
+
+def test_a_real_value_named_like_the_pooled_rest_or_the_missing_group_stays_apart():
+    """More than MAX_GROUPS values: the rare ones are pooled; real values 'other values' and 'missing (no value)'
+    (and a hostile one) stay groups of their own, and the page escapes them."""
+    frequent = [f"v{k:02d}" for k in range(MAX_GROUPS - 3)]
+    values = [v for v in frequent for _ in range(10)] + [OTHER_GROUP] * 9 + [MISSING_GROUP] * 8
+    values += ["<b>x</b>"] * 7 + [f"rare{k}" for k in range(6)] + [None] * 4
+    X = pd.DataFrame({"x": np.linspace(-1, 1, len(values)), "kind": values})
+    y = (np.arange(len(values)) % 3 == 0).astype(int)
+    data = report_data(Rule.dnf([[Literal("x", ">", 0.0)]]), X, y, by="kind")
+    groups = data.subgroups
+    assert groups["group"].is_unique and int(groups["rows"].sum()) == len(values)
+    real = groups[groups["kind"] == "value"].set_index("value")
+    assert len(real) == MAX_GROUPS and real.loc[OTHER_GROUP, "rows"] == 9 and real.loc[MISSING_GROUP, "rows"] == 8
+    pooled = groups[groups["kind"] == "other"].iloc[0]
+    assert pooled["rows"] == 6 and pooled["group"].startswith(OTHER_GROUP) and "6 rarer values" in pooled["group"]
+    assert groups[groups["kind"] == "missing"]["rows"].tolist() == [4]
+    assert groups["kind"].tolist()[-2:] == ["other", "missing"]
+    column = X["kind"]
+    for value, row in real.iterrows():
+        assert (int(row["labelled"]), int(row["errors"])) == subgroup_errors(data, column.eq(value).to_numpy())
+    rare = column.str.startswith("rare").fillna(False).to_numpy(dtype=bool)
+    assert (int(pooled["labelled"]), int(pooled["errors"])) == subgroup_errors(data, rare)
+    page = render_html(data)
+    assert "<b>x</b>" not in page and "&#x27;&lt;b&gt;x&lt;/b&gt;&#x27;" in page
+    assert f"<td>&#x27;{OTHER_GROUP}&#x27;</td>" in page and f'<em class="group">{OTHER_GROUP} (6 rarer values)</em>' in page
+
+
+def test_a_rare_class_gets_balanced_accuracy_and_recall_and_precision_per_class():
+    """Issue 39: 3 % positives; the scores match sklearn.metrics, in the data and on the page."""
+    from sklearn.metrics import balanced_accuracy_score, precision_score, recall_score
+
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame({"x": rng.normal(size=1000)})
+    y = np.zeros(1000, dtype=int)
+    y[rng.choice(1000, 30, replace=False)] = 1
+    X.loc[y == 1, "x"] += 1.5
+    data = report_data(Rule.dnf([[Literal("x", ">", 1.2)]]), X, y)
+    predicted = data.predicted_index
+    scores = data.class_scores.set_index("class")
+    assert data.balanced_accuracy == pytest.approx(balanced_accuracy_score(y, predicted))
+    assert scores["recall"].tolist() == pytest.approx(list(recall_score(y, predicted, average=None)))
+    assert scores["precision"].tolist() == pytest.approx(list(precision_score(y, predicted, average=None)))
+    assert scores["rows"].tolist() == [970, 30] and scores.loc[1, "share"] == pytest.approx(0.03)
+    assert data.unequal_classes and 0.5 < data.balanced_accuracy < data.accuracy
+    page = render_html(data)
+    assert f"{data.balanced_accuracy:.4f}" in page and "balanced accuracy" in page and "The classes are unequal" in page
+    for recall, precision in zip(scores["recall"], scores["precision"]):
+        assert f"<td class=\"num\">{100 * recall:.1f} %</td><td class=\"num\">{100 * precision:.1f} %</td>" in page
+
+
+def test_a_rule_lists_scores_per_class_match_sklearn(report_pima_three):
+    from sklearn.metrics import balanced_accuracy_score, precision_score, recall_score
+
+    X, labels = report_pima_three
+    rules = RuleList([("high", Rule.dnf([[Literal("glucose", ">", 150.0)]])),
+                      ("low", Rule.dnf([[Literal("bmi", ">", 45.0)]]))], "healthy")
+    data = report_data(rules, X, labels)
+    predicted = data.predicted.astype(str)
+    order = [str(c) for c in data.classes]
+    assert data.balanced_accuracy == pytest.approx(balanced_accuracy_score(labels, predicted))
+    scores = data.class_scores
+    assert scores["recall"].tolist() == pytest.approx(list(recall_score(labels, predicted, labels=order, average=None)))
+    assert scores["precision"].tolist() == pytest.approx(
+        list(precision_score(labels, predicted, labels=order, average=None, zero_division=np.nan)), nan_ok=True)
+    assert not report_data(Rule.dnf([[Literal("x", ">", 5.0)]]), pd.DataFrame({"x": [6.0, 1.0, 1.0, 6.0]}),
+                           [1, 0, 0, 1]).unequal_classes
+
+
+def test_long_class_labels_are_shown_whole_in_the_confusion_chart():
+    """A class label is never cut: wrapped over lines in the SVG, whole in its tooltip and in the tables."""
+    long = "patients readmitted within thirty days of discharge"
+    unbroken = "x" * 60
+    rules = RuleList([(long, Rule.dnf([[Literal("x", ">", 5.0)]])), (unbroken, Rule.dnf([[Literal("z", "==", 1)]]))],
+                     "no")
+    X = pd.DataFrame({"x": [6.0, 1.0, 1.0, 6.0, 1.0], "z": [0, 1, 0, 0, 0]})
+    page = report_html(rules, X, [long, unbroken, "no", long, "no"])
+    chart = page[page.index('aria-label="confusion matrix"'):]
+    chart = chart[:chart.index("</svg>")]
+    for label in (long, unbroken):
+        assert chart.count(f"<title>{label}</title>") == 2  # as a column and as a row
+        texts = re.findall(r"<text[^>]*><title>" + re.escape(label) + r"</title>(.*?)</text>", chart)
+        for text in texts:
+            lines = re.findall(r"<tspan[^>]*>(.*?)</tspan>", text)
+            assert "".join(lines).replace(" ", "") == label.replace(" ", "") and len(lines) > 1
+        assert f"<td>{label}</td>" in page.replace("<wbr>", "")
 
 
 def cv_records(path):
@@ -285,3 +405,13 @@ def test_a_rule_without_clauses_says_what_it_predicts(report_toy, form, constant
     assert data.parts == [] and data.predicted.tolist() == [constant] * 5
     page = report_html(Rule(form, ()), report_toy, [1, 0, 0, 1, 0])
     assert f"This rule has no clauses: it predicts {constant} on every row." in page and page.count("<svg") == 1
+
+
+def test_the_groups_shown_are_the_modules_names(capsys):
+    from rulemodels import report
+    from rulemodels.cli import main
+
+    assert (report.MISSING_GROUP, report.OTHER_GROUP) == (MISSING_GROUP, OTHER_GROUP)
+    with pytest.raises(SystemExit):
+        main(["report", "--help"])
+    assert f"beyond the {MAX_GROUPS} most frequent values" in " ".join(capsys.readouterr().out.split())

@@ -117,3 +117,38 @@ def test_without_chromium_the_tests_skip_with_a_hint_but_fail_under_ci(monkeypat
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match="Debian package chromium"):
         require_chromium()
+
+
+#: Every SVG text drawn inside its figure, and no element wider than the page (the figures scale down to fit).
+LAYOUT_PROBE = """JSON.stringify({
+  outside: Array.from(document.querySelectorAll('svg text')).filter(t => {
+    const s = t.ownerSVGElement.getBoundingClientRect(), r = t.getBoundingClientRect();
+    return r.left < s.left - 1 || r.right > s.right + 1 || r.top < s.top - 1 || r.bottom > s.bottom + 1;
+  }).map(t => t.textContent),
+  page: document.documentElement.scrollWidth, view: document.documentElement.clientWidth,
+  svgText: Array.from(document.querySelectorAll('svg text')).map(t => t.textContent).join('|'),
+})"""
+
+
+def test_long_labels_and_values_are_shown_whole_and_nothing_overflows(report_browser, tmp_path):
+    """Long class labels wrap inside the confusion chart, long subgroup values wrap in their table cells."""
+    import json
+
+    import pandas as pd
+
+    from rulemodels.rules import Literal, Rule, RuleList
+
+    long = "patients readmitted within thirty days of discharge"
+    unbroken = "W" * 90
+    rules = RuleList([(long, Rule.dnf([[Literal("x", ">", 5.0)]])), (unbroken, Rule.dnf([[Literal("z", "==", 1)]]))],
+                     "no")
+    X = pd.DataFrame({"x": [6.0, 1.0, 1.0, 6.0, 1.0], "z": [0, 1, 0, 0, 0], "ward": ["Q" * 150, "a", None, "a", "b"]})
+    out = tmp_path / "long.html"
+    report_html(rules, X, [long, unbroken, "no", long, "no"], by="ward", data_name="D" * 120, out=out)
+    visit = report_browser.visit(out)
+    layout = json.loads(report_browser.evaluate(LAYOUT_PROBE))
+    for label in (long, unbroken):
+        assert label.replace(" ", "") in layout["svgText"].replace(" ", ""), "a label is cut in a figure"
+    assert layout["outside"] == [], "SVG text drawn outside its figure"
+    assert layout["page"] <= layout["view"], "the page is wider than the window: something overflows"
+    check_page(visit, ["'" + "Q" * 150 + "'", "missing (no value)", "balanced accuracy"], n_figures=2)
