@@ -485,7 +485,11 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             Both are collapsed to weighted distinct binary patterns, with the
             same result as the in-memory fit with ``thresholds="quantile"``, the
             thresholds such a fit places (``docs/large_data.md``; needs
-            the ``large`` extra: pyarrow, dask).
+            the ``large`` extra: pyarrow, dask). A directory whose files
+            differ in columns or types is read under their unified schema (a
+            column absent from a file is missing in its rows, with a
+            ``ParquetSchemaWarning``; types no one type holds are refused);
+            empty files and empty Dask partitions are skipped.
         y : array-like of shape (n_samples,), or str
             Class labels (strings or numbers; more than two classes learn an
             ordered rule list, see the class docstring), or the name of the

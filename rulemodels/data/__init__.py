@@ -15,7 +15,8 @@
   :func:`read_stream` (two passes: summaries, then weighted distinct
   patterns, :class:`StreamedData`), :func:`stream_map` (predict in chunks),
   :func:`is_stream_input`; :func:`parquet_columns`, :func:`parquet_batches` and
-  :func:`is_parquet_path` for the CLI.
+  :func:`is_parquet_path` for the CLI (a directory whose files differ in
+  columns is read under their unified schema, :class:`ParquetSchemaWarning`).
 
 This layer sits on :mod:`rulemodels.rules` (the rule values) and imports nothing
 above it. The names are imported on first use (PEP 562), so reading a CSV file for
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 _EXPORTS: dict[str, str] = {
     "CSVOptions": "rulemodels.data._csv",
     "ColumnSummary": "rulemodels.data.binarizer",
+    "ParquetSchemaWarning": "rulemodels.data._parquet",
     "StreamedData": "rulemodels.data._stream",
     "is_parquet_path": "rulemodels.data._parquet",
     "is_stream_input": "rulemodels.data._stream",
@@ -83,7 +85,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         columns_as_labels,
         count_classes,
     )
-    from rulemodels.data._parquet import is_parquet_path, parquet_batches, parquet_columns
+    from rulemodels.data._parquet import ParquetSchemaWarning, is_parquet_path, parquet_batches, parquet_columns
     from rulemodels.data._stream import StreamedData, is_stream_input, read_stream, stream_map
     from rulemodels.data.binarizer import AllMissingColumnWarning, ColumnSummary, FeatureBinarizer, IDLikeColumnWarning
 

@@ -161,9 +161,9 @@ def read_features(path: str | Path, options: CSVOptions | None = None,
 
 def _read_parquet_whole(path: str | Path, dtypes: Mapping[str, Any] | None) -> pd.DataFrame:
     """Every row of a Parquet file or directory; ``dtypes`` columns cast (missing values kept missing)."""
-    from rulemodels.data._parquet import parquet_dataset
+    from rulemodels.data._parquet import parquet_table
 
-    frame = parquet_dataset(path).to_table().to_pandas()
+    frame = parquet_table(path).to_pandas()  # a directory's files under their unified schema
     if frame.empty:
         raise ValueError(f"data file '{path}' has no rows")
     for name, dtype in (dtypes or {}).items():

@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from rulemodels import defaults
-from rulemodels.data._parquet import parquet_batches, parquet_columns, parquet_dataset
+from rulemodels.data._parquet import dataset_batches, dataset_columns, parquet_dataset
 from rulemodels.data.binarizer import (
     ColumnSummary,
     FeatureBinarizer,
@@ -98,21 +98,23 @@ class _Source:
     def chunks(self) -> Iterator[pd.DataFrame]:
         """The Parquet record batches as DataFrames (features, then label and weight), one at a time."""
         columns = [*self.features, self.label, *([self.weight] if self.weight else [])]
-        for batch in self.data.to_batches(columns=columns, batch_size=self.batch_rows):
-            if batch.num_rows:
-                yield batch.to_pandas()
+        yield from dataset_batches(self.data, columns, self.batch_rows)
 
     def map_reduce(self, function: Callable[..., Any], merge: Callable[[list[Any]], Any], *args: Any) -> Any:
         """``merge`` of ``function(chunk, index, *args)`` over the chunks, in chunk order, merging every
         ``_FAN_IN`` results as they come (so at most that many unmerged results are held). A Dask DataFrame's
         chunks and merges run on its workers (``dask.compute``, which uses the active ``distributed``
-        client) as a tree; Parquet batches are read one at a time here. None when there is no chunk."""
+        client) as a tree; Parquet batches are read one at a time here. Empty chunks are skipped (a Dask
+        partition that a filter emptied, as ``ddf[ddf.x.notnull()]`` may leave). None when there is no
+        chunk with rows."""
         if self.is_dask:
             import dask
 
-            level = [dask.delayed(function)(part, index, *args) for index, part in enumerate(self.data.to_delayed())]
+            level = [
+                dask.delayed(_unless_empty)(function, part, index, *args) for index, part in enumerate(self.data.to_delayed())
+            ]
             while len(level) > 1:
-                level = [dask.delayed(merge)(level[k:k + _FAN_IN]) for k in range(0, len(level), _FAN_IN)]
+                level = [dask.delayed(_merge_present)(merge, level[k:k + _FAN_IN]) for k in range(0, len(level), _FAN_IN)]
             return dask.compute(level[0])[0] if level else None
         pending: list[Any] = []
         for index, chunk in enumerate(self.chunks()):
@@ -120,6 +122,17 @@ class _Source:
             if len(pending) == _FAN_IN:
                 pending = [merge(pending)]
         return merge(pending) if pending else None
+
+
+def _unless_empty(function: Callable[..., Any], chunk: pd.DataFrame, index: int, *args: Any) -> Any:
+    """``function(chunk, index, *args)``, or None for a chunk without rows (a Dask partition a filter emptied)."""
+    return function(chunk, index, *args) if len(chunk) else None
+
+
+def _merge_present(merge: Callable[[list[Any]], Any], parts: list[Any]) -> Any:
+    """``merge`` of the results that are not None (the empty chunks'), or None when all are."""
+    present = [part for part in parts if part is not None]
+    return merge(present) if present else None
 
 
 def _column_name(value: Any, what: str, columns: list[str], source: str) -> str:
@@ -147,8 +160,8 @@ def _source(X: Any, y: Any, sample_weight: Any, batch_rows: int) -> _Source:
         if not features:
             raise ValueError(f"the Dask DataFrame has no feature columns besides the label {label!r}")
         return _Source(frame, features, label, weight, True, batch_rows)
-    dataset = parquet_dataset(X)
-    columns = [str(c) for c in dataset.schema.names]
+    dataset = parquet_dataset(X)  # a directory's files under their unified schema
+    columns = dataset_columns(dataset)
     check_unique_column_names(columns)
     if y is None:
         raise ValueError(f"y must name the label column of the Parquet data '{X}'; columns are {', '.join(columns)}")
@@ -507,11 +520,12 @@ def stream_map(X: Any, function: Callable[[pd.DataFrame], np.ndarray], columns: 
             return pd.Series(values, index=part.index, name=meta.name)
 
         return X.map_partitions(on_partition, meta=meta)
-    names = parquet_columns(X)
+    dataset = parquet_dataset(X)  # a directory's files under their unified schema
+    names = dataset_columns(dataset)
     missing = [c for c in columns if c not in names]
     if missing:
         raise ValueError(f"the Parquet data '{X}' lacks column(s) {missing} seen in fit; it has {', '.join(names)}")
-    results = [function(batch) for batch in parquet_batches(X, columns, batch_rows)]
+    results = [function(batch) for batch in dataset_batches(dataset, columns, batch_rows)]
     if not results:
         raise ValueError(f"the Parquet data '{X}' has no rows to predict")
     return np.concatenate(results)

@@ -95,3 +95,37 @@ def test_cv_and_exact_read_parquet_whole_like_the_csv(tmp_path, capsys, source):
     records = [json.loads(line) for line in (tmp_path / "pq.jsonl").read_text().splitlines()]
     assert len(records) == 2 and all(record["error"] is None and record["test_error"] is not None for record in records)
     assert all(record["data_sha256"] for record in records)
+
+
+def test_fit_and_predict_on_a_directory_whose_files_differ_in_columns(tmp_path, capsys):
+    """A column absent from one file: the same rule file and predictions in either order of the files, and a
+    warning naming the file and the column; numbers in one file and text in another: refused, naming both."""
+    frame, y = mixed_frame(n=1200, seed=4)
+    table = frame.assign(label=y)
+    with_b, without_b = table.iloc[:600], table.iloc[600:].drop(columns="b")
+    predictions = {}
+    for name, first, second in (("with_first", with_b, without_b), ("without_first", without_b, with_b)):
+        (tmp_path / name).mkdir()
+        first.to_parquet(tmp_path / name / "part-0.parquet", index=False)
+        second.to_parquet(tmp_path / name / "part-1.parquet", index=False)
+        lacking = tmp_path / name / ("part-1.parquet" if name == "with_first" else "part-0.parquet")
+        assert main(["fit", str(tmp_path / name), "--target", "label", *FIT, "--out", str(tmp_path / f"{name}.json")]) == 0
+        err = capsys.readouterr().err
+        warning = f"rulemodels: warning: column 'b' of the Parquet data '{tmp_path / name}' is absent from 1 of its 2 files"
+        assert f"{warning} ('{lacking}')" in err
+        assert main(["predict", str(tmp_path / f"{name}.json"), str(tmp_path / name), "--out", str(tmp_path / f"{name}.csv")]) == 0
+        assert "column 'b'" in capsys.readouterr().err
+        predictions[name] = pd.read_csv(tmp_path / f"{name}.csv")["prediction"].to_numpy()
+    assert json.loads((tmp_path / "with_first.json").read_text()) == json.loads((tmp_path / "without_first.json").read_text())
+    rows = [*range(600, 1200), *range(600)]  # the rows of 'without_first' in the order of 'with_first'
+    assert predictions["with_first"].tolist() == predictions["without_first"][pd.Series(rows).argsort()].tolist()
+
+    (tmp_path / "mixed").mkdir()
+    table.iloc[:600].to_parquet(tmp_path / "mixed" / "part-0.parquet", index=False)
+    table.iloc[600:].assign(b="text").to_parquet(tmp_path / "mixed" / "part-1.parquet", index=False)
+    for command in (["fit", str(tmp_path / "mixed"), "--target", "label", *FIT],
+                    ["predict", str(tmp_path / "with_first.json"), str(tmp_path / "mixed")]):
+        assert main(command) == 1
+        err = capsys.readouterr().err
+        assert f"column 'b' of the Parquet data '{tmp_path / 'mixed'}' has types that no one type holds" in err
+        assert f"string in '{tmp_path / 'mixed' / 'part-1.parquet'}'" in err

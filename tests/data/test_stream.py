@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import warnings
@@ -11,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rulemodels.data import FeatureBinarizer, parquet_batches, read_stream
+from rulemodels.data import FeatureBinarizer, ParquetSchemaWarning, parquet_batches, parquet_columns, read_stream
 from rulemodels.data.binarizer import IDLikeColumnWarning
 from tests.helpers import mixed_frame, write_parquet_parts
 
@@ -190,3 +191,136 @@ def test_a_bool_column_with_nulls_in_one_batch_is_read_as_the_whole_column_would
     assert [str(literal) for literal in data.binarizer.literals_] == [str(literal) for literal in fitted.literals_]
     assert "with_nulls == True" in [str(literal) for literal in fitted.literals_]
     assert data.binarizer.column_kinds_ == fitted.column_kinds_
+
+
+# -- directories whose files differ in columns or types ---------------------------------
+
+
+def two_files(directory, first: pd.DataFrame, second: pd.DataFrame, *, swap: bool = False):
+    """``first`` and ``second`` written as the two files of ``directory``; ``swap``: the second read first."""
+    directory.mkdir()
+    names = ["part-1.parquet", "part-0.parquet"] if swap else ["part-0.parquet", "part-1.parquet"]
+    first.to_parquet(directory / names[0], index=False)
+    second.to_parquet(directory / names[1], index=False)
+    return directory
+
+
+def small_frame(n: int = 300, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame({"a": rng.normal(size=n), "z": rng.normal(size=n).round(1)})
+    return frame.assign(label=((frame["a"] > 0) & (frame["z"] > 0)).astype(int))
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_a_column_absent_from_one_file_is_missing_there_and_the_warning_names_file_and_column(tmp_path, swap):
+    frame = small_frame()
+    path = two_files(tmp_path / "d", frame.iloc[:150], frame.iloc[150:].drop(columns="z"), swap=swap)
+    lacking = path / ("part-0.parquet" if swap else "part-1.parquet")
+    with pytest.warns(ParquetSchemaWarning, match=rf"column 'z' .* absent from 1 of its 2 files \('{lacking}'\).* 150 rows"):
+        data = read_stream(path, "label", binarizer=binarizer())
+    whole = frame.assign(z=frame["z"].where(frame.index < 150))  # z missing in the rows of the file without it
+    fitted = binarizer().fit(whole.drop(columns="label"))
+    assert [str(literal) for literal in data.binarizer.literals_] == [str(literal) for literal in fitted.literals_]
+    assert parquet_columns(path) == ["a", "z", "label"]  # in either order of the files
+    with pytest.warns(ParquetSchemaWarning):
+        batches = pd.concat(list(parquet_batches(path)), ignore_index=True)
+    assert int(batches["z"].isna().sum()) == 150 and batches["z"].dtype == float
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_a_null_typed_column_takes_the_type_of_the_other_files(tmp_path, swap, caplog):
+    frame = small_frame()
+    nulls = frame.iloc[:150].assign(z=None)  # all None: Parquet type null
+    path = two_files(tmp_path / "d", nulls, frame.iloc[150:], swap=swap)
+    with warnings.catch_warnings(), caplog.at_level("INFO", logger="rulemodels"):
+        warnings.simplefilter("error", ParquetSchemaWarning)  # present in every file: no warning
+        data = read_stream(path, "label", binarizer=binarizer())
+    assert re.search(r"column 'z' has types double in '[^']+', null in '[^']+'; read as double", caplog.text)
+    fitted = binarizer().fit(pd.concat([nulls, frame.iloc[150:]]).astype({"z": float}).drop(columns="label"))
+    assert [str(literal) for literal in data.binarizer.literals_] == [str(literal) for literal in fitted.literals_]
+    assert data.n_samples == 300
+
+
+def test_int32_and_int64_columns_are_read_as_int64(tmp_path, caplog):
+    frame = small_frame()
+    small = frame.iloc[:150].assign(k=np.arange(150, dtype=np.int32))
+    large = frame.iloc[150:].assign(k=np.arange(150, dtype=np.int64) + 3_000_000_000)  # beyond int32
+    for swap in (False, True):
+        path = two_files(tmp_path / f"d{swap}", small, large, swap=swap)
+        with caplog.at_level("INFO", logger="rulemodels"):
+            batches = pd.concat(list(parquet_batches(path)), ignore_index=True)
+        assert batches["k"].dtype == np.int64
+        assert sorted(batches["k"]) == sorted([*range(150), *range(3_000_000_000, 3_000_000_150)])
+        data = read_stream(path, "label", binarizer=binarizer())
+        assert data.n_samples == 300
+    assert re.search(r"column 'k' has types int32 in '[^']+', int64 in '[^']+'; read as int64", caplog.text)
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_numbers_in_one_file_and_text_in_another_are_refused_naming_file_and_column(tmp_path, swap):
+    frame = small_frame()
+    numbers = frame.iloc[:150].assign(k=np.arange(150))
+    text = frame.iloc[150:].assign(k=[f"code{i % 3}" for i in range(150)])
+    path = two_files(tmp_path / "d", numbers, text, swap=swap)
+    text_file = path / ("part-0.parquet" if swap else "part-1.parquet")
+    for read in (lambda: read_stream(path, "label", binarizer=binarizer()), lambda: list(parquet_batches(path))):
+        with pytest.raises(ValueError, match=rf"column 'k' .* no one type holds without loss: .*string in '{text_file}'") as error:
+            read()
+        assert "with one type in every file" in str(error.value)
+
+
+def test_an_empty_file_is_skipped(tmp_path):
+    frame = small_frame().assign(s=lambda f: np.where(f["a"] > 1, "x", "y").astype(object))
+    path = tmp_path / "d"
+    write_parquet_parts(frame, path, n_files=2)
+    # read first; its text column has no values (Parquet type null) and it lacks 'z': neither matters
+    frame.iloc[:0].drop(columns="z").assign(s=pd.Series([], dtype=object)).to_parquet(path / "empty.parquet")
+    assert pa_type(path / "empty.parquet", "s") == "null"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ParquetSchemaWarning)
+        data = read_stream(path, "label", binarizer=binarizer())
+    fitted = binarizer().fit(frame.drop(columns="label"))
+    assert [str(literal) for literal in data.binarizer.literals_] == [str(literal) for literal in fitted.literals_]
+    assert data.n_samples == len(frame)
+    assert parquet_columns(path) == ["a", "z", "label", "s"]
+
+
+def pa_type(path, column: str) -> str:
+    import pyarrow.parquet as pq
+
+    return str(pq.read_schema(path).field(column).type)
+
+
+@pytest.mark.parametrize("same_columns", [True, False])
+def test_a_stored_pandas_index_is_not_a_column(tmp_path, same_columns):
+    # DataFrame.to_parquet stores an index that is not a range as a column '__index_level_0__'
+    frame = small_frame()
+    order = np.random.default_rng(1).permutation(len(frame))
+    second = frame.iloc[order[150:]] if same_columns else frame.iloc[order[150:]].drop(columns="z")
+    path = tmp_path / "d"
+    path.mkdir()
+    frame.iloc[order[:150]].to_parquet(path / "part-0.parquet")
+    second.to_parquet(path / "part-1.parquet")
+    assert "__index_level_0__" in pa_schema_names(path / "part-0.parquet")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ParquetSchemaWarning)
+        data = read_stream(path, "label", binarizer=binarizer())
+    assert parquet_columns(path) == ["a", "z", "label"]
+    assert list(data.X.columns) == ["a", "z"] and data.n_samples == 300
+
+
+def pa_schema_names(path) -> list[str]:
+    import pyarrow.parquet as pq
+
+    return list(pq.read_schema(path).names)
+
+
+def test_integers_beside_floats_are_read_as_float64_and_a_value_float64_cannot_hold_is_named(tmp_path):
+    frame = small_frame()
+    ints, floats = frame.iloc[:150].assign(k=np.arange(150)), frame.iloc[150:].assign(k=np.linspace(0, 1, 150))
+    path = two_files(tmp_path / "d", ints, floats)
+    batches = pd.concat(list(parquet_batches(path)), ignore_index=True)
+    assert batches["k"].dtype == np.float64 and batches["k"].iloc[:150].tolist() == list(range(150))
+    huge = two_files(tmp_path / "huge", ints.assign(k=np.arange(150) + 2**60), floats)
+    with pytest.raises(ValueError, match=rf"data file '{huge / 'part-0.parquet'}' could not be read with the types unified"):
+        list(parquet_batches(huge))

@@ -151,3 +151,64 @@ def test_a_parquet_fit_with_the_default_tree_thresholds_uses_quantiles_and_says_
         streamed = BooleanRuleClassifier(**settings).fit(path, "label")
     assert "uses quantile thresholds" in caplog.text
     assert_same_fit(streamed, BooleanRuleClassifier(**SETTINGS).fit(frame, y))
+
+
+# -- directories whose files differ, Dask partitions without rows ----------------------
+
+
+@pytest.fixture(scope="module")
+def split_columns(mixed_data, tmp_path_factory):
+    """The mixed table in two files, column 'a' absent from the second half's, written in both orders of the
+    file names; and the in-memory table that means ('a' missing in those rows)."""
+    frame, y, _ = mixed_data
+    table = frame.assign(label=y)
+    half = len(table) // 2
+    with_a, without_a = table.iloc[:half], table.iloc[half:].drop(columns="a")
+    root = tmp_path_factory.mktemp("split")
+    for name, first, second in (("with_first", with_a, without_a), ("without_first", without_a, with_a)):
+        (root / name).mkdir()
+        first.to_parquet(root / name / "part-0.parquet", index=False)
+        second.to_parquet(root / name / "part-1.parquet", index=False)
+    in_memory = frame.assign(a=frame["a"].where(np.arange(len(frame)) < half))
+    return root, in_memory, y
+
+
+def test_a_directory_whose_files_differ_in_columns_gives_one_rule_in_either_file_order(split_columns):
+    from rulemodels.data import ParquetSchemaWarning
+
+    root, in_memory, y = split_columns
+    settings = dict(SETTINGS, nan="indicator")
+    expected = BooleanRuleClassifier(**settings).fit(in_memory, y)
+    assert "a" in {literal.feature for clause in expected.rule_.clauses for literal in clause.literals}
+    fits = {}
+    for name in ("with_first", "without_first"):
+        with pytest.warns(ParquetSchemaWarning, match=r"column 'a' .* absent from 1 of its 2 files"):
+            fits[name] = BooleanRuleClassifier(**settings).fit(root / name, "label")
+        assert str(fits[name].rule_) == str(expected.rule_)
+        assert list(fits[name].feature_names_in_) == list(in_memory.columns)
+        assert fits[name].n_samples_seen_ == len(in_memory)
+    # predict reads each file under the unified schema: the rows without 'a' are predicted with 'a' missing
+    half = len(in_memory) // 2
+    for name, order in (("with_first", np.arange(len(in_memory))), ("without_first", np.r_[half:len(in_memory), 0:half])):
+        with pytest.warns(ParquetSchemaWarning):
+            predicted = fits[name].predict(root / name)
+        assert np.array_equal(predicted, expected.predict(in_memory.iloc[order]))
+
+
+def test_a_dask_frame_with_an_empty_partition_gives_the_rule_without_it(mixed_data, dask_client):
+    import dask.dataframe as dd
+
+    frame, y, _ = mixed_data
+    table = frame.assign(label=y, keep=np.arange(len(frame)) >= len(frame) // 4)
+    data = dd.from_pandas(table, npartitions=4)
+    filtered = data[data["keep"]].drop(columns="keep")  # the first partition is left without rows
+    assert filtered.map_partitions(len).compute().tolist()[0] == 0
+    kept = table[table["keep"]].drop(columns="keep")
+    in_memory = BooleanRuleClassifier(**SETTINGS).fit(kept.drop(columns="label"), kept["label"])
+    streamed = BooleanRuleClassifier(**SETTINGS).fit(filtered, "label")
+    assert_same_fit(streamed, in_memory)
+    without_empty = BooleanRuleClassifier(**SETTINGS).fit(dd.from_pandas(kept, npartitions=3), "label")
+    assert str(without_empty.rule_) == str(streamed.rule_)
+    assert streamed.n_samples_seen_ == len(kept)
+    assert np.array_equal(streamed.predict(filtered).compute().to_numpy(), in_memory.predict(kept.drop(columns="label")))
+    assert np.allclose(streamed.predict_proba(filtered).compute().to_numpy(), in_memory.predict_proba(kept.drop(columns="label")))
