@@ -45,7 +45,7 @@ from rulemodels.rules import (
     explain_rule_list,
     simplify_rule,
 )
-from rulemodels.utils import PARAMETERS, Interval, validate_params
+from rulemodels.utils import PARAMETERS, Interval, as_pandas, validate_params
 
 logger = logging.getLogger(__name__)
 
@@ -474,8 +474,13 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features), path, or Dask DataFrame
-            A path (str or os.PathLike) to a Parquet file or a directory of
-            them is read in record batches; a Dask DataFrame partition by
+            A pandas DataFrame, or a polars (eager, or a ``LazyFrame``,
+            collected) or pyarrow DataFrame, or any object with
+            ``__arrow_c_stream__`` or ``__dataframe__``: converted to pandas
+            once, with its column names and dtypes (needs pyarrow; see
+            :func:`rulemodels.utils.as_pandas`). A path (str or
+            os.PathLike) to a Parquet file or a directory of them is read
+            in record batches; a Dask DataFrame partition by
             partition, on the workers of the active ``distributed`` client.
             Both are collapsed to weighted distinct binary patterns, with the
             same result as the in-memory fit with ``thresholds="quantile"``, the
@@ -504,6 +509,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             if workspace is not None:
                 raise ValueError("workspace= is for in-memory data: a fit on a Parquet path or a Dask DataFrame builds its own")
             return self._fit_stream(X, y, sample_weight)
+        X = as_pandas(X)  # a polars or pyarrow DataFrame: converted here, once, with its names and dtypes
         for name in ("n_samples_seen_", "n_patterns_", "sampled_thresholds_"):
             self.__dict__.pop(name, None)
         if count_classes(y) > 2:
@@ -820,6 +826,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
 
     def _frame_for_predict(self, X: Any) -> pd.DataFrame:
         check_is_fitted(self)
+        X = as_pandas(X)  # a polars or pyarrow DataFrame: converted here, once, with its names and dtypes
         check_input(X)
         if isinstance(X, pd.DataFrame) and hasattr(self, "feature_names_in_"):
             _check_columns_as_in_fit([str(c) for c in X.columns], list(self.feature_names_in_))

@@ -2,10 +2,13 @@
 
 :mod:`rulemodels.utils` holds the parameter checks (one rule and one message
 per parameter, used by the estimators, the experiment grid and the command
-line) and the progress bars. The implementations live in private modules
-(``_params``, ``_progress``), as in scikit-learn's ``sklearn.utils``.
+line), the progress bars, and :func:`as_pandas`, the one conversion of a
+DataFrame of another library (polars, pyarrow, the dataframe interchange
+protocol) into pandas. The implementations live in private modules
+(``_params``, ``_progress``, ``_frames``), as in scikit-learn's ``sklearn.utils``.
 """
 
+from rulemodels.utils._frames import as_pandas, is_foreign_frame
 from rulemodels.utils._params import (
     PARAMETERS,
     Interval,
@@ -24,10 +27,12 @@ __all__ = [
     "Interval",
     "InvalidParameterError",
     "Options",
+    "as_pandas",
     "check_constraint_values",
     "check_parameter",
     "check_values",
     "describe_constraints",
+    "is_foreign_frame",
     "progress_bar",
     "stderr_is_terminal",
     "track",
