@@ -35,7 +35,7 @@ __all__ = ["as_pandas", "is_foreign_frame"]
 
 _PYARROW_NEEDED = (
     "converting a {kind} to pandas needs pyarrow, which is not installed: pip install pyarrow "
-    "(or pip install 'rulemodels[large]'), or pass a pandas DataFrame (e.g. X.to_pandas())"
+    "(or pip install 'rulemodels[large]'), or pass a pandas DataFrame"
 )
 
 
