@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sys
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -74,6 +75,16 @@ def _log_level(verbose: bool | int) -> Iterator[None]:
         yield
     finally:
         package_logger.setLevel(previous)
+
+
+def _target_name(y: Any) -> str | None:
+    """The name of the labels' column: that of a pandas or (named) polars Series, None for an array or a list."""
+    if isinstance(y, pd.Series):
+        return None if y.name is None else str(y.name)
+    polars = sys.modules.get("polars")  # a polars Series exists only once polars is imported
+    if polars is not None and isinstance(y, polars.Series) and y.name:
+        return str(y.name)
+    return None
 
 
 def _check_columns_as_in_fit(columns: list[str], fitted: list[str]) -> None:
@@ -631,7 +642,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         weights = check_sample_weight(class_weighted(y_array, sample_weight, self.class_weight), frame.shape[0])
         validate_data(self, X, skip_check_array=True)
         self.classes_ = classes
-        self.target_name_ = str(y.name) if isinstance(y, pd.Series) and y.name is not None else None
+        self.target_name_ = _target_name(y)
         for name in ("pattern_rates_", "form_cv_errors_", "exact_bound_", "history_",
                      "polish_report_", "polish_bound_", "polish_gap_", "polished_", "prune_report_"):
             self.__dict__.pop(name, None)
@@ -699,7 +710,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     def _fit_on(self, workspace: TrainingWorkspace, X: Any, y: Any, learned: LearnedRule | None = None) -> BooleanRuleClassifier:
         validate_data(self, X, skip_check_array=True)
         self.classes_ = workspace.classes
-        self.target_name_ = str(y.name) if isinstance(y, pd.Series) and y.name is not None else None
+        self.target_name_ = _target_name(y)
         with _log_level(self.verbose):
             if logger.isEnabledFor(logging.INFO):  # counting the distinct patterns is a pass over the rows
                 logger.info("%s", workspace.binarization_summary())

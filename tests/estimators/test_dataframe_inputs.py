@@ -102,6 +102,13 @@ def test_fit_learns_the_pandas_rule_with_the_real_names(credit_with_nullables, p
     assert fitted.binarizer_.column_kinds_ == pandas_fit.binarizer_.column_kinds_
 
 
+def test_polars_labels_name_the_target(credit_with_nullables, pandas_fit):
+    X, y = credit_with_nullables
+    fitted = fit(pl.from_pandas(X), pl.from_pandas(y))
+    assert pandas_fit.target_name_ == "default" and fitted.target_name_ == "default"
+    assert str(fitted.rule_) == str(pandas_fit.rule_)
+
+
 def test_the_nullable_columns_are_in_the_rule(credit_with_nullables, pandas_fit):
     """The nullable Int64 column is used by the rule, so the Int64 mapping is exercised by the fits above."""
     assert "n_late_payments" in pandas_fit.rule_.features
