@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sys
 import time
 import warnings
 from collections.abc import Iterator
@@ -47,7 +48,7 @@ from rulemodels.rules import (
     explain_rule_list,
     simplify_rule,
 )
-from rulemodels.utils import PARAMETERS, Interval, validate_params
+from rulemodels.utils import PARAMETERS, Interval, as_pandas, validate_params
 
 logger = logging.getLogger(__name__)
 
@@ -76,6 +77,16 @@ def _log_level(verbose: bool | int) -> Iterator[None]:
         yield
     finally:
         package_logger.setLevel(previous)
+
+
+def _target_name(y: Any) -> str | None:
+    """The name of the labels' column: that of a pandas or (named) polars Series, None for an array or a list."""
+    if isinstance(y, pd.Series):
+        return None if y.name is None else str(y.name)
+    polars = sys.modules.get("polars")  # a polars Series exists only once polars is imported
+    if polars is not None and isinstance(y, polars.Series) and y.name:
+        return str(y.name)
+    return None
 
 
 def _check_columns_as_in_fit(columns: list[str], fitted: list[str]) -> None:
@@ -479,8 +490,13 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features), path, or Dask DataFrame
-            A path (str or os.PathLike) to a Parquet file or a directory of
-            them is read in record batches; a Dask DataFrame partition by
+            A pandas DataFrame, or a polars (eager, or a ``LazyFrame``,
+            collected) or pyarrow DataFrame, or any object with
+            ``__arrow_c_stream__`` or ``__dataframe__``: converted to pandas
+            once, with its column names and dtypes (needs pyarrow; see
+            :func:`rulemodels.utils.as_pandas`). A path (str or
+            os.PathLike) to a Parquet file or a directory of them is read
+            in record batches; a Dask DataFrame partition by
             partition, on the workers of the active ``distributed`` client.
             Both are collapsed to weighted distinct binary patterns, with the
             same result as the in-memory fit with ``thresholds="quantile"``, the
@@ -516,6 +532,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             if workspace is not None:
                 raise ValueError("workspace= is for in-memory data: a fit on a Parquet path or a Dask DataFrame builds its own")
             return self._fit_stream(X, y, sample_weight)
+        X = as_pandas(X)  # a polars or pyarrow DataFrame: converted here, once, with its names and dtypes
         X, y, sample_weight = columns_as_labels(X, y, sample_weight)  # fit(frame, "label"), as for Parquet and Dask
         for name in ("n_samples_seen_", "n_patterns_", "sampled_thresholds_"):
             self.__dict__.pop(name, None)
@@ -638,7 +655,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         weights = check_sample_weight(class_weighted(y_array, sample_weight, self.class_weight), frame.shape[0])
         validate_data(self, X, skip_check_array=True)
         self.classes_ = classes
-        self.target_name_ = str(y.name) if isinstance(y, pd.Series) and y.name is not None else None
+        self.target_name_ = _target_name(y)
         for name in ("pattern_rates_", "form_cv_errors_", "exact_bound_", "history_",
                      "polish_report_", "polish_bound_", "polish_gap_", "polished_", "prune_report_"):
             self.__dict__.pop(name, None)
@@ -706,7 +723,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     def _fit_on(self, workspace: TrainingWorkspace, X: Any, y: Any, learned: LearnedRule | None = None) -> BooleanRuleClassifier:
         validate_data(self, X, skip_check_array=True)
         self.classes_ = workspace.classes
-        self.target_name_ = str(y.name) if isinstance(y, pd.Series) and y.name is not None else None
+        self.target_name_ = _target_name(y)
         with _log_level(self.verbose):
             if logger.isEnabledFor(logging.INFO):  # counting the distinct patterns is a pass over the rows
                 logger.info("%s", workspace.binarization_summary())
@@ -833,6 +850,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
 
     def _frame_for_predict(self, X: Any) -> pd.DataFrame:
         check_is_fitted(self)
+        X = as_pandas(X)  # a polars or pyarrow DataFrame: converted here, once, with its names and dtypes
         check_input(X)
         if isinstance(X, pd.DataFrame) and hasattr(self, "feature_names_in_"):
             _check_columns_as_in_fit([str(c) for c in X.columns], list(self.feature_names_in_))

@@ -29,7 +29,7 @@ from rulemodels.algorithms.theta import paper_theta
 from rulemodels.algorithms.training import TrainingWorkspace
 from rulemodels.data import check_input, class_weighted, columns_as_labels, count_classes
 from rulemodels.estimator import BooleanRuleClassifier, _log_level
-from rulemodels.utils import Interval, Options, check_values, track, validate_params
+from rulemodels.utils import Interval, Options, as_pandas, check_values, track, validate_params
 
 logger = logging.getLogger(__name__)
 
@@ -711,7 +711,8 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         Parameters
         ----------
         X : array-like or DataFrame of shape (n_samples, n_features)
-            Raw or binary features, as for :class:`~rulemodels.BooleanRuleClassifier`.
+            Raw or binary features, as for :class:`~rulemodels.BooleanRuleClassifier`:
+            a polars or pyarrow DataFrame is converted to pandas once, here.
         y : array-like of shape (n_samples,), or str
             Class labels (more than two: ordered rule lists), or the name of
             the label column of the DataFrame ``X`` (``fit(frame, "label")``).
@@ -727,6 +728,7 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         self : BooleanRuleCV
         """
         validate_params(self)
+        X = as_pandas(X)  # a polars or pyarrow DataFrame: converted here, once, for every fold and the refit
         for name, example in (("thetas", "thetas=(0.01, 0.1)"), ("n_clauses", "n_clauses=(1, 2, 3)")):
             if isinstance(getattr(self, name), str) and getattr(self, name) != "auto":
                 raise ValueError(f"{name} must be 'auto' or a sequence of values (e.g. {example}), got {getattr(self, name)!r}")

@@ -64,6 +64,7 @@ import pandas as pd
 
 from rulemodels import __version__
 from rulemodels.rules import Rule, RuleList, SavedModel, conform, explain_rule, explain_rule_list, load_model
+from rulemodels.utils import as_pandas
 
 __all__ = ["PartStats", "ReportData", "report_data", "report_html"]
 
@@ -603,8 +604,12 @@ def report_data(
         the subgroups of ``by`` and the metadata.
     """
     source = _source(model)
+    X = as_pandas(X)  # a polars or pyarrow DataFrame: converted here, once, with its names and dtypes
     if not isinstance(X, pd.DataFrame):
-        raise TypeError(f"X must be a pandas DataFrame with the rule's columns, got {type(X).__name__}")
+        raise TypeError(
+            f"X must be a DataFrame (pandas, polars, pyarrow) with the rule's columns, got {type(X).__name__}: "
+            "pass the data as a DataFrame with named columns"
+        )
     missing = [name for name in source.rule.features if name not in X.columns]
     if missing:
         shown = ", ".join(repr(name) for name in missing[:10]) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
@@ -1205,8 +1210,10 @@ def report_html(
         (classes 0 and 1) or rule list. A fitted ``BooleanRuleCV`` with a θ
         path adds the path's section (its ``rule_path_``: CV error and
         literals against θ).
-    X : pandas.DataFrame
-        The rows to score the rule on, with every column it uses.
+    X : DataFrame
+        The rows to score the rule on, with every column it uses: a pandas,
+        polars (eager or lazy) or pyarrow DataFrame, or any object with
+        ``__arrow_c_stream__`` or ``__dataframe__``.
     y : array-like
         Each row's label (rows whose label is missing or not a class of the
         rule are left out of the scores and said so).

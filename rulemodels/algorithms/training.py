@@ -60,6 +60,7 @@ from rulemodels.models import unique_rows
 from rulemodels.models.objectives import hamming_objective, zero_one_objective
 from rulemodels.models.problem import CNFProblem
 from rulemodels.rules import Clause, Literal, Rule
+from rulemodels.utils import as_pandas
 from solvers import Backend, get_backend
 
 logger = logging.getLogger(__name__)
@@ -137,7 +138,8 @@ class TrainingWorkspace:
     Parameters
     ----------
     X : DataFrame or array-like of shape (n_samples, n_features)
-        Raw (or binary) training features.
+        Raw (or binary) training features; a polars or pyarrow DataFrame is
+        converted to pandas once (:func:`rulemodels.utils.as_pandas`).
     y : array-like of shape (n_samples,)
         Two-class labels.
     sample_weight : array-like of shape (n_samples,), optional
@@ -199,6 +201,7 @@ class TrainingWorkspace:
         binary: Any = None,
         n_rows: int | None = None,
     ):
+        X = as_pandas(X)  # a polars or pyarrow DataFrame: converted here, once, with its names and dtypes
         check_input(X)
         self.tie_break = float(tie_break)
         self._X = X

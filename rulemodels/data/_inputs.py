@@ -18,7 +18,7 @@ from sklearn.exceptions import DataConversionWarning
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 
 from rulemodels.data.binarizer import check_unique_column_names
-from rulemodels.utils import unknown_name
+from rulemodels.utils import as_pandas, unknown_name
 
 __all__ = [
     "as_frame", "binary_labels", "columns_as_labels", "check_input", "check_no_missing_labels", "check_sample_weight", "class_labels",
@@ -30,8 +30,12 @@ def check_input(X: Any) -> None:
     """Reject sparse matrices, non-2-D arrays and duplicate column names with clear messages.
 
     Missing values are handled by the binarizer (``nan``); infinite values are
-    ordinary numbers (``x <= t`` is False for +inf and True for -inf).
+    ordinary numbers (``x <= t`` is False for +inf and True for -inf). A
+    DataFrame of another library than pandas is checked as the pandas
+    DataFrame :func:`as_frame` makes of it (the public methods convert it
+    once, first, with :func:`rulemodels.utils.as_pandas`).
     """
+    X = as_pandas(X)
     if sp.issparse(X):
         raise TypeError("sparse input is not supported by BooleanRuleClassifier: pass a dense array or a DataFrame")
     if not isinstance(X, pd.DataFrame):
@@ -54,7 +58,23 @@ def check_no_missing_labels(y: np.ndarray) -> None:
 
 
 def as_frame(X: Any, columns: list[str] | None = None) -> pd.DataFrame:
-    """``X`` as a DataFrame with string column names (``x0, x1, ...`` for arrays unless ``columns``)."""
+    """``X`` as a pandas DataFrame with string column names.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame, DataFrame of another library, or array-like of shape (n_samples, n_features)
+        A pandas DataFrame is copied; a polars or pyarrow DataFrame (or any
+        object with ``__arrow_c_stream__`` or ``__dataframe__``) is converted
+        with its column names and dtypes by :func:`rulemodels.utils.as_pandas`;
+        an array gets the names ``columns``.
+    columns : list of str, optional
+        The names of an array's columns (``x0, x1, ...`` when None); ignored for DataFrames.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    X = as_pandas(X)
     if isinstance(X, pd.DataFrame):
         frame = X.copy()
         frame.columns = [str(c) for c in frame.columns]

@@ -30,7 +30,7 @@ from rulemodels import defaults
 from rulemodels.rules import ColumnKind, Literal, conform
 from rulemodels.rules._kinds import all_text, category_values, holds_only_numbers
 from rulemodels.rules._rule import _category_codes, _numeric_values, threshold_tests
-from rulemodels.utils import PARAMETERS, Options, validate_params
+from rulemodels.utils import PARAMETERS, Options, as_pandas, validate_params
 
 __all__ = ["AllMissingColumnWarning", "ColumnSummary", "FeatureBinarizer", "IDLikeColumnWarning", "numeric_column_values"]
 
@@ -409,8 +409,11 @@ def _to_frame(X: Any) -> tuple[pd.DataFrame, bool]:
     """Return ``(frame, had_names)``; column names become ``str``.
 
     Arrays get the names ``x0, x1, ...``; object arrays have their column
-    dtypes inferred so numeric columns stay numeric.
+    dtypes inferred so numeric columns stay numeric. A DataFrame of another
+    library (polars, pyarrow) is converted by :func:`rulemodels.utils.as_pandas`
+    and keeps its names.
     """
+    X = as_pandas(X)
     if hasattr(X, "tocsr") or hasattr(X, "toarray"):
         raise TypeError(
             "FeatureBinarizer does not accept sparse input; pass a dense array or DataFrame"
@@ -748,8 +751,9 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : pandas.DataFrame or array-like of shape (n_samples, n_features)
-            Raw training data.
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Raw training data: a pandas, polars or pyarrow DataFrame (or any
+            object with ``__arrow_c_stream__`` or ``__dataframe__``), or an array.
         y : array-like of shape (n_samples,), optional
             Class labels (two or more classes). Needed by ``thresholds='tree'`` and
             ``'quantile+tree'``; ignored by ``'quantile'``.
@@ -1094,14 +1098,19 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
 
     # -- transform ---------------------------------------------------------
 
+    def fit_transform(self, X: Any, y: Any = None, **fit_params: Any) -> np.ndarray:
+        """:meth:`fit` to ``X``, then :meth:`transform` it (a polars or pyarrow DataFrame converted once)."""
+        return super().fit_transform(as_pandas(X), y, **fit_params)
+
     def transform(self, X: Any) -> np.ndarray:
         """Binarize ``X`` with the fitted literals.
 
         Parameters
         ----------
-        X : pandas.DataFrame or array-like of shape (n_samples, n_features_in_)
-            A DataFrame is matched to the fitted columns by name (extra
-            columns are ignored, order does not matter); an array by position.
+        X : DataFrame or array-like of shape (n_samples, n_features_in_)
+            A DataFrame (pandas, polars, pyarrow, ...) is matched to the fitted
+            columns by name (extra columns are ignored, order does not
+            matter); an array by position.
 
         Returns
         -------

@@ -30,6 +30,7 @@ import pandas as pd
 
 from rulemodels.rules._rule import Literal, Rule
 from rulemodels.rules._rule_list import RuleList
+from rulemodels.utils import as_pandas
 
 __all__ = ["explain_rule", "explain_rule_list"]
 
@@ -41,8 +42,8 @@ def explain_rule(rule: Rule, X: pd.DataFrame, classes: Sequence[Any] = (0, 1)) -
     ----------
     rule : Rule
         A CNF or DNF rule; true means ``classes[1]``.
-    X : pandas.DataFrame
-        Raw data with every feature the rule uses.
+    X : DataFrame
+        Raw data (pandas, polars, pyarrow, ...) with every feature the rule uses.
     classes : pair of labels, default=(0, 1)
         The labels of a false and a true rule.
 
@@ -59,6 +60,7 @@ def explain_rule(rule: Rule, X: pd.DataFrame, classes: Sequence[Any] = (0, 1)) -
         - ``reason``: the same as readable text, with the row's feature values,
           e.g. ``term 1 holds: glucose > 142.0 (glucose = 155) AND bmi > 29.9 (bmi = 33.6)``.
     """
+    X = as_pandas(X)  # a polars or pyarrow DataFrame, converted once
     frame = X if isinstance(X, pd.DataFrame) else pd.DataFrame(X)
     literals = list(rule.literals)
     truth = np.column_stack([lit.evaluate(frame) for lit in literals]) if literals else np.zeros((len(frame), 0), bool)
@@ -145,6 +147,7 @@ def explain_rule_list(rules: RuleList, X: pd.DataFrame) -> pd.DataFrame:
         ``step 2 gives class = low: term 1 holds: glucose > 99.0 (glucose = 120);
         step 1 does not hold: term 1 fails on glucose > 142.0 (glucose = 120)``.
     """
+    X = as_pandas(X)  # a polars or pyarrow DataFrame, converted once
     frame = X if isinstance(X, pd.DataFrame) else pd.DataFrame(X)
     explained = [explain_rule(rule, frame) for rule in rules.rules]
     n_steps = len(rules.steps)

@@ -37,6 +37,7 @@ from rulemodels.rules._rule import (
     check_unique_keys,
 )
 from rulemodels.rules._rule_list import ClassRates, RuleList
+from rulemodels.utils import as_pandas
 
 __all__ = ["MAX_RULE_FILE_BYTES", "MODEL_FORMAT", "SavedModel", "load_model", "save_model"]
 
@@ -98,7 +99,9 @@ class SavedModel:
 
     def predict(self, X: pd.DataFrame) -> np.ndarray:
         """``classes[1]`` where the rule is true on a row of ``X``, ``classes[0]`` elsewhere; for a rule
-        list, the class of the first step whose rule holds (else the default)."""
+        list, the class of the first step whose rule holds (else the default). ``X`` may be a polars or
+        pyarrow DataFrame too."""
+        X = as_pandas(X)
         self._check_columns(X)
         if isinstance(self.rule, RuleList):
             return self.rule.predict(self.conform(X))
@@ -109,6 +112,7 @@ class SavedModel:
         """The probability of ``classes[1]`` per row, from the saved pattern rates (see :class:`rulemodels.rules.PatternRates`);
         for a rule list, an (n, K) array, a column per class of ``classes``, from the saved class rates
         (:class:`rulemodels.rules.ClassRates`)."""
+        X = as_pandas(X)
         if isinstance(self.rule, RuleList):
             if self.class_rates is None:
                 raise ValueError(
@@ -127,6 +131,7 @@ class SavedModel:
 
     def explain(self, X: pd.DataFrame) -> pd.DataFrame:
         """Each row's prediction with the clauses and literals that decided it (:func:`rulemodels.rules.explain_rule`)."""
+        X = as_pandas(X)
         self._check_columns(X)
         if isinstance(self.rule, RuleList):
             return explain_rule_list(self.rule, self.conform(X))

@@ -46,6 +46,7 @@ from rulemodels.rules._display import rule_html as _rule_html
 from rulemodels.rules._export import to_python as _to_python
 from rulemodels.rules._export import to_query as _to_query
 from rulemodels.rules._export import to_sql as _to_sql
+from rulemodels.utils import as_pandas
 
 __all__ = ["Literal", "Clause", "Rule", "RuleFormatError", "VALID_OPS"]
 
@@ -182,7 +183,9 @@ def _column(X: pd.DataFrame, feature: str) -> pd.Series:
 
 
 def _as_frame(X: Any) -> pd.DataFrame:
-    """Return ``X`` as a DataFrame; arrays get the names ``x0, x1, ...``."""
+    """Return ``X`` as a pandas DataFrame; arrays get the names ``x0, x1, ...``, a polars or pyarrow
+    DataFrame is converted (:func:`rulemodels.utils.as_pandas`)."""
+    X = as_pandas(X)
     if isinstance(X, pd.DataFrame):
         return X
     array = np.asarray(X)
@@ -349,8 +352,8 @@ class Literal:
 
         Parameters
         ----------
-        X : pandas.DataFrame
-            Raw data; a 2-D array is accepted with columns named ``x0, x1, ...``.
+        X : DataFrame
+            Raw data (pandas, polars, pyarrow, ...); a 2-D array is accepted with columns named ``x0, x1, ...``.
 
         Returns
         -------
@@ -649,8 +652,8 @@ class Rule:
 
         Parameters
         ----------
-        X : pandas.DataFrame
-            Raw data containing every feature of the rule.
+        X : DataFrame
+            Raw data (pandas, polars, pyarrow, ...) containing every feature of the rule.
 
         Returns
         -------
@@ -703,9 +706,10 @@ class Rule:
 
         Parameters
         ----------
-        X : pandas.DataFrame
-            Raw data containing every feature of the rule (extra columns are
-            ignored). Missing values follow :meth:`Literal.evaluate`.
+        X : DataFrame
+            Raw data (pandas, polars, pyarrow, ...) containing every feature of
+            the rule (extra columns are ignored). Missing values follow
+            :meth:`Literal.evaluate`.
 
         Returns
         -------

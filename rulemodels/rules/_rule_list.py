@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from rulemodels.rules._rule import Literal, Rule, RuleFormatError, _object_from_pairs, check_unique_keys
+from rulemodels.utils import as_pandas
 
 __all__ = ["ClassRates", "RuleList", "class_label"]
 
@@ -159,7 +160,11 @@ class RuleList:
     # -- evaluation --------------------------------------------------------
 
     def step_values(self, X: pd.DataFrame) -> np.ndarray:
-        """Each step rule's value on each row, shape (n_samples, n_steps) (every step, not only the first that holds)."""
+        """Each step rule's value on each row, shape (n_samples, n_steps) (every step, not only the first that holds).
+
+        ``X`` is a DataFrame (pandas, polars, pyarrow, ...; converted once here) or an array.
+        """
+        X = as_pandas(X)
         frame = X if isinstance(X, pd.DataFrame) else pd.DataFrame(X)
         if not self.steps:
             return np.zeros((len(frame), 0), dtype=bool)

@@ -2,11 +2,14 @@
 
 :mod:`rulemodels.utils` holds the parameter checks (one rule and one message
 per parameter, used by the estimators, the experiment grid and the command
-line), the progress bars, and the one wording of an unknown column name
-(with a "did you mean"). The implementations live in private modules
-(``_params``, ``_progress``, ``_names``), as in scikit-learn's ``sklearn.utils``.
+line), the progress bars, :func:`as_pandas`, the one conversion of a
+DataFrame of another library (polars, pyarrow, the dataframe interchange
+protocol) into pandas, and the one wording of an unknown column name (with a
+"did you mean"). The implementations live in private modules (``_params``,
+``_progress``, ``_frames``, ``_names``), as in scikit-learn's ``sklearn.utils``.
 """
 
+from rulemodels.utils._frames import as_pandas, is_foreign_frame
 from rulemodels.utils._names import did_you_mean, unknown_name
 from rulemodels.utils._params import (
     PARAMETERS,
@@ -26,11 +29,13 @@ __all__ = [
     "Interval",
     "InvalidParameterError",
     "Options",
+    "as_pandas",
     "check_constraint_values",
     "check_parameter",
     "check_values",
     "describe_constraints",
     "did_you_mean",
+    "is_foreign_frame",
     "progress_bar",
     "stderr_is_terminal",
     "track",

@@ -1,0 +1,161 @@
+"""DataFrames of other libraries (polars, pyarrow, the dataframe interchange protocol) as pandas DataFrames.
+
+The library computes on pandas; :func:`as_pandas` is the one place where a
+DataFrame of another library becomes one, at the public boundary (``fit``,
+``predict``, the binarizer, a rule's ``evaluate``, the report), so that its
+column names and dtypes arrive as they are. It goes through Arrow: a polars
+``DataFrame`` (a ``LazyFrame`` is collected first), a ``pyarrow.Table`` or
+``RecordBatch``, and anything else that exports the Arrow PyCapsule stream
+(``__arrow_c_stream__``) or the dataframe interchange protocol
+(``__dataframe__``) is read as a ``pyarrow.Table``, then converted column by
+column with these dtypes:
+
+- integers and booleans: numpy ``int``/``bool``, or pandas' nullable
+  ``Int64``/``boolean`` (and the other widths) when the column has missing
+  values, as a pandas user would hold them (Arrow's own conversion would
+  turn such integers into floats and such booleans into objects);
+- strings: pandas' default string dtype; dictionary-encoded columns (polars
+  ``Categorical`` and ``Enum``): ``category``;
+- floats: ``float64`` with NaN for missing values (polars' null and NaN alike);
+- timestamps, dates and durations: ``datetime64``/``timedelta64``, which a fit
+  refuses as the pandas path does, with a message saying how to turn them
+  into numbers.
+
+pandas and pyarrow are imported only when needed, so importing
+:mod:`rulemodels.utils` stays cheap; pyarrow is needed only for the DataFrames
+of other libraries (polars needs it for its own ``to_pandas`` too).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+__all__ = ["as_pandas", "is_foreign_frame"]
+
+_PYARROW_NEEDED = (
+    "converting a {kind} to pandas needs pyarrow, which is not installed: pip install pyarrow "
+    "(or pip install 'rulemodels[large]'), or pass a pandas DataFrame"
+)
+
+
+def is_foreign_frame(X: Any) -> bool:
+    """Whether ``X`` is a DataFrame of another library than pandas that :func:`as_pandas` converts.
+
+    That is a polars ``LazyFrame``, or a two-dimensional object exporting the
+    Arrow PyCapsule stream (``__arrow_c_stream__``: a polars ``DataFrame``, a
+    ``pyarrow.Table`` or ``RecordBatch``, a DuckDB relation) or the dataframe
+    interchange protocol (``__dataframe__``). A pandas DataFrame (which has
+    both in recent releases), an array, a list, a one-dimensional column (a
+    polars ``Series``, a pyarrow array) and a Dask collection (read partition
+    by partition where that is supported, never collected here) are not.
+    """
+    pandas = sys.modules.get("pandas")
+    if pandas is not None and isinstance(X, pandas.DataFrame):
+        return False
+    if hasattr(X, "__dask_graph__"):
+        return False
+    if _is_lazy_polars(X):
+        return True
+    if isinstance(X, type):
+        return False
+    if hasattr(X, "__dataframe__"):
+        return True
+    if not hasattr(X, "__arrow_c_stream__") or _is_arrow_column(X):
+        return False
+    shape = getattr(X, "shape", None)  # a polars Series exports a stream too, of one column
+    return shape is None or len(shape) == 2
+
+
+def as_pandas(X: Any) -> Any:
+    """``X`` as a pandas DataFrame if it is a DataFrame of another library; anything else as it is.
+
+    Parameters
+    ----------
+    X : object
+        A pandas DataFrame or array-like (returned unchanged), or a DataFrame
+        of another library (see :func:`is_foreign_frame`): a polars
+        ``DataFrame`` or ``LazyFrame`` (collected), a ``pyarrow.Table``, or an
+        object with ``__arrow_c_stream__`` or ``__dataframe__``.
+
+    Returns
+    -------
+    pandas.DataFrame or object
+        The DataFrame with the same column names, in the same order, and the
+        dtypes the module docstring lists; a RangeIndex unless the data came
+        from pandas with another index (pyarrow keeps it in its metadata).
+
+    Raises
+    ------
+    ImportError
+        When a DataFrame of another library is passed and pyarrow is not installed.
+    TypeError
+        When the object says it is a DataFrame but cannot be read as one.
+    """
+    if not is_foreign_frame(X):
+        return X
+    kind = f"{type(X).__module__.split('.')[0]}.{type(X).__name__}"
+    if _is_lazy_polars(X):
+        X = X.collect()
+    try:
+        import pyarrow as pa
+    except ImportError:
+        raise ImportError(_PYARROW_NEEDED.format(kind=kind)) from None
+    return _arrow_to_pandas(_as_arrow_table(X, pa, kind), pa)
+
+
+def _is_lazy_polars(X: Any) -> bool:
+    """Whether ``X`` is a polars ``LazyFrame`` (polars is not imported to find out)."""
+    polars = sys.modules.get("polars")
+    return polars is not None and isinstance(X, polars.LazyFrame)
+
+
+def _is_arrow_column(X: Any) -> bool:
+    """Whether ``X`` is a pyarrow ``Array`` or ``ChunkedArray``: one column, which has no ``shape``."""
+    pyarrow = sys.modules.get("pyarrow")
+    return pyarrow is not None and isinstance(X, (pyarrow.Array, pyarrow.ChunkedArray))
+
+
+def _as_arrow_table(X: Any, pa: Any, kind: str) -> Any:
+    """``X`` (a DataFrame of another library) as a ``pyarrow.Table``."""
+    if isinstance(X, pa.Table):
+        return X
+    try:
+        if isinstance(X, pa.RecordBatch) or hasattr(X, "__arrow_c_stream__"):
+            return pa.table(X)
+        from pyarrow.interchange import from_dataframe
+
+        return from_dataframe(X)
+    except (pa.ArrowException, TypeError, ValueError, NotImplementedError) as exc:
+        raise TypeError(
+            f"could not read the {kind} as a table ({type(exc).__name__}: {exc}): pass a pandas DataFrame "
+            "or a 2-D array instead"
+        ) from exc
+
+
+def _nullable_dtypes(pa: Any) -> dict[Any, Any]:
+    """pandas' nullable dtype of each Arrow integer and boolean type (those that hold missing values as such)."""
+    import pandas as pd
+
+    return {
+        pa.int8(): pd.Int8Dtype(), pa.int16(): pd.Int16Dtype(), pa.int32(): pd.Int32Dtype(), pa.int64(): pd.Int64Dtype(),
+        pa.uint8(): pd.UInt8Dtype(), pa.uint16(): pd.UInt16Dtype(), pa.uint32(): pd.UInt32Dtype(),
+        pa.uint64(): pd.UInt64Dtype(), pa.bool_(): pd.BooleanDtype(),
+    }
+
+
+def _arrow_to_pandas(table: Any, pa: Any) -> Any:
+    """A ``pyarrow.Table`` as a pandas DataFrame with the dtypes of the module docstring.
+
+    Arrow's own conversion is kept for every column but the integer and
+    boolean ones with missing values, which become pandas' nullable dtypes
+    instead of floats and objects. Dates become ``datetime64`` (not objects
+    holding ``datetime.date``), so a fit says what to do with them.
+    """
+    frame = table.to_pandas(date_as_object=False)
+    nullable = _nullable_dtypes(pa)
+    for position, field in enumerate(table.schema):
+        column = table.column(position)
+        if field.type in nullable and column.null_count:
+            frame.isetitem(position, column.to_pandas(types_mapper=nullable.get).array)
+    return frame
