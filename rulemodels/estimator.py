@@ -46,6 +46,7 @@ from rulemodels.rules import (
     conform,
     explain_rule,
     explain_rule_list,
+    prefer_equality,
     simplify_rule,
 )
 from rulemodels.utils import PARAMETERS, Interval, as_pandas, validate_params
@@ -187,11 +188,20 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         text) are left out with an ``IDLikeColumnWarning``; ``"keep"`` makes
         them categories (see :class:`~rulemodels.data.FeatureBinarizer`).
     simplify : bool, default=True
-        Simplify the learned rule without changing any prediction
-        (:func:`rulemodels.rules.simplify_rule`): implied literals dropped,
+        Simplify the learned rule without changing any prediction, missing
+        values included (:func:`rulemodels.rules.simplify_rule`): implied literals dropped,
         thresholds merged into intervals, category literals merged into sets,
-        dead, always-true, duplicate and implied clauses dropped. ``rule_`` is
-        the simplified rule, ``raw_rule_`` the learned one.
+        dead, always-true, duplicate and implied clauses dropped, intervals of
+        one column merged across terms (``(0.5 < a <= 1.3) OR (a > 1.3)`` is
+        ``a > 0.5``) and a clause's literals that other clauses rule out
+        dropped (``(u <= 0.3 OR u > 0.5) AND (u > 0.3)`` is ``u > 0.5``).
+        Before that, a column with two categories ``a`` and ``b`` in
+        training reads as ``x == b``, never ``x != a``
+        (:func:`rulemodels.rules.prefer_equality`): the learner saw them as
+        one column; they agree on ``a``, ``b`` and missing values, and only a
+        category unseen in training, which makes ``x != a`` true, makes
+        ``x == b`` false. ``rule_`` is the simplified rule, ``raw_rule_``
+        the learned one.
     allow_disable : bool, default=False
         Let the learner disable clauses (always-true feature, paper section 3).
     disable_cost : float, default=0.5
@@ -777,10 +787,20 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         literals rises), so a simplified rule meets the constraints the
         learned one met; should it not, the learned rule is kept as ``rule_``
         (it predicts the same), so a returned rule never breaks them.
+
+        Before simplifying, a column with two categories in training reads as
+        an equality (:func:`rulemodels.rules.prefer_equality`: ``x != no`` as
+        ``x == yes``, the same column of the binary matrix, which the learner
+        picked by a tie), so every fit writes such a column the same way.
         """
         self.raw_rule_ = self.rule_
         if self.simplify:
-            self.rule_, self.simplification_ = simplify_rule(self.raw_rule_)
+            canonical, equalities = prefer_equality(self.raw_rule_, self.binarizer_.literals_)
+            self.rule_, report = simplify_rule(canonical)
+            self.simplification_ = SimplifyReport(
+                self.raw_rule_.n_literals, self.rule_.n_literals, report.removed_clauses,
+                equalities + report.rewritten_clauses,
+            )
             broken = [] if constraints is None else constraints.violations(self.rule_)
             if broken:
                 logger.warning("the simplified rule broke the constraints (%s); keeping the learned rule", "; ".join(broken))

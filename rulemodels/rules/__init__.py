@@ -13,6 +13,7 @@
   like scikit-learn's ``export_text(tree)``; ``rule.to_sql()`` and the like
   call the same functions;
 - :func:`simplify_rule` (drop literals and clauses that change nothing),
+  :func:`prefer_equality` (a two-valued column read as ``x == v``),
   :func:`explain_rule` (each row's reasons), :class:`PatternRates`
   (probabilities per pattern of clause outputs) and :func:`rule_html` (the
   notebook view);
@@ -39,7 +40,7 @@ from rulemodels.rules._kinds import CATEGORY_VALUES, KINDS, ColumnKind, ColumnKi
 from rulemodels.rules._probability import PatternRates
 from rulemodels.rules._rule import VALID_OPS, Clause, Literal, Rule, RuleFormatError
 from rulemodels.rules._rule_list import ClassRates, RuleList, class_label
-from rulemodels.rules._simplify import SimplifyReport, simplify_rule
+from rulemodels.rules._simplify import SimplifyReport, prefer_equality, simplify_rule
 
 __all__ = [
     "CATEGORY_VALUES",
@@ -63,6 +64,7 @@ __all__ = [
     "explain_rule",
     "explain_rule_list",
     "load_model",
+    "prefer_equality",
     "rule_html",
     "rule_list_html",
     "save_model",

@@ -509,8 +509,31 @@ def _binary_literal(lit: Literal, A: Any, index: Mapping[Literal, int]) -> np.nd
         members = [_binary_literal(Literal(lit.feature, member_op, v), A, index) for v in lit.value]  # type: ignore[union-attr]
         stacked = np.column_stack(members)
         return stacked.any(axis=1) if lit.op == "in" else stacked.all(axis=1)
+    if lit.op in NAN_OPS and lit not in index and lit.negate() not in index:
+        present = _present_from_pair(lit.feature, A, index)
+        if present is not None:
+            return present if lit.op == "not_nan" else ~present
     column, flip = _column_of(lit, index)
     return _binary_columns(A, [column])[:, 0] ^ flip
+
+
+def _present_from_pair(feature: str, A: Any, index: Mapping[Literal, int]) -> np.ndarray | None:
+    """``feature is not missing`` on the binary matrix without its indicator column, or None.
+
+    A column that had no missing values in training has no ``is_nan`` /
+    ``not_nan`` columns, yet a simplified rule can say ``x is not missing``
+    (``(x <= 1 AND b) OR (x > 1 AND b)`` is ``x is not missing AND b``). Both
+    literals of a complementary pair (``x <= t`` and ``x > t``, or ``x == v``
+    and ``x != v``) are false exactly where ``x`` is missing
+    (:meth:`Literal.evaluate`, the binarizer's columns), so their OR is
+    ``x is not missing``. Flags have no such pair: a value other than 0 and 1
+    makes both ``x`` and ``not x`` false.
+    """
+    for lit in index:
+        if lit.feature == feature and lit.op in ("<=", "==") and lit.negate() in index:
+            pair = _binary_columns(A, [index[lit], index[lit.negate()]])
+            return pair[:, 0] | pair[:, 1]
+    return None
 
 
 def _binary_columns(A: Any, columns: list[int]) -> np.ndarray:

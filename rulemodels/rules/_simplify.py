@@ -31,13 +31,33 @@ Then, with each clause a product (DNF) or union (CNF) of per-column cell sets:
 - a CNF clause with a full cell set on some column is always true: dropped;
 - a clause implied by another (DNF: a term that implies another term; CNF: a
   clause implied by another clause) adds nothing: dropped, and of two
-  equivalent clauses the first is kept.
+  equivalent clauses the first is kept;
+- a clause is rewritten next to another on one column (:func:`_merge`): in a
+  DNF a term takes the union of its cells with those of a term whose other
+  columns its own imply (adjacent or overlapping intervals merge,
+  ``(0.526 < a <= 1.32) OR (a > 1.32)`` is ``a > 0.526``); in a CNF a clause
+  keeps the intersection of its cells with those of a clause whose other
+  columns imply its own (``(u <= .295 OR u > .48) AND (u > .295)`` is
+  ``u > .48``: a literal that the single-column clauses rule out is dropped,
+  and clauses that no row meets together leave the empty clause, False).
+  Taken only when it saves literals, so the passes end.
+
+Because the "missing" cell is a cell like any other, a union or intersection
+keeps the rows with missing values where they were: ``(x <= 1 AND b) OR
+(x > 1 AND b)`` is ``x is not missing AND b``, never ``b``; a cell set that no
+literals express exactly (``x is missing`` joined to an interval in an
+AND-term) is not rewritten.
+
+:func:`prefer_equality` is not a simplification: it writes ``x != a`` as
+``x == b`` on a column known to take two categories, which is the same only
+on those categories and on missing values; the estimator applies it to the
+learned rule, where the two literals were the same column of its data.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from rulemodels.rules._rule import (
@@ -51,7 +71,7 @@ from rulemodels.rules._rule import (
     _category_sort_key,
 )
 
-__all__ = ["SimplifyReport", "simplify_rule"]
+__all__ = ["SimplifyReport", "prefer_equality", "simplify_rule"]
 
 logger = logging.getLogger(__name__)
 
@@ -72,7 +92,9 @@ class SimplifyReport:
     removed_clauses : tuple of str
         One line per dropped clause, saying why.
     rewritten_clauses : tuple of str
-        One line per clause whose literals were merged or dropped.
+        One line per clause whose literals were merged or dropped (also next
+        to another clause); a fitted estimator's report starts with the
+        literals :func:`prefer_equality` wrote as equalities.
     """
 
     n_literals_before: int
@@ -237,12 +259,20 @@ def _columns(rule: Rule) -> dict[str, _Column]:
 
 @dataclass
 class _ClauseView:
-    """A clause as per-column cell masks (``None`` for a mixed column, kept as literals)."""
+    """A clause as per-column cell masks; a column that mixes kinds is ``opaque`` (kept as its literals).
+
+    ``parts`` holds each column's literals as written back, in the order the
+    columns first appear in the clause.
+    """
 
     index: int
     masks: dict[str, int]
     opaque: dict[str, frozenset[Literal]]
-    literals: tuple[Literal, ...]
+    parts: dict[str, list[Literal]]
+
+    @property
+    def literals(self) -> tuple[Literal, ...]:
+        return tuple(lit for lits in self.parts.values() for lit in lits)
 
 
 def _view(index: int, clause: Clause, columns: dict[str, _Column], conjunction: bool) -> tuple[_ClauseView, bool]:
@@ -252,13 +282,13 @@ def _view(index: int, clause: Clause, columns: dict[str, _Column], conjunction: 
         by_column.setdefault(lit.feature, []).append(lit)
     masks: dict[str, int] = {}
     opaque: dict[str, frozenset[Literal]] = {}
-    literals: list[Literal] = []
+    parts: dict[str, list[Literal]] = {}
     constant = False
     for feature, lits in by_column.items():
         column = columns[feature]
         if column.kind == "mixed":
             opaque[feature] = frozenset(lits)
-            literals += lits
+            parts[feature] = lits
             continue
         mask = column.combine(lits, conjunction)
         if (mask == 0) if conjunction else (mask == column.full):
@@ -267,11 +297,11 @@ def _view(index: int, clause: Clause, columns: dict[str, _Column], conjunction: 
         rewritten = column.literals(feature, mask, conjunction)
         if rewritten is None or column.combine(rewritten, conjunction) != mask or len(rewritten) > len(lits):
             rewritten = lits
-        literals += rewritten
-    return _ClauseView(index, masks, opaque, tuple(literals)), constant
+        parts[feature] = rewritten
+    return _ClauseView(index, masks, opaque, parts), constant
 
 
-def _implies(a: _ClauseView, b: _ClauseView, conjunction: bool) -> bool:
+def _implies(a: _ClauseView, b: _ClauseView, conjunction: bool, skip: str | None = None) -> bool:
     """DNF (``conjunction``): term ``a`` implies term ``b``. CNF: clause ``b`` implies clause ``a``.
 
     For a DNF, ``a => b`` iff every column ``b`` constrains is constrained at
@@ -279,11 +309,15 @@ def _implies(a: _ClauseView, b: _ClauseView, conjunction: bool) -> bool:
     allows no more than in ``a``. Both are exact for clauses that are not
     constant (those are dropped before) and use no column that mixes kinds
     (such a column only counts as implied when its literals are a subset).
+    With ``skip``, that column is left out of both clauses (what the other
+    columns imply, for :func:`_merge`).
     """
     for feature, literals in b.opaque.items():
         if not literals <= a.opaque.get(feature, frozenset()):
             return False
     for feature, mask_b in b.masks.items():
+        if feature == skip:
+            continue
         if feature not in a.masks:
             return False
         mask_a = a.masks[feature]
@@ -303,7 +337,7 @@ def simplify_rule(rule: Rule) -> tuple[Rule, SimplifyReport]:
     """
     current, report = _simplify_once(rule)
     removed, rewritten = list(report.removed_clauses), list(report.rewritten_clauses)
-    for _ in range(_MAX_PASSES):
+    for _ in range(_MAX_PASSES + rule.n_literals):  # each merge of clauses lowers the literal count
         if not report.changed:
             break
         current, report = _simplify_once(current)
@@ -346,11 +380,155 @@ def _simplify_once(rule: Rule) -> tuple[Rule, SimplifyReport]:
             removed.append(f"dropped {noun} {view.index + 1}: {how} {noun} {other.index + 1}")
             continue
         kept.append(view)
+    if not removed and not rewritten:
+        merge = _merge(kept, columns, conjunction)
+        if merge is not None:
+            position, merged, helper = merge
+            how = "merged with" if conjunction else "intersected with"
+            rewritten.append(
+                f"{noun} {merged.index + 1} {Clause(kept[position].literals).to_str(rule.form)} became "
+                f"{Clause(merged.literals).to_str(rule.form)}: {how} {noun} {helper.index + 1}"
+            )
+            kept[position] = merged
     simplified = Rule(rule.form, tuple(Clause(view.literals) for view in kept))
     return simplified, SimplifyReport(rule.n_literals, simplified.n_literals, tuple(removed), tuple(rewritten))
+
+
+def _merge(views: list[_ClauseView], columns: dict[str, _Column],
+           conjunction: bool) -> tuple[int, _ClauseView, _ClauseView] | None:
+    """The first clause that another clause lets read more simply, rewritten on one column; None if none.
+
+    Returns ``(position of the clause in views, the rewritten clause, the other clause)``.
+
+    DNF: write terms ``t = R_t AND T_x`` and ``s = R_s AND S_x``, where ``T_x``
+    and ``S_x`` are the cells of one column ``x`` (all cells where a term does
+    not constrain ``x``) and ``R`` the rest of each term. If ``R_t`` implies
+    ``R_s`` (column by column, as in :func:`_implies`), then
+    ``t OR s == t' OR s`` for ``t' = R_t AND (T_x | S_x)``: the rows ``t'``
+    adds, ``R_t AND S_x`` outside ``T_x``, all satisfy ``s``. With ``R_t`` and ``R_s``
+    both empty this merges adjacent or overlapping intervals,
+    ``(0.526 < a <= 1.32) OR (a > 1.32)`` into ``a > 0.526``.
+
+    CNF, dually: for OR-clauses ``t = R_t OR T_x`` and ``s = R_s OR S_x`` with
+    ``R_s`` implying ``R_t``, ``t AND s == t' AND s`` for
+    ``t' = R_t OR (T_x & S_x)``: a row in ``t AND s`` but not in ``t'`` would
+    satisfy ``T_x``, not ``R_t`` and hence not ``R_s``, and not ``S_x``, so
+    not ``s``. This drops the literals that the single-column clauses rule
+    out, ``(u <= .295 OR u > .48) AND (u > .295)`` becoming
+    ``(u > .48) AND (u > .295)`` (and then ``(u > .48)``).
+
+    Cells include the "missing" one, so both are exact on missing values. The
+    rewrite is taken when the new cell set is written with fewer literals, or
+    with no more literals and makes ``s`` redundant (dropped by the next pass),
+    so every merge lowers the rule's literal count and the passes end.
+    """
+    for position, t in enumerate(views):
+        for s in views:
+            if s is t:
+                continue
+            for feature, mask_t in t.masks.items():
+                if not _implies(t, s, conjunction, skip=feature):
+                    continue
+                column = columns[feature]
+                mask_s = s.masks.get(feature, column.full if conjunction else 0)
+                mask = mask_t | mask_s if conjunction else mask_t & mask_s
+                if mask == mask_t:
+                    continue
+                rewritten = column.literals(feature, mask, conjunction)
+                old = t.parts[feature]
+                if rewritten is None or column.combine(rewritten, conjunction) != mask or len(rewritten) > len(old):
+                    continue
+                masks, parts = dict(t.masks), dict(t.parts)
+                if rewritten:
+                    masks[feature], parts[feature] = mask, rewritten
+                else:  # the column no longer matters (DNF: all its cells) or no cell is left (CNF)
+                    del masks[feature], parts[feature]
+                merged = _ClauseView(t.index, masks, t.opaque, parts)
+                if len(rewritten) < len(old) or _redundant_next_to(s, merged, conjunction):
+                    return position, merged, s
+    return None
 
 
 def _redundant_next_to(weaker: _ClauseView, stronger: _ClauseView, conjunction: bool) -> bool:
     """``weaker`` adds nothing next to ``stronger``: in a DNF the term ``weaker`` implies
     ``stronger``; in a CNF the clause ``stronger`` implies ``weaker``."""
     return _implies(weaker, stronger, conjunction)
+
+
+def _two_valued_columns(literals: Iterable[Literal]) -> dict[str, tuple[object, object]]:
+    """``{column: (a, b)}`` for the columns whose literals are category literals naming exactly two categories."""
+    categories: dict[str, dict[object, None]] = {}
+    other: set[str] = set()
+    for lit in literals:
+        if lit.op in CATEGORY_OPS or lit.op in SET_OPS:
+            members = lit.value if lit.op in SET_OPS else (lit.value,)
+            categories.setdefault(lit.feature, {}).update(dict.fromkeys(members))  # type: ignore[arg-type]
+        elif lit.op not in ("is_nan", "not_nan"):
+            other.add(lit.feature)
+    out: dict[str, tuple[object, object]] = {}
+    for feature, values in categories.items():
+        if len(values) == 2 and feature not in other:
+            a, b = sorted(values, key=_category_sort_key)
+            out[feature] = (a, b)
+    return out
+
+
+def _excluded_category(lit: Literal) -> object | None:
+    """``a`` for ``x != a`` and ``x not in {a}``; None for any other literal."""
+    if lit.op == "!=":
+        return lit.value
+    if lit.op == "not_in" and len(lit.value) == 1:  # type: ignore[arg-type]
+        return lit.value[0]  # type: ignore[index]
+    return None
+
+
+def prefer_equality(rule: Rule, literals: Iterable[Literal]) -> tuple[Rule, tuple[str, ...]]:
+    """``rule`` with ``x != a`` written ``x == b`` on each column that ``literals`` know two categories of.
+
+    A learner given the binarizer's literals of a column with the two
+    categories ``a`` and ``b`` in training (``x == a``, ``x == b``,
+    ``x != a``, ``x != b``) sees ``x != a`` and ``x == b`` as the same
+    column, false on missing values in both; which one a fit picks is a tie,
+    so one fit printed ``x == yes`` and another ``x != no``. This writes every
+    ``x != a`` (and ``x not in {a}``) as ``x == b``, so such a column always
+    reads as an equality.
+
+    Exact on every row whose ``x`` is missing, ``a`` or ``b``: the rule's
+    value on the training rows, and on the binarizer's matrix, does not
+    change. It does change on a category unseen in training, which makes
+    ``x != a`` true and ``x == b`` false; so this is a choice made once,
+    when the rule is learned, and not a step of :func:`simplify_rule`
+    (which keeps the value on every row).
+
+    Parameters
+    ----------
+    rule : Rule
+    literals : iterable of Literal
+        The literals the rule was learned from (``FeatureBinarizer.literals_``):
+        a column is two-valued when its category literals name exactly two
+        categories and it has no threshold or flag literal.
+
+    Returns
+    -------
+    rule : Rule
+        The rule, unchanged when no literal is rewritten.
+    changes : tuple of str
+        One line per rewritten literal.
+    """
+    two_valued = _two_valued_columns(literals)
+    changes: dict[str, None] = {}
+    clauses = []
+    for clause in rule.clauses:
+        rewritten = []
+        for lit in clause.literals:
+            pair = two_valued.get(lit.feature)
+            excluded = _excluded_category(lit)
+            if pair is not None and excluded is not None and excluded in pair:
+                new = Literal(lit.feature, "==", pair[1] if excluded == pair[0] else pair[0])
+                changes[f"{lit} became {new} ({lit.feature} took the values {pair[0]} and {pair[1]} in training)"] = None
+                lit = new
+            rewritten.append(lit)
+        clauses.append(Clause(rewritten))
+    if not changes:
+        return rule, ()
+    return Rule(rule.form, tuple(clauses)), tuple(changes)

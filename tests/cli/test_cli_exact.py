@@ -58,3 +58,23 @@ def test_solver_log_leaves_pyomos_log_alone(time_limited, capsys, caplog):
     assert "rulemodels: warning: the solver stopped" not in captured.err
     assert "status: stopped at time limit with an incumbent" in captured.out
     assert logging.getLogger("pyomo").propagate  # and main() put Pyomo's logger back as it was
+
+
+def test_exact_prints_the_simplified_rule_without_a_never_true_term(monkeypatch, capsys):
+    """A learned term that no row satisfies (``age <= 21.9 AND age > 52.2``) is not printed (issue 39, item 5)."""
+    import rulemodels.algorithms.exact as exact
+    from rulemodels.rules import Literal, Rule
+
+    solve = exact.solve_exact
+    dead = (Literal("age", "<=", 21.9), Literal("age", ">", 52.2))
+
+    def with_a_dead_term(*args, **kwargs):
+        result = solve(*args, **kwargs)
+        return dataclasses.replace(result, rule=Rule("dnf", (*result.rule.clauses, dead)))
+
+    monkeypatch.setattr(exact, "solve_exact", with_a_dead_term)
+    assert main(["exact", "pima", "--sample", "25", "--clauses", "1", "--theta", "0.2", "--thresholds", "3",
+                 "--form", "dnf"]) == 0
+    out = capsys.readouterr().out
+    assert "age <= 21.9 AND age > 52.2" not in out and "52.2" not in out
+    assert "as learned, before simplification" in out

@@ -1,4 +1,4 @@
-"""Rule simplification (issue 20, item 3) and set literals (item 2)."""
+"""Rule simplification (issue 20, item 3; issue 39, item 5: merges across clauses) and set literals (issue 20, item 2)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulemodels.rules import Literal as L
-from rulemodels.rules import Rule, RuleFormatError, simplify_rule
+from rulemodels.rules import Rule, RuleFormatError, prefer_equality, simplify_rule
+from tests.rules.test_export import EXPORTS
 
 # -- examples ------------------------------------------------------------------
 
@@ -80,6 +81,96 @@ def test_a_column_that_mixes_kinds_is_kept_as_it_is() -> None:
     rule = Rule.dnf([[L("f", "is_true"), L("f", "<=", 0.5)], [L("f", "is_true"), L("f", "<=", 0.5), L("g", "is_true")]])
     simplified, _ = simplify_rule(rule)
     assert simplified == Rule.dnf([[L("f", "is_true"), L("f", "<=", 0.5)]])
+
+
+# -- merges across clauses (issue 39, item 5) ------------------------------------
+
+
+def test_adjacent_and_overlapping_intervals_of_two_terms_merge() -> None:
+    rule = Rule.dnf([[L("a", ">", 0.526), L("a", "<=", 1.32)], [L("a", ">", 1.32)]])
+    simplified, report = simplify_rule(rule)
+    assert str(simplified) == "(a > 0.526)"
+    assert "merged with term 2" in str(report)
+    overlapping = Rule.dnf([[L("a", ">", 1.0), L("a", "<=", 3.0)], [L("a", ">", 2.0), L("a", "<=", 5.0)]])
+    assert str(simplify_rule(overlapping)[0]) == "(1.0 < a <= 5.0)"
+    # the rest of the merged term must imply the rest of the other: b AND the union, next to (a > 1.32)
+    shared = Rule.dnf([[L("a", ">", 0.526), L("a", "<=", 1.32), L("b", "is_true")], [L("a", ">", 1.32)]])
+    assert str(simplify_rule(shared)[0]) == "(a > 0.526 AND b) OR (a > 1.32)"
+    # the union of two terms that do not share the rest is no term: kept
+    apart = Rule.dnf([[L("a", ">", 0.526), L("a", "<=", 1.32), L("b", "is_true")], [L("a", ">", 1.32), L("c", "is_true")]])
+    assert simplify_rule(apart)[0] == apart
+    # a gap between the intervals: nothing to merge
+    gap = Rule.dnf([[L("a", "<=", 0.5)], [L("a", ">", 1.32)]])
+    assert simplify_rule(gap)[0] == gap
+
+
+def test_a_clause_keeps_only_what_its_single_column_clauses_allow() -> None:
+    rule = Rule.cnf([[L("u", "<=", 0.295), L("u", ">", 0.48)], [L("u", ">", 0.295)]])
+    simplified, report = simplify_rule(rule)
+    assert str(simplified) == "(u > 0.48)"
+    assert "intersected with clause 2" in str(report)
+    # a literal that another clause makes never true is dropped from its clause
+    assert str(simplify_rule(Rule.cnf([[L("x", "<=", 1.0), L("b", "is_true")], [L("x", ">", 3.0)]]))[0]) == "(b) AND (x > 3.0)"
+    # clauses that no row satisfies together: the rule is False
+    never = Rule.cnf([[L("u", "<=", 1.0)], [L("u", ">", 1.0)], [L("b", "is_true")]])
+    assert str(simplify_rule(never)[0]) == "(False)"
+
+
+def test_merges_are_exact_on_missing_values() -> None:
+    X = pd.DataFrame({"x": [0.0, 2.0, np.nan, 2.0], "b": [1.0, 1.0, 1.0, 0.0]})
+    # (x <= 1 AND b) OR (x > 1 AND b) is false where x is missing: not b, but 'x is not missing AND b'
+    dnf = Rule.dnf([[L("x", "<=", 1.0), L("b", "is_true")], [L("x", ">", 1.0), L("b", "is_true")]])
+    simplified, _ = simplify_rule(dnf)
+    assert str(simplified) == "(x is not missing AND b)"
+    assert simplified.evaluate(X).tolist() == dnf.evaluate(X).tolist() == [True, True, False, False]
+    # a missing-value cell of one term does not join an interval of another term
+    with_missing = Rule.dnf([[L("x", "is_nan")], [L("x", ">", 1.0)]])
+    assert simplify_rule(with_missing)[0] == with_missing
+    # CNF: (x <= 1 OR x is missing) AND (x > 0.5 OR x is missing) keeps the missing rows
+    cnf = Rule.cnf([[L("x", "<=", 1.0), L("x", "is_nan")], [L("x", "is_nan"), L("x", ">", 0.5)]])
+    simplified, _ = simplify_rule(cnf)
+    X2 = pd.DataFrame({"x": [0.0, 0.7, 2.0, np.nan]})
+    assert simplified.evaluate(X2).tolist() == cnf.evaluate(X2).tolist() == [False, True, False, True]
+
+
+def test_not_missing_without_an_indicator_column_evaluates_on_the_binary_matrix() -> None:
+    from rulemodels.data import FeatureBinarizer
+
+    X = pd.DataFrame({"x": [0.0, 1.0, 2.0, 3.0, 4.0, 5.0], "c": ["a", "b", "a", "b", "c", "a"]})
+    binarizer = FeatureBinarizer(nan="indicator").fit(X)  # no missing value in training: no 'is missing' column
+    assert not any(lit.op in ("is_nan", "not_nan") for lit in binarizer.literals_)
+    X_new = pd.DataFrame({"x": [0.0, np.nan, 2.0, 3.0], "c": ["a", "b", None, "zz"]})
+    A = binarizer.transform(X_new)
+    for rule in (Rule.dnf([[L("x", "not_nan")]]), Rule.dnf([[L("x", "is_nan")]]),
+                 Rule.cnf([[L("c", "not_nan")], [L("x", "not_nan"), L("c", "is_nan")]])):
+        assert rule.evaluate_binary(A, binarizer.literals_).tolist() == rule.evaluate(X_new).tolist()
+
+
+def test_a_two_valued_column_reads_as_an_equality() -> None:
+    literals = [L("x", "==", "no"), L("x", "==", "yes"), L("x", "!=", "no"), L("x", "!=", "yes"), L("x", "is_nan"),
+                L("z", "<=", 1.0), L("t", "==", "a"), L("t", "==", "b"), L("t", "==", "c"), L("t", "!=", "a")]
+    rule = Rule.dnf([[L("x", "!=", "no"), L("z", "<=", 1.0)], [L("x", "!=", "yes"), L("t", "!=", "a")]])
+    canonical, changes = prefer_equality(rule, literals)
+    assert str(canonical) == "(x == yes AND z <= 1.0) OR (x == no AND t != a)"  # t has three categories: kept
+    assert len(changes) == 2 and "x != no became x == yes" in changes[0]
+    # the same on the training values and on missing values; a category unseen in training is what differs
+    X = pd.DataFrame({"x": pd.Series(["yes", "no", None, "yes", "maybe"], dtype=object), "z": [0.0] * 5,
+                      "t": ["b", "b", "b", "a", "b"]})
+    assert canonical.evaluate(X)[:4].tolist() == rule.evaluate(X)[:4].tolist()
+    assert prefer_equality(canonical, literals) == (canonical, ())
+
+
+def test_the_estimator_writes_a_two_valued_column_the_same_way_whichever_literal_it_learned() -> None:
+    from rulemodels import BooleanRuleClassifier
+
+    rng = np.random.default_rng(0)
+    x, z = rng.choice(["no", "yes"], 200), rng.normal(size=200)
+    X, y = pd.DataFrame({"x": x, "z": z}), ((x == "yes") | (z > 1)).astype(int)
+    fitted = BooleanRuleClassifier(form="dnf", algorithm="bcd", n_clauses=2).fit(X, y)
+    assert "x != no" in str(fitted.raw_rule_)  # the learner's pick among two equal columns
+    assert str(fitted.rule_) == "(x == yes) OR (z > 1.0)"
+    assert "x != no became x == yes" in str(fitted.simplification_)
+    assert fitted.rule_.evaluate(X).tolist() == fitted.raw_rule_.evaluate(X).tolist()
 
 
 # -- set literals ----------------------------------------------------------------
@@ -173,3 +264,46 @@ def test_simplified_rule_predicts_exactly_as_the_raw_rule(rule: Rule, X: pd.Data
     assert simplified.n_conditions <= rule.n_conditions
     assert Rule.from_json(simplified.to_json()) == simplified
     assert simplify_rule(simplified)[0] == simplified  # a fixed point
+
+
+def _interval(bounds: tuple[float | None, float | None]) -> list[L]:
+    low, high = bounds
+    return ([L("x", ">", low)] if low is not None else []) + ([L("x", "<=", high)] if high is not None else [])
+
+
+def _category(op_value: tuple[str, object]) -> list[L]:
+    op, value = op_value
+    return [L("c", op, [value] if op in ("in", "not_in") else value)]
+
+
+def _interval_rules() -> st.SearchStrategy[Rule]:
+    """Rules whose clauses are intervals and category sets on two columns: what the merges across clauses meet."""
+    bound = st.none() | st.sampled_from(THRESHOLDS)
+    interval = st.tuples(bound, bound).map(_interval)
+    categories = st.tuples(st.sampled_from(("==", "!=", "in", "not_in")), st.sampled_from(CATEGORIES)).map(_category)
+    extra = st.lists(st.sampled_from((L("x", "is_nan"), L("x", "not_nan"), L("f", "is_true"), L("c", "is_nan"))),
+                     max_size=1)
+    clause = st.tuples(interval, st.one_of(categories, st.just([])), extra).map(lambda parts: parts[0] + parts[1] + parts[2])
+    return st.builds(Rule, st.sampled_from(("cnf", "dnf")), st.lists(clause, min_size=1, max_size=4))
+
+
+@settings(max_examples=300, deadline=None)
+@given(rule=_interval_rules(), X=_frames())
+def test_merged_clauses_predict_exactly_as_the_raw_rule(rule: Rule, X: pd.DataFrame) -> None:
+    simplified, _ = simplify_rule(rule)
+    assert simplified.evaluate(X).tolist() == rule.evaluate(X).tolist()
+    assert simplified.n_literals <= rule.n_literals
+    assert simplify_rule(simplified)[0] == simplified
+    negated, _ = simplify_rule(rule.negate())  # the other form of the same clauses
+    assert negated.evaluate(X).tolist() == rule.negate().evaluate(X).tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(rule=st.one_of(_rules(), _interval_rules()), X=_frames())
+def test_exports_of_the_simplified_rule_predict_as_the_raw_rule(rule: Rule, X: pd.DataFrame) -> None:
+    """The estimator's exports (SQL, pandas query, Python) are of ``rule_``, the simplified rule."""
+    simplified, _ = simplify_rule(rule)
+    expected = rule.evaluate(X)
+    for name, predict in EXPORTS.items():
+        got = predict(simplified, X)
+        assert got.tolist() == expected.tolist(), f"{name} export of {simplified} (from {rule}) differs"
