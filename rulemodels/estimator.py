@@ -987,7 +987,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     def to_sql(self, *, cast: bool = True) -> str:
         """The fitted rule as a NULL-aware SQL expression, true for ``classes_[1]`` (:meth:`Rule.to_sql`); a rule
         list as ``CASE WHEN <step 1> THEN <class> ... ELSE <default> END`` (:func:`rulemodels.rules.to_sql`;
-        ``cast``: thresholds on ``CAST(x AS DOUBLE PRECISION)``, so numbers stored as text compare as numbers)."""
+        ``cast``: thresholds on ``"x" + 0``, so numbers stored as text in SQLite compare as numbers)."""
         check_is_fitted(self)
         return self.rule_.to_sql(cast=cast)
 

@@ -10,12 +10,14 @@ expected to fail.
 from __future__ import annotations
 
 import os
+import sqlite3
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pytest
 
-from rulemodels.rules import Literal, Rule
+from rulemodels.rules import Literal, Rule, to_python, to_query, to_sql
 from solvers import get_backend
 
 #: Under CI (``CI=true``) a missing solver, PostgreSQL or psycopg fails a test instead of skipping it.
@@ -187,3 +189,51 @@ def broken_constraints(rule, *, monotone=None, forbidden=(), max_literals=None) 
             if sign == 1 and literal.op in falling or sign == -1 and literal.op in rising:
                 found.append(f"against the direction: {literal}")
     return found
+
+
+# -- every export of a rule, run on its engine (tests/rules/test_export.py, test_simplify.py) --------------
+
+
+def sql_predictions(rule: Rule, frame: pd.DataFrame) -> np.ndarray:
+    with sqlite3.connect(":memory:") as connection:
+        frame.reset_index(drop=True).rename_axis("row_id").to_sql("data", connection, index=True)
+        query = f'SELECT CASE WHEN {to_sql(rule)} THEN 1 ELSE 0 END FROM data ORDER BY "row_id"'
+        return np.array([value for (value,) in connection.execute(query)], dtype=bool)
+
+
+def duckdb_predictions(rule: Rule, frame: pd.DataFrame) -> np.ndarray:
+    duckdb = __import__("duckdb")
+    data = frame.reset_index(drop=True).copy()
+    for column in data.columns:  # DuckDB keeps NaN as a float value: missing values are NULL in SQL
+        if data[column].dtype.kind == "f":
+            data[column] = data[column].astype(object).where(data[column].notna(), None)
+    connection = duckdb.connect()
+    connection.register("data", data)
+    rows = connection.execute(f"SELECT CASE WHEN {to_sql(rule)} THEN 1 ELSE 0 END FROM data").fetchall()
+    return np.array([value for (value,) in rows], dtype=bool)
+
+
+def query_predictions(rule: Rule, frame: pd.DataFrame) -> np.ndarray:
+    expression = to_query(rule)
+    values = np.asarray(frame.eval(expression, engine="python"), dtype=bool)
+    if values.ndim == 0:
+        values = np.full(len(frame), bool(values))
+    kept = frame.query(expression, engine="python").index
+    assert np.array_equal(frame.index.isin(kept), values)  # query keeps exactly the rows eval calls true
+    return values
+
+
+def python_predictions(rule: Rule, frame: pd.DataFrame) -> np.ndarray:
+    namespace: dict = {}
+    exec(compile(to_python(rule), "<exported rule>", "exec"), namespace)
+    assert namespace["FEATURES"] == rule.features
+    rows = frame.astype(object).where(frame.notna(), None).to_dict("records")  # plain values, None for missing
+    raw = frame.to_dict("records")  # with NaN floats as pandas gives them
+    with_none = np.array([namespace["predict_row"](row) for row in rows], dtype=int)
+    with_nan = np.array([namespace["predict_row"](row) for row in raw], dtype=int)
+    assert np.array_equal(with_none, with_nan)
+    assert set(np.unique(with_none)) <= {0, 1}
+    return with_none.astype(bool)
+
+
+EXPORTS = {"sql": sql_predictions, "query": query_predictions, "python": python_predictions}

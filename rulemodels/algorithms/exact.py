@@ -8,7 +8,10 @@
 The exact two-level MIPs grow with n × d × R and become hard quickly (a CNF
 with R = 2 on 100 rows × 134 features is not proved optimal in minutes); use
 them on small data, with a time limit: the incumbent comes back with termination
-``time_limit`` and its gap.
+``time_limit`` and its gap. The MIP starts from a heuristic's rule (column
+generation, :func:`heuristic_start`), offered to the solver as its first
+incumbent, and the rule returned is never worse (in the MIP's objective) than
+that start.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ import numpy as np
 import pandas as pd
 import pyomo.environ as pyo
 
+from rulemodels import defaults
+from rulemodels.algorithms.polish import rule_weights
 from rulemodels.algorithms.result import LearnedRule
 from rulemodels.data import FeatureBinarizer
 from rulemodels.models import (
@@ -35,12 +40,12 @@ from rulemodels.models import (
     zero_one_objective,
 )
 from rulemodels.models._data import check_nonnegative
-from rulemodels.rules import Literal
+from rulemodels.rules import Clause, Literal, Rule
 from solvers import Backend, SolveError, get_backend
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["ExactResult", "ExactSolveError", "prepare_problem", "solve_exact", "solve_exact_problem"]
+__all__ = ["ExactResult", "ExactSolveError", "heuristic_start", "prepare_problem", "solve_exact", "solve_exact_problem"]
 
 FORMULATIONS = {"zero_one": build_zero_one, "hamming": build_hamming}
 
@@ -102,6 +107,7 @@ def solve_exact(
     n_thresholds: int | None = None,
     disable_cost: float | None = None,
     sample_weight: Any = None,
+    warm_start: bool = True,
 ) -> LearnedRule:
     """Solve the exact two-level MIP and return the rule with its termination, objective, bound and gap.
 
@@ -130,6 +136,10 @@ def solve_exact(
         Relative gap at which to stop.
     disable_cost : float, optional
         Allow disabling clauses with an always-true feature of this cost.
+    warm_start : bool, default=True
+        Start the MIP from the rule column generation learns on the same
+        problem (:func:`heuristic_start`, with HiGHS): the solver gets it as its
+        first incumbent, and the rule returned is never worse than it.
 
     Raises
     ------
@@ -139,12 +149,32 @@ def solve_exact(
     SolverNotFoundError
         The solver is not installed (the message says how to install it).
     """
-    _check_arguments(formulation, theta)  # before binarizing: a typo should fail fast
+    _check_arguments(formulation, theta, n_clauses)  # before binarizing: a typo should fail fast
+    backend = get_backend(solver)  # and an unknown solver before the heuristic's start
     problem, _ = prepare_problem(X, y, form=form, n_thresholds=n_thresholds, sample_weight=sample_weight)
+    start = heuristic_start(problem, n_clauses, theta, disable_cost=disable_cost) if warm_start else None
     return solve_exact_problem(
-        problem, n_clauses, theta, formulation=formulation, solver=solver, time_limit=time_limit,
-        mip_gap=mip_gap, disable_cost=disable_cost,
+        problem, n_clauses, theta, formulation=formulation, solver=backend, time_limit=time_limit,
+        mip_gap=mip_gap, disable_cost=disable_cost, start=start,
     )
+
+
+def heuristic_start(problem: CNFProblem, n_clauses: int, theta: float, *, disable_cost: float | None = None) -> Rule:
+    """The rule column generation (the default algorithm, with HiGHS) learns on ``problem``: the exact MIP's start.
+
+    At most ``n_clauses`` clauses, over the problem's literals, in its form;
+    θ in the paper's units, as the MIP's. Column generation takes seconds where
+    the MIP takes minutes, and its rule is usually close to the optimum.
+    """
+    from rulemodels.algorithms.data import WorkingData
+    from rulemodels.algorithms.lp_cache import LPSolutionCache
+    from rulemodels.algorithms.run import learn
+
+    data = WorkingData.from_problem(problem, allow_disable=disable_cost is not None, disable_cost=disable_cost)
+    cache = LPSolutionCache(data, get_backend(defaults.DEFAULT_SOLVER))
+    result = learn(cache, algorithm="cg", n_clauses=n_clauses, theta=theta, max_iter=defaults.DEFAULT_MAX_ITER)
+    W, w0 = data.split(result.W)
+    return problem.rule_from_weights(W, w0)
 
 
 def solve_exact_problem(
@@ -161,8 +191,18 @@ def solve_exact_problem(
     forbidden: Any = None,
     max_literals: int | None = None,
     model_hook: Callable[[Any], Any] | None = None,
+    start: Rule | None = None,
 ) -> LearnedRule:
     """:func:`solve_exact` on an already prepared :class:`CNFProblem`.
+
+    ``start`` (a rule of the problem's form over its literals, e.g.
+    :func:`heuristic_start`'s) is offered to the solver as its first incumbent
+    (HiGHS, CBC; GLPK starts cold, padded to ``n_clauses`` by repeating a
+    clause). A proven optimum is returned as the MIP's answer; a MIP stopped
+    before (a time limit, an error, no solution of its own) returns the better
+    of its incumbent and the start, so never a worse rule than the start (a
+    start with more clauses than ``n_clauses``, or one that breaks
+    ``forbidden``, ``max_literals`` or a ``model_hook``, is not used).
 
     The domain constraints of issue 29 are constraints of the MIP, so the
     rule is optimal among the rules that meet them (``docs/constraints.md``):
@@ -181,22 +221,48 @@ def solve_exact_problem(
     if model_hook is not None:
         model_hook(handle)
     model = handle.model
+    W_start = _usable_start(problem, start, n_clauses, forbidden, max_literals, model_hook)
+    offered = W_start is not None and bool(getattr(backend.capabilities, "mip_start", False))
+    if W_start is not None:
+        handle.set_start(W_start)
     logger.info(
-        "exact %s MIP: %d samples (%d distinct), %d features, R=%d; solving with %s",
+        "exact %s MIP: %d samples (%d distinct), %d features, R=%d; solving with %s%s",
         formulation, problem.n_samples, handle.groups.n_groups, problem.n_features, n_clauses, backend.name,
+        " from the start rule" if offered else "",
     )
     try:
-        result = backend.solve(model, time_limit=time_limit, mip_gap=mip_gap)
+        result = backend.solve(model, time_limit=time_limit, mip_gap=mip_gap, mip_start=offered)
     finally:
         backend.release(model)  # solved once: nothing to keep on the backend
-    try:
-        result.raise_for_status(f"the exact {formulation} MIP")
-    except SolveError as exc:
-        raise ExactSolveError(str(exc), result=result) from None
-    _round_binaries(model)
-    rule = rule_from_model(handle, problem)
-    breakdown = objective_breakdown(handle)
-    objective = _objective_of_solution(formulation, problem, handle, theta, disable_cost, feature_cost)
+    scorer = _Scorer(formulation, problem, theta, disable_cost, feature_cost)
+    if W_start is not None and start is not None:  # the start's own W (a repeated clause would count twice)
+        W_start = rule_weights(problem, start)
+    if not result.has_solution and W_start is not None and start is not None:  # e.g. a time limit before any incumbent
+        logger.warning(
+            "the exact %s MIP stopped (%s) without a solution of its own: returning its start rule", formulation,
+            result.termination.value,
+        )
+        rule, objective, breakdown = start, scorer(W_start), scorer.breakdown(W_start)
+    else:
+        try:
+            result.raise_for_status(f"the exact {formulation} MIP")
+        except SolveError as exc:
+            raise ExactSolveError(str(exc), result=result) from None
+        _round_binaries(model)
+        rule = rule_from_model(handle, problem)
+        breakdown = objective_breakdown(handle)
+        objective = _objective_of_solution(formulation, problem, handle, theta, disable_cost, feature_cost)
+        stopped = not result.is_optimal  # a proven optimum is the MIP's answer (over rules of exactly R clauses)
+        if stopped and W_start is not None and start is not None and scorer(W_start) < objective - _TOLERANCE * max(1.0, abs(objective)):
+            logger.info("the MIP's incumbent (objective %.6g) is worse than its start (%.6g): keeping the start",
+                        objective, scorer(W_start))
+            rule, objective, breakdown = start, scorer(W_start), scorer.breakdown(W_start)
+    bound, gap = result.bound, result.gap if result.gap is not None else (0.0 if result.is_optimal else None)
+    if bound is not None and bound > objective:  # the start (fewer clauses) beat the R-clause MIP's bound
+        bound = objective
+        gap = 0.0
+    elif bound is not None and gap is not None and rule is start:
+        gap = (objective - bound) / max(1e-10, abs(objective))
     return LearnedRule(
         rule=rule,
         objective=objective,
@@ -206,12 +272,64 @@ def solve_exact_problem(
         n_solves=1,
         n_builds=1,
         solver_seconds=float(result.wall_time),
-        exact_bound=result.bound,
-        gap=result.gap if result.gap is not None else (0.0 if result.is_optimal else None),
+        exact_bound=bound,
+        gap=gap,
         breakdown=breakdown,
         solve=result,
         model=model,
     )
+
+
+#: relative tolerance of "strictly better" when the MIP's rule is compared with its start
+_TOLERANCE = 1e-9
+
+
+def _usable_start(
+    problem: CNFProblem, start: Rule | None, n_clauses: int, forbidden: Any, max_literals: int | None,
+    model_hook: Callable[[Any], Any] | None,
+) -> np.ndarray | None:
+    """The start's binary W (d, n_clauses), padded by repeating a clause; None when it cannot be a start."""
+    if start is None or model_hook is not None or not start.clauses or len(start.clauses) > n_clauses:
+        return None
+    try:
+        W = rule_weights(problem, start)
+    except ValueError:  # another form, or a literal that is no column of the problem
+        return None
+    if forbidden is not None and len(forbidden) and W[np.asarray(forbidden, dtype=int)].any():
+        return None
+    if max_literals is not None and W.sum(axis=0).max() > max_literals:
+        return None
+    repeats = [W[:, -1:]] * (n_clauses - W.shape[1])  # a CNF clause twice is the same rule (its literals cost twice)
+    return np.hstack([W, *repeats]) if repeats else W
+
+
+class _Scorer:
+    """The MIP's objective (and its two parts) of a binary W, evaluated with numpy."""
+
+    def __init__(self, formulation: str, problem: CNFProblem, theta: float, disable_cost: float | None, feature_cost: Any) -> None:
+        self.objective = zero_one_objective if formulation == "zero_one" else hamming_objective
+        self.problem, self.theta, self.disable_cost, self.feature_cost = problem, theta, disable_cost or 0.0, feature_cost
+
+    def __call__(self, W: np.ndarray, theta: float | None = None) -> float:
+        problem = self.problem
+        return self.objective(
+            problem.A, problem.y, W, self.theta if theta is None else theta, sample_weight=problem.sample_weight,
+            disable_cost=self.disable_cost, feature_cost=self.feature_cost,
+        )
+
+    def breakdown(self, W: np.ndarray) -> dict[str, float]:
+        total, accuracy = self(W), self(W, 0.0)
+        return {"accuracy": accuracy, "sparsity": total - accuracy, "total": total}
+
+
+def constant_rule(form: str, value: bool) -> Rule:
+    """The rule of ``form`` without literals that is ``value`` on every row.
+
+    A DNF without terms is False and one empty term True; a CNF without
+    clauses is True and one empty clause False.
+    """
+    empty_clause_value = form == "dnf"
+    return Rule(form, (Clause(()),) if value == empty_clause_value else ())
 
 
 def _objective_of_solution(formulation: str, problem: CNFProblem, handle: TwoLevelModel, theta: float,
@@ -230,7 +348,9 @@ def _objective_of_solution(formulation: str, problem: CNFProblem, handle: TwoLev
     )
 
 
-def _check_arguments(formulation: str, theta: float) -> None:
+def _check_arguments(formulation: str, theta: float, n_clauses: int | None = None) -> None:
+    if n_clauses is not None and (isinstance(n_clauses, bool) or not isinstance(n_clauses, int | np.integer) or n_clauses < 1):
+        raise ValueError(f"n_clauses must be an integer >= 1, got {n_clauses!r}")
     if formulation not in FORMULATIONS:
         raise ValueError(f"formulation must be one of {sorted(FORMULATIONS)}, got {formulation!r}")
     check_nonnegative("theta", theta)

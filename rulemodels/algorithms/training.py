@@ -47,6 +47,7 @@ from rulemodels import defaults
 from rulemodels.algorithms.column_generation import column_generation_path
 from rulemodels.algorithms.constraints import HookInfo, RuleConstraints
 from rulemodels.algorithms.data import WorkingData
+from rulemodels.algorithms.exact import constant_rule as _constant_rule
 from rulemodels.algorithms.exact import solve_exact_problem
 from rulemodels.algorithms.lp_cache import LPSolutionCache
 from rulemodels.algorithms.polish import PolishReport, polish_rule
@@ -59,7 +60,7 @@ from rulemodels.defaults import DEFAULT_TIE_BREAK
 from rulemodels.models import unique_rows
 from rulemodels.models.objectives import hamming_objective, zero_one_objective
 from rulemodels.models.problem import CNFProblem
-from rulemodels.rules import Clause, Literal, Rule
+from rulemodels.rules import Literal, Rule
 from rulemodels.utils import as_pandas
 from solvers import Backend, get_backend
 
@@ -78,16 +79,6 @@ def default_binarizer(n_thresholds: int | None = None, thresholds: str | None = 
     settings: dict[str, Any] = {} if n_thresholds is None else {"n_thresholds": n_thresholds}
     settings["thresholds"] = defaults.DEFAULT_THRESHOLDS if thresholds is None else thresholds
     return FeatureBinarizer(nan="indicator", high_cardinality="drop", **settings)
-
-
-def _constant_rule(form: str, value: bool) -> Rule:
-    """The rule of ``form`` without literals that is ``value`` on every row.
-
-    A DNF without terms is False and one empty term True; a CNF without
-    clauses is True and one empty clause False.
-    """
-    empty_clause_value = form == "dnf"
-    return Rule(form, (Clause(()),) if value == empty_clause_value else ())
 
 
 def _drop_tautologies(data: WorkingData, W: np.ndarray, objective: float, algorithm: str, theta: float) -> tuple[np.ndarray, float]:
@@ -503,11 +494,18 @@ class TrainingWorkspace:
             raise ValueError(f"form must be 'dnf' or 'cnf' here, got {form!r}")
         problem = self.problem(form)
         if algorithm == "exact":
+            # the MIP starts from the default heuristic's rule on this training set, and never returns a worse one
+            start = self._learn(
+                form=form, algorithm=defaults.DEFAULT_ALGORITHM, n_clauses=n_clauses, theta=theta, allow_disable=allow_disable,
+                disable_cost=disable_cost, max_iter=max_iter, time_limit=None, solver_options=solver_options, polish=None,
+                polish_formulation=polish_formulation, constraints=constraints,
+            ).rule
             exact = solve_exact_problem(
                 problem, n_clauses, theta, solver=self.backend, time_limit=time_limit,
-                disable_cost=disable_cost if allow_disable else None, **self._exact_settings(problem, constraints, "exact"),
+                disable_cost=disable_cost if allow_disable else None, start=start,
+                **self._exact_settings(problem, constraints, "exact"),
             )
-            rule, objective = self._better_constant(exact.rule, float(exact.objective))
+            rule, objective = self._no_worse_than_a_constant(*self._better_constant(exact.rule, float(exact.objective)))
             return LearnedRule(
                 rule=rule, objective=objective, history=[objective], n_iter=1,
                 termination=exact.termination, n_solves=1, n_builds=1, n_reused=0, solver_seconds=exact.solver_seconds,
@@ -659,6 +657,23 @@ class TrainingWorkspace:
             rule, value, constant, error[best], not best, error[not best],
         )
         return constant, error[best]
+
+    def _no_worse_than_a_constant(self, rule: Rule, objective: float) -> tuple[Rule, float]:
+        """``rule``, or the constant of lower weighted training error when that is strictly below ``objective``.
+
+        The exact MIP with R clauses cannot always write a constant (a CNF is
+        True only when every clause is), and a MIP stopped at its time limit may
+        hold a worse incumbent: the estimator never returns a rule worse than
+        always predicting one class.
+        """
+        positive = self.labels == 1
+        error = {True: float(self.sample_weight[~positive].sum()), False: float(self.sample_weight[positive].sum())}
+        best = min(error, key=lambda value: (error[value], not value))
+        if error[best] >= objective - 1e-9 * max(1.0, abs(objective)):
+            return rule, objective
+        logger.info("the exact MIP's rule (objective %.6g) is worse than always predicting %s (%.6g): returning the constant",
+                    objective, best, error[best])
+        return _constant_rule(rule.form, best), error[best]
 
     def _clause_columns(self, rule: Rule) -> tuple[np.ndarray, ...]:
         column_of = self._column_of

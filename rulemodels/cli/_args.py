@@ -530,9 +530,9 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
     )
     export.add_argument(
         "--no-cast", action="store_true",
-        help="SQL thresholds compare \"x\" > t, which an index on x can serve, instead of CAST(\"x\" AS DOUBLE PRECISION) "
-             "> t, which also compares numbers stored as text (SQLite's CSV .import) as numbers; only for tables whose "
-             "numeric columns have numeric types",
+        help="SQL thresholds compare \"x\" > t, which an index on x can serve, instead of \"x\" + 0 > t, which also "
+             "compares numbers stored as text (SQLite's CSV .import) as numbers; only for tables whose numeric columns "
+             "have numeric types",
     )
     export.add_argument("--out", help="write the code to this file (default: stdout)")
     export.set_defaults(handler=handlers["export"])

@@ -534,7 +534,12 @@ def _cmd_exact(args: argparse.Namespace) -> int:
         f"data: {data.source} ({len(X)} samples), {args.formulation} MIP, R={args.n_clauses}, theta={args.theta:g} "
         f"(the paper's θ: {args.theta * len(X):g})"
     )
-    if result.termination == "time_limit":
+    if result.solve is not None and not result.solve.has_solution:
+        print(
+            f"status: {result.termination}: the MIP found no rule of its own, so the rule below is its start, the rule "
+            "column generation learns (raise --time-limit, or try --solver highs)"
+        )
+    elif result.termination == "time_limit":
         limit = f" ({args.time_limit:g} s)" if args.time_limit is not None else ""
         print(
             f"status: stopped at time limit{limit} with an incumbent: the rule below is the best found, "

@@ -29,7 +29,7 @@ cheap. The modules inside are private; import from here.
 >>> print(rule)
 (age > 50.0) OR (smoker)
 >>> print(to_sql(rule))
-(("age" IS NOT NULL AND CAST("age" AS DOUBLE PRECISION) > 50.0) OR ("smoker" IS NOT NULL AND "smoker" = '1'))
+(("age" IS NOT NULL AND "age" + 0 > 50.0) OR ("smoker" IS NOT NULL AND "smoker" = '1'))
 """
 
 from rulemodels.rules._display import rule_html, rule_list_html

@@ -26,7 +26,7 @@ real PostgreSQL server by tests/rules/test_export_engines.py:
 >>> from rulemodels.rules import Literal, Rule, to_query, to_sql
 >>> rule = Rule.dnf([[Literal("age", ">", 50), Literal("job", "in", ["a", "b"])]])
 >>> print(to_sql(rule))
-(("age" IS NOT NULL AND CAST("age" AS DOUBLE PRECISION) > 50.0) AND ("job" IS NOT NULL AND "job" IN ('a', 'b')))
+(("age" IS NOT NULL AND "age" + 0 > 50.0) AND ("job" IS NOT NULL AND "job" IN ('a', 'b')))
 >>> print(to_query(rule))
 ((`age` > 50.0) & ((`job` == `job`) & (`job` in ['a', 'b'])))
 
@@ -178,8 +178,9 @@ def _sql_literal(lit: Literal, cast: bool = True) -> str:
         return f"({present})"
     if op in ("<=", ">"):
         # compared as numbers also where the column holds text (SQLite's CSV .import stores every column as
-        # TEXT, and would compare '1249.8' > 800.0 as text): DOUBLE PRECISION is a float64 in all three engines
-        number = f"CAST({column} AS DOUBLE PRECISION)" if cast else column
+        # TEXT, and would compare '1249.8' > 800.0 as text): "+ 0" makes SQLite read the text as a number, and
+        # keeps a number column's own type (exact integers beyond 2**53) in every engine
+        number = f"{column} + 0" if cast else column
         test = f"{number} {op} {_number(value)}"  # type: ignore[arg-type]
     elif op in ("is_true", "is_false"):
         # A quoted constant takes the column's type: TRUE/FALSE for a BOOLEAN column
@@ -201,12 +202,14 @@ def to_sql(rule: Rule | RuleList, *, cast: bool = True) -> str:
     syntax is standard SQL (``IS NULL``, ``IN``, ``<>``, ``TRUE``/``FALSE``), read
     by SQLite (3.23+), DuckDB and PostgreSQL (all three tested). Use it in a
     ``WHERE`` clause, or as ``CASE WHEN <expr> THEN 1 ELSE 0 END``. With
-    ``cast=True`` (the default) a threshold compares ``CAST("x" AS DOUBLE
-    PRECISION)``, so numbers stored as text (a CSV file loaded with SQLite's
-    ``.import``, which makes every column TEXT) compare as numbers, as
-    :meth:`Rule.evaluate` does; ``cast=False`` writes ``"x" > 50.0``, which an
-    index on ``x`` can serve, for tables whose numeric columns have numeric
-    types (on a TEXT column it compares text, and disagrees). Missing values must be
+    ``cast=True`` (the default) a threshold compares ``"x" + 0``: a number
+    column keeps its type (integers stay exact), and SQLite reads numbers
+    stored as text (a CSV file loaded with its ``.import``, which makes every
+    column TEXT) as numbers, as :meth:`Rule.evaluate` does, where it would
+    otherwise compare them as text (DuckDB and PostgreSQL refuse to compare
+    text with a number: an error, never a silent disagreement).
+    ``cast=False`` writes ``"x" > 50.0``, which an index on ``x`` can serve,
+    for tables whose numeric columns have numeric types. Missing values must be
     stored as NULL: pandas' ``to_sql`` writes NaN as NULL, but ``.import``
     stores an empty cell as ``''``, which SQLite casts to 0; set them to NULL
     first (``UPDATE t SET x = NULL WHERE x = ''`` for each column). A flag

@@ -10,7 +10,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rulemodels.algorithms.exact import ExactResult, ExactSolveError, prepare_problem, solve_exact
+from rulemodels.algorithms.exact import (
+    ExactResult,
+    ExactSolveError,
+    heuristic_start,
+    prepare_problem,
+    solve_exact,
+    solve_exact_problem,
+)
+from rulemodels.algorithms.polish import rule_weights
 from rulemodels.models import hamming_objective, two_level_weights, zero_one_objective
 from rulemodels.rules import Literal, Rule
 from solvers import (
@@ -233,7 +241,7 @@ def test_infeasible_model_raises_exact_solve_error():
     A, y = tiny_data(0)
     backend = FakeBackend(no_solution(TerminationCondition.infeasible))
     with pytest.raises(ExactSolveError, match=r"the exact zero_one MIP with fake failed: the model is infeasible \(fake status\)") as info:
-        solve_exact(A, y, n_clauses=2, theta=0.01, solver=backend, time_limit=5.0, mip_gap=0.01)
+        solve_exact(A, y, n_clauses=2, theta=0.01, solver=backend, time_limit=5.0, mip_gap=0.01, warm_start=False)
     assert isinstance(info.value, SolveError)
     assert info.value.result.termination is TerminationCondition.infeasible
     assert backend.calls == [{"time_limit": 5.0, "mip_gap": 0.01}]
@@ -244,7 +252,64 @@ def test_time_limit_without_incumbent_raises():
     A, y = tiny_data(0)
     backend = FakeBackend(no_solution(TerminationCondition.time_limit))
     with pytest.raises(ExactSolveError, match="time limit was reached before any feasible solution"):
-        solve_exact(A, y, n_clauses=2, theta=0.01, formulation="hamming", solver=backend, time_limit=0.01)
+        solve_exact(A, y, n_clauses=2, theta=0.01, formulation="hamming", solver=backend, time_limit=0.01, warm_start=False)
+
+
+@pytest.mark.parametrize("termination", [TerminationCondition.time_limit, TerminationCondition.error])
+def test_a_mip_without_a_solution_of_its_own_returns_its_start(termination, caplog):
+    """Issue 39: a time-limited exact MIP returned a rule worse than the majority class although a heuristic's rule
+    was at hand; the MIP now starts from it, and returns it when the solver found nothing better."""
+    require_backend("highs")
+    A, y = tiny_data(0)
+    problem, _ = prepare_problem(A, y, form="dnf")
+    start = heuristic_start(problem, 2, 0.3)
+    backend = FakeBackend(no_solution(termination))
+    with caplog.at_level("WARNING", logger="rulemodels.algorithms.exact"):
+        result = solve_exact_problem(problem, 2, 0.3, solver=backend, time_limit=0.01, start=start)
+    assert result.rule == start and "without a solution of its own: returning its start rule" in caplog.text
+    W = rule_weights(problem, start)
+    assert result.objective == pytest.approx(zero_one_objective(problem.A, problem.y, W, 0.3), abs=TOL)
+    assert result.breakdown["total"] == pytest.approx(result.objective, abs=TOL)
+
+
+def test_a_worse_incumbent_than_the_start_returns_the_start():
+    """A solver stopped with a poor incumbent (here: every clause empty, the constant False) keeps the start."""
+    require_backend("highs")
+    A, y = tiny_data(3)
+    problem, _ = prepare_problem(A, y, form="cnf")
+    start = heuristic_start(problem, 2, 0.3)
+
+    def poor_incumbent(model, highs):
+        result = highs.solve(model)
+        for var in model.w.values():
+            var.set_value(0.0)
+        return dataclasses.replace(result, termination=TerminationCondition.time_limit)
+
+    result = solve_exact_problem(problem, 2, 0.3, solver=FakeBackend(poor_incumbent), time_limit=1.0, start=start)
+    start_objective = zero_one_objective(problem.A, problem.y, rule_weights(problem, start), 0.3)
+    assert start.n_literals > 0 and result.rule == start and result.objective == pytest.approx(start_objective, abs=TOL)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("dataset", ["liver", "parkinsons", "pima", "sonar"])
+def test_the_exact_incumbent_is_never_worse_than_the_heuristic_on_the_bundled_datasets(dataset):
+    """Done-when of issue 39: on each bundled dataset, a MIP given 2 seconds returns a rule at least as good as
+    column generation's (the same problem and θ), whatever the solver found by then."""
+    require_backend("highs")
+    from rulemodels import load_dataset
+
+    X, y = load_dataset(dataset)
+    problem, _ = prepare_problem(X, y, form="dnf")
+    theta = 0.01 * len(y)
+    start = heuristic_start(problem, 2, theta)
+    result = solve_exact_problem(problem, 2, theta, solver="highs", time_limit=2.0, start=start)
+    W = rule_weights(problem, start)
+    padded = np.hstack([W] + [W[:, -1:]] * (2 - W.shape[1]))  # the start as the MIP holds it: exactly 2 clauses
+    assert result.objective <= zero_one_objective(problem.A, problem.y, padded, theta) + TOL
+    if not result.solve.is_optimal:  # stopped at its time limit: never worse than the start itself
+        assert result.objective <= zero_one_objective(problem.A, problem.y, W, theta) + TOL
+    errors = float((result.rule.evaluate(X) != (np.asarray(y) == 1)).sum())
+    assert result.breakdown["accuracy"] == pytest.approx(errors, abs=1e-5)
 
 
 def test_time_limit_with_incumbent_returns_it():
@@ -256,7 +321,8 @@ def test_time_limit_with_incumbent_returns_it():
         result = highs.solve(model)
         return dataclasses.replace(result, termination=TerminationCondition.time_limit, bound=result.objective / 4)
 
-    result = solve_exact(A, y, n_clauses=2, theta=0.3, solver=FakeBackend(stopped_early), time_limit=1.0)
+    # without the heuristic's start: its one clause (4.3) beats every rule of exactly two clauses (4.6)
+    result = solve_exact(A, y, n_clauses=2, theta=0.3, solver=FakeBackend(stopped_early), time_limit=1.0, warm_start=False)
     assert result.termination == "time_limit"
     assert result.objective == pytest.approx(brute_force(0, "dnf", "zero_one", 2, 0.3, False, None), abs=TOL)
     assert result.exact_bound == pytest.approx(result.objective / 4)
@@ -292,3 +358,22 @@ def test_generous_time_limit_is_optimal(backend):
     result = solve_exact(A, y, n_clauses=1, theta=0.3, solver=backend, time_limit=60)
     assert result.termination == "optimal"
     assert result.objective == pytest.approx(brute_force(4, "dnf", "zero_one", 1, 0.3, False, None), abs=TOL)
+
+
+@pytest.mark.slow
+def test_a_time_limited_exact_fit_is_no_worse_than_the_majority_class_or_the_heuristic():
+    """Issue 39: ``fit --algorithm exact`` with a time limit returned a rule worse than the majority class
+    (0.497 against 0.349) on pima; it now starts from column generation's rule and keeps the better one."""
+    require_backend("highs")
+    import warnings
+
+    from rulemodels import BooleanRuleClassifier, load_dataset
+
+    X, y = load_dataset("pima")
+    settings = dict(n_clauses=2, theta=0.005, solver="highs", prune=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the time limit's ConvergenceWarning
+        exact = BooleanRuleClassifier(algorithm="exact", time_limit=1.0, **settings).fit(X, y)
+        heuristic = BooleanRuleClassifier(algorithm="cg", **settings).fit(X, y)
+    assert exact.training_error_ <= exact.baseline_error_
+    assert exact.objective_ <= heuristic.objective_ + 1e-6

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from rulemodels.rules import Literal as L
 from rulemodels.rules import Rule, RuleFormatError, prefer_equality, simplify_rule
-from tests.rules.test_export import EXPORTS
+from tests.helpers import EXPORTS
 
 # -- examples ------------------------------------------------------------------
 
