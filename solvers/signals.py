@@ -219,19 +219,38 @@ def watching_interrupts(*, reraise: bool = False) -> Iterator[InterruptWatch]:
 @contextlib.contextmanager
 def deferred_signals() -> Iterator[None]:
     """Hold back SIGINT and SIGTERM during the block (clean-up that must finish: removing a temporary file,
-    renaming a finished output); a signal that arrived meanwhile is delivered when the block ends.
+    renaming a finished output, shutting a worker pool down); a signal that arrived meanwhile is delivered
+    when the block ends, to the handler that was in place before it.
 
-    In the main thread only (signals are handled there); elsewhere a no-op.
+    The signals are held by a handler that only remembers them, not by the
+    thread's signal mask: a signal sent to the process goes to any thread that
+    does not block it (a worker pool's or a solver's helper thread), and Python
+    would still run its handler in the main thread, in the middle of the block.
+    An ignored signal stays ignored; blocks nest. In the main thread only
+    (signals are handled there); elsewhere a no-op.
     """
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    held = {signal.SIGINT, signal.SIGTERM}
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    arrived: list[int] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        if signum not in arrived:
+            arrived.append(signum)
+
+    previous: dict[signal.Signals, Any] = {}
+    for held in (signal.SIGINT, signal.SIGTERM):
+        current = signal.getsignal(held)
+        if current is signal.SIG_IGN or current is None:  # ignored, or set outside Python: left as it is
+            continue
+        previous[held] = signal.signal(held, hold)
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        for first in arrived[:1]:  # its handler raises (or ends the process under SIG_DFL)
+            signal.raise_signal(first)
 
 
 @contextlib.contextmanager

@@ -27,7 +27,13 @@ from rulemodels.experiments import cells
 from rulemodels.experiments.cells import Unit, error_record, make_units
 from rulemodels.experiments.store import _records_frame, _ResultsFile
 from rulemodels.experiments.tasks import Task
-from solvers.signals import find_interrupt, reraise_interrupt, terminating_on_sigterm, watching_interrupts
+from solvers.signals import (
+    deferred_signals,
+    find_interrupt,
+    reraise_interrupt,
+    terminating_on_sigterm,
+    watching_interrupts,
+)
 
 logger = logging.getLogger("rulemodels.experiments")
 
@@ -40,6 +46,9 @@ MAX_JOBS = 256
 BACKENDS: tuple[str, ...] = ("sequential", "joblib", "dask")
 
 Records = Iterator[list[dict[str, Any]]]
+
+#: joblib's warnings when its generator is closed early (cancelled tasks): not advice for our users.
+_CANCELLED_TASKS = r".*(still being processed|executed +but not used)"
 
 
 def _reraise_fault_of_run(exc: BaseException) -> None:
@@ -85,18 +94,71 @@ def _sigint_ignored() -> Iterator[None]:
     """Ignore SIGINT in this block, so that the processes started in it ignore it too.
 
     An ignored signal stays ignored across ``fork`` and ``exec``, and Python
-    then installs no ``KeyboardInterrupt`` handler. A no-op outside the main
+    then installs no ``KeyboardInterrupt`` handler; SIGINT is also blocked in
+    this thread meanwhile, so that the processes started here start with it
+    blocked (a worker that re-enabled the handler would still not get it) and
+    a Ctrl-C that reaches this process during the block waits for its end
+    instead of being dropped (unless the kernel hands it to another thread of
+    this process, which ignores it as before). A no-op outside the main
     thread, or when the current handler was not set from Python.
     """
     previous = signal.getsignal(signal.SIGINT) if threading.current_thread() is threading.main_thread() else None
     if previous is None:
         yield
         return
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if hasattr(signal, "pthread_sigmask") else None
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+        if mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a Ctrl-C held meanwhile is raised here
+
+
+def _pool_of(parallel: Any) -> Any:
+    """The loky executor behind a ``joblib.Parallel`` call: its backend's while the call runs, else loky's reusable one.
+
+    joblib forgets the executor when its call ends or aborts; the executor
+    stays loky's reusable one. None for another backend (one worker: joblib
+    runs the units here) or when there is none.
+    """
+    backend = getattr(parallel, "_backend", None)
+    if type(backend).__name__ != "LokyBackend":
+        return None
+    pool = getattr(backend, "_workers", None)
+    if pool is None:
+        with contextlib.suppress(ImportError):
+            from joblib.externals.loky import reusable_executor
+
+            pool = getattr(reusable_executor, "_executor", None)
+    return pool
+
+
+def _shut_down_pool(pool: Any, *, kill: bool) -> None:
+    """End joblib's worker processes now, not at interpreter exit (where a Ctrl-C would print a traceback).
+
+    joblib keeps its loky workers for the next call and otherwise stops them
+    in an exit handler, after the command's last message and outside its
+    signal handling. ``kill``: the run was interrupted or abandoned (the
+    workers are killed, their running units dropped); else they are idle and
+    told to exit. Workers the executor started but never managed (an
+    interrupt between starting them and starting its manager thread) are
+    killed here too: left alone, each would print a traceback when this
+    process exits and closes their queue.
+    """
+    if pool is None:
+        return
+    terminate = getattr(pool, "terminate", None)  # joblib's executor: also removes its temporary folder
+    if terminate is not None:
+        terminate(kill_workers=kill)
+    else:  # pragma: no cover - a plain loky executor
+        pool.shutdown(wait=True, kill_workers=kill)
+    if kill:
+        for process in list(getattr(pool, "_processes", {}).values()):
+            with contextlib.suppress(Exception):
+                process.kill()
+                process.join()
 
 
 def _run_joblib(units: Sequence[Unit], n_jobs: int) -> Records:
@@ -105,16 +167,29 @@ def _run_joblib(units: Sequence[Unit], n_jobs: int) -> Records:
     # pre_dispatch keeps only a few units queued ahead of the workers, so an
     # interrupt has little to cancel; closing the generator aborts the rest.
     parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered", pre_dispatch="2*n_jobs")
-    # The workers start in this call, and ignore SIGINT: a terminal's Ctrl-C
-    # reaches every process of its foreground group, and this process stops the
-    # run (joblib then ends the workers). A worker interrupted while starting up
-    # or sending a result back could only print a traceback.
-    with _sigint_ignored():
-        results = parallel(delayed(_run_unit)(unit) for unit in units)
+    results = pool = None
+    finished = False
     try:
+        # The workers start in this call, and ignore SIGINT: a terminal's Ctrl-C
+        # reaches every process of its foreground group, and this process stops the
+        # run (then ends the workers). A worker interrupted while starting up or
+        # sending a result back could only print a traceback.
+        with _sigint_ignored():
+            results = parallel(delayed(_run_unit)(unit) for unit in units)
+            pool = _pool_of(parallel)  # joblib forgets it when the call ends
         yield from results
+        finished = True
     finally:
-        results.close()
+        # Stopping the pool is part of the stop: a second Ctrl-C or a SIGTERM must not cut it short (a half
+        # shut-down pool is finished by joblib's exit handler, which prints the interrupt's traceback).
+        with deferred_signals(), warnings.catch_warnings():
+            # Closing joblib's generator early makes it warn about cancelled
+            # tasks ("adjust the input task iterator"): not advice for our users.
+            warnings.filterwarnings("ignore", message=_CANCELLED_TASKS, category=UserWarning)
+            pool = pool or _pool_of(parallel)
+            if results is not None:
+                results.close()
+            _shut_down_pool(pool, kill=not finished)
 
 
 def _dask_client(scheduler: Any, n_jobs: int) -> tuple[Any, list[Any]]:
@@ -169,10 +244,11 @@ def _run_dask(units: Sequence[Unit], n_jobs: int, scheduler: Any) -> Records:
                 completed.add(submit(following))
             yield records
     finally:
-        if pending:
-            client.cancel(list(pending))
-        for resource in owned:
-            resource.close()
+        with deferred_signals():  # the client and a local cluster's workers are stopped whatever arrives meanwhile
+            if pending:
+                client.cancel(list(pending))
+            for resource in owned:
+                resource.close()
 
 
 def run_experiments(
@@ -341,11 +417,9 @@ def _execute(
         finally:
             close = getattr(batches, "close", None)
             if close is not None:
-                with warnings.catch_warnings():
+                with warnings.catch_warnings(), deferred_signals():  # the pool's shutdown is not cut short
                     # Closing joblib's generator early makes it warn about cancelled
                     # tasks ("adjust the input task iterator"): not advice for our users.
-                    warnings.filterwarnings(
-                        "ignore", message=r".*(still being processed|executed +but not used)", category=UserWarning
-                    )
+                    warnings.filterwarnings("ignore", message=_CANCELLED_TASKS, category=UserWarning)
                     close()
     logger.info("finished %d tasks (%d failed); %s holds %d records", done, failed, results.path, len(results.records))

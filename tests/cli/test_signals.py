@@ -148,21 +148,30 @@ def prepare(inputs: Path, root: Path, label: str) -> tuple[Path, Path]:
     return workdir, tmpdir
 
 
-@pytest.fixture(scope="module")
-def references(inputs, tmp_path_factory) -> dict[str, tuple[float, dict[str, dict[str, str]]]]:
-    """Each command run once to the end: its duration and its outputs' digests."""
-    root = tmp_path_factory.mktemp("signal-references")
-    found = {}
-    for command in COMMANDS:
-        workdir, tmpdir = prepare(inputs, root, command.name)
+class References(dict):
+    """Each command run once to the end, when a test first needs it: its duration and its outputs' digests."""
+
+    def __init__(self, inputs: Path, root: Path) -> None:
+        super().__init__()
+        self.inputs, self.root = inputs, root
+
+    def __missing__(self, name: str) -> tuple[float, dict[str, dict[str, str]]]:
+        command = next(c for c in COMMANDS if c.name == name)
+        workdir, tmpdir = prepare(self.inputs, self.root, command.name)
         began = time.perf_counter()
         process = start(command, workdir, tmpdir)
         _, stderr = process.communicate(timeout=600)
         seconds = time.perf_counter() - began
         assert process.returncode == 0, f"{command.name}: {stderr.decode()}"
         assert list(tmpdir.iterdir()) == [], f"{command.name} left temporary files after a normal run"
-        found[command.name] = (seconds, {name: tree_digest(workdir / name, command.volatile) for name in command.outputs})
-    return found
+        self[name] = found = (seconds, {n: tree_digest(workdir / n, command.volatile) for n in command.outputs})
+        return found
+
+
+@pytest.fixture(scope="module")
+def references(inputs, tmp_path_factory) -> References:
+    """Each command's uninterrupted run (only the commands of the selected tests are run)."""
+    return References(inputs, tmp_path_factory.mktemp("signal-references"))
 
 
 def check_complete_records(path: Path) -> None:
@@ -226,3 +235,64 @@ def test_a_command_stopped_at_a_random_moment_stops_cleanly(command, sig, inputs
         for name in command.outputs:
             if not command.ends_with_records and not (workdir / name).is_dir():
                 assert tree_digest(workdir / name, command.volatile) == reference[name], where
+
+
+CV = next(c for c in COMMANDS if c.name == "cv-jobs-2")
+CV_TASKS = 32  # 2 algorithms x 2 clause counts x 2 thetas x 4 folds
+
+
+def wait_for(condition, process: subprocess.Popen, what: str, timeout: float = 600.0) -> None:
+    """Poll until ``condition()`` holds or the process has ended (a deadline only against a hang, never an assert on time)."""
+    deadline = time.monotonic() + timeout
+    while not condition() and process.poll() is None:
+        assert time.monotonic() < deadline, f"cv --jobs 2 never reached {what}"
+        time.sleep(0.01)
+
+
+def records_written(path: Path) -> int:
+    return path.read_bytes().count(b"\n") if path.exists() else 0
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("stage", ["workers-starting", "working", "shutting-down", "working-twice"])
+def test_cv_with_two_workers_stops_cleanly_at_each_stage(stage, sig, inputs, tmp_path):
+    """Issue 39: a Ctrl-C or SIGTERM while joblib's workers start, while they work, while the pool shuts down
+    at the sweep's end (and twice in a row during the work): exit 130/143 (0 if it had finished), no traceback
+    from the command, its pool or its workers, nothing left behind.
+
+    The moments are events of the run, not times: the command's first line (the workers start right after),
+    the first record in the results file, every record in it (the pool's shutdown and the exit follow).
+    """
+    workdir, tmpdir = prepare(inputs, tmp_path, "run")
+    results = workdir / "out" / "cv.jsonl"
+    before_shm = shm_entries()
+    process = start(CV, workdir, tmpdir)
+    assert process.stderr is not None
+    first_line = process.stderr.readline()  # "32 tasks; results in ...": run_experiments starts the pool next
+    if stage == "working" or stage == "working-twice":
+        wait_for(lambda: records_written(results) >= 1, process, "its first record")
+    elif stage == "shutting-down":
+        wait_for(lambda: records_written(results) >= CV_TASKS, process, "its last record")
+    for _ in range(2 if stage == "working-twice" else 1):
+        if process.poll() is None:
+            if sig == signal.SIGINT:
+                os.killpg(process.pid, sig)  # a terminal's Ctrl-C reaches the whole foreground group
+            else:
+                process.send_signal(sig)
+    _, rest = process.communicate(timeout=600)
+    stderr = (first_line + rest).decode(errors="replace")
+    status = process.returncode
+    where = f"cv --jobs 2 stopped by {sig.name} ({stage}): status {status}: {stderr[-2000:]}"
+    assert status in (0, 128 + sig, -sig), where
+    assert "Traceback" not in stderr and "Exception ignored" not in stderr, where
+    if status == 128 + sig:
+        assert ("interrupted" if sig == signal.SIGINT else "terminated") in stderr, where
+    deadline = time.monotonic() + GRACE
+    while session_processes(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert session_processes(process.pid) == [], where
+    assert list(tmpdir.iterdir()) == [], where
+    assert {e for e in shm_entries() - before_shm if str(process.pid) in e} == set(), where
+    assert [p.name for p in (workdir / "out").rglob(".*.tmp")] == [], where
+    if results.exists():
+        check_complete_records(results)

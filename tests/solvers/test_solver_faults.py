@@ -563,6 +563,39 @@ def test_interrupt_watches_nest_and_each_sees_the_ctrl_c():
     assert not quiet.seen
 
 
+def test_deferred_signals_hold_a_signal_delivered_to_another_thread():
+    """Issue 39: a worker pool's threads are alive while it shuts down, and the kernel may hand a Ctrl-C to any of
+    them; Python still runs the handler in the main thread. The block finishes first, then the interrupt is raised
+    (a signal mask in the main thread held nothing then); nested blocks and SIGTERM too, and the handlers come back."""
+    from solvers.signals import Terminated, deferred_signals, terminating_on_sigterm
+
+    stop = threading.Event()
+    helper = threading.Thread(target=stop.wait, name="pool-helper", daemon=True)
+    helper.start()
+    steps = []
+    try:
+        assert helper.ident is not None
+        with pytest.raises(KeyboardInterrupt):
+            with deferred_signals():
+                with deferred_signals():
+                    signal.pthread_kill(helper.ident, signal.SIGINT)
+                    time.sleep(0.2)  # the handler runs in this thread meanwhile
+                    steps.append("inner block finished")
+                steps.append("outer block finished")
+        with terminating_on_sigterm(), pytest.raises(Terminated):
+            with deferred_signals():
+                signal.pthread_kill(helper.ident, signal.SIGTERM)
+                time.sleep(0.2)
+                steps.append("SIGTERM block finished")
+    finally:
+        stop.set()
+        helper.join()
+    assert steps == ["inner block finished", "outer block finished", "SIGTERM block finished"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    with deferred_signals():
+        pass  # nothing arrived: nothing raised
+
+
 # -- wrappers that fail on purpose -------------------------------------------------
 
 
