@@ -8,7 +8,10 @@
 The exact two-level MIPs grow with n × d × R and become hard quickly (a CNF
 with R = 2 on 100 rows × 134 features is not proved optimal in minutes); use
 them on small data, with a time limit: the incumbent comes back with termination
-``time_limit`` and its gap.
+``time_limit`` and its gap. While it runs, the incumbent, bound and gap are
+logged (and drawn in a bar on a terminal or in a notebook) by
+:mod:`rulemodels.algorithms.mip_progress`, which also says how to bound a run
+without time limit on more than a small problem.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import numpy as np
 import pandas as pd
 import pyomo.environ as pyo
 
+from rulemodels.algorithms.mip_progress import MipReporter, advise_time_limit
 from rulemodels.algorithms.result import LearnedRule
 from rulemodels.data import FeatureBinarizer
 from rulemodels.models import (
@@ -185,9 +189,12 @@ def solve_exact_problem(
         "exact %s MIP: %d samples (%d distinct), %d features, R=%d; solving with %s",
         formulation, problem.n_samples, handle.groups.n_groups, problem.n_features, n_clauses, backend.name,
     )
+    large = advise_time_limit(handle.groups.n_groups, problem.n_features, time_limit)
+    progress = MipReporter("exact MIP", time_limit, large=large)  # incumbent, bound and gap as the solve goes
     try:
-        result = backend.solve(model, time_limit=time_limit, mip_gap=mip_gap)
+        result = backend.solve(model, time_limit=time_limit, mip_gap=mip_gap, progress=progress)
     finally:
+        progress.close()
         backend.release(model)  # solved once: nothing to keep on the backend
     try:
         result.raise_for_status(f"the exact {formulation} MIP")
