@@ -842,6 +842,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             splitter = StratifiedKFold(n_splits=splitter, shuffle=self.random_state is not None, random_state=self.random_state)
         splitter = check_cv(splitter, labels, classifier=True)
         errors: dict[str, list[float]] = {"dnf": [], "cnf": []}
+        bar = progress_bar(2 * splitter.get_n_splits(frame, labels), "form='auto'", "fit")  # drawn after two seconds
         for k, (train, test) in enumerate(splitter.split(frame, labels)):
             X_train = frame.iloc[train]
             with TrainingWorkspace(
@@ -849,10 +850,13 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             ) as inner_workspace:
                 for form in errors:
                     inner = clone(self).set_params(form=form, verbose=False)
-                    inner.fit(X_train, labels[train], sample_weight=weights[train], workspace=inner_workspace)
+                    with no_progress():  # inside this bar
+                        inner.fit(X_train, labels[train], sample_weight=weights[train], workspace=inner_workspace)
+                    bar.update(1)
                     wrong = inner.predict(frame.iloc[test]) != labels[test]
                     errors[form].append(float(np.average(wrong, weights=weights[test])))
             logger.info("form='auto', fold %d: inner-CV error dnf %.4f, cnf %.4f", k + 1, errors["dnf"][-1], errors["cnf"][-1])
+        bar.close()
         self.form_cv_errors_ = errors
         chosen = "cnf" if np.mean(errors["cnf"]) < np.mean(errors["dnf"]) else "dnf"
         logger.info("form='auto' chose %s (mean inner-CV error dnf %.4f, cnf %.4f)", chosen, np.mean(errors["dnf"]), np.mean(errors["cnf"]))
