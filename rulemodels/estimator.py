@@ -49,7 +49,15 @@ from rulemodels.rules import (
     prefer_equality,
     simplify_rule,
 )
-from rulemodels.utils import PARAMETERS, Interval, as_pandas, validate_params
+from rulemodels.utils import (
+    PARAMETERS,
+    Interval,
+    as_pandas,
+    no_progress,
+    progress_bar,
+    showing_progress,
+    validate_params,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -67,17 +75,23 @@ PAPER_SETTINGS: dict[str, Any] = {"theta_unit": "sample", "simplify": False}
 
 @contextlib.contextmanager
 def _log_level(verbose: bool | int) -> Iterator[None]:
-    """Lower the ``rulemodels`` logger to INFO (DEBUG for verbose >= 2) for the duration of a fit."""
-    if not verbose:
-        yield
-        return
-    package_logger = logging.getLogger("rulemodels")
-    previous = package_logger.level
-    package_logger.setLevel(logging.DEBUG if int(verbose) >= 2 else logging.INFO)
-    try:
-        yield
-    finally:
-        package_logger.setLevel(previous)
+    """Lower the ``rulemodels`` logger to INFO (DEBUG for verbose >= 2) for the duration of a fit.
+
+    ``verbose=-1`` turns the progress bars off as well
+    (:func:`rulemodels.utils.showing_progress`); otherwise they are drawn
+    after two seconds on a terminal or in a notebook.
+    """
+    with showing_progress(int(verbose) >= 0):
+        if int(verbose) <= 0:
+            yield
+            return
+        package_logger = logging.getLogger("rulemodels")
+        previous = package_logger.level
+        package_logger.setLevel(logging.DEBUG if int(verbose) >= 2 else logging.INFO)
+        try:
+            yield
+        finally:
+            package_logger.setLevel(previous)
 
 
 def _target_name(y: Any) -> str | None:
@@ -287,6 +301,10 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         are deterministic.
     verbose : bool or int, default=False
         Log progress (INFO; DEBUG with 2) through the ``rulemodels`` logger.
+        Whatever it is, long work (more than two seconds: iterations, rule
+        list steps, the exact MIP's incumbent and bound) shows a progress bar
+        on a terminal or in a Jupyter notebook, never in a pipe or a log file;
+        ``verbose=-1`` turns the bars off too (README, "Progress and verbosity").
 
     More than two classes: ``fit`` learns an **ordered rule list**
     (:class:`~rulemodels.rules.RuleList`), one step per class and a default
@@ -824,6 +842,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             splitter = StratifiedKFold(n_splits=splitter, shuffle=self.random_state is not None, random_state=self.random_state)
         splitter = check_cv(splitter, labels, classifier=True)
         errors: dict[str, list[float]] = {"dnf": [], "cnf": []}
+        bar = progress_bar(2 * splitter.get_n_splits(frame, labels), "form='auto'", "fit")  # drawn after two seconds
         for k, (train, test) in enumerate(splitter.split(frame, labels)):
             X_train = frame.iloc[train]
             with TrainingWorkspace(
@@ -831,10 +850,13 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             ) as inner_workspace:
                 for form in errors:
                     inner = clone(self).set_params(form=form, verbose=False)
-                    inner.fit(X_train, labels[train], sample_weight=weights[train], workspace=inner_workspace)
+                    with no_progress():  # inside this bar
+                        inner.fit(X_train, labels[train], sample_weight=weights[train], workspace=inner_workspace)
+                    bar.update(1)
                     wrong = inner.predict(frame.iloc[test]) != labels[test]
                     errors[form].append(float(np.average(wrong, weights=weights[test])))
             logger.info("form='auto', fold %d: inner-CV error dnf %.4f, cnf %.4f", k + 1, errors["dnf"][-1], errors["cnf"][-1])
+        bar.close()
         self.form_cv_errors_ = errors
         chosen = "cnf" if np.mean(errors["cnf"]) < np.mean(errors["dnf"]) else "dnf"
         logger.info("form='auto' chose %s (mean inner-CV error dnf %.4f, cnf %.4f)", chosen, np.mean(errors["dnf"]), np.mean(errors["cnf"]))
@@ -1159,6 +1181,8 @@ class _RuleListSearch:
         n_classes = len(estimator.classes_)
         n_tries = n_classes * (n_classes + 1) // 2 - 1 if estimator.class_order == "error" else n_classes - 1
         self.budget = _ListBudget(estimator.time_limit, estimator._polish_seconds(), n_tries)
+        self.n_tries = n_tries
+        self.bar: Any = None  # the progress bar of the binary fits, while run() runs
 
     def _try(self, rows: np.ndarray, k: int, thetas: list[float]) -> dict[float, tuple[BooleanRuleClassifier, np.ndarray]] | None:
         """Class ``k`` against the rest on ``rows``, for each θ: the fitted step and the rows its rule claims; None if one class."""
@@ -1201,6 +1225,11 @@ class _RuleListSearch:
         return float(totals.sum() - totals[best]), best
 
     def run(self, n_classes: int, thetas: tuple[float, ...]) -> dict[float, _ListState]:
+        """:meth:`_run` with a progress bar of the binary fits (drawn after two seconds; the fits draw none)."""
+        with progress_bar(self.n_tries, "rule list", "fit") as self.bar:
+            return self._run(n_classes, thetas)
+
+    def _run(self, n_classes: int, thetas: tuple[float, ...]) -> dict[float, _ListState]:
         """Each θ's grown list: its (class index, fitted step) pairs in order, default class index, and
         each step's ``{class: total weighted training error}`` of the classes tried (``class_order="error"``)."""
         class_index, weights = self.data.class_index, self.data.weights
@@ -1221,7 +1250,9 @@ class _RuleListSearch:
                 rows, left = states[members[0]].rows, states[members[0]].left
                 tried: dict[float, dict[int, _Try]] = {t: {} for t in members}
                 for k in left:  # "rarest": the first class (rarest first) that both classes of the rows let fit
-                    result = self._try(rows, k, members)
+                    with no_progress():
+                        result = self._try(rows, k, members)
+                    self.bar.update(1)
                     if result is None:
                         continue
                     rest = [c for c in left if c != k]

@@ -29,7 +29,7 @@ from rulemodels.algorithms.theta import paper_theta
 from rulemodels.algorithms.training import TrainingWorkspace
 from rulemodels.data import check_input, class_weighted, columns_as_labels, count_classes
 from rulemodels.estimator import BooleanRuleClassifier, _log_level
-from rulemodels.utils import Interval, Options, as_pandas, check_values, track, validate_params
+from rulemodels.utils import Interval, Options, as_pandas, check_values, no_progress, track, validate_params
 
 logger = logging.getLogger(__name__)
 
@@ -183,7 +183,14 @@ def _learn_rule_list_paths(
     return fitted, seconds
 
 
-def _fit_fold(
+def _fit_fold(*args: Any) -> list[_Outcome]:
+    """:func:`_fit_fold_candidates` without progress bars: it runs inside BooleanRuleCV's bar (or in a worker
+    process, whose stderr is the same terminal)."""
+    with no_progress():
+        return _fit_fold_candidates(*args)
+
+
+def _fit_fold_candidates(
     base: BooleanRuleClassifier, candidates: list[dict[str, Any]], scorer: Callable[..., float],
     X: Any, y: Any, sample_weight: Any, train: np.ndarray, test: np.ndarray, weigh_scores: bool,
 ) -> list[_Outcome]:
@@ -483,9 +490,10 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         2 adds every fold's rule (DEBUG). Configure logging (e.g.
         ``logging.basicConfig(level=logging.INFO)``) to see the messages.
         With ``n_jobs`` > 1 the per-fold messages are emitted in the worker
-        processes. Whatever ``verbose`` is, a progress bar of the fold fits
-        (count, rate, ETA) is drawn on stderr when stderr is a terminal, and
-        nothing otherwise (:mod:`rulemodels.utils`).
+        processes. Unless ``verbose=-1``, a progress bar of the fold fits
+        (count, rate, ETA) is drawn after two seconds on a terminal or in a
+        Jupyter notebook, and nothing in a pipe (:mod:`rulemodels.utils`);
+        the fits inside it draw no bars of their own.
     n_thresholds, thresholds, allow_disable, disable_cost, max_iter, solver, solver_options, time_limit, \
 theta_unit, nan, high_cardinality, simplify, polish, prune, class_weight, class_order, monotone, \
 forbidden_features, feature_costs, max_literals_per_clause, model_hook

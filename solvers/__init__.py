@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 #: public name -> the module that defines it
 _EXPORTS: dict[str, str] = {
     **dict.fromkeys(
-        ("Availability", "Backend", "Capabilities", "ModelChanges", "NewColumns", "NewRows", "SolverFallbackWarning", "SolveError",
-         "SolveResult", "SolverError", "SolverNotFoundError", "TerminationCondition"),
+        ("Availability", "Backend", "Capabilities", "MipProgress", "ModelChanges", "NewColumns", "NewRows",
+         "SolverFallbackWarning", "SolveError", "SolveResult", "SolverError", "SolverNotFoundError", "TerminationCondition"),
         "solvers.base",
     ),
     "GenericBackend": "solvers.generic",
@@ -41,6 +41,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         Availability,
         Backend,
         Capabilities,
+        MipProgress,
         ModelChanges,
         NewColumns,
         NewRows,

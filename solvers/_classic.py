@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import math
 import subprocess
+import time
 import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -19,7 +20,7 @@ from solvers._common import classic_result, error_result
 from solvers._failure import process_failure, watchdog_message
 from solvers._supervise import supervised
 from solvers._watchdog import DEFAULT_TIME_LIMIT, WatchdogExpired, watchdog_deadline
-from solvers.base import Capabilities, SolveResult, SolverFallbackWarning, TerminationCondition
+from solvers.base import Capabilities, MipProgress, SolveResult, SolverFallbackWarning, TerminationCondition
 from solvers.signals import reraise_interrupt
 
 logger = logging.getLogger(__name__)
@@ -100,7 +101,7 @@ class ClassicBackend:
 
     def _run(
         self, call: Callable[..., Any], *, executable: str, path: str, version: str | None, start: float,
-        time_limit: float | None, shell: bool = True,
+        time_limit: float | None, shell: bool = True, progress: Callable[[MipProgress], None] | None = None,
     ) -> tuple[Any, SolveResult | None]:
         """``(results, None)`` from Pyomo's solve, or ``(None, error result)`` when its process failed.
 
@@ -110,11 +111,14 @@ class ClassicBackend:
         Without the timer (``shell``: a solver process is run) that fallback is
         said once per process with a :class:`SolverFallbackWarning`. An
         exception raised before the solver process was started (writing the
-        model) is not a solver fault and propagates.
+        model) is not a solver fault and propagates. ``progress`` hears of the
+        start only: the solver's own log is not followed while it runs.
         """
         from pyomo.common.errors import ApplicationError
 
         self.n_solves += 1
+        if progress is not None:
+            progress(MipProgress("start", time.perf_counter() - start, follows=False))
         limit = self._limit(time_limit)
         deadline = watchdog_deadline(limit, self.grace)
         with supervised(tee=self.tee, deadline=deadline) as observed:
@@ -149,11 +153,14 @@ class ClassicBackend:
 
     def _result(
         self, results: Any, model: Any, termination: TerminationCondition, *, cleared: list[Any], executable: str,
-        path: str, version: str | None, start: float,
+        path: str, version: str | None, start: float, progress: Callable[[MipProgress], None] | None = None,
     ) -> SolveResult:
-        """The typed result of Pyomo's ``results``, loaded into ``model`` (an error when no values came back)."""
+        """The typed result of Pyomo's ``results``, loaded into ``model`` (an error when no values came back);
+        ``progress`` hears of the end, with the final incumbent and bound."""
         result = classic_result(results, model, termination, cleared=cleared, name=self.name, version=version, start=start)
         if result is not None:
+            if progress is not None:
+                progress(MipProgress("end", result.wall_time, result.objective, result.bound))
             return result
         # e.g. the process exited 0 without writing its solution file: Pyomo then
         # reports an empty solution, which must not be loaded as all zeros.

@@ -19,6 +19,7 @@ __all__ = [
     "Availability",
     "Backend",
     "Capabilities",
+    "MipProgress",
     "ModelChanges",
     "NewColumns",
     "NewRows",
@@ -81,6 +82,49 @@ _NO_SOLUTION_CONDITIONS = {
     TerminationCondition.infeasible_or_unbounded,
     TerminationCondition.error,
 }
+
+
+@dataclass(frozen=True)
+class MipProgress:
+    """Where a running MIP solve stands: what ``Backend.solve(progress=...)`` passes to its callback.
+
+    Attributes
+    ----------
+    event : {"start", "incumbent", "running", "end"}
+        Why the callback is called: the solve starts; a better solution was
+        found; the periodic report while it runs; the solve ended.
+    elapsed : float
+        Seconds since the solve started.
+    incumbent : float or None
+        Objective of the best solution found so far (None: none yet).
+    bound : float or None
+        Best proven bound on the optimum (a lower bound for minimisation; None: unknown).
+    nodes : int or None
+        Branch-and-bound nodes explored so far (None when the solver does not say).
+    follows : bool
+        Whether the backend follows the search (``"incumbent"`` and
+        ``"running"`` events come before ``"end"``); False for a solver run as a
+        process whose log is read only at the end (CBC, GLPK).
+    """
+
+    event: str
+    elapsed: float
+    incumbent: float | None = None
+    bound: float | None = None
+    nodes: int | None = None
+    follows: bool = True
+
+    @property
+    def gap(self) -> float | None:
+        """Relative gap ``|incumbent - bound| / max(1e-10, |incumbent|)``, as :attr:`SolveResult.gap`; None when unknown."""
+        return relative_gap(self.incumbent, self.bound)
+
+
+def relative_gap(objective: float | None, bound: float | None) -> float | None:
+    """``|objective - bound| / max(1e-10, |objective|)``, or None when either is missing or infinite."""
+    if objective is None or bound is None or not (math.isfinite(objective) and math.isfinite(bound)):
+        return None
+    return abs(objective - bound) / max(1e-10, abs(objective))
 
 
 @dataclass(frozen=True)
@@ -389,6 +433,7 @@ class Backend(Protocol):
         warm_start: bool = True,
         load: Sequence[Any] | None = None,
         mip_start: bool = False,
+        progress: Callable[[MipProgress], None] | None = None,
     ) -> SolveResult:
         """Solve ``model`` in place (variable values are loaded) and return the result.
 
@@ -404,6 +449,14 @@ class Backend(Protocol):
         solution of a MIP (when ``capabilities.mip_start``; ignored
         otherwise): the solver keeps it as its first incumbent, so a time
         limit reached early still returns it.
+
+        ``progress``, for a MIP, is called in the calling thread with a
+        :class:`MipProgress`: at the start, at the end (with the final
+        incumbent and bound), and, by backends that can follow the search
+        (HiGHS), on each better solution and about every
+        ``PROGRESS_INTERVAL`` seconds (:mod:`solvers.highs`) while it runs.
+        It is not called for an LP. An exception it raises propagates after
+        the solver was stopped.
         """
         ...
 

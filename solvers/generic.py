@@ -24,13 +24,13 @@ import functools
 import logging
 import time
 import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from solvers._classic import ClassicBackend
 from solvers._common import clear_unfixed_values, error_result, map_legacy_termination
 from solvers._watchdog import DEFAULT_TIME_LIMIT
-from solvers.base import Availability, ModelChanges, SolveResult, SolverFallbackWarning
+from solvers.base import Availability, MipProgress, ModelChanges, SolveResult, SolverFallbackWarning
 from solvers.options import translate_options
 
 logger = logging.getLogger(__name__)
@@ -155,6 +155,7 @@ class GenericBackend(ClassicBackend):
         warm_start: bool = True,
         load: Any = None,
         mip_start: bool = False,
+        progress: Callable[[MipProgress], None] | None = None,
     ) -> SolveResult:
         """Solve ``model`` through ``SolverFactory(name)``; see :class:`solvers.base.Backend`.
 
@@ -188,10 +189,12 @@ class GenericBackend(ClassicBackend):
         cleared = clear_unfixed_values(model)
         results, failed = self._run(
             call, executable=self.name, path=path, version=version, start=start, time_limit=time_limit, shell=shell,
+            progress=progress,
         )
         if failed is not None:
             return failed
         termination = map_legacy_termination(results.solver.termination_condition, self.name)
         return self._result(
             results, model, termination, cleared=cleared, executable=self.name, path=path, version=version, start=start,
+            progress=progress,
         )

@@ -47,7 +47,7 @@ import os
 import sys
 import time
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,6 +58,7 @@ from solvers._common import zero_within_bounds
 from solvers.base import (
     Availability,
     Capabilities,
+    MipProgress,
     ModelChanges,
     NewColumns,
     NewRows,
@@ -560,23 +561,87 @@ def _dual_suffix(model: Any) -> Any:
     return None
 
 
-def _run_interruptible(highs: Any) -> None:
-    """Run HiGHS in highspy's solver thread; on Ctrl-C cancel the solve and raise KeyboardInterrupt."""
+def _run_interruptible(highs: Any, tick: Callable[[], None] | None = None) -> None:
+    """Run HiGHS in highspy's solver thread; on Ctrl-C cancel the solve and raise KeyboardInterrupt.
+
+    ``tick()`` is called in this thread about every 0.1 s while the solver
+    runs; an exception it raises cancels the solve and is raised once the
+    solver thread has stopped.
+    """
     highs.HandleUserInterrupt = True
     thread = highs.startSolve()
-    interrupted = False
+    failure: BaseException | None = None
     while True:
         try:
             done, _ = highs.wait(0.1)
-        except KeyboardInterrupt:
-            interrupted = True
+            if not done and tick is not None and failure is None:
+                tick()
+        except BaseException as exc:  # Ctrl-C, or the progress callback failed: stop the solver, then raise
+            if failure is None:
+                failure = exc
             highs.cancelSolve()
             continue
         if done:
             break
     thread.join()
-    if interrupted:
-        raise KeyboardInterrupt
+    if failure is not None:
+        raise failure
+
+
+PROGRESS_INTERVAL = 1.0
+"""Seconds between the ``"running"`` reports of a MIP solve's ``progress`` callback."""
+
+
+class _MipWatch:
+    """Follows a HiGHS MIP solve through its callbacks and reports it to ``progress`` from the calling thread.
+
+    highspy's MIP callbacks run in the solver thread: they only store the
+    latest incumbent, bound and node count (in the model's sense). :meth:`tick`,
+    called by the waiting thread, reports a new incumbent at once and the
+    state every :data:`PROGRESS_INTERVAL` seconds; so the callback (which may
+    log or draw a bar) never runs in the solver's thread.
+    """
+
+    def __init__(self, highs: Any, sense: float, progress: Callable[[MipProgress], None]):
+        self.highs, self.sense, self.progress = highs, sense, progress
+        self.started = time.perf_counter()
+        self.state: tuple[float | None, float | None, int | None] = (None, None, None)
+        self.improved = self.reported_improvement = 0
+        self.last_report = self.started
+
+    def _in_model_sense(self, raw: float) -> float | None:
+        return self.sense * float(raw) if math.isfinite(raw) else None
+
+    def _store(self, event: Any) -> None:
+        out = event.data_out
+        self.state = (self._in_model_sense(out.mip_primal_bound), self._in_model_sense(out.mip_dual_bound), int(out.mip_node_count))
+
+    def _store_improvement(self, event: Any) -> None:
+        self._store(event)
+        self.improved += 1
+
+    def __enter__(self) -> _MipWatch:
+        self.highs.cbMipInterrupt += self._store
+        self.highs.cbMipImprovingSolution += self._store_improvement
+        self.report("start")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.highs.cbMipInterrupt -= self._store
+        self.highs.cbMipImprovingSolution -= self._store_improvement
+
+    def report(self, event: str, incumbent: float | None = None, bound: float | None = None, nodes: int | None = None) -> None:
+        now = time.perf_counter()
+        self.last_report = now
+        self.progress(MipProgress(event, now - self.started, incumbent, bound, nodes))
+
+    def tick(self) -> None:
+        incumbent, bound, nodes = self.state
+        if self.improved != self.reported_improvement:
+            self.reported_improvement = self.improved
+            self.report("incumbent", incumbent, bound, nodes)
+        elif time.perf_counter() - self.last_report >= PROGRESS_INTERVAL:
+            self.report("running", incumbent, bound, nodes)
 
 
 @functools.lru_cache(maxsize=1)
@@ -700,11 +765,15 @@ class HighsBackend:
         warm_start: bool = True,
         load: Sequence[Any] | None = None,
         mip_start: bool = False,
+        progress: Callable[[MipProgress], None] | None = None,
     ) -> SolveResult:
         """Solve ``model``, re-using its instance when ``changes`` says what changed (see the module docstring).
 
         ``mip_start=True`` passes the variables' current values to highspy's
-        ``setSolution`` (:func:`_set_start`).
+        ``setSolution`` (:func:`_set_start`). ``progress`` (a MIP only) follows
+        the search through highspy's MIP callbacks (:class:`_MipWatch`): the
+        start, each better solution, the state every :data:`PROGRESS_INTERVAL`
+        seconds, and the end.
         """
         start = time.perf_counter()
         compiled = self._instance(model, changes)
@@ -715,12 +784,14 @@ class HighsBackend:
         if mip_start:
             _set_start(compiled)
         self.n_solves += 1
+        watch = _MipWatch(highs, compiled.sense, progress) if progress is not None and compiled.kind is None else None
         try:
-            if compiled.kind == "small" or not hasattr(highs, "startSolve"):
-                highs.run()
-            else:
-                _run_interruptible(highs)
-        except KeyboardInterrupt:
+            with watch if watch is not None else contextlib.nullcontext():
+                if compiled.kind == "small" or not hasattr(highs, "startSolve"):
+                    highs.run()
+                else:
+                    _run_interruptible(highs, None if watch is None else watch.tick)
+        except BaseException:
             self.release(model)  # its state after a cancelled solve is not worth keeping
             raise
         status = highs.getModelStatus()
@@ -743,6 +814,9 @@ class HighsBackend:
             bound = objective
         if termination is TerminationCondition.optimal and bound is None:
             bound = objective
+        if watch is not None:
+            nodes = getattr(info, "mip_node_count", None)
+            watch.report("end", objective, bound, None if nodes is None else int(nodes))
         return SolveResult(
             termination=termination,
             objective=objective,

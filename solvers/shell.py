@@ -30,14 +30,14 @@ import dataclasses
 import logging
 import shutil
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from solvers._classic import ClassicBackend
 from solvers._common import clear_unfixed_values, error_result, install_hint, map_legacy_termination
 from solvers._probe import CBC_OPTIONS, GLPSOL_OPTIONS, OptionSyntax, check_binary, check_options
 from solvers._watchdog import DEFAULT_TIME_LIMIT
-from solvers.base import Availability, ModelChanges, SolveResult, TerminationCondition
+from solvers.base import Availability, MipProgress, ModelChanges, SolveResult, TerminationCondition
 from solvers.options import translate_options
 
 logger = logging.getLogger(__name__)
@@ -127,6 +127,7 @@ class ShellBackend(ClassicBackend):
         warm_start: bool = True,
         load: Any = None,
         mip_start: bool = False,
+        progress: Callable[[MipProgress], None] | None = None,
     ) -> SolveResult:
         """Write ``model``, run the binary, load the solution; see :class:`solvers.base.Backend`.
 
@@ -167,12 +168,13 @@ class ShellBackend(ClassicBackend):
                 model, load_solutions=False, options=native, tee=self.tee, **keywords_start, **keywords,
             ),
             executable=self.executable, path=path, version=version, start=start, time_limit=time_limit,
+            progress=progress,
         )
         if failed is not None:
             return failed
         return self._result(
             results, model, self._termination(results), cleared=cleared, executable=self.executable, path=path,
-            version=version, start=start,
+            version=version, start=start, progress=progress,
         )
 
 

@@ -10,8 +10,11 @@ with R = 2 on 100 rows × 134 features is not proved optimal in minutes); use
 them on small data, with a time limit: the incumbent comes back with termination
 ``time_limit`` and its gap. The MIP starts from a heuristic's rule (column
 generation, :func:`heuristic_start`), offered to the solver as its first
-incumbent, and the rule returned is never worse (in the MIP's objective) than
-that start.
+incumbent, and a MIP stopped early never returns a worse rule (in the MIP's
+objective) than that start. While it runs, the incumbent, bound and gap are
+logged (and drawn in a bar on a terminal or in a notebook) by
+:mod:`rulemodels.algorithms.mip_progress`, which also says how to bound a run
+without time limit on more than a small problem.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import pyomo.environ as pyo
 
 from rulemodels import defaults
 from rulemodels.algorithms.polish import rule_weights
+from rulemodels.algorithms.mip_progress import MipReporter, advise_time_limit
 from rulemodels.algorithms.result import LearnedRule
 from rulemodels.data import FeatureBinarizer
 from rulemodels.models import (
@@ -230,9 +234,12 @@ def solve_exact_problem(
         formulation, problem.n_samples, handle.groups.n_groups, problem.n_features, n_clauses, backend.name,
         " from the start rule" if offered else "",
     )
+    large = advise_time_limit(handle.groups.n_groups, problem.n_features, time_limit)
+    progress = MipReporter("exact MIP", time_limit, large=large)  # incumbent, bound and gap as the solve goes
     try:
-        result = backend.solve(model, time_limit=time_limit, mip_gap=mip_gap, mip_start=offered)
+        result = backend.solve(model, time_limit=time_limit, mip_gap=mip_gap, mip_start=offered, progress=progress)
     finally:
+        progress.close()
         backend.release(model)  # solved once: nothing to keep on the backend
     scorer = _Scorer(formulation, problem, theta, disable_cost, feature_cost)
     if W_start is not None and start is not None:  # the start's own W (a repeated clause would count twice)

@@ -15,9 +15,10 @@ off, an iteration costs one ``isEnabledFor`` check. When on, the error is one
 product ``A @ W`` over the rows, like the objective the drivers compute anyway
 (0.3 s against the objective's 1.3 s on 1,000,000 rows x 144 features);
 column generation's rounds show their master LP's objective and no error
-(``-``): its LP solution is not a rule yet. When the log is on and stderr is
-a terminal, a tqdm bar counts the iterations (up to ``max_iter``) with an
-ETA; it is never shown in a pipe.
+(``-``): its LP solution is not a rule yet. Whether the log is on or not, a
+delayed tqdm bar counts the iterations (up to ``max_iter``) with an ETA on a
+terminal or in a notebook (:func:`rulemodels.utils.progress_bar`: after two
+seconds, never in a pipe); with the log on, the lines are written above it.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from rulemodels.models.objectives import row_products
-from rulemodels.utils import progress_bar, stderr_is_terminal
+from rulemodels.utils import progress_bar
 
 __all__ = ["IterationLog"]
 
@@ -51,7 +52,7 @@ def training_error(data: Any, W: np.ndarray) -> float:
 
 
 class IterationLog:
-    """Logs BCD/AM/CG iterations through ``logger`` (and a tqdm bar on a terminal), at no cost when off.
+    """Logs BCD/AM/CG iterations through ``logger`` (and a delayed bar on a terminal or in a notebook), cheap when off.
 
     ``n_solves`` returns the number of LP solves of the fit so far (e.g. the
     engine's ``stats.n_solves``); ``started`` is the ``time.perf_counter()``
@@ -68,17 +69,17 @@ class IterationLog:
         self.n_solves = n_solves
         self.started = time.perf_counter() if started is None else started
         self.enabled = logger.isEnabledFor(logging.INFO)
-        self.bar = None
+        self.bar = progress_bar(max_iter, name, "iter")
+        self.drawn = not self.bar.disable
         if self.enabled:
             logger.info(_HEADER.format(
                 name=name, iter="iter", objective="objective", error="train error", literals="literals",
                 solves="LP solves", seconds="seconds",
             ))
-            if stderr_is_terminal():
-                self.bar = progress_bar(max_iter, name, "iter")
 
     def iteration(self, iteration: int, W: np.ndarray | None, objective: float) -> None:
         """Log one iteration's state (nothing is computed when the log is off); ``W=None``: no rule yet (CG's rounds)."""
+        self.bar.update(1)
         if not self.enabled:
             return
         line = _LINE.format(
@@ -88,15 +89,13 @@ class IterationLog:
             solves=0 if self.n_solves is None else int(self.n_solves()),
             seconds=time.perf_counter() - self.started,
         )
-        if self.bar is not None:
-            self.bar.update(1)
+        if self.drawn:
             self.bar.write(line, file=sys.stderr)
         else:
             self.logger.info(line)
 
     def close(self, stop: str) -> None:
         """End the bar, and log why the iterations stopped."""
-        if self.bar is not None:
-            self.bar.close()
+        self.bar.close()
         if self.enabled:
             self.logger.info("%6s  stopped: %s", self.name, stop)

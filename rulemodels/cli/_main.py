@@ -46,7 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _configure_logging(args: argparse.Namespace) -> Callable[[], None]:
-    """WARNING and up from everyone; with -v, INFO from rulemodels only (its iteration log, not the solver's);
+    """WARNING and up from everyone, and INFO from ``rulemodels.progress`` (what long work says: the exact MIP's
+    incumbent, bound and gap); with -v, INFO from rulemodels only (its iteration log, not the solver's);
     with --solver-log, INFO from the solver layer and Pyomo too; --debug: everything.
 
     Returns a function that puts the loggers' levels back (``main`` may run in-process, e.g. in tests).
@@ -62,10 +63,25 @@ def _configure_logging(args: argparse.Namespace) -> Callable[[], None]:
     previous = {name: logging.getLogger(name).level for name in levels}
     for name, value in levels.items():
         logging.getLogger(name).setLevel(value)
+    # Long work speaks at the default verbosity: the exact MIP's incumbent, bound and gap, and how to bound a run
+    # without time limit (rulemodels.algorithms.mip_progress), as plain "rulemodels: ..." lines on stderr.
+    progress = logging.getLogger("rulemodels.progress")
+    saved = progress.level, progress.propagate
+    handler = None
+    if not args.debug:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("rulemodels: %(message)s"))
+        progress.addHandler(handler)
+        progress.setLevel(logging.INFO)
+        progress.propagate = False
 
     def restore() -> None:
         for name, value in previous.items():
             logging.getLogger(name).setLevel(value)
+        if handler is not None:
+            progress.removeHandler(handler)
+        progress.setLevel(saved[0])
+        progress.propagate = saved[1]
 
     return restore
 

@@ -116,11 +116,15 @@ class _Source:
             while len(level) > 1:
                 level = [dask.delayed(_merge_present)(merge, level[k:k + _FAN_IN]) for k in range(0, len(level), _FAN_IN)]
             return dask.compute(level[0])[0] if level else None
+        from rulemodels.utils import progress_bar
+
         pending: list[Any] = []
-        for index, chunk in enumerate(self.chunks()):
-            pending.append(function(chunk, index, *args))
-            if len(pending) == _FAN_IN:
-                pending = [merge(pending)]
+        with progress_bar(None, "Parquet pass", "batch") as bar:  # drawn after two seconds on a terminal or notebook
+            for index, chunk in enumerate(self.chunks()):
+                pending.append(function(chunk, index, *args))
+                bar.update(1)
+                if len(pending) == _FAN_IN:
+                    pending = [merge(pending)]
         return merge(pending) if pending else None
 
 

@@ -80,7 +80,9 @@ def _run_unit(unit: Unit) -> list[dict[str, Any]]:
     its solver process is ended and its temporary files are removed before
     it exits.
     """
-    with terminating_on_sigterm():
+    from rulemodels.utils import no_progress
+
+    with terminating_on_sigterm(), no_progress():  # inside the sweep's bar, or in a worker on the same terminal
         return cells.run_unit(unit)
 
 

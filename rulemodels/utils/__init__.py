@@ -22,10 +22,20 @@ from rulemodels.utils._params import (
     describe_constraints,
     validate_params,
 )
-from rulemodels.utils._progress import progress_bar, stderr_is_terminal, track
+from rulemodels.utils._progress import DELAY as PROGRESS_DELAY
+from rulemodels.utils._progress import (
+    in_notebook,
+    no_progress,
+    progress_bar,
+    progress_enabled,
+    showing_progress,
+    stderr_is_terminal,
+    track,
+)
 
 __all__ = [
     "PARAMETERS",
+    "PROGRESS_DELAY",
     "Interval",
     "InvalidParameterError",
     "Options",
@@ -35,8 +45,12 @@ __all__ = [
     "check_values",
     "describe_constraints",
     "did_you_mean",
+    "in_notebook",
     "is_foreign_frame",
+    "no_progress",
     "progress_bar",
+    "progress_enabled",
+    "showing_progress",
     "stderr_is_terminal",
     "track",
     "unknown_name",

@@ -139,8 +139,8 @@ _NAMED = {
         "an int in the range [0, 4294967295], an instance of 'numpy.random.mtrand.RandomState' or None",
     ),
     "verbose": (
-        lambda v: _is_boolean(v) or (isinstance(v, Integral) and v >= 0),
-        "an int in the range [0, inf) or an instance of 'bool'",
+        lambda v: _is_boolean(v) or (isinstance(v, Integral) and v >= -1),
+        "an int in the range [-1, inf) or an instance of 'bool'",
     ),
     "cv_object": (_is_cv_object, "an int in the range [2, inf), an object with split and get_n_splits, an iterable or None"),
     "array-like": (_is_array_like, "an array-like"),

@@ -256,7 +256,9 @@ def read_available(fd: int) -> bytes:
 @pytest.fixture
 def terminal_stderr(monkeypatch):
     """A pseudo-terminal; yields ``attach``, which makes it sys.stderr (call it in the test body: pytest's
-    capture sets sys.stderr again after the fixtures) and returns a function reading what was written to it."""
+    capture sets sys.stderr again after the fixtures) and returns a function reading what was written to it.
+    The bars' two-second delay is off, so that these short fits draw theirs (tests/test_progress.py checks the delay)."""
+    monkeypatch.setattr("rulemodels.utils._progress.DELAY", 0.0)
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # a 100-column terminal
     stream = os.fdopen(slave, "w", buffering=1)
