@@ -26,6 +26,10 @@
 # trades errors against sparsity: it minimises the number of misclassified
 # samples plus $\theta$ times the number of literals (eq. (3.7), `StdFormulation`,
 # or its Hamming-distance variant eq. (3.10), `HammingFormulation`).
+#
+# **Needs:** `pip install rulemodels` and a Jupyter kernel (`pip install
+# 'rulemodels[notebooks]'` brings one, and what the other notebooks need). The
+# solver is HiGHS, which comes with the package.
 
 # %%
 import pandas as pd

@@ -30,6 +30,14 @@
 # All of them learn a **CNF** (Section 3). A DNF is learned as a CNF on negated
 # features and labels; `CNFProblem.from_binary(..., form="dnf")` does the
 # negation and reads the solution back as a DNF.
+#
+# **Needs:** `pip install rulemodels` and Jupyter (`pip install 'rulemodels[notebooks]'`
+# brings the kernel). Everything here runs with HiGHS, which comes with the
+# package. Section 3 solves the exact MIPs with CBC and section 4 compares
+# HiGHS with GLPK and CBC; both are separate programs (`cbc`, `glpsol`, e.g. the
+# Debian packages `coinor-cbc` and `glpk-utils`), used only where they are
+# installed: without them HiGHS solves the MIPs and the notebook says what it
+# skipped.
 
 # %%
 import numpy as np
@@ -59,6 +67,9 @@ from solvers import available_backends, describe_backends, get_backend
 
 pd.set_option("display.max_colwidth", None)
 highs = get_backend("highs")
+# The MIP solver of section 3: CBC where it is installed, else HiGHS (in the package).
+MIP_SOLVER = "cbc" if "cbc" in available_backends() else "highs"
+print("solvers available here:", available_backends(), "- exact MIPs solved with", MIP_SOLVER)
 
 # %% [markdown]
 # ## 1. A toy instance to read the models
@@ -217,8 +228,8 @@ np.array_equal(data.split(result.W)[0], W_aware)
 # %% [markdown]
 # ## 3. Exact MIPs against the heuristics
 #
-# On data this small CBC solves both exact MIPs to optimality, which gives the
-# ground truth for the heuristics of Section 4: set covering (SCS, SCN), TLP,
+# On data this small CBC (or HiGHS, where CBC is not installed: `MIP_SOLVER`
+# above) solves both exact MIPs to optimality, which gives the ground truth for the heuristics of Section 4: set covering (SCS, SCN), TLP,
 # block coordinate descent (BCD, Section 4.2) and alternating minimization (AM,
 # Section 4.3). BCD and AM decrease the Hamming objective (3.12), so no heuristic
 # can beat the Hamming MIP on that column, and nothing beats the 0-1 MIP on the
@@ -232,7 +243,7 @@ with LPSolutionCache(data, highs) as cache:  # the LP solutions the algorithms s
         result = learn(cache, algorithm=algorithm, n_clauses=R, theta=theta, max_iter=100)
         solutions[algorithm.upper()] = data.split(result.W)[0]
 for formulation in ("zero_one", "hamming"):
-    exact = solve_exact_problem(problem, R, theta, formulation=formulation, solver="cbc")
+    exact = solve_exact_problem(problem, R, theta, formulation=formulation, solver=MIP_SOLVER)
     solutions[f"exact {formulation} MIP ({exact.termination})"] = two_level_weights(exact.model)[0]
 
 pd.DataFrame([
@@ -250,8 +261,9 @@ pd.DataFrame([
 # ## 4. Swapping the solver
 #
 # Every solve goes through a backend from the `solvers` package; `highs` runs in
-# process (persistent), `glpk` and `cbc` through their executables. The same
-# built models are handed to each available backend.
+# process (persistent), `glpk` and `cbc` through their executables (`glpsol`,
+# `cbc`), which must be installed separately. The same built models are handed
+# to each available backend; a solver that is not installed is skipped.
 
 # %%
 pd.DataFrame(describe_backends())[["name", "available", "version", "persistent"]]
@@ -262,6 +274,9 @@ models = {
     "0-1 MIP": build_zero_one(problem.A, problem.y, R, theta=theta).model,
     "Hamming MIP": build_hamming(problem.A, problem.y, R, theta=theta).model,
 }
+missing = [name for name in ("glpk", "cbc") if name not in available_backends()]
+if missing:
+    print(f"skipped {', '.join(missing)}: not installed on this machine (no executable on PATH); HiGHS solves alone")
 rows = []
 for solver in [name for name in ("highs", "glpk", "cbc") if name in available_backends()]:
     backend = get_backend(solver)

@@ -30,6 +30,9 @@
 #   to the nearest cluster centre) and re-learning all $R$ clauses.
 #
 # Both start from set covering with the redundancy-aware binarization (SCN).
+#
+# **Needs:** `pip install 'rulemodels[notebooks]'` (matplotlib for the figures,
+# and a Jupyter kernel). The solver is HiGHS, which comes with the package.
 
 # %%
 import matplotlib.pyplot as plt

@@ -33,6 +33,10 @@
 # The data is `make_rule_data(kind="mixed")`: a generated credit-application
 # table with skewed and integer columns, categories and missing values, whose
 # label (1 = default) follows a noisy rule that does use age.
+#
+# **Needs:** `pip install rulemodels` and a Jupyter kernel (`pip install
+# 'rulemodels[notebooks]'` brings one). The solver is HiGHS, which comes with
+# the package, also for the exact MIP at the end.
 
 # %%
 import warnings
