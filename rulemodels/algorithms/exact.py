@@ -28,8 +28,8 @@ import pandas as pd
 import pyomo.environ as pyo
 
 from rulemodels import defaults
-from rulemodels.algorithms.polish import rule_weights
 from rulemodels.algorithms.mip_progress import MipReporter, advise_time_limit
+from rulemodels.algorithms.polish import rule_weights
 from rulemodels.algorithms.result import LearnedRule
 from rulemodels.data import FeatureBinarizer
 from rulemodels.models import (
