@@ -45,7 +45,7 @@ from rulemodels.models import (
 )
 from rulemodels.models._data import check_nonnegative
 from rulemodels.rules import Clause, Literal, Rule
-from solvers import Backend, SolveError, get_backend
+from solvers import Backend, SolveError, TerminationCondition, get_backend
 
 logger = logging.getLogger(__name__)
 
@@ -203,10 +203,11 @@ def solve_exact_problem(
     :func:`heuristic_start`'s) is offered to the solver as its first incumbent
     (HiGHS, CBC; GLPK starts cold, padded to ``n_clauses`` by repeating a
     clause). A proven optimum is returned as the MIP's answer; a MIP stopped
-    before (a time limit, an error, no solution of its own) returns the better
-    of its incumbent and the start, so never a worse rule than the start (a
-    start with more clauses than ``n_clauses``, or one that breaks
-    ``forbidden``, ``max_literals`` or a ``model_hook``, is not used).
+    at a limit returns the better of its incumbent and the start, or the
+    start when it found no solution of its own, so never a worse rule than
+    the start; a solver error is still an :class:`ExactSolveError` (a start
+    with more clauses than ``n_clauses``, or one that breaks ``forbidden``,
+    ``max_literals`` or a ``model_hook``, is not used).
 
     The domain constraints of issue 29 are constraints of the MIP, so the
     rule is optimal among the rules that meet them (``docs/constraints.md``):
@@ -244,7 +245,9 @@ def solve_exact_problem(
     scorer = _Scorer(formulation, problem, theta, disable_cost, feature_cost)
     if W_start is not None and start is not None:  # the start's own W (a repeated clause would count twice)
         W_start = rule_weights(problem, start)
-    if not result.has_solution and W_start is not None and start is not None:  # e.g. a time limit before any incumbent
+    stopped_early = result.termination in (TerminationCondition.time_limit, TerminationCondition.iteration_limit)
+    if not result.has_solution and stopped_early and W_start is not None and start is not None:
+        # a limit reached before any incumbent; a solver error or crash is still an error
         logger.warning(
             "the exact %s MIP stopped (%s) without a solution of its own: returning its start rule", formulation,
             result.termination.value,

@@ -495,7 +495,8 @@ class TrainingWorkspace:
         problem = self.problem(form)
         if algorithm == "exact":
             # the MIP starts from the default heuristic's rule on this training set, and never returns a worse one
-            start = self._learn(
+            # when it stops early (not with a model_hook: the hook is written for the MIP, and may not suit the heuristic)
+            start = None if constraints is not None and constraints.model_hook is not None else self._learn(
                 form=form, algorithm=defaults.DEFAULT_ALGORITHM, n_clauses=n_clauses, theta=theta, allow_disable=allow_disable,
                 disable_cost=disable_cost, max_iter=max_iter, time_limit=None, solver_options=solver_options, polish=None,
                 polish_formulation=polish_formulation, constraints=constraints,

@@ -118,49 +118,20 @@ def _sigint_ignored() -> Iterator[None]:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a Ctrl-C held meanwhile is raised here
 
 
-def _pool_of(parallel: Any) -> Any:
-    """The loky executor behind a ``joblib.Parallel`` call: its backend's while the call runs, else loky's reusable one.
-
-    joblib forgets the executor when its call ends or aborts; the executor
-    stays loky's reusable one. None for another backend (one worker: joblib
-    runs the units here) or when there is none.
-    """
-    backend = getattr(parallel, "_backend", None)
-    if type(backend).__name__ != "LokyBackend":
-        return None
-    pool = getattr(backend, "_workers", None)
-    if pool is None:
-        with contextlib.suppress(ImportError):
-            from joblib.externals.loky import reusable_executor
-
-            pool = getattr(reusable_executor, "_executor", None)
-    return pool
-
-
-def _shut_down_pool(pool: Any, *, kill: bool) -> None:
+def _shut_down_workers(*, kill: bool) -> None:
     """End joblib's worker processes now, not at interpreter exit (where a Ctrl-C would print a traceback).
 
     joblib keeps its loky workers for the next call and otherwise stops them
     in an exit handler, after the command's last message and outside its
-    signal handling. ``kill``: the run was interrupted or abandoned (the
-    workers are killed, their running units dropped); else they are idle and
-    told to exit. Workers the executor started but never managed (an
-    interrupt between starting them and starting its manager thread) are
-    killed here too: left alone, each would print a traceback when this
-    process exits and closes their queue.
+    signal handling. This asks loky's public ``get_reusable_executor`` for the
+    executor and shuts it down (loky shuts an executor of other settings down
+    itself before making a new one, which is shut down in turn). ``kill``: the
+    run was interrupted or abandoned, so the workers are killed with their
+    running units; else they are idle and told to exit.
     """
-    if pool is None:
-        return
-    terminate = getattr(pool, "terminate", None)  # joblib's executor: also removes its temporary folder
-    if terminate is not None:
-        terminate(kill_workers=kill)
-    else:  # pragma: no cover - a plain loky executor
-        pool.shutdown(wait=True, kill_workers=kill)
-    if kill:
-        for process in list(getattr(pool, "_processes", {}).values()):
-            with contextlib.suppress(Exception):
-                process.kill()
-                process.join()
+    from joblib.externals.loky import get_reusable_executor
+
+    get_reusable_executor(kill_workers=kill).shutdown(wait=True, kill_workers=kill)
 
 
 def _run_joblib(units: Sequence[Unit], n_jobs: int) -> Records:
@@ -169,7 +140,7 @@ def _run_joblib(units: Sequence[Unit], n_jobs: int) -> Records:
     # pre_dispatch keeps only a few units queued ahead of the workers, so an
     # interrupt has little to cancel; closing the generator aborts the rest.
     parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered", pre_dispatch="2*n_jobs")
-    results = pool = None
+    results = None
     finished = False
     try:
         # The workers start in this call, and ignore SIGINT: a terminal's Ctrl-C
@@ -178,7 +149,6 @@ def _run_joblib(units: Sequence[Unit], n_jobs: int) -> Records:
         # sending a result back could only print a traceback.
         with _sigint_ignored():
             results = parallel(delayed(_run_unit)(unit) for unit in units)
-            pool = _pool_of(parallel)  # joblib forgets it when the call ends
         yield from results
         finished = True
     finally:
@@ -188,10 +158,10 @@ def _run_joblib(units: Sequence[Unit], n_jobs: int) -> Records:
             # Closing joblib's generator early makes it warn about cancelled
             # tasks ("adjust the input task iterator"): not advice for our users.
             warnings.filterwarnings("ignore", message=_CANCELLED_TASKS, category=UserWarning)
-            pool = pool or _pool_of(parallel)
             if results is not None:
                 results.close()
-            _shut_down_pool(pool, kill=not finished)
+            if n_jobs != 1:  # one job: joblib ran the units in this process
+                _shut_down_workers(kill=not finished)
 
 
 def _dask_client(scheduler: Any, n_jobs: int) -> tuple[Any, list[Any]]:

@@ -255,15 +255,16 @@ def test_time_limit_without_incumbent_raises():
         solve_exact(A, y, n_clauses=2, theta=0.01, formulation="hamming", solver=backend, time_limit=0.01, warm_start=False)
 
 
-@pytest.mark.parametrize("termination", [TerminationCondition.time_limit, TerminationCondition.error])
-def test_a_mip_without_a_solution_of_its_own_returns_its_start(termination, caplog):
+def test_a_mip_stopped_by_its_limit_without_a_solution_returns_its_start_and_an_error_still_raises(caplog):
     """Issue 39: a time-limited exact MIP returned a rule worse than the majority class although a heuristic's rule
     was at hand; the MIP now starts from it, and returns it when the solver found nothing better."""
     require_backend("highs")
     A, y = tiny_data(0)
     problem, _ = prepare_problem(A, y, form="dnf")
     start = heuristic_start(problem, 2, 0.3)
-    backend = FakeBackend(no_solution(termination))
+    with pytest.raises(ExactSolveError, match="the solver stopped with an error"):  # a crash is no time limit
+        solve_exact_problem(problem, 2, 0.3, solver=FakeBackend(no_solution(TerminationCondition.error)), start=start)
+    backend = FakeBackend(no_solution(TerminationCondition.time_limit))
     with caplog.at_level("WARNING", logger="rulemodels.algorithms.exact"):
         result = solve_exact_problem(problem, 2, 0.3, solver=backend, time_limit=0.01, start=start)
     assert result.rule == start and "without a solution of its own: returning its start rule" in caplog.text
