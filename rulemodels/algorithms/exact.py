@@ -268,9 +268,8 @@ def solve_exact_problem(
                         objective, scorer(W_start))
             rule, objective, breakdown = start, scorer(W_start), scorer.breakdown(W_start)
     bound, gap = result.bound, result.gap if result.gap is not None else (0.0 if result.is_optimal else None)
-    if bound is not None and bound > objective:  # the start (fewer clauses) beat the R-clause MIP's bound
-        bound = objective
-        gap = 0.0
+    if bound is not None and bound > objective:  # the start (fewer clauses) beat every rule of exactly R clauses:
+        bound, gap = None, None  # the MIP's bound does not hold for rules of fewer clauses, so none is known
     elif bound is not None and gap is not None and rule is start:
         gap = (objective - bound) / max(1e-10, abs(objective))
     return LearnedRule(
