@@ -198,9 +198,11 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         holds in ``predict``, in :meth:`Rule.evaluate` and in saved rules.
         ``"error"``: refuse missing values.
     high_cardinality : {"drop", "keep"}, default="drop"
-        Text columns with (nearly) one distinct value per row (IDs, dates as
-        text) are left out with an ``IDLikeColumnWarning``; ``"keep"`` makes
-        them categories (see :class:`~rulemodels.data.FeatureBinarizer`).
+        ID-like columns are left out with an ``IDLikeColumnWarning``: text
+        with (nearly) one distinct value per row (IDs, dates as text), and
+        numbers that look like row numbers (at least 20 distinct integers, one
+        per row, filling at least half of their range); ``"keep"`` uses them
+        (see :class:`~rulemodels.data.FeatureBinarizer`).
     simplify : bool, default=True
         Simplify the learned rule without changing any prediction, missing
         values included (:func:`rulemodels.rules.simplify_rule`): implied literals dropped,
