@@ -34,7 +34,6 @@ from rulemodels.algorithms.result import LearnedRule
 from rulemodels.data import FeatureBinarizer
 from rulemodels.models import (
     CNFProblem,
-    TwoLevelModel,
     build_hamming,
     build_zero_one,
     hamming_objective,
@@ -245,6 +244,7 @@ def solve_exact_problem(
     scorer = _Scorer(formulation, problem, theta, disable_cost, feature_cost)
     if W_start is not None and start is not None:  # the start's own W (a repeated clause would count twice)
         W_start = rule_weights(problem, start)
+        start_objective = scorer(W_start)
     stopped_early = result.termination in (TerminationCondition.time_limit, TerminationCondition.iteration_limit)
     if not result.has_solution and stopped_early and W_start is not None and start is not None:
         # a limit reached before any incumbent; a solver error or crash is still an error
@@ -252,7 +252,7 @@ def solve_exact_problem(
             "the exact %s MIP stopped (%s) without a solution of its own: returning its start rule", formulation,
             result.termination.value,
         )
-        rule, objective, breakdown = start, scorer(W_start), scorer.breakdown(W_start)
+        rule, objective, breakdown = start, start_objective, scorer.breakdown(W_start)
     else:
         try:
             result.raise_for_status(f"the exact {formulation} MIP")
@@ -261,12 +261,12 @@ def solve_exact_problem(
         _round_binaries(model)
         rule = rule_from_model(handle, problem)
         breakdown = objective_breakdown(handle)
-        objective = _objective_of_solution(formulation, problem, handle, theta, disable_cost, feature_cost)
+        objective = scorer(*two_level_weights(model))
         stopped = not result.is_optimal  # a proven optimum is the MIP's answer (over rules of exactly R clauses)
-        if stopped and W_start is not None and start is not None and scorer(W_start) < objective - _TOLERANCE * max(1.0, abs(objective)):
+        if stopped and W_start is not None and start is not None and start_objective < objective - _TOLERANCE * max(1.0, abs(objective)):
             logger.info("the MIP's incumbent (objective %.6g) is worse than its start (%.6g): keeping the start",
-                        objective, scorer(W_start))
-            rule, objective, breakdown = start, scorer(W_start), scorer.breakdown(W_start)
+                        objective, start_objective)
+            rule, objective, breakdown = start, start_objective, scorer.breakdown(W_start)
     bound, gap = result.bound, result.gap if result.gap is not None else (0.0 if result.is_optimal else None)
     if bound is not None and bound > objective:  # the start (fewer clauses) beat every rule of exactly R clauses:
         bound, gap = None, None  # the MIP's bound does not hold for rules of fewer clauses, so none is known
@@ -313,21 +313,26 @@ def _usable_start(
 
 
 class _Scorer:
-    """The MIP's objective (and its two parts) of a binary W, evaluated with numpy."""
+    """The MIP's objective (and its two parts) of a binary W, evaluated with numpy.
+
+    Also the objective reported for the MIP's own rounded solution: the
+    solver's value can be off by its feasibility tolerance (HiGHS reports
+    2.999999 when a ψ is 0.9999997), so it is recomputed from the binary W.
+    """
 
     def __init__(self, formulation: str, problem: CNFProblem, theta: float, disable_cost: float | None, feature_cost: Any) -> None:
         self.objective = zero_one_objective if formulation == "zero_one" else hamming_objective
         self.problem, self.theta, self.disable_cost, self.feature_cost = problem, theta, disable_cost or 0.0, feature_cost
 
-    def __call__(self, W: np.ndarray, theta: float | None = None) -> float:
+    def __call__(self, W: np.ndarray, w0: np.ndarray | None = None, theta: float | None = None) -> float:
         problem = self.problem
         return self.objective(
-            problem.A, problem.y, W, self.theta if theta is None else theta, sample_weight=problem.sample_weight,
+            problem.A, problem.y, W, self.theta if theta is None else theta, sample_weight=problem.sample_weight, w0=w0,
             disable_cost=self.disable_cost, feature_cost=self.feature_cost,
         )
 
     def breakdown(self, W: np.ndarray) -> dict[str, float]:
-        total, accuracy = self(W), self(W, 0.0)
+        total, accuracy = self(W), self(W, theta=0.0)
         return {"accuracy": accuracy, "sparsity": total - accuracy, "total": total}
 
 
@@ -339,22 +344,6 @@ def constant_rule(form: str, value: bool) -> Rule:
     """
     empty_clause_value = form == "dnf"
     return Rule(form, (Clause(()),) if value == empty_clause_value else ())
-
-
-def _objective_of_solution(formulation: str, problem: CNFProblem, handle: TwoLevelModel, theta: float,
-                           disable_cost: float | None, feature_cost: Any = None) -> float:
-    """The objective of the rounded solution, evaluated exactly with numpy.
-
-    The solver's own value can be off by its feasibility tolerance (HiGHS
-    reports 2.999999 when a ψ is 0.9999997), so the objective reported for
-    the returned rule is recomputed from its binary W.
-    """
-    W, w0 = two_level_weights(handle.model)
-    objective = zero_one_objective if formulation == "zero_one" else hamming_objective
-    return objective(
-        problem.A, problem.y, W, theta, sample_weight=problem.sample_weight, w0=w0, disable_cost=disable_cost or 0.0,
-        feature_cost=feature_cost,
-    )
 
 
 def _check_arguments(formulation: str, theta: float, n_clauses: int | None = None) -> None:

@@ -645,8 +645,7 @@ class TrainingWorkspace:
         values = rule.evaluate_binary(self.A, self.literals)
         if values.any() and not values.all():
             return rule, objective
-        positive = self.labels == 1
-        error = {True: float(self.sample_weight[~positive].sum()), False: float(self.sample_weight[positive].sum())}
+        error = self._constant_errors()
         value = bool(values[0])
         best = value if error[value] <= error[not value] else not value
         if rule.n_literals == 0 and best == value:
@@ -659,6 +658,11 @@ class TrainingWorkspace:
         )
         return constant, error[best]
 
+    def _constant_errors(self) -> dict[bool, float]:
+        """The weighted training error of the constant rules: ``{True: ..., False: ...}``."""
+        positive = self.labels == 1
+        return {True: float(self.sample_weight[~positive].sum()), False: float(self.sample_weight[positive].sum())}
+
     def _no_worse_than_a_constant(self, rule: Rule, objective: float) -> tuple[Rule, float]:
         """``rule``, or the constant of lower weighted training error when that is strictly below ``objective``.
 
@@ -667,8 +671,7 @@ class TrainingWorkspace:
         hold a worse incumbent: the estimator never returns a rule worse than
         always predicting one class.
         """
-        positive = self.labels == 1
-        error = {True: float(self.sample_weight[~positive].sum()), False: float(self.sample_weight[positive].sum())}
+        error = self._constant_errors()
         best = min(error, key=lambda value: (error[value], not value))
         if error[best] >= objective - 1e-9 * max(1.0, abs(objective)):
             return rule, objective
