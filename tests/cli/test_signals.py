@@ -95,6 +95,22 @@ def session_processes(session: int) -> list[str]:
     return found
 
 
+
+def assert_stopped_cleanly(process, sig, stderr: str, tmpdir, before_shm, where: str) -> None:
+    """A command stopped by ``sig``: exit 0 or the signal's status with its message, no process of its session
+    left after GRACE seconds, no temporary file, and no shared-memory entry of its own."""
+    status = process.returncode
+    assert status in (0, 128 + sig, -sig), where
+    if status == 128 + sig:
+        assert ("interrupted" if sig == signal.SIGINT else "terminated") in stderr, where
+    deadline = time.monotonic() + GRACE
+    while session_processes(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert session_processes(process.pid) == [], where
+    assert list(tmpdir.iterdir()) == [], where
+    # joblib's and loky's names carry the creating process's id: only the command's own count (other runs may share the machine)
+    assert {e for e in shm_entries() - before_shm if str(process.pid) in e} == set(), where
+
 def shm_entries() -> set[str]:
     """What joblib and multiprocessing keep in /dev/shm (memory-mapped arrays, semaphores)."""
     shm = Path("/dev/shm")
@@ -202,17 +218,8 @@ def test_a_command_stopped_at_a_random_moment_stops_cleanly(command, sig, inputs
     stderr = stderr.decode(errors="replace")
     status = process.returncode
     where = f"{command.name} stopped by {sig.name} after {delay:.2f} s (reference run {duration:.2f} s): {stderr[-800:]}"
-    assert status in (0, 128 + sig, -sig), where
     assert "Traceback" not in stderr, where
-    if status == 128 + sig:
-        assert ("interrupted" if sig == signal.SIGINT else "terminated") in stderr, where
-    deadline = time.monotonic() + GRACE
-    while session_processes(process.pid) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert session_processes(process.pid) == [], where
-    assert list(tmpdir.iterdir()) == [], where
-    # joblib's and loky's names carry the creating process's id: only the command's own count (other runs may share the machine)
-    assert {e for e in shm_entries() - before_shm if str(process.pid) in e} == set(), where
+    assert_stopped_cleanly(process, sig, stderr, tmpdir, before_shm, where)
     assert {name: tree_digest(workdir / name) for name in INPUTS} == before_inputs, where
     leftovers = [p.name for p in (workdir / "out").rglob(".*.tmp")]
     assert leftovers == [], where
@@ -283,16 +290,8 @@ def test_cv_with_two_workers_stops_cleanly_at_each_stage(stage, sig, inputs, tmp
     stderr = (first_line + rest).decode(errors="replace")
     status = process.returncode
     where = f"cv --jobs 2 stopped by {sig.name} ({stage}): status {status}: {stderr[-2000:]}"
-    assert status in (0, 128 + sig, -sig), where
     assert "Traceback" not in stderr and "Exception ignored" not in stderr, where
-    if status == 128 + sig:
-        assert ("interrupted" if sig == signal.SIGINT else "terminated") in stderr, where
-    deadline = time.monotonic() + GRACE
-    while session_processes(process.pid) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert session_processes(process.pid) == [], where
-    assert list(tmpdir.iterdir()) == [], where
-    assert {e for e in shm_entries() - before_shm if str(process.pid) in e} == set(), where
+    assert_stopped_cleanly(process, sig, stderr, tmpdir, before_shm, where)
     assert [p.name for p in (workdir / "out").rglob(".*.tmp")] == [], where
     if results.exists():
         check_complete_records(results)
