@@ -268,9 +268,13 @@ def solve_exact_problem(
                         objective, start_objective)
             rule, objective, breakdown = start, start_objective, scorer.breakdown(W_start)
     bound, gap = result.bound, result.gap if result.gap is not None else (0.0 if result.is_optimal else None)
-    if bound is not None and bound > objective:  # the start (fewer clauses) beat every rule of exactly R clauses:
-        bound, gap = None, None  # the MIP's bound does not hold for rules of fewer clauses, so none is known
-    elif bound is not None and gap is not None and rule is start:
+    if bound is not None and rule is not start:  # the MIP's own rule: its bound is below it up to the solver's
+        bound = min(bound, objective)  # rounding (HiGHS can report 0.30000000000000004 for an optimum of 0.3)
+    elif bound is not None and bound > objective + _TOLERANCE * max(1.0, abs(objective)):
+        # the start (fewer clauses) beat every rule of exactly R clauses: the MIP's bound
+        bound, gap = None, None  # does not hold for rules of fewer clauses, so none is known
+    elif bound is not None and gap is not None:  # the start, within the MIP's bound
+        bound = min(bound, objective)
         gap = (objective - bound) / max(1e-10, abs(objective))
     return LearnedRule(
         rule=rule,

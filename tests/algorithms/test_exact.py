@@ -332,6 +332,25 @@ def test_time_limit_with_incumbent_returns_it():
     assert isinstance(result.rule, Rule)
 
 
+@pytest.mark.parametrize("formulation", ["zero_one", "hamming"])
+def test_a_bound_rounded_above_the_optimum_is_the_optimum(formulation):
+    """HiGHS reports the bound 0.30000000000000004 for this optimum of 0.3: the bound returned is the optimum."""
+    require_backend("highs")
+    A = np.array([[1, 0]] + [[0, 0]] * 5, dtype=np.int8)
+    y = np.array([1, 0, 0, 0, 0, 0], dtype=np.int8)
+    result = solve_exact(A, y, n_clauses=1, theta=0.3, formulation=formulation, form="cnf", solver=HighsBackend())
+    assert result.termination == "optimal"
+    assert result.objective == pytest.approx(0.3)
+    assert result.exact_bound == result.objective
+
+    def rounded_up(model, highs):  # the same on every solver: an optimum whose bound is a rounding above it
+        solved = highs.solve(model)
+        return dataclasses.replace(solved, bound=solved.objective * (1 + 1e-12))
+
+    faked = solve_exact(A, y, n_clauses=1, theta=0.3, formulation=formulation, form="cnf", solver=FakeBackend(rounded_up))
+    assert faked.exact_bound == faked.objective
+
+
 def test_real_time_limit_with_highs():
     """A MIP HiGHS cannot close in 0.2 s: the incumbent comes back typed, with a consistent gap."""
     backend = require_backend("highs")
