@@ -184,11 +184,14 @@ def test_a_long_loop_draws_its_bar_on_a_terminal_after_the_delay_and_a_short_one
     assert "slow work" in stderr and "quick" not in stderr
 
 
-def test_the_notebook_shows_progress_text_without_a_tqdm_warning(tmp_path):
-    """In a Jupyter kernel stderr is no terminal, but someone watches: the bar is drawn (as text here, since
-    ipywidgets is not installed; the widget when it is), without tqdm's "IProgress not found" warning."""
+@pytest.mark.parametrize("widgets", [True, False], ids=["ipywidgets", "without-ipywidgets"])
+def test_the_notebook_shows_progress_without_a_tqdm_warning(tmp_path, widgets):
+    """In a Jupyter kernel stderr is no terminal, but someone watches: the bar is drawn, as tqdm's widget
+    when ipywidgets imports (a dev dependency) and as text when it does not (hidden from the kernel here),
+    without tqdm's "IProgress not found" warning."""
+    hide = "" if widgets else "import sys; sys.modules['ipywidgets'] = None  # as if not installed"
     notebook = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_code_cell(textwrap.dedent("""
+        nbformat.v4.new_code_cell(hide + textwrap.dedent("""
             import warnings
             warnings.simplefilter("always")
             from rulemodels import BooleanRuleClassifier
@@ -200,8 +203,11 @@ def test_the_notebook_shows_progress_text_without_a_tqdm_warning(tmp_path):
     NotebookClient(notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
     outputs = notebook.cells[0].outputs
     text = "".join(output.get("text", "") for output in outputs if output.output_type == "stream")
-    widgets = [output for output in outputs if "application/vnd.jupyter.widget-view+json" in output.get("data", {})]
-    assert MIP_BAR in text or widgets, outputs
+    shown = [output for output in outputs if "application/vnd.jupyter.widget-view+json" in output.get("data", {})]
+    if widgets:
+        assert shown, outputs  # the widget (its text repr is the bar too)
+    else:
+        assert MIP_BAR in text and not shown, outputs
     assert not any(output.output_type == "error" for output in outputs)
     assert "TqdmWarning" not in text and "IProgress not found" not in text and "Traceback" not in text
 
@@ -250,3 +256,73 @@ def test_the_reporter_of_a_short_solve_says_nothing(caplog):
     lines = [record.getMessage() for record in caplog.records]
     assert len(lines) == 2 and "gap 66.7%" in lines[0] and "done" in lines[1] and "gap 0.0%" in lines[1]
     assert np.isfinite(float(lines[0].split("incumbent ")[1].split(",")[0]))
+
+
+class _SlowReportingBackend(DelegatingBackend):
+    """HiGHS, with each MIP's ``progress`` callback first told of a solve that ran 3.5 s (every solver's
+    reporter is the same object; only how long a real solve runs differs)."""
+
+    def solve(self, model, **kwargs):
+        progress = kwargs.get("progress")
+        if progress is not None:
+            from solvers import MipProgress
+
+            for event in (MipProgress("start", 0.0, follows=True), MipProgress("running", 2.5, 3.0, 1.0),
+                          MipProgress("end", 3.5, 2.0, 2.0)):
+                progress(event)
+        return self.inner.solve(model, **{**kwargs, "progress": None})
+
+
+def test_polishing_and_the_cg_selection_mip_report_incumbent_bound_and_gap(monkeypatch, caplog):
+    from dataclasses import replace
+
+    from rulemodels import BooleanRuleClassifier
+    from rulemodels.algorithms.column_generation import run_column_generation
+    from rulemodels.algorithms.run import CG_SETTINGS
+    from rulemodels.datasets import load_dataset
+    from rulemodels.models.column_generation import prepare_cg_data
+
+    monkeypatch.setitem(solvers.registry._REGISTRY, "slow", lambda **o: _SlowReportingBackend(get_backend("highs", **o)))
+    caplog.set_level("INFO", logger="rulemodels.progress")
+    X, y = load_dataset("liver")
+    BooleanRuleClassifier(polish=5, solver="slow").fit(X, y)
+    polishing = [record.getMessage() for record in caplog.records if record.getMessage().startswith("polishing MIP")]
+    assert polishing and "gap 66.7%" in polishing[0] and "done" in polishing[-1]
+
+    caplog.clear()
+    A = (np.random.default_rng(0).random((40, 8)) < 0.5).astype(np.int8)
+    labels = (A[:, 0] & A[:, 1] | A[:, 2]).astype(np.int8)
+    columns = prepare_cg_data(A, labels, sample_weight=np.ones(40))
+    run_column_generation(columns, get_backend("slow"), theta=0.02, n_clauses=2, max_iter=50,
+                          settings=replace(CG_SETTINGS, selection="mip"))
+    selection = [record.getMessage() for record in caplog.records if record.getMessage().startswith("CG selection MIP")]
+    assert selection and "incumbent 3" in selection[0] and "done" in selection[-1]
+
+
+def watched_stderr(monkeypatch):
+    """stderr as a terminal would be seen (a StringIO that the bars take for one), bars without their delay.
+    Called in the test body: pytest's capture sets sys.stderr again after the fixtures."""
+    import io
+
+    stream = io.StringIO()
+    monkeypatch.setattr("rulemodels.utils._progress.DELAY", 0.0)
+    monkeypatch.setattr("rulemodels.utils._progress.stderr_is_terminal", lambda: True)
+    monkeypatch.setattr(sys, "stderr", stream)
+    return stream
+
+
+def test_a_dask_pass_on_the_local_scheduler_counts_its_tasks(monkeypatch):
+    import dask
+    import dask.dataframe as dd
+
+    from rulemodels import BooleanRuleClassifier
+    from rulemodels.datasets import load_dataset
+
+    X, y = load_dataset("liver")
+    data = dd.from_pandas(X.assign(label=y), npartitions=3)
+    stream = watched_stderr(monkeypatch)
+    with dask.config.set(scheduler="synchronous"):
+        fitted = BooleanRuleClassifier(n_thresholds=3, thresholds="quantile").fit(data, "label")
+    shown = stream.getvalue()
+    assert "Dask pass" in shown and "task" in shown
+    assert str(fitted.rule_) == str(BooleanRuleClassifier(n_thresholds=3, thresholds="quantile").fit(X, y).rule_)

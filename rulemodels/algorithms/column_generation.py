@@ -78,6 +78,7 @@ from rulemodels import defaults
 from rulemodels.algorithms.data import WorkingData
 from rulemodels.algorithms.engine import as_model_changes
 from rulemodels.algorithms.iteration_log import IterationLog
+from rulemodels.algorithms.mip_progress import MipReporter
 from rulemodels.algorithms.result import FitResult, TimeLimitWarning
 from rulemodels.models import unique_rows
 from rulemodels.models.column_generation import (
@@ -1054,11 +1055,16 @@ def _select(master: CGMaster, columns: ClauseColumns, solve: Any, theta: float, 
     local = useful(greedy_selection(*master.coverage(), max_clauses, starts=settings.selection_starts))
     if settings.selection != "mip":
         return local
+    time_limit = _remaining(deadline, settings.selection_time_limit)
+    progress = MipReporter("CG selection MIP", time_limit)  # incumbent, bound and gap when it runs for seconds
     try:
-        result = solve(
-            master.model, master.set_integer(True) if integer_program is None else integer_program(),
-            time_limit=_remaining(deadline, settings.selection_time_limit), mip_gap=settings.selection_gap,
-        )
+        try:
+            result = solve(
+                master.model, master.set_integer(True) if integer_program is None else integer_program(),
+                time_limit=time_limit, mip_gap=settings.selection_gap, progress=progress,
+            )
+        finally:
+            progress.close()
         result.raise_for_status("the column generation integer selection")
         if result.termination.value == "time_limit":
             gap = ("unknown" if result.bound is None or result.objective is None

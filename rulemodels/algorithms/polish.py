@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from rulemodels.algorithms.mip_progress import MipReporter
 from rulemodels.models import (
     CNFProblem,
     build_hamming,
@@ -187,9 +188,11 @@ def polish_rule(
         model_hook(handle)
     offered = bool(getattr(backend.capabilities, "mip_start", False))
     handle.set_start(W_start)
+    progress = MipReporter("polishing MIP", time_limit)  # incumbent, bound and gap when it runs for seconds
     try:
-        result = backend.solve(handle.model, time_limit=time_limit, mip_gap=mip_gap, mip_start=offered)
+        result = backend.solve(handle.model, time_limit=time_limit, mip_gap=mip_gap, mip_start=offered, progress=progress)
     finally:
+        progress.close()
         backend.release(handle.model)
     best_rule, best_objective, polished = rule, start_objective, False
     W, w0 = two_level_weights(handle.model) if result.has_solution else (None, None)

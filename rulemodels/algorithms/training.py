@@ -69,16 +69,18 @@ logger = logging.getLogger(__name__)
 __all__ = ["TrainingWorkspace", "default_binarizer"]
 
 
-def default_binarizer(n_thresholds: int | None = None, thresholds: str | None = None) -> FeatureBinarizer:
+def default_binarizer(
+    n_thresholds: int | None = None, thresholds: str | None = None, round_thresholds: bool = True,
+) -> FeatureBinarizer:
     """The binarization of :class:`~rulemodels.BooleanRuleClassifier`'s defaults (missing values as their own literal).
 
     ``n_thresholds=None`` keeps :class:`~rulemodels.FeatureBinarizer`'s own number; ``thresholds=None`` the
     estimators' method (``defaults.DEFAULT_THRESHOLDS``: label-aware cut points). The paper protocol passes
-    ``thresholds="quantile"``, the paper's binarization.
+    ``thresholds="quantile", round_thresholds=False``, the paper's binarization (the decile boundaries themselves).
     """
     settings: dict[str, Any] = {} if n_thresholds is None else {"n_thresholds": n_thresholds}
     settings["thresholds"] = defaults.DEFAULT_THRESHOLDS if thresholds is None else thresholds
-    return FeatureBinarizer(nan="indicator", high_cardinality="drop", **settings)
+    return FeatureBinarizer(nan="indicator", high_cardinality="drop", round_thresholds=round_thresholds, **settings)
 
 
 def _drop_tautologies(data: WorkingData, W: np.ndarray, objective: float, algorithm: str, theta: float) -> tuple[np.ndarray, float]:

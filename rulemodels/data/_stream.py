@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -115,7 +116,7 @@ class _Source:
             ]
             while len(level) > 1:
                 level = [dask.delayed(_merge_present)(merge, level[k:k + _FAN_IN]) for k in range(0, len(level), _FAN_IN)]
-            return dask.compute(level[0])[0] if level else None
+            return _compute_with_progress(level[0]) if level else None
         from rulemodels.utils import progress_bar
 
         pending: list[Any] = []
@@ -126,6 +127,56 @@ class _Source:
                 if len(pending) == _FAN_IN:
                     pending = [merge(pending)]
         return merge(pending) if pending else None
+
+
+def _compute_with_progress(value: Any) -> Any:
+    """``dask.compute(value)[0]`` under a "Dask pass" bar (drawn after two seconds on a terminal or in a notebook).
+
+    With a ``distributed`` client (a local or remote cluster) the bar counts the seconds and the work is
+    cancelled on the cluster when the wait is interrupted (Ctrl-C); with Dask's local schedulers it
+    counts the graph's finished tasks (``dask.callbacks.Callback``).
+    """
+    import dask
+    from dask.callbacks import Callback
+
+    from rulemodels.utils import progress_bar
+
+    client = _distributed_client()
+    with progress_bar(None, "Dask pass", "s" if client is not None else "task") as bar:
+        if client is not None:
+            future = client.compute(value)
+            started = time.monotonic()
+            try:
+                while True:
+                    try:
+                        return future.result(timeout=0.5)
+                    except TimeoutError:  # distributed's wait timed out: the work goes on
+                        bar.update(int(time.monotonic() - started) - bar.n)
+            except BaseException:
+                future.cancel()
+                raise
+
+        class _Ticks(Callback):  # the local schedulers call these in the calling thread
+            def _start_state(self, dsk: Any, state: Any) -> None:
+                bar.total = len(dsk)
+
+            def _posttask(self, key: Any, result: Any, dsk: Any, state: Any, worker_id: Any) -> None:
+                bar.update(1)
+
+        with _Ticks():
+            return dask.compute(value)[0]
+
+
+def _distributed_client() -> Any:
+    """The active ``distributed`` client that ``dask.compute`` would use, or None (local schedulers)."""
+    if "distributed" not in sys.modules:  # no client can exist without it imported
+        return None
+    from distributed import default_client
+
+    try:
+        return default_client()
+    except ValueError:  # no client
+        return None
 
 
 def _unless_empty(function: Callable[..., Any], chunk: pd.DataFrame, index: int, *args: Any) -> Any:

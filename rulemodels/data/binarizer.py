@@ -11,6 +11,7 @@ redundancy-aware binarization (Section "Redundancy Aware Binarization").
 
 from __future__ import annotations
 
+import decimal
 import heapq
 import logging
 import math
@@ -160,24 +161,56 @@ def _linear_quantiles(values: np.ndarray, n_thresholds: int) -> np.ndarray:
     return out
 
 
-def _between(a: float, b: float, t: float) -> float:
-    """A threshold in ``[a, b)`` (``a < b`` consecutive training values) near ``t``, stored as a short decimal.
+def _shortest_between(a: float, b: float, near: float) -> float:
+    """The number of fewest significant digits in ``[a, b)`` (``a < b``: consecutive training values), the
+    nearest to ``near`` among those (the lower on a tie).
 
-    ``t`` clamped into ``[a, b)``, then the value of the fewest significant digits (at most 12) that
-    rounds ``t`` and stays in ``[a, b)``: a cut between 1799.3 and 1801.7 is 1800, and two distinct
-    training values are never merged (the exact ``t`` is kept when no rounding stays between them).
+    A threshold anywhere in ``[a, b)`` splits the training values alike (``x <= t`` holds for ``a`` and not
+    for ``b``), so the shortest one reads best and predicts every training row as any other would: between
+    1249.78773752 and 1251.3 it is 1250, between 1799.3 and 1801.7 it is 1800, between 21 and 22 it is 21.
+    The decimal is the shortest whose float lies in ``[a, b)``; when ``b`` is the float right after ``a``
+    that is ``a`` itself (two distinct training values are never merged).
     """
-    t = min(max(t, a), float(np.nextafter(b, -np.inf)))
-    for digits in range(1, 13):
-        short = float(f"{t:.{digits}g}")
-        if a <= short < b:
-            return short
-    return t
+    if a <= 0.0 < b:
+        return 0.0
+    with decimal.localcontext() as context:
+        context.prec = 1200  # exact: a double has at most 767 significant decimal digits
+        # decimals above the midpoint of a and the float below it round to a or above
+        below = math.nextafter(a, -math.inf)  # -inf below the most negative float
+        low = (decimal.Decimal(a) + decimal.Decimal(below)) / 2 if math.isfinite(below) else decimal.Decimal(a)
+        high = decimal.Decimal(b)
+        exponent = math.floor(math.log10(max(abs(a), abs(b)))) + 1
+        while True:
+            quantum = decimal.Decimal(1).scaleb(exponent)
+            candidate = low.quantize(quantum, rounding=decimal.ROUND_CEILING)
+            found = []
+            while candidate < high:
+                value = float(candidate)
+                if a <= value < b:
+                    found.append(value)
+                candidate += quantum
+            if found:
+                return min(found, key=lambda value: (abs(value - near), value))
+            exponent -= 1
+
+
+def _shorten(thresholds: np.ndarray, distinct: np.ndarray, maximum: float) -> np.ndarray:
+    """Each threshold replaced by :func:`_shortest_between` the training values around it.
+
+    ``distinct`` are the sorted distinct values the thresholds were placed among and ``maximum`` the
+    column's largest value (every threshold is below it)."""
+    upper = np.searchsorted(distinct, thresholds, side="right")
+    out = np.empty(thresholds.size)
+    for k, (t, i) in enumerate(zip(thresholds.tolist(), upper.tolist())):
+        a = float(distinct[i - 1]) if i > 0 else t
+        b = float(distinct[i]) if i < distinct.size else maximum
+        out[k] = _shortest_between(a, b, t) if a < b and math.isfinite(b) else t  # b infinite: no neighbour
+    return out
 
 
 def _tree_cuts(
     values: np.ndarray, codes: np.ndarray, weights: np.ndarray, n_classes: int, max_leaves: int,
-    min_leaf_share: float = defaults.TREE_MIN_LEAF_SHARE,
+    min_leaf_share: float = defaults.TREE_MIN_LEAF_SHARE, shortest: bool = True,
 ) -> np.ndarray:
     """Cut points of a one-column classification tree (CART, Gini impurity) with at most ``max_leaves`` leaves.
 
@@ -187,9 +220,9 @@ def _tree_cuts(
     values, so tied values stay together; a split must lower the impurity and leave each side at least
     ``min_leaf_share`` of the column's weight (no cut that isolates a few rows: a literal must fix a share
     of the training weight to pay its cost θ anyway, :data:`~rulemodels.defaults.DEFAULT_THETA`). Each cut lies between two
-    consecutive distinct values ``a < b``: the midpoint written with the fewest digits that stay in
-    ``[a, b)`` (:func:`_between`). Deterministic: ties between splits go to the lower value. Returns the
-    cuts ascending.
+    consecutive distinct values ``a < b``: the number of fewest significant digits in ``[a, b)`` nearest
+    their midpoint (:func:`_shortest_between`), or with ``shortest=False`` the midpoint itself.
+    Deterministic: ties between splits go to the lower value. Returns the cuts ascending.
     """
     distinct, inverse = np.unique(values, return_inverse=True)
     m = distinct.size
@@ -234,8 +267,11 @@ def _tree_cuts(
         splits.append(s)
         push(lo, s)
         push(s, hi)
-    cuts = [_between(float(distinct[s - 1]), float(distinct[s]), float(distinct[s - 1]) / 2 + float(distinct[s]) / 2)
-            for s in sorted(splits)]
+    cuts = []
+    for s in sorted(splits):
+        a, b = float(distinct[s - 1]), float(distinct[s])
+        middle = min(max(a / 2 + b / 2, a), float(np.nextafter(b, -np.inf)))  # in [a, b) also when b follows a
+        cuts.append(_shortest_between(a, b, middle) if shortest else middle)
     return np.asarray(cuts, dtype=float)
 
 
@@ -541,14 +577,17 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
       :math:`k / (K_{\\max} + 1)`, :math:`k = 1, \\dots, K_{\\max}`
       (``n_thresholds``; ``numpy.quantile`` with its default ``'linear'``
       method), deduplicated, and with any threshold at or above the column
-      maximum dropped (its ``<=`` literal would be constant). A threshold
-      never merges two distinct training values: it stays between the same
-      two consecutive values as the exact quantile (see
-      :func:`_linear_quantiles`: the 12-significant-digit value is stored only
-      when it stays there, else the exact one), and it is compared exactly;
-      only its printed text is shortened (:func:`rulemodels.rules._rule.format_threshold`). A column with at
+      maximum dropped (its ``<=`` literal would be constant). A column with at
       most ``n_thresholds + 1`` distinct values uses its finite distinct values
-      except the maximum. Literals: ``x <= t_k`` for ascending ``k``, then
+      except the maximum. Each threshold is then written as the number of
+      fewest significant digits between the two consecutive training values
+      around it (``round_thresholds``): the quantile 1249.78773752 of a column
+      whose next value is 1251.3 becomes 1250, and an integer column gets
+      integer thresholds. Any number there splits the training values alike,
+      so the training rows are binarized exactly as by the quantile, the rule
+      prints the number it compares, and two distinct training values are
+      never merged (two quantiles between the same two values become one
+      threshold). Literals: ``x <= t_k`` for ascending ``k``, then
       (with ``negations``) ``x > t_k`` for ascending ``k``.
     * With ``thresholds='tree'`` a numeric column's thresholds are instead the
       cut points of a classification tree (Gini impurity) grown on that column
@@ -558,8 +597,9 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
       weight, only splits that lower the impurity (a column the labels do not
       depend on may get none). Missing values are left out; tied values stay
       together; each cut lies in ``[a, b)`` between consecutive distinct finite
-      training values ``a < b`` (their midpoint, written with the fewest
-      significant digits that stay there), so it never merges two of them.
+      training values ``a < b`` (the number of fewest significant digits
+      there, the nearest to their midpoint; the midpoint itself with
+      ``round_thresholds=False``), so it never merges two of them.
       ``'quantile+tree'``: the quantile thresholds plus the tree's cuts that
       separate other values than they do.
     * Numeric column with values in {0, 1} (or bool): ``x`` (``is_true``)
@@ -582,6 +622,15 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         needs ``y``), or both. Label-aware thresholds help when a class is
         confined to a narrow range, e.g. a rare class in a tail smaller than
         a quantile bin. :meth:`fit_summary` (no labels) uses quantiles.
+    round_thresholds : bool, default=True
+        Write each numeric threshold as the number of fewest significant
+        digits between the training values around it (see above). ``False``
+        keeps the quantiles themselves (numpy's linear interpolation, the
+        12-significant-digit value when that stays between the same two
+        values; the paper's decile boundaries, which ``rulemodels reproduce``
+        uses) and the trees' midpoints. Either way the training rows are
+        binarized alike; only rows of new data that fall between two training
+        values can differ.
     negations : bool, default=True
         Also emit the complement of each literal (``>``, ``!=``,
         ``is_false``, ``not_nan``). The paper's formulation assumes
@@ -725,6 +774,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         "nan": PARAMETERS["nan"],
         "high_cardinality": PARAMETERS["high_cardinality"],
         "categorical": [Options({"auto"}), list, tuple],
+        "round_thresholds": ["boolean"],
     }
 
     def __init__(
@@ -736,6 +786,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         nan: str = "error",
         high_cardinality: str = defaults.DEFAULT_HIGH_CARDINALITY,
         categorical: str | list[str] = "auto",
+        round_thresholds: bool = True,
     ) -> None:
         self.n_thresholds = n_thresholds
         self.thresholds = thresholds
@@ -743,6 +794,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         self.nan = nan
         self.high_cardinality = high_cardinality
         self.categorical = categorical
+        self.round_thresholds = round_thresholds
 
     # -- fit ---------------------------------------------------------------
 
@@ -987,7 +1039,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             return "threshold", tuple(float(t) for t in self._thresholds(x[~missing], distinct))
         present = ~missing & np.isfinite(x) & (labels.weights > 0)  # a row of weight 0 is no row to the tree
         cuts = _tree_cuts(x[present], labels.codes[present], labels.weights[present], labels.n_classes,
-                          int(self.n_thresholds) + 1)
+                          int(self.n_thresholds) + 1, shortest=bool(self.round_thresholds))
         if cuts.size == 0:  # no cut lowers the impurity (e.g. one class weighs all): the column's quantiles
             return "threshold", tuple(float(t) for t in self._thresholds(x[~missing], distinct))
         if self.thresholds == "quantile+tree":  # a tree cut in the gap of a quantile threshold adds nothing
@@ -1013,7 +1065,13 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         else:
             candidates = np.empty(0)
         keep = np.isfinite(candidates) & (candidates < maximum)
-        return candidates[keep].astype(float)
+        candidates = candidates[keep].astype(float)
+        if not self.round_thresholds:  # the quantiles themselves (the paper's decile boundaries)
+            return candidates
+        seen = distinct if distinct is not None else np.unique(np.asarray(finite, dtype=float))
+        seen = seen[np.isfinite(seen)]
+        # two quantiles in one gap between training values split them alike: one threshold
+        return np.unique(_shorten(candidates, seen, maximum)) if seen.size else candidates
 
     def _set_structure(self, plans: list[_ColumnPlan]) -> None:
         """Set ``literals_``, ``groups_``, ``chains_``, ``complements_`` and metadata."""

@@ -149,7 +149,7 @@ def _run_tasks(tasks: Sequence[Task], interrupts: InterruptWatch) -> list[dict[s
         X, y = _load_task_data(first)
         train, test = split_indices(first, y)
         version = get_backend(first.solver).version()
-        binarizer = default_binarizer(first.n_thresholds, "quantile")  # the paper's quantile thresholds
+        binarizer = default_binarizer(first.n_thresholds, "quantile", round_thresholds=False)  # the paper's deciles
         with TrainingWorkspace(X.iloc[train], y[train], binarizer=binarizer, solver=first.solver) as workspace:
             test_matrix = workspace.transform(X.iloc[test])
             for task in tasks:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import math
 import warnings
 from collections.abc import Callable
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -21,6 +23,52 @@ from rulemodels.rules import Literal, Rule
 from rulemodels.rules._kinds import all_text
 
 HYPOTHESIS = settings(max_examples=60, deadline=None)
+
+
+def significant_digits(value: float) -> int:
+    """Significant digits of the shortest decimal that reads back as ``value`` (0 has one)."""
+    digits = repr(abs(float(value))).lower().split("e")[0].replace(".", "").lstrip("0").rstrip("0")
+    return max(1, len(digits))
+
+
+def fewest_digits_between(a: float, b: float) -> int:
+    """The fewest significant digits of a decimal ``m * 10**e`` whose float lies in ``[a, b)`` (exact
+    fractions; the decimal nearest zero in the interval has the fewest, and it is at one of its ends)."""
+    if a <= 0 < b:
+        return 1
+
+    def as_float(value: Fraction) -> float:  # beyond the largest float: infinite
+        try:
+            return float(value)
+        except OverflowError:
+            return math.inf if value > 0 else -math.inf
+
+    top = math.floor(math.log10(max(abs(a), abs(b))))
+    for d in range(1, 18):
+        for e in range(top - d - 2, top - d + 3):
+            scale = Fraction(10) ** e
+            m_low = math.ceil(Fraction(a) / scale) - 1  # the smallest m whose float is >= a
+            while as_float(m_low * scale) < a:
+                m_low += 1
+            m_high = math.floor(Fraction(b) / scale) + 1  # the largest m whose float is < b
+            while as_float(m_high * scale) >= b:
+                m_high -= 1
+            if m_low <= m_high and min(abs(m_low), abs(m_high)) < 10 ** d:
+                return d
+    return 17
+
+
+def check_shortest_in_gaps(thresholds: np.ndarray, values: np.ndarray, expected: np.ndarray) -> None:
+    """Each threshold lies between the same two training values as ``expected`` (so every training row is
+    split alike) and is written with the fewest significant digits any number there has."""
+    distinct = np.unique(values[np.isfinite(values)])
+    gaps = np.searchsorted(distinct, expected, side="right")
+    assert np.array_equal(np.searchsorted(distinct, thresholds, side="right"), np.unique(gaps))
+    for t, gap in zip(thresholds, np.unique(gaps)):
+        a, b = distinct[gap - 1], distinct[gap] if gap < distinct.size else np.inf
+        assert a <= t < b
+        if np.isfinite(b):
+            assert significant_digits(t) == fewest_digits_between(a, b), (t, a, b)
 
 # ---------------------------------------------------------------------------
 # Strategies and helpers
@@ -178,9 +226,9 @@ def test_thresholds_lie_in_column_range_and_transform_is_monotone(X: pd.DataFram
         assert np.all(np.isfinite(thresholds))
         assert np.all((thresholds >= values.min()) & (thresholds < values.max()))
         distinct = np.unique(values)
-        if len(distinct) <= n_thresholds + 1:
+        if len(distinct) <= n_thresholds + 1:  # one threshold between each two consecutive values
             finite = distinct[np.isfinite(distinct)]
-            assert np.array_equal(thresholds, finite[finite < distinct[-1]])
+            check_shortest_in_gaps(thresholds, values, finite[finite < distinct[-1]])
         # x <= t: a larger t selects a superset of rows (checked without chains_).
         by_value = sorted(
             (lit.value, k) for k, lit in enumerate(binarizer.literals_)
@@ -242,7 +290,7 @@ def test_rules_over_literals_agree_on_raw_and_binary_data(X: pd.DataFrame,
 def test_threshold_literals_order_and_structure() -> None:
     X = pd.DataFrame({"age": np.arange(100.0)})
     binarizer = FeatureBinarizer(n_thresholds=3, high_cardinality="keep").fit(X)  # 0..99 would be row numbers
-    t = np.quantile(np.arange(100.0), [0.25, 0.5, 0.75])
+    t = np.array([24.0, 49.0, 74.0])  # the quartiles 24.75, 49.5, 74.25 written shortest between the same values
     assert np.array_equal(binarizer.thresholds_["age"], t)
     assert binarizer.literals_ == [Literal("age", "<=", v) for v in t] + [
         Literal("age", ">", v) for v in t
@@ -560,9 +608,9 @@ def test_bundled_datasets(name: str, n_thresholds: int) -> None:
         else:
             expected = np.unique(np.quantile(values, levels))
             expected = expected[expected < values.max()]
-        # quantiles up to float noise (12-digit text when that stays between the same two values)
-        assert binarizer.thresholds_[column].shape == expected.shape, column
-        np.testing.assert_allclose(binarizer.thresholds_[column], expected, rtol=1e-11, err_msg=column)
+        # numpy's quantiles, each written shortest between the same two training values
+        check_shortest_in_gaps(binarizer.thresholds_[column], values, expected)
+        expected = np.unique(np.searchsorted(np.unique(values), expected, side="right"))
         expected_total += 2 * len(expected)
     assert len(binarizer.literals_) == expected_total
     assert binarizer.n_features_in_ == X.shape[1]
@@ -698,6 +746,45 @@ def test_tree_cut_between_close_values_never_merges_them() -> None:
     check_cuts_separate_distinct_values(X, FeatureBinarizer(thresholds="tree").fit(X, y))
 
 
+def test_a_quantile_threshold_is_the_shortest_number_between_its_neighbours() -> None:
+    """The median 1249.78773752 is written 1250 (the next value is 1251.3): every training row is split as
+    by the exact quantile, and the rule reads the threshold it compares (issue 39)."""
+    x = np.array([1100.5, 1200.1, 1249.78773752, 1251.3, 1400.25])
+    X = pd.DataFrame({"balance": x})
+    binarizer = FeatureBinarizer(n_thresholds=1).fit(X)
+    assert binarizer.thresholds_["balance"].tolist() == [1250.0]
+    assert str(binarizer.literals_[0]) == "balance <= 1250.0"
+    assert np.array_equal(binarizer.transform(X)[:, 0], (x <= np.quantile(x, 0.5)).astype(np.uint8))
+    # the ends of the floats: no decimal below the most negative one
+    extreme = pd.DataFrame({"x": [0.0, -np.finfo(float).max, np.finfo(float).max]})
+    assert FeatureBinarizer(n_thresholds=2).fit(extreme).thresholds_["x"].tolist() == [-1e308, 0.0]
+    # an integer column gets integer thresholds (21 between 21 and 22, never 21.5)
+    ages = pd.DataFrame({"age": [18.0, 21, 21, 22, 40, 41, 60, 18, 33, 35, 36]})
+    thresholds = FeatureBinarizer(n_thresholds=3).fit(ages).thresholds_["age"]
+    assert len(thresholds) == 3 and np.array_equal(thresholds, np.round(thresholds))
+
+
+@pytest.mark.parametrize("name", list_datasets())
+def test_unrounded_thresholds_are_the_quantiles_and_the_midpoints(name: str) -> None:
+    """round_thresholds=False: numpy's deciles (the paper's binarization, up to float noise) and the
+    trees' midpoints; the training rows are binarized as with the rounded thresholds."""
+    X, y = load_dataset(name)
+    exact = FeatureBinarizer(round_thresholds=False).fit(X)
+    levels = np.arange(1, 10) / 10
+    for column in X.columns:
+        values = X[column].to_numpy(dtype=float)
+        distinct = np.unique(values)
+        expected = distinct[:-1] if len(distinct) <= 10 else np.unique(np.quantile(values, levels))
+        expected = expected[expected < values.max()]
+        np.testing.assert_allclose(exact.thresholds_[column], expected, rtol=1e-11, err_msg=column)
+    rounded = FeatureBinarizer().fit(X)
+    assert np.array_equal(np.unique(exact.transform(X), axis=1), np.unique(rounded.transform(X), axis=1))
+    ages = pd.DataFrame({"x": np.arange(300.0)})
+    labels = np.array(["low"] * 100 + ["mid"] * 100 + ["high"] * 100)
+    tree = FeatureBinarizer(thresholds="tree", high_cardinality="keep", round_thresholds=False).fit(ages, labels)
+    assert tree.thresholds_["x"].tolist() == [99.5, 199.5]
+
+
 def test_tree_cuts_are_the_midpoint_written_short() -> None:
     x = np.r_[np.linspace(0, 1799.3, 300), np.linspace(1801.7, 2500, 30)]
     X, y = pd.DataFrame({"balance": x}), (x > 1800).astype(int)
@@ -744,7 +831,7 @@ def test_tree_thresholds_separate_multiclass_labels() -> None:
     x = np.arange(300.0)  # 0..299 would be left out as row numbers: kept
     y = np.array(["low"] * 100 + ["mid"] * 100 + ["high"] * 100)
     cuts = FeatureBinarizer(thresholds="tree", high_cardinality="keep").fit(pd.DataFrame({"x": x}), y).thresholds_["x"]
-    assert cuts.tolist() == [99.5, 199.5]  # the two class changes, nothing else: a split must lower the impurity
+    assert cuts.tolist() == [99.0, 199.0]  # the two class changes, nothing else: a split must lower the impurity
 
 
 def test_tree_thresholds_are_deterministic_and_read_weights_as_row_counts() -> None:

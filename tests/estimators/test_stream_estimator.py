@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 
 import numpy as np
@@ -212,3 +213,20 @@ def test_a_dask_frame_with_an_empty_partition_gives_the_rule_without_it(mixed_da
     assert streamed.n_samples_seen_ == len(kept)
     assert np.array_equal(streamed.predict(filtered).compute().to_numpy(), in_memory.predict(kept.drop(columns="label")))
     assert np.allclose(streamed.predict_proba(filtered).compute().to_numpy(), in_memory.predict_proba(kept.drop(columns="label")))
+
+
+def test_a_dask_pass_on_a_cluster_shows_its_seconds_and_learns_the_same_rule(mixed_data, dask_client, monkeypatch):
+    """The bar of a pass on a ``distributed`` cluster (a StringIO taken for a terminal, no delay)."""
+    import io
+
+    import dask.dataframe as dd
+
+    frame, y, _ = mixed_data
+    data = dd.from_pandas(frame.assign(label=y), npartitions=4)
+    stream = io.StringIO()
+    monkeypatch.setattr("rulemodels.utils._progress.DELAY", 0.0)
+    monkeypatch.setattr("rulemodels.utils._progress.stderr_is_terminal", lambda: True)
+    monkeypatch.setattr(sys, "stderr", stream)  # here, not in a fixture: pytest's capture sets it after the fixtures
+    streamed = BooleanRuleClassifier(**SETTINGS).fit(data, "label")
+    assert "Dask pass" in stream.getvalue()
+    assert str(streamed.rule_) == str(BooleanRuleClassifier(**SETTINGS).fit(frame, y).rule_)
