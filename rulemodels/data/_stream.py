@@ -580,7 +580,13 @@ def stream_map(X: Any, function: Callable[[pd.DataFrame], np.ndarray], columns: 
     missing = [c for c in columns if c not in names]
     if missing:
         raise ValueError(f"the Parquet data '{X}' lacks column(s) {missing} seen in fit; it has {', '.join(names)}")
-    results = [function(batch) for batch in dataset_batches(dataset, columns, batch_rows)]
+    from rulemodels.utils import progress_bar
+
+    results = []
+    with progress_bar(None, "Parquet pass", "batch") as bar:  # drawn after two seconds on a terminal or notebook
+        for batch in dataset_batches(dataset, columns, batch_rows):
+            results.append(function(batch))
+            bar.update(1)
     if not results:
         raise ValueError(f"the Parquet data '{X}' has no rows to predict")
     return np.concatenate(results)

@@ -54,6 +54,23 @@ def test_a_parquet_fit_learns_the_rule_of_the_in_memory_fit(mixed_data, form):
     assert streamed.training_error_ == pytest.approx(np.mean(streamed.predict(frame) != y))
 
 
+def test_the_passes_of_a_parquet_fit_and_predict_show_their_bars(mixed_data, monkeypatch):
+    """Each pass over the batches (fit's and predict's) draws its bar (a StringIO taken for a terminal, no delay)."""
+    import io
+
+    frame, y, path = mixed_data
+    stream = io.StringIO()
+    monkeypatch.setattr("rulemodels.utils._progress.DELAY", 0.0)
+    monkeypatch.setattr("rulemodels.utils._progress.stderr_is_terminal", lambda: True)
+    monkeypatch.setattr(sys, "stderr", stream)  # here, not in a fixture: pytest's capture sets it after the fixtures
+    streamed = BooleanRuleClassifier(**SETTINGS).fit(path, "label")
+    after_fit = stream.getvalue().count("Parquet pass")
+    assert after_fit >= 2  # the counting pass and the pattern pass
+    predicted = streamed.predict(path)
+    assert stream.getvalue().count("Parquet pass") > after_fit
+    assert np.array_equal(predicted, BooleanRuleClassifier(**SETTINGS).fit(frame, y).predict(frame))
+
+
 def test_a_weight_column_and_theta_in_samples_mean_what_they_mean_in_memory(mixed_data, tmp_path):
     frame, y, _ = mixed_data
     weights = np.random.default_rng(2).integers(1, 4, len(frame)).astype(float)
