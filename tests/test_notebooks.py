@@ -54,7 +54,7 @@ RESULTS_NOTEBOOK = "04_reproduce_paper.ipynb"
 DEV_SETUP_NOTEBOOKS = ("02_inspect_models.ipynb", RESULTS_NOTEBOOK)
 CELL_TIMEOUT = 300  # seconds per cell
 #: What a wheel build needs of the repository (pyproject.toml: readme, packages rulemodels*, solvers*).
-WHEEL_SOURCES = ("pyproject.toml", "README.md", "rulemodels", "solvers")
+WHEEL_SOURCES = ("pyproject.toml", "README.md", "LICENSE", "rulemodels", "solvers")
 WHEEL_KERNEL = "rulemodels-wheel"
 
 #: A reference to the paper: a numbered equation, a section, Table 1, a
@@ -175,6 +175,24 @@ def wheel_environment(tmp_path_factory: pytest.TempPathFactory) -> WheelEnvironm
     assert Path(package_file).is_relative_to(venv), package_file
     assert backends == "['highs']", f"only HiGHS should be usable from the wheel environment, not {backends}"
     return environment
+
+
+def test_the_wheel_ships_its_licence_and_fits_away_from_the_checkout(wheel_environment: WheelEnvironment, tmp_path: Path) -> None:
+    """The installed wheel carries the BSD-3-Clause text its metadata declares, and `python -m rulemodels fit pima`
+    runs from it in a directory far from the checkout (HiGHS from pip, no solver binary on PATH)."""
+    python = str(wheel_environment.bin / "python")
+    env = _stripped_environment(wheel_environment.bin)
+    probe = _run([python, "-c", (
+        "from importlib.metadata import distribution; d = distribution('rulemodels'); m = d.metadata; "
+        "print(m['License-Expression']); print(m.get_all('License-File')); print(m.get_all('Project-URL')); "
+        "print(next(f for f in d.files if f.name == 'LICENSE').read_text().splitlines()[0])"
+    )], cwd=tmp_path, env=env)
+    expression, files, urls, first_line = probe.stdout.splitlines()
+    assert expression == "BSD-3-Clause" and "LICENSE" in files and "arxiv.org/abs/1511.07361" in urls
+    assert first_line == "BSD 3-Clause License"
+    assert (ROOT / "LICENSE").read_text().startswith(first_line)
+    fitted = _run([python, "-m", "rulemodels", "fit", "pima"], cwd=tmp_path, env=env)
+    assert "rule (diabetes = 1 when true):" in fitted.stdout and "training error" in fitted.stdout, fitted.stdout
 
 
 @pytest.mark.slow
