@@ -11,7 +11,11 @@
 * A Ctrl-C (or a SIGTERM under :func:`solvers.signals.terminating_on_sigterm`)
   reaches the caller as ``KeyboardInterrupt`` (:class:`~solvers.signals.Terminated`),
   whatever the code inside turned it into; ``subprocess.run`` kills the solver
-  process on the way out.
+  process on the way out. A Ctrl-C that arrives while ``subprocess.Popen`` is
+  still returning (the process runs, but ``subprocess.run`` never got it: seen
+  on a loaded machine) leaves a process no one kills; on Linux the children
+  this process started after Pyomo's "Running" record are killed then
+  (:func:`_stray_solver_processes`).
 * Pyomo's temporary files go to a directory of the solve's own, removed
   when the solve ends, however it ends.
 
@@ -23,14 +27,17 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
+import os
 import re
 import shutil
+import signal
 import tempfile
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from solvers._watchdog import Watchdog
-from solvers.signals import deferred_signals, watching_interrupts
+from solvers.signals import deferred_signals, find_interrupt, watching_interrupts
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +58,9 @@ class Observation:
     (the caller must then pass Pyomo's ``timelimit``)."""
     no_timer: str = ""
     """Why no timer could be used ('' when one was, or none was asked for)."""
+    started_ticks: int | None = None
+    """When Pyomo was about to start the solver process, in the clock ticks since boot of ``/proc/PID/stat``
+    (None: not yet, or no ``/proc``)."""
 
 
 _RETURN_CODE = re.compile(r"returned non-zero return code \((-?\d+)\)")
@@ -68,6 +78,7 @@ class _PyomoLogObserver(logging.Filter):
         message = record.getMessage()
         if record.levelno <= logging.DEBUG and message.startswith("Running "):
             self.observation.started = True
+            self.observation.started_ticks = _ticks_since_boot()
             if self.observation.watchdog is not None:
                 self.observation.watchdog.arm()
         match = _RETURN_CODE.search(message)
@@ -140,8 +151,76 @@ def supervised(*, tee: bool = False, deadline: float | None = None) -> Iterator[
     """
     observation = Observation()
     with watching_interrupts(reraise=True), _private_tempdir(), _watch(observation, deadline), \
-            _observe_pyomo(observation), _capture_stdout(observation, tee):
+            _observe_pyomo(observation), _capture_stdout(observation, tee), _no_strays(observation):
         yield observation
+
+
+@contextlib.contextmanager
+def _no_strays(observation: Observation) -> Iterator[None]:
+    """On an interrupt, kill the solver process that ``subprocess.run`` did not get to kill."""
+    try:
+        yield
+    except BaseException as exc:
+        if find_interrupt(exc) is not None and observation.started_ticks is not None:
+            with deferred_signals():  # a second Ctrl-C must not leave the process running
+                for pid in _stray_solver_processes(observation.started_ticks):
+                    _kill_and_reap(pid)
+        raise
+
+
+def _children() -> dict[int, tuple[str, int]]:
+    """This process's children (pid: (state, start time in clock ticks since boot)), from ``/proc``."""
+    found: dict[int, tuple[str, int]] = {}
+    me = os.getpid()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        # after the command: state, ppid, ... ; starttime is field 22 of stat(5), the 20th after the command
+        if int(fields[1]) == me:
+            found[int(entry)] = (fields[0], int(fields[19]))
+    return found
+
+
+def _stray_solver_processes(started_ticks: int) -> list[int]:
+    """Children started since Pyomo's "Running" record that still run (not zombies): the solver process.
+
+    Only the solve's thread starts processes then in this library; a process that another thread of the
+    caller's started in that moment would be taken for it.
+    """
+    return [pid for pid, (state, start) in _children().items() if start >= started_ticks and state != "Z"]
+
+
+def _ticks_since_boot() -> int | None:
+    """Now, in the clock ticks since boot of ``/proc/PID/stat`` (None without ``/proc``)."""
+    try:
+        with open("/proc/uptime") as uptime:
+            seconds = float(uptime.read().split()[0])
+    except OSError:
+        return None
+    return int(seconds * os.sysconf("SC_CLK_TCK")) - 1  # a tick earlier: the uptime is rounded
+
+
+def _kill_and_reap(pid: int) -> None:
+    """SIGKILL ``pid`` and collect its exit status (no zombie left), waiting at most a second."""
+    logger.debug("killing the solver process %d, which the interrupted solve left running", pid)
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + 1.0
+    while time.monotonic() < deadline:
+        try:
+            done, _ = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:  # reaped elsewhere
+            return
+        if done:
+            return
+        time.sleep(0.01)
 
 
 @contextlib.contextmanager

@@ -762,7 +762,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
     >>> X = pd.DataFrame({"age": [25, 40, 55, 70], "smoker": [0, 1, 1, 0]})
     >>> binarizer = FeatureBinarizer(n_thresholds=2).fit(X)
     >>> binarizer.get_feature_names_out().tolist()
-    ['age <= 40.0', 'age <= 55.0', 'age > 40.0', 'age > 55.0', 'smoker', 'not smoker']
+    ['age <= 40.0', 'age <= 60.0', 'age > 40.0', 'age > 60.0', 'smoker', 'not smoker']
     >>> binarizer.transform(X)[:, 0].tolist()
     [1, 1, 0, 0]
     """

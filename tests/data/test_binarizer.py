@@ -522,7 +522,7 @@ def test_clone_and_params() -> None:
     binarizer = FeatureBinarizer(n_thresholds=4, negations=False, nan="indicator",
                                  categorical=["a"])
     assert binarizer.get_params() == {"n_thresholds": 4, "thresholds": "quantile", "negations": False, "nan": "indicator",
-                                      "high_cardinality": "drop", "categorical": ["a"]}
+                                      "high_cardinality": "drop", "categorical": ["a"], "round_thresholds": True}
     copy = clone(binarizer)
     assert copy is not binarizer and copy.get_params() == binarizer.get_params()
     assert copy.set_params(n_thresholds=2).n_thresholds == 2

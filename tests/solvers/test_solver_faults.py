@@ -516,6 +516,38 @@ def test_ctrl_c_during_a_shell_solve_reaches_the_caller_as_keyboard_interrupt(fa
     assert process_gone(tmp_path / "solver.pid")
 
 
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")  # Pyomo's tee thread: EBADF
+@pytest.mark.parametrize("name", ["glpk", "cbc"])
+def test_a_ctrl_c_while_popen_returns_leaves_no_solver_process(fake_solvers, tmp_path, name, monkeypatch):
+    """The race a loaded machine showed: the Ctrl-C arrives after the solver process started but before
+    ``subprocess.Popen`` handed it to ``subprocess.run``, which then never kills it. Made certain here by a
+    ``Popen.__enter__`` that waits for the process and raises the interrupt (``run`` never enters its ``with``)."""
+    import subprocess
+
+    fake_solvers("sleep")
+    pid_file = tmp_path / "solver.pid"
+
+    original_enter = subprocess.Popen.__enter__
+
+    def interrupted_enter(self):
+        if not any(str(arg).endswith((".lp", ".mps", ".glp", ".nl")) for arg in self.args):  # not the solve
+            return original_enter(self)
+        deadline = time.monotonic() + 60
+        while not pid_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        raise KeyboardInterrupt
+
+    backend = get_backend(name)
+    backend.version()  # the version probe runs its own process first: not the one interrupted here
+    monkeypatch.setattr(subprocess.Popen, "__enter__", interrupted_enter)
+    with pytest.raises(KeyboardInterrupt):
+        backend.solve(toy_lp())
+    monkeypatch.undo()
+    pid = int(pid_file.read_text())
+    assert process_gone(pid_file)
+    assert not Path(f"/proc/{pid}").exists()  # killed and reaped: not even a zombie
+
+
 def test_the_interrupt_watch_keeps_a_ctrl_c_that_the_code_inside_turned_into_another_error():
     """Pyomo's output capture has been seen turning KeyboardInterrupt into RuntimeError."""
     from solvers.signals import watching_interrupts
