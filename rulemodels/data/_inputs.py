@@ -121,7 +121,7 @@ def columns_as_labels(X: Any, y: Any, sample_weight: Any = None) -> tuple[Any, A
     if len(set(named.values())) < len(named):
         raise ValueError(f"y and sample_weight name the same column {y!r}: name two different columns")
     by_name = dict(zip(columns, X.columns))
-    y = X[by_name[named["y"]]].to_numpy()
+    y = X[by_name[named["y"]]].rename(named["y"])  # a Series: its name is the rule's target, as with fit(X, frame.label)
     if "sample_weight" in named:
         sample_weight = X[by_name[named["sample_weight"]]].to_numpy()
     features = X.drop(columns=[by_name[name] for name in named.values()])

@@ -32,6 +32,9 @@ def test_fit_on_a_frame_with_the_label_named_is_the_fit_on_x_and_y(labelled_live
     assert list(by_name.feature_names_in_) == list(X.columns)
     assert list(by_name.classes_) == ["no", "yes"]
     np.testing.assert_array_equal(by_name.predict(X), by_arrays.predict(X))
+    # the label column names the target, as frame["label"] does: "label = yes when ...", not "class yes when ..."
+    assert by_name.target_name_ == by_arrays.target_name_ == "label"
+    assert str(by_name) == str(by_arrays) and str(by_name).startswith("label = yes when")
 
 
 def test_fit_on_a_frame_with_label_and_weight_named(labelled_liver) -> None:
@@ -49,6 +52,7 @@ def test_cv_fit_on_a_frame_with_the_label_named(labelled_liver) -> None:
     by_arrays = BooleanRuleCV(**grid).fit(frame.drop(columns="label"), frame["label"])
     assert str(by_name.rule_) == str(by_arrays.rule_)
     assert "label" not in by_name.feature_names_in_
+    assert by_name.best_estimator_.target_name_ == "label"
 
 
 @pytest.mark.parametrize(
