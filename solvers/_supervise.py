@@ -14,8 +14,8 @@
   process on the way out. A Ctrl-C that arrives while ``subprocess.Popen`` is
   still returning (the process runs, but ``subprocess.run`` never got it: seen
   on a loaded machine) leaves a process no one kills; on Linux the children
-  this process started after Pyomo's "Running" record are killed then
-  (:func:`_stray_solver_processes`).
+  this process has that it did not have at Pyomo's "Running" record are
+  killed then (:func:`_stray_solver_processes`).
 * Pyomo's temporary files go to a directory of the solve's own, removed
   when the solve ends, however it ends.
 
@@ -58,9 +58,9 @@ class Observation:
     (the caller must then pass Pyomo's ``timelimit``)."""
     no_timer: str = ""
     """Why no timer could be used ('' when one was, or none was asked for)."""
-    started_ticks: int | None = None
-    """When Pyomo was about to start the solver process, in the clock ticks since boot of ``/proc/PID/stat``
-    (None: not yet, or no ``/proc``)."""
+    children_before: frozenset[int] | None = None
+    """This process's children when Pyomo was about to start the solver process (None: not yet, or no
+    ``/proc`` to read them from)."""
 
 
 _RETURN_CODE = re.compile(r"returned non-zero return code \((-?\d+)\)")
@@ -78,7 +78,7 @@ class _PyomoLogObserver(logging.Filter):
         message = record.getMessage()
         if record.levelno <= logging.DEBUG and message.startswith("Running "):
             self.observation.started = True
-            self.observation.started_ticks = _ticks_since_boot()
+            self.observation.children_before = _children()
             if self.observation.watchdog is not None:
                 self.observation.watchdog.arm()
         match = _RETURN_CODE.search(message)
@@ -161,48 +161,56 @@ def _no_strays(observation: Observation) -> Iterator[None]:
     try:
         yield
     except BaseException as exc:
-        if find_interrupt(exc) is not None and observation.started_ticks is not None:
+        if find_interrupt(exc) is not None and observation.children_before is not None:
             with deferred_signals():  # a second Ctrl-C must not leave the process running
-                for pid in _stray_solver_processes(observation.started_ticks):
+                for pid in _stray_solver_processes(observation.children_before):
                     _kill_and_reap(pid)
         raise
 
 
-def _children() -> dict[int, tuple[str, int]]:
-    """This process's children (pid: (state, start time in clock ticks since boot)), from ``/proc``."""
-    found: dict[int, tuple[str, int]] = {}
-    me = os.getpid()
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:  # gone meanwhile
-            continue
-        # after the command: state, ppid, ... ; starttime is field 22 of stat(5), the 20th after the command
-        if int(fields[1]) == me:
-            found[int(entry)] = (fields[0], int(fields[19]))
-    return found
+def _children() -> frozenset[int] | None:
+    """The pids of this process's children (None without ``/proc``).
 
-
-def _stray_solver_processes(started_ticks: int) -> list[int]:
-    """Children started since Pyomo's "Running" record that still run (not zombies): the solver process.
-
-    Only the solve's thread starts processes then in this library; a process that another thread of the
-    caller's started in that moment would be taken for it.
+    Read from ``/proc/self/task/*/children`` (each thread's children) where the kernel has it, else from
+    every process's parent in ``/proc/PID/stat``.
     """
-    return [pid for pid, (state, start) in _children().items() if start >= started_ticks and state != "Z"]
-
-
-def _ticks_since_boot() -> int | None:
-    """Now, in the clock ticks since boot of ``/proc/PID/stat`` (None without ``/proc``)."""
     try:
-        with open("/proc/uptime") as uptime:
-            seconds = float(uptime.read().split()[0])
+        tasks = os.listdir("/proc/self/task")
     except OSError:
         return None
-    return int(seconds * os.sysconf("SC_CLK_TCK")) - 1  # a tick earlier: the uptime is rounded
+    pids: set[int] = set()
+    try:
+        for task in tasks:
+            with open(f"/proc/self/task/{task}/children") as children:
+                pids.update(int(pid) for pid in children.read().split())
+        return frozenset(pids)
+    except FileNotFoundError:  # a kernel without CONFIG_PROC_CHILDREN
+        pass
+    except OSError:  # a thread that ended meanwhile: read them all again from the parents
+        pass
+    me = os.getpid()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and _stat(int(entry))[1] == me:
+            pids.add(int(entry))
+    return frozenset(pids)
+
+
+def _stat(pid: int) -> tuple[str, int]:
+    """``(state, parent pid)`` of ``pid`` from ``/proc/PID/stat`` (``("", 0)`` when it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()  # after the command: state, ppid, ...
+    except OSError:
+        return "", 0
+    return fields[0], int(fields[1])
+
+
+def _stray_solver_processes(before: frozenset[int]) -> list[int]:
+    """Children this process did not have at Pyomo's "Running" record that still run (not zombies): the
+    solver process. Only the solve's thread starts processes then in this library; a process that another
+    thread of the caller's started in that moment would be taken for it."""
+    now = _children() or frozenset()
+    return sorted(pid for pid in now - before if _stat(pid)[0] not in ("", "Z"))
 
 
 def _kill_and_reap(pid: int) -> None:
