@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib
 import logging
 import math
 import os
@@ -67,10 +68,28 @@ from solvers.base import (
     TerminationCondition,
 )
 from solvers.options import translate_options
+from solvers.signals import deferred_signals
 
 logger = logging.getLogger(__name__)
 
-highspy, highspy_available = attempt_import("highspy")
+
+
+def _import_highspy() -> Any:
+    """Import highspy with Ctrl-C and SIGTERM held until the import is done (it takes about 50 ms).
+
+    An interrupt that lands inside the initialisation of highspy's compiled
+    module cannot be undone: pybind11 reports it as an ImportError
+    ("initialization failed"), so Pyomo's ``attempt_import`` would take
+    highspy for missing for the rest of the process (and the interrupt would
+    be lost in a "not installed" error), and importing it again fails
+    ("type ... is already registered"). Held, the interrupt is raised as soon
+    as the import is done.
+    """
+    with deferred_signals():
+        return importlib.import_module("highspy")
+
+
+highspy, highspy_available = attempt_import("highspy", importer=_import_highspy)
 
 __all__ = ["HighsBackend", "SMALL_LP"]
 

@@ -109,13 +109,16 @@ def terminating_on_sigterm() -> Iterator[None]:
 
     A no-op outside the main thread, and when SIGTERM is ignored (a process
     started with it ignored, e.g. under ``nohup``-like wrappers, keeps
-    ignoring it).
+    ignoring it), and when SIGTERM already raises an interrupt: inside an
+    enclosing block, or inside :func:`watching_interrupts`, whose handler
+    must stay in place so that the watch sees the signal (a task run in the
+    command's own process, under the command's watch).
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     previous = signal.getsignal(signal.SIGTERM)
-    if previous is signal.SIG_IGN:
+    if previous is signal.SIG_IGN or previous is _raise_terminated or getattr(previous, "raises_interrupt", False):
         yield
         return
     signal.signal(signal.SIGTERM, _raise_terminated)

@@ -570,6 +570,69 @@ def test_the_interrupt_watch_keeps_a_ctrl_c_that_the_code_inside_turned_into_ano
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
+def test_a_sigterm_inside_a_nested_terminating_block_is_seen_by_the_enclosing_watch():
+    """CI, stop 47: ``reproduce --jobs 1`` runs its tasks under the CLI's watch, each inside its own
+    ``terminating_on_sigterm``; a SIGTERM that interrupted ``import highspy`` there came back as an ImportError
+    ("type 'ObjSense' is already registered"), and the command exited 1. The inner block must keep the watch's
+    handler, so the watch sees the signal and the error becomes the SIGTERM."""
+    from solvers.signals import Terminated, terminating_on_sigterm, watching_interrupts
+
+    with terminating_on_sigterm():
+        with pytest.raises(Terminated) as info:
+            with watching_interrupts(reraise=True) as watch:
+                watch_handler = signal.getsignal(signal.SIGTERM)
+                with terminating_on_sigterm():
+                    assert signal.getsignal(signal.SIGTERM) is watch_handler
+                    try:
+                        os.kill(os.getpid(), signal.SIGTERM)
+                        time.sleep(5)  # the signal arrives here
+                    except KeyboardInterrupt as exc:
+                        raise ImportError('generic_type: type "ObjSense" is already registered!') from exc
+        assert isinstance(info.value.__cause__, ImportError)
+        assert watch.seen
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+
+
+_CTRL_C_DURING_THE_HIGHSPY_IMPORT = """
+import os, signal, sys
+import solvers.highs
+from solvers import get_backend
+kicks = 0
+
+def kick(frame, event, arg):  # a Ctrl-C at each Python call made by the compiled module's initialisation
+    global kicks
+    caller = frame.f_back
+    if event == "call" and caller is not None and caller.f_code.co_name == "_call_with_frames_removed" \\
+            and getattr(caller.f_locals.get("f"), "__name__", "") == "exec_dynamic":
+        kicks += 1
+        os.kill(os.getpid(), signal.SIGINT)
+
+assert "highspy" not in sys.modules
+sys.settrace(kick)
+try:
+    get_backend("highs")
+    first = "no interrupt"
+except KeyboardInterrupt:
+    first = "interrupted"
+sys.settrace(None)
+print(kicks, first, get_backend("highs").version())
+"""
+
+
+def test_a_ctrl_c_during_the_highspy_import_is_raised_after_it_and_highs_stays_available():
+    """CI, stop 47: a SIGTERM inside the initialisation of highspy's compiled module came out of ``reproduce`` as
+    'type "ObjSense" is already registered'. Interrupted there, pybind11 reports an ImportError, Pyomo then takes
+    highspy for missing for the rest of the process, and the interrupt itself is lost. The import holds the
+    signals: the interrupt comes after it, and HiGHS is there for the next fit."""
+    done = subprocess.run([sys.executable, "-c", _CTRL_C_DURING_THE_HIGHSPY_IMPORT], capture_output=True, text=True,
+                          timeout=120, cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr[-2000:]
+    kicks, first, version = done.stdout.split()
+    assert int(kicks) > 0  # the signals were sent while the module initialised
+    assert first == "interrupted"
+    assert version.count(".") == 2
+
+
 def test_interrupt_watches_nest_and_each_sees_the_ctrl_c():
     """A watch inside another (a sweep inside the CLI's) is active: both remember the signal, and each exit restores."""
     from solvers.signals import watching_interrupts
