@@ -10,6 +10,10 @@ that export it link to that page. The names are read with ``getattr``, so the
 faces that import their names lazily (a module ``__getattr__``) are documented
 like the others.
 
+A constant is documented by the ``#:`` comment or the string after its
+assignment in the module that defines it (autodoc alone looks in the face,
+and would show the docstring of the value's type, ``tuple`` or ``str``).
+
 A cross-reference to a re-exported name (``:class:`rulemodels.Rule```, or
 ``:class:`Rule``` in the docstring of ``rulemodels``) resolves to that page.
 
@@ -22,11 +26,13 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
+import sys
 from pathlib import Path
 from typing import Any
 
 from sphinx.application import Sphinx
 from sphinx.config import Config
+from sphinx.pycode import ModuleAnalyzer
 from sphinx.util import logging
 
 logger = logging.getLogger(__name__)
@@ -133,6 +139,33 @@ def resolve_reexport(app: Sphinx, env: Any, node: Any, contnode: Any) -> Any:
     return None
 
 
+def constant_doc(face: str, name: str) -> list[str]:
+    """The documentation of the constant ``face.name`` in the module of ``face``'s package that assigns it."""
+    value = getattr(importlib.import_module(face), name)
+    package = face.split(".")[0]
+    for module_name, module in sorted(sys.modules.items()):
+        if module is None or not (module_name == package or module_name.startswith(package + ".")):
+            continue
+        if module.__dict__.get(name, None) is not value:
+            continue
+        try:
+            docs = ModuleAnalyzer.for_module(module_name).find_attr_docs()
+        except Exception:  # no source (a compiled module): look further
+            continue
+        if ("", name) in docs:
+            return list(docs[("", name)])
+    return []
+
+
+def document_constant(app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]) -> None:
+    """A public constant's own documentation instead of its type's docstring."""
+    if what != "data":
+        return
+    face, _, short = name.rpartition(".")
+    if face in app.config.api_faces:
+        lines[:] = constant_doc(face, short)
+
+
 def check_pages(app: Sphinx, exception: Exception | None) -> None:
     """Warn for each public name whose page was not written."""
     if exception is not None:
@@ -148,5 +181,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("api_faces", [], "env", list)
     app.connect("config-inited", write_pages)
     app.connect("missing-reference", resolve_reexport)
+    app.connect("autodoc-process-docstring", document_constant)
     app.connect("build-finished", check_pages)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
