@@ -14,8 +14,9 @@ A constant is documented by the ``#:`` comment or the string after its
 assignment in the module that defines it (autodoc alone looks in the face,
 and would show the docstring of the value's type, ``tuple`` or ``str``).
 
-A cross-reference to a re-exported name (``:class:`rulemodels.Rule```, or
-``:class:`Rule``` in the docstring of ``rulemodels``) resolves to that page.
+A cross-reference to a re-exported name (``:class:`rulemodels.Rule```,
+``:meth:`rulemodels.Rule.to_json```, or ``:class:`Rule``` in the docstring of
+``rulemodels``) resolves to that page.
 
 When the build ends, every public name must have its page: a missing one is a
 warning (an error under ``-W``).
@@ -131,11 +132,14 @@ def resolve_reexport(app: Sphinx, env: Any, node: Any, contnode: Any) -> Any:
     if node.get("py:module"):
         candidates.append(f"{node['py:module']}.{target}")
     for candidate in candidates:
-        face, _, name = candidate.rpartition(".")
-        home = homes.get((face, name))
-        if home is not None and home != face:
-            return env.domains["py"].resolve_xref(env, node["refdoc"], app.builder, node["reftype"],
-                                                  f"{home}.{name}", node, contnode)
+        parts = candidate.split(".")
+        for cut in range(len(parts), 1, -1):  # rulemodels.Rule, also rulemodels.Rule.to_json
+            face, name, rest = ".".join(parts[:cut - 1]), parts[cut - 1], parts[cut:]
+            home = homes.get((face, name))
+            if home is not None and home != face:
+                target = ".".join([home, name, *rest])
+                return env.domains["py"].resolve_xref(env, node["refdoc"], app.builder, node["reftype"],
+                                                      target, node, contnode)
     return None
 
 

@@ -7,7 +7,8 @@ line, its description and every argument: flags and value names, help text,
 choices, default (unless the help text gives it), whether it is required. Arguments hidden from ``--help``
 (``help=argparse.SUPPRESS``: old spellings of a flag) are listed as such.
 The arguments become ``.. option::`` entries of ``.. program:: NAME SUBCOMMAND``,
-so a page can link to one with ``:option:`rulemodels fit --theta```.
+so a page can link to one with ``:option:`rulemodels fit --theta```. The pages
+that use the directive are read again at every build, so they follow the code.
 
 argparse has no public API to walk a parser, so this reads its documented
 attributes (``parser._actions``, the sub-parsers action's ``choices``) the way
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import functools
 import importlib
+import re
 import string
 from collections.abc import Iterator
 from typing import Any
@@ -33,6 +35,9 @@ from sphinx.util.nodes import nested_parse_with_titles
 USAGE_WIDTH = 88
 
 _PUNCTUATION = frozenset(string.punctuation)
+
+#: a help text that gives the default itself: "(default: 9)", "(... ; default: 0, off)"
+SAYS_DEFAULT = re.compile(r"\(default\b|\bdefault:", re.IGNORECASE)
 
 
 def escape(text: str) -> str:
@@ -117,7 +122,7 @@ def default_of(parser: argparse.ArgumentParser, action: argparse.Action) -> Any:
     default = action.default
     if default is None:
         default = parser.get_default(action.dest)
-    if default is None or default is argparse.SUPPRESS or default is False or default == []:
+    if default is None or default is argparse.SUPPRESS or default is False or default in ([], ""):
         return None
     return default
 
@@ -146,7 +151,7 @@ def argument_lines(parser: argparse.ArgumentParser, action: argparse.Action) -> 
     if action.choices is not None and action.metavar is not None:
         facts.append("Choices: " + ", ".join(literal(choice) for choice in action.choices) + ".")
     default = default_of(parser, action)
-    if default is not None and "(default" not in body:  # most help texts say their default already
+    if default is not None and not SAYS_DEFAULT.search(body):  # most help texts say their default already
         facts.append(f"Default: {literal(default)}.")
     if action.required and action.option_strings:
         facts.append("Required.")
@@ -230,12 +235,29 @@ class CLIReference(SphinxDirective):
         for name, summary, subparser in commands:
             lines.extend(parser_lines(subparser, anchor=f"{anchor}-{name}", title=subparser.prog,
                                       summary=summary, underline="-"))
+        self.env.cli_reference_docs = getattr(self.env, "cli_reference_docs", set()) | {self.env.docname}
         container = nodes.section()
         container.document = self.state.document
         nested_parse_with_titles(self.state, StringList(lines, source=f"<cli-reference {spec}>"), container)
         return container.children
 
 
+def always_outdated(app: Sphinx, env: Any, added: set[str], changed: set[str], removed: set[str]) -> list[str]:
+    """The pages with a reference are read at every build: the parser is code, which Sphinx does not watch."""
+    return sorted(getattr(env, "cli_reference_docs", set()) - removed)
+
+
+def forget(app: Sphinx, env: Any, docname: str) -> None:
+    getattr(env, "cli_reference_docs", set()).discard(docname)
+
+
+def merge(app: Sphinx, env: Any, docnames: set[str], other: Any) -> None:
+    env.cli_reference_docs = getattr(env, "cli_reference_docs", set()) | getattr(other, "cli_reference_docs", set())
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("cli-reference", CLIReference)
+    app.connect("env-get-outdated", always_outdated)
+    app.connect("env-purge-doc", forget)
+    app.connect("env-merge-info", merge)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
