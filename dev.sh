@@ -15,6 +15,12 @@
 #                       mypy (solvers/ and the public API); configured in pyproject.toml
 #   bash dev.sh test-oldest [ARGS]
 #                       the oldest-versions lane alone (ARGS: other pytest arguments)
+#   bash dev.sh docs [ARGS]
+#                       set up (the solvers and .venv), then build the documentation site (docs/) into
+#                       docs/_build/html with warnings as errors and no network access;
+#                       the notebooks of notebooks/ are executed (cached in docs/_build:
+#                       the first build takes minutes, later ones only re-run the changed
+#                       ones); ARGS: other sphinx-build arguments (-E: read everything again)
 #   bash dev.sh setup   set up only
 #
 # Setup = the GLPK and CBC solver binaries (Debian packages glpk-utils and
@@ -24,7 +30,7 @@
 # Chromium for the HTML report's browser tests (Debian package chromium, installed
 # when neither chromium nor chromium-browser is on PATH) and a
 # virtual environment (.venv, or $VENV) with rulemodels installed editable
-# with its dev extras. The oldest-versions lane has its own environment
+# with its dev and docs extras. The oldest-versions lane has its own environment
 # (.venv-oldest, or $VENV_OLDEST) installed with constraints/oldest.txt.
 # Re-running is cheap: each step is skipped when done.
 set -euo pipefail
@@ -103,11 +109,23 @@ ensure_venv() {  # ensure_venv DIR STAMP_INPUT PIP_INSTALL_ARGS...
     fi
 }
 
+ensure_dev_venv() {
+    ensure_venv "$VENV" "$(cksum < pyproject.toml)" -e '.[dev,docs]'
+}
+
 setup() {
     ensure_solver_binaries
     ensure_postgres
     ensure_chromium
-    ensure_venv "$VENV" "$(cksum < pyproject.toml)" -e '.[dev]'
+    ensure_dev_venv
+}
+
+docs() {  # the notebooks solve with CBC and GLPK too where they are installed, as in a developer's setup
+    ensure_solver_binaries
+    ensure_dev_venv
+    log "sphinx-build: docs/ into docs/_build/html (warnings are errors)"
+    "$VENV/bin/sphinx-build" -W --keep-going -b html docs docs/_build/html "$@"
+    log "built: docs/_build/html/index.html"
 }
 
 setup_oldest() {
@@ -160,5 +178,8 @@ case "$task" in
     test-oldest)
         test_oldest "$@"
         ;;
-    *) die "unknown task '$task': use demo, test, test-oldest, check or setup" ;;
+    docs)
+        docs "$@"
+        ;;
+    *) die "unknown task '$task': use demo, test, test-oldest, check, docs or setup" ;;
 esac

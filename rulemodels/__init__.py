@@ -26,6 +26,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+#: The installed version of rulemodels.
 __version__ = "0.1.0"
 
 #: public name -> the module that defines it

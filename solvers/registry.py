@@ -36,6 +36,7 @@ __all__ = [
     "registered_backends",
 ]
 
+#: The backend used when none is named: HiGHS, which comes with the package (highspy).
 DEFAULT_SOLVER = "highs"
 
 BackendFactory = Callable[..., Backend]

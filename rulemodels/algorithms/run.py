@@ -21,6 +21,8 @@ logger = logging.getLogger(__name__)
 
 __all__ = ["ALGORITHMS", "learn"]
 
+#: The algorithms :func:`learn` runs: alternating minimization, block coordinate descent, the two-level LP,
+#: set covering with simple or redundancy-aware binarization, column generation (the exact MIP is :func:`solve_exact`).
 ALGORITHMS = ("am", "bcd", "tlp", "scs", "scn", "cg")
 
 CG_SETTINGS = CGSettings(

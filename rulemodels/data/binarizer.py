@@ -664,7 +664,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
     ----------
     n_features_in_ : int
         Number of source columns seen in :meth:`fit`.
-    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+    feature_names_in_ : ndarray of str, shape ``(n_features_in_,)``
         Source column names (converted to ``str``). Set only when ``X`` is a
         DataFrame.
     literals_ : list of Literal
@@ -1165,14 +1165,14 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame or array-like of shape (n_samples, n_features_in_)
+        X : DataFrame or array-like of shape ``(n_samples, n_features_in_)``
             A DataFrame (pandas, polars, pyarrow, ...) is matched to the fitted
             columns by name (extra columns are ignored, order does not
             matter); an array by position.
 
         Returns
         -------
-        ndarray of uint8, shape (n_samples, len(literals_))
+        ndarray of uint8, shape ``(n_samples, len(literals_))``
             Column ``k`` is ``literals_[k]`` evaluated on ``X``.
         """
         check_is_fitted(self, "literals_")
@@ -1241,7 +1241,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
 
         Returns
         -------
-        ndarray of object, shape (len(literals_),)
+        ndarray of object, shape ``(len(literals_),)``
         """
         check_is_fitted(self, "literals_")
         if input_features is None:

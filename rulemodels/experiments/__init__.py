@@ -1,6 +1,6 @@
 """The paper's experiment protocol as a resumable, parallel sweep.
 
-Su, Wei, Varshney and Malioutov evaluate every algorithm by stratified 10-fold
+Su, Wei, Varshney and Malioutov [1]_ evaluate every algorithm by stratified 10-fold
 cross-validation over a grid of datasets, numbers of clauses R and 18 sparsity
 weights θ, and report the minimal mean test error over θ (their Table 1) and
 accuracy/sparsity Pareto fronts (their Figures 1-3). This package runs that

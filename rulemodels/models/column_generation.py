@@ -93,7 +93,7 @@ class ClauseColumns:
         The grouped rows, their weights and the feature costs ``c_j``.
     cover_rows, pay_rows : ndarray of int
         The groups of ``P`` (CNF ``y = 0``: to be covered) and ``Z`` (CNF ``y = 1``: pay per covering clause).
-    cover_absent, pay_absent : ndarray of bool, shape (|P|, d) and (|Z|, d)
+    cover_absent, pay_absent : ndarray of bool, shape ``(|P|, d)`` and ``(|Z|, d)``
         ``a_ij = 0``: a clause fails on row i iff every feature of it is absent there.
     cover_weight, pay_weight : ndarray
         ``ω_i`` of each row of ``P`` and of ``Z``.

@@ -41,6 +41,7 @@ from rulemodels.utils import as_pandas
 
 __all__ = ["MAX_RULE_FILE_BYTES", "MODEL_FORMAT", "SavedModel", "load_model", "save_model"]
 
+#: The ``"format"`` field of a model file (:func:`save_model`); :func:`load_model` refuses a file without it.
 MODEL_FORMAT = "rulemodels.model"
 
 

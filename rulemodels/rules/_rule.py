@@ -55,6 +55,8 @@ CATEGORY_OPS: tuple[str, ...] = ("==", "!=")
 FLAG_OPS: tuple[str, ...] = ("is_true", "is_false")
 NAN_OPS: tuple[str, ...] = ("is_nan", "not_nan")
 SET_OPS: tuple[str, ...] = ("in", "not_in")
+#: Every operator a :class:`Literal` may have: thresholds (``<=``, ``>``), categories (``==``, ``!=``),
+#: 0/1 flags (``is_true``, ``is_false``), missing values (``is_nan``, ``not_nan``) and sets of values (``in``, ``not_in``).
 VALID_OPS: tuple[str, ...] = THRESHOLD_OPS + CATEGORY_OPS + FLAG_OPS + NAN_OPS + SET_OPS
 
 _NEGATED_OP: dict[str, str] = {
