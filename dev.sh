@@ -15,7 +15,7 @@
 #                       mypy (solvers/ and the public API); configured in pyproject.toml
 #   bash dev.sh test-oldest [ARGS]
 #                       the oldest-versions lane alone (ARGS: other pytest arguments)
-#   bash dev.sh docs [ARGS]
+#   bash dev.sh docs [ARGS]      (tests/test_docs_site.py builds it the same way in the test suite)
 #                       set up (the solvers and .venv), then build the documentation site (docs/) into
 #                       docs/_build/html with warnings as errors and no network access;
 #                       the notebooks of notebooks/ are executed (cached in docs/_build:

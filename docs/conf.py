@@ -85,6 +85,8 @@ html_theme_options = {
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version"],
 }
+# A first visit (no stored choice of light or dark) follows the system, without a console error.
+html_context = {"default_mode": "auto"}
 html_sidebars = {"getting_started": [], "index": []}
 mathjax_path = "mathjax/tex-mml-chtml.js"  # copied into _static by _ext/offline.py
 

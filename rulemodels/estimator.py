@@ -306,7 +306,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         Whatever it is, long work (more than two seconds: iterations, rule
         list steps, the exact MIP's incumbent and bound) shows a progress bar
         on a terminal or in a Jupyter notebook, never in a pipe or a log file;
-        ``verbose=-1`` turns the bars off too (README, "Progress and verbosity").
+        ``verbose=-1`` turns the bars off too (the user guide's command-line page, "Progress and verbosity").
 
     More than two classes: ``fit`` learns an **ordered rule list**
     (:class:`~rulemodels.rules.RuleList`), one step per class and a default

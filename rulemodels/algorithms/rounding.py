@@ -16,7 +16,7 @@ binary one:
   already done, fractional for the rest) and the one with the lowest objective
   is kept.
 
-Choices where the paper is silent (documented in the README too):
+Choices where the paper is silent (documented in the user guide too, "The algorithms"):
 
 - *Which objective* scores a combination: the objective of the LP that produced
   ``w`` (the one-level clause objective for SC/BCD/AM, the two-level TLP
