@@ -120,8 +120,9 @@ setup() {
     ensure_dev_venv
 }
 
-docs() {  # the notebooks solve with CBC and GLPK too where they are installed, as in a developer's setup
-    ensure_solver_binaries
+docs() {  # the notebooks solve with CBC and GLPK too where they are installed, as in a developer's setup;
+    ensure_solver_binaries  # the report example takes its screenshot with headless Chromium
+    ensure_chromium
     ensure_dev_venv
     log "sphinx-build: docs/ into docs/_build/html (warnings are errors)"
     "$VENV/bin/sphinx-build" -W --keep-going -b html docs docs/_build/html "$@"

@@ -1,12 +1,13 @@
 """The README's example report: a rule on Pima, its HTML report with a cv Pareto front, and a screenshot of it.
 
-Run from the repository root:  python docs/examples/make_report_example.py   (about a minute on 2 cores)
+Run from the repository root:  python docs/examples/make_report_example.py [OUTDIR]   (about a minute on 2 cores)
 
-It runs the three commands the README shows (``fit --out``, ``cv`` with nested
-folds, ``report``), writing ``docs/examples/pima_rule.json`` and
-``docs/report_example.html``, then opens the report in headless Chromium
-(Debian package ``chromium``; ``bash dev.sh setup`` installs it) for
-``docs/report_example.png``, the top of the page.
+It runs three commands (``fit --out``, ``cv`` with nested folds, ``report``),
+writing ``docs/examples/pima_rule.json`` and ``docs/report_example.html``,
+then opens the report in headless Chromium (Debian package ``chromium``;
+``bash dev.sh setup`` installs it) for ``docs/report_example.png``, the top of
+the page. With ``OUTDIR`` the three files are written there instead (the
+documentation's build runs it so).
 """
 
 from __future__ import annotations
@@ -46,17 +47,25 @@ def screenshot(page: Path, png: Path, width: int = 1200, height: int = 1900) -> 
         subprocess.run(command, check=True, capture_output=True, timeout=120)
 
 
-def main() -> None:
+def shown(path: Path) -> str:
+    """The path as a command line would name it: relative to the working directory when inside it."""
+    return str(path.relative_to(Path.cwd())) if path.is_relative_to(Path.cwd()) else str(path)
+
+
+def main(out: Path | None = None) -> None:
+    rule, report, png = (RULE, REPORT, SCREENSHOT) if out is None else (
+        out / RULE.name, out / REPORT.name, out / SCREENSHOT.name)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as work:
         results = str(Path(work) / "cv.jsonl")
-        run("fit", "pima", "--n-clauses", "2", "--theta", "0.01", "--out", str(RULE.relative_to(Path.cwd())))
+        run("fit", "pima", "--n-clauses", "2", "--theta", "0.01", "--out", shown(rule))
         run("cv", "pima", "--algorithms", "am", "bcd", "--n-clauses", "1-3", "--thetas", "0.002", "0.005", "0.01",
             "0.02", "0.05", "--folds", "5", "--inner-folds", "3", "--results", results, "--no-progress")
-        run("report", str(RULE.relative_to(Path.cwd())), "pima", "--results", results, "--by", "age",
-            "--out", str(REPORT.relative_to(Path.cwd())))
-    screenshot(REPORT, SCREENSHOT)
-    print(f"wrote {RULE}, {REPORT} and {SCREENSHOT}")
+        run("report", shown(rule), "pima", "--results", results, "--by", "age", "--out", shown(report))
+    screenshot(report, png)
+    print(f"wrote {shown(rule)}, {shown(report)} and {shown(png)}")
 
 
 if __name__ == "__main__":
-    main()
+    main(Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else None)
