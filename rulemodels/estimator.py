@@ -150,6 +150,20 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     literals)`` (Su, Wei, Varshney, Malioutov). Raw features are binarized by
     quantile thresholds (:class:`~rulemodels.data.FeatureBinarizer`).
 
+    More than two classes: ``fit`` learns an **ordered rule list**
+    (:class:`~rulemodels.rules.RuleList`), one step per class and a default
+    class: a row gets the class of the first step whose rule holds on it, else
+    the default. Step k is a binary rule (this estimator's settings, each
+    parameter passed unchanged: form, algorithm, θ, R, ...) learned on the rows
+    no earlier step claimed, true for its class; θ with ``theta_unit='fraction'``
+    is a share of those rows, ``time_limit`` and ``polish`` are budgets for the
+    whole list (each binary fit gets an equal share of what is left), and
+    ``form="auto"`` chooses the form of each step. The order and the default are
+    chosen by ``class_order``. Every binary fit of a step shares one binarizer,
+    fitted on all the rows. ``algorithm="exact"`` stays binary (the exact MIP
+    learns one rule) and refuses more than two classes; so do Parquet and Dask
+    input and ``workspace=``.
+
     Parameters
     ----------
     form : {"dnf", "cnf", "auto"}, default="dnf"
@@ -307,20 +321,6 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         list steps, the exact MIP's incumbent and bound) shows a progress bar
         on a terminal or in a Jupyter notebook, never in a pipe or a log file;
         ``verbose=-1`` turns the bars off too (the user guide's command-line page, "Progress and verbosity").
-
-    More than two classes: ``fit`` learns an **ordered rule list**
-    (:class:`~rulemodels.rules.RuleList`), one step per class and a default
-    class: a row gets the class of the first step whose rule holds on it, else
-    the default. Step k is a binary rule (this estimator's settings, each
-    parameter passed unchanged: form, algorithm, θ, R, ...) learned on the rows
-    no earlier step claimed, true for its class; θ with ``theta_unit='fraction'``
-    is a share of those rows, ``time_limit`` and ``polish`` are budgets for the
-    whole list (each binary fit gets an equal share of what is left), and
-    ``form="auto"`` chooses the form of each step. The order and the default are
-    chosen by ``class_order``. Every binary fit of a step shares one binarizer,
-    fitted on all the rows. ``algorithm="exact"`` stays binary (the exact MIP
-    learns one rule) and refuses more than two classes; so do Parquet and Dask
-    input and ``workspace=``.
 
     Attributes
     ----------
@@ -933,6 +933,12 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
 
         On a Parquet path the batches are read one at a time (a numpy array);
         on a Dask DataFrame the result is a lazy Dask Series (``.compute()`` it).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features), path or Dask DataFrame
+            The rows to predict, with the columns seen in ``fit``; or a Parquet file or directory, or a Dask
+            DataFrame, read in chunks.
         """
         if is_stream_input(X):
             check_is_fitted(self)
@@ -964,6 +970,12 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         rule list claims (and of the default's rows): the training class frequencies
         there, ``(count + 1) / (rows + K)`` (:class:`rulemodels.rules.ClassRates`).
 
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features), path or Dask DataFrame
+            The rows to predict, with the columns seen in ``fit``; or a Parquet file or directory, or a Dask
+            DataFrame, read in chunks.
+
         Returns
         -------
         ndarray of shape (n_samples, n_classes)
@@ -990,6 +1002,11 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         row by the clauses that failed (all their literals). See
         :func:`rulemodels.rules.explain_rule`.
 
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            The rows to explain, with the columns seen in ``fit``.
+
         Returns
         -------
         pandas.DataFrame
@@ -1011,7 +1028,13 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     def to_sql(self, *, cast: bool = True) -> str:
         """The fitted rule as a NULL-aware SQL expression, true for ``classes_[1]`` (:meth:`Rule.to_sql`); a rule
         list as ``CASE WHEN <step 1> THEN <class> ... ELSE <default> END`` (:func:`rulemodels.rules.to_sql`;
-        ``cast``: thresholds on ``"x" + 0``, so numbers stored as text in SQLite compare as numbers)."""
+        ``cast``: thresholds on ``"x" + 0``, so numbers stored as text in SQLite compare as numbers).
+
+        Parameters
+        ----------
+        cast : bool, default=True
+            Compare thresholds on ``"x" + 0``, so numbers stored as text (SQLite) compare as numbers.
+        """
         check_is_fitted(self)
         return self.rule_.to_sql(cast=cast)
 

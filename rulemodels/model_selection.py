@@ -885,7 +885,13 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
                 setattr(self, name, getattr(best, name))
 
     def predict(self, X: Any) -> np.ndarray:
-        """Predict with the refitted best rule (``best_estimator_.predict``)."""
+        """Predict with the refitted best rule (``best_estimator_.predict``).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            The rows to predict, as in :meth:`BooleanRuleClassifier.predict`.
+        """
         check_is_fitted(self, "best_estimator_")
         return self.best_estimator_.predict(X)
 

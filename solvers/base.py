@@ -39,6 +39,13 @@ class Availability:
     Falsy instances carry the reason (``Availability(False, "executable
     'glpsol' not on PATH")``), so ``if not backend.available(): print(...)``
     can tell the user why.
+
+    Parameters
+    ----------
+    ok : bool
+        Whether the backend can be used; the instance is truthy exactly when it is.
+    reason : str, default=""
+        Why it cannot be used ('' when it can).
     """
 
     ok: bool
@@ -51,7 +58,7 @@ class Availability:
         return "available" if self.ok else f"not available: {self.reason}"
 
 
-class TerminationCondition(enum.Enum):
+class TerminationCondition(enum.Enum):  # its signature is Enum's lookup and functional API; numpydoc ignore=PR01
     """Why a solve stopped. Every native status of every adapter maps to one member."""
 
     optimal = "optimal"
@@ -88,7 +95,7 @@ _NO_SOLUTION_CONDITIONS = {
 class MipProgress:
     """Where a running MIP solve stands: what ``Backend.solve(progress=...)`` passes to its callback.
 
-    Attributes
+    Parameters
     ----------
     event : {"start", "incumbent", "running", "end"}
         Why the callback is called: the solve starts; a better solution was
@@ -131,7 +138,7 @@ def relative_gap(objective: float | None, bound: float | None) -> float | None:
 class SolveResult:
     """The typed outcome of one ``Backend.solve`` call.
 
-    Attributes
+    Parameters
     ----------
     termination : TerminationCondition
         Why the solver stopped.
@@ -152,6 +159,8 @@ class SolveResult:
     value_reader : callable, optional
         Reads solution values straight from the solver's result (set by
         backends that can); :meth:`values` uses it.
+    extra : mapping, default={}
+        Backend-specific details of the solve.
     """
 
     termination: TerminationCondition
@@ -170,6 +179,11 @@ class SolveResult:
 
         Read from the solver's result when the backend kept it (so the
         variables need not have been loaded), else from the model.
+
+        Parameters
+        ----------
+        variables : sequence of VarData
+            The variables whose values to return.
         """
         if self.value_reader is not None:
             return self.value_reader(variables)
@@ -192,6 +206,11 @@ class SolveResult:
         """Raise :class:`SolveError` unless a solution was loaded; return self otherwise.
 
         ``what`` names the solve in the message (for example ``"clause LP for clause 2"``).
+
+        Parameters
+        ----------
+        what : str, default="the model"
+            Names the solve in the error message (for example ``"clause LP for clause 2"``).
         """
         if self.has_solution and self.termination not in _NO_SOLUTION_CONDITIONS:
             return self
@@ -219,6 +238,15 @@ class SolverNotFoundError(SolverError, ValueError):
     """A solver name is unknown, or the solver is not installed here.
 
     The message says how to install it and which solvers are available instead.
+
+    Parameters
+    ----------
+    message : str
+        The error message.
+    name : str
+        The solver name that was asked for.
+    alternatives : tuple of str, default=()
+        The solvers available instead.
     """
 
     def __init__(self, message: str, *, name: str, alternatives: tuple[str, ...] = ()):
@@ -228,7 +256,15 @@ class SolverNotFoundError(SolverError, ValueError):
 
 
 class SolveError(SolverError):
-    """A solve ended without a usable solution (infeasible, unbounded, error...)."""
+    """A solve ended without a usable solution (infeasible, unbounded, error...).
+
+    Parameters
+    ----------
+    message : str
+        The error message.
+    result : SolveResult or None, default=None
+        The result of the failed solve, when there is one.
+    """
 
     def __init__(self, message: str, *, result: SolveResult | None = None):
         super().__init__(message)
@@ -239,7 +275,7 @@ class SolveError(SolverError):
 class Capabilities:
     """What a backend can do, as data (drivers read these instead of probing for methods).
 
-    Attributes
+    Parameters
     ----------
     persistent : bool
         Keeps a solver instance per model between solves; :meth:`Backend.release`
@@ -284,7 +320,7 @@ class NewColumns:
     generation adds a few columns per round to a master LP that is otherwise
     unchanged).
 
-    Attributes
+    Parameters
     ----------
     variables : sequence of VarData
         The new variables, none of which appeared in the model at the last solve.
@@ -330,7 +366,7 @@ class NewRows:
     first). Declaring them lets a persistent backend append them to its
     solver instance instead of reading the whole model again.
 
-    Attributes
+    Parameters
     ----------
     constraints : sequence of ConstraintData
         The new constraints, none of which was in the model at the last solve.
@@ -364,7 +400,7 @@ class ModelChanges:
     Other backends ignore it and read the model. Anything not declared is
     promised unchanged (no new, removed, fixed or (de)activated components).
 
-    Attributes
+    Parameters
     ----------
     objective : (variables, coefficients), optional
         New linear objective coefficients of these variables, in the model's
@@ -400,7 +436,7 @@ class SolverFallbackWarning(UserWarning):
 
 
 @runtime_checkable
-class Backend(Protocol):
+class Backend(Protocol):  # a protocol, never instantiated: no parameters; numpydoc ignore=PR01
     """The narrow protocol every solver adapter implements.
 
     A backend solves any Pyomo model; it never looks at what the model means.
@@ -457,9 +493,36 @@ class Backend(Protocol):
         ``PROGRESS_INTERVAL`` seconds (:mod:`solvers.highs`) while it runs.
         It is not called for an LP. An exception it raises propagates after
         the solver was stopped.
+
+        Parameters
+        ----------
+        model : pyomo.environ.ConcreteModel
+            The model to solve; its variable values are loaded in place.
+        time_limit : float or None, default=None
+            Seconds the solver may run; None for no limit.
+        mip_gap : float or None, default=None
+            Relative MIP gap at which the solver stops; None for the solver's default.
+        options : mapping or None, default=None
+            Native solver options for this solve.
+        changes : ModelChanges or None, default=None
+            What changed since this backend last solved ``model``; None reads the whole model.
+        warm_start : bool, default=True
+            Whether the solve may start from an earlier solve of ``model``.
+        load : sequence of VarData or None, default=None
+            The variables whose values to load; None loads every variable.
+        mip_start : bool, default=False
+            Offer the values the model's variables hold as a starting solution of a MIP.
+        progress : callable or None, default=None
+            Called with a :class:`MipProgress` while a MIP is solved.
         """
         ...
 
     def release(self, model: Any) -> None:
-        """Free whatever the backend keeps for ``model`` (a no-op for non-persistent backends)."""
+        """Free whatever the backend keeps for ``model`` (a no-op for non-persistent backends).
+
+        Parameters
+        ----------
+        model : pyomo.environ.ConcreteModel
+            The model whose solver state to free.
+        """
         ...

@@ -162,6 +162,28 @@ class GenericBackend(ClassicBackend):
         The whole model is read and every variable loaded at every solve,
         so ``changes``, ``warm_start`` and ``load`` change nothing here;
         nor does ``mip_start`` (no MIP start through this adapter).
+
+        Parameters
+        ----------
+        model : pyomo.environ.ConcreteModel
+            The model to solve; its variable values are loaded in place.
+        time_limit : float or None, default=None
+            Seconds the solver may run; None gives the solver no limit (a solver process is still
+            stopped by the watchdog after ``default_time_limit``).
+        mip_gap : float or None, default=None
+            Relative MIP gap at which the solver stops; None for the solver's default.
+        options : mapping or None, default=None
+            Native solver options for this solve, applied over the backend's own.
+        changes : ModelChanges or None, default=None
+            Not used (the whole model is read).
+        warm_start : bool, default=True
+            Not used.
+        load : sequence of VarData or None, default=None
+            Not used (every variable is loaded).
+        mip_start : bool, default=False
+            Not used.
+        progress : callable or None, default=None
+            Called with a :class:`~solvers.base.MipProgress` at the start and the end of a MIP solve.
         """
         start = time.perf_counter()
         status = self.available()

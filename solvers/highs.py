@@ -723,7 +723,13 @@ class HighsBackend:
         return "compiled once with Pyomo's LinearStandardFormCompiler, re-solved in place with highspy"
 
     def release(self, model: Any) -> None:
-        """Drop the HiGHS instance kept for ``model``."""
+        """Drop the HiGHS instance kept for ``model``.
+
+        Parameters
+        ----------
+        model : pyomo.environ.ConcreteModel
+            The model whose HiGHS instance to drop.
+        """
         self._instances.pop(id(model), None)
 
     def release_all(self) -> None:
@@ -793,6 +799,27 @@ class HighsBackend:
         the search through highspy's MIP callbacks (:class:`_MipWatch`): the
         start, each better solution, the state every :data:`PROGRESS_INTERVAL`
         seconds, and the end.
+
+        Parameters
+        ----------
+        model : pyomo.environ.ConcreteModel
+            The model to solve; its variable values are loaded in place.
+        time_limit : float or None, default=None
+            Seconds HiGHS may run; None for no limit.
+        mip_gap : float or None, default=None
+            Relative MIP gap at which HiGHS stops; None for its default.
+        options : mapping or None, default=None
+            Native HiGHS options for this solve, applied over the backend's own.
+        changes : ModelChanges or None, default=None
+            What changed since the last solve of ``model``; None compiles the model again.
+        warm_start : bool, default=True
+            False clears the solver's previous solution and basis first.
+        load : sequence of VarData or None, default=None
+            The variables whose values to load; None loads every variable.
+        mip_start : bool, default=False
+            Pass the variables' current values to HiGHS as a MIP start.
+        progress : callable or None, default=None
+            Called with a :class:`~solvers.base.MipProgress` while a MIP is solved.
         """
         start = time.perf_counter()
         compiled = self._instance(model, changes)

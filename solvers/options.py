@@ -65,6 +65,17 @@ def translate_options(
     are dropped. GLPK's time limit is rounded up to whole seconds; CBC's is made
     wall-clock (``timeMode elapsed``), as every other solver's is.
 
+    Parameters
+    ----------
+    solver : str
+        The solver name (``"highs"``, ``"glpk"``, ``"cbc"``, ...).
+    time_limit : float or None, default=None
+        Seconds; None sets no limit.
+    mip_gap : float or None, default=None
+        Relative MIP gap; None sets none.
+    threads : int or None, default=None
+        Number of threads; None sets none.
+
     Examples
     --------
     >>> translate_options("glpk", time_limit=2.5, mip_gap=0.01)

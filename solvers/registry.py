@@ -49,7 +49,17 @@ _REGISTRY: dict[str, BackendFactory] = {
 
 
 def register_backend(name: str, factory: BackendFactory, *, replace: bool = False) -> None:
-    """Register ``factory`` (called with keyword options) under ``name``."""
+    """Register ``factory`` (called with keyword options) under ``name``.
+
+    Parameters
+    ----------
+    name : str
+        The backend's name (case-insensitive).
+    factory : callable
+        Makes the backend; called with keyword options.
+    replace : bool, default=False
+        Replace a backend already registered under ``name``; False raises ValueError.
+    """
     key = name.lower()
     if key in _REGISTRY and not replace:
         raise ValueError(f"a backend named '{key}' is already registered; pass replace=True to override it")
@@ -129,7 +139,7 @@ def _package_version(package: str) -> str:
 class BackendInfo:
     """One row of ``rulemodels solvers``.
 
-    Attributes
+    Parameters
     ----------
     name : str
     available : bool
@@ -156,7 +166,13 @@ class BackendInfo:
 
 
 def describe_backends(extra: tuple[str, ...] = ()) -> list[BackendInfo]:
-    """Availability, version, route and persistence of every registered backend (and ``extra`` names)."""
+    """Availability, version, route and persistence of every registered backend (and ``extra`` names).
+
+    Parameters
+    ----------
+    extra : tuple of str, default=()
+        Solver names to describe besides the registered backends.
+    """
     rows = []
     for name in [*registered_backends(), *extra]:
         try:

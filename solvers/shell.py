@@ -65,12 +65,11 @@ class ShellBackend(ClassicBackend):
         checked on the binary at the first solve.
     threads : int, optional
         Threads, for solvers that support them (CBC).
-    default_time_limit : float, default=DEFAULT_TIME_LIMIT
-        The watchdog's limit when ``solve`` gets no time limit.
-    grace : float, optional
-        Seconds the process may run past its limit before the watchdog kills it.
-    tee : bool, default=False
-        Show the solver's output on stdout.
+    **settings : object
+        Keyword settings of :class:`~solvers._classic.ClassicBackend`: ``default_time_limit``
+        (float, default=DEFAULT_TIME_LIMIT), the watchdog's limit when ``solve`` gets no time limit;
+        ``grace`` (float, optional), seconds the process may run past its limit before the watchdog
+        kills it; ``tee`` (bool, default=False), show the solver's output on stdout.
     """
 
     def __init__(self, name: str, options: Mapping[str, Any] | None = None, threads: int | None = None, **settings: Any):
@@ -137,6 +136,27 @@ class ShellBackend(ClassicBackend):
         the model holds are written as CBC's MIP start (Pyomo's
         ``warmstart=True``; CBC fixes them and solves the LP of the other
         variables to complete the start). GLPK has no MIP start and ignores it.
+
+        Parameters
+        ----------
+        model : pyomo.environ.ConcreteModel
+            The model to solve; its variable values are loaded in place.
+        time_limit : float or None, default=None
+            Seconds the solver may run; None for the backend's ``default_time_limit``.
+        mip_gap : float or None, default=None
+            Relative MIP gap at which the solver stops; None for the solver's default.
+        options : mapping or None, default=None
+            Native solver options for this solve, applied over the backend's own.
+        changes : ModelChanges or None, default=None
+            Not used (the whole model is read).
+        warm_start : bool, default=True
+            Not used (every solve starts from nothing).
+        load : sequence of VarData or None, default=None
+            Not used (every variable is loaded).
+        mip_start : bool, default=False
+            With CBC, write the nonzero integer values of the model as a MIP start; GLPK ignores it.
+        progress : callable or None, default=None
+            Called with a :class:`~solvers.base.MipProgress` at the start and the end of a MIP solve.
 
         Raises
         ------

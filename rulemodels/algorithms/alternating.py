@@ -40,6 +40,17 @@ def assign_negatives(A: np.ndarray, W: np.ndarray, negatives: np.ndarray, weight
     """Clause index r_0 assigned to each negative sample (eq. (3.9) def-r0 with l1 cluster tie-breaking).
 
     ``weight`` (one per sample of ``A``; default ones) weights the negatives in the cluster centres.
+
+    Parameters
+    ----------
+    A : numpy.ndarray of shape (n, d')
+        The working 0/1 matrix.
+    W : numpy.ndarray of shape (d', R)
+        The binary clause matrix.
+    negatives : numpy.ndarray of int
+        The rows of the negative samples.
+    weight : numpy.ndarray of shape (n,) or None, default=None
+        The sample weights; None weighs every sample 1.
     """
     rows = A[negatives]  # one copy of the negatives' rows
     sums = row_products(rows, W)
@@ -88,6 +99,19 @@ def alternating_minimization(
 
     ``started`` (a ``time.perf_counter()``) is when the fit began, for the
     seconds of the verbose iteration log (default: when AM starts).
+
+    Parameters
+    ----------
+    engine : ClauseEngine
+        Learns each clause (its data, θ and LP work).
+    W_init : numpy.ndarray of shape (d', R)
+        The starting clause matrix.
+    max_iter : int
+        The most iterations.
+    tol : float, default=1e-9
+        The least decrease of the objective that counts as an improvement.
+    started : float or None, default=None
+        When the fit began (``time.perf_counter()``); None: when AM starts.
     """
     data = engine.data
     negatives = np.flatnonzero(data.y == 0)

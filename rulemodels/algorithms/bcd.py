@@ -31,6 +31,21 @@ def bcd_weights(A: np.ndarray, y: np.ndarray, weight: np.ndarray, W: np.ndarray,
     """Sample weights for updating clause ``r0``: negatives rejected by another clause get 0.
 
     ``outputs`` (the n x R clause outputs of W) may be passed to avoid recomputing them.
+
+    Parameters
+    ----------
+    A : numpy.ndarray of shape (n, d')
+        The working 0/1 matrix.
+    y : numpy.ndarray of shape (n,)
+        The CNF labels.
+    weight : numpy.ndarray of shape (n,)
+        The sample weights.
+    W : numpy.ndarray of shape (d', R)
+        The binary clause matrix.
+    r0 : int
+        The clause to update.
+    outputs : numpy.ndarray of bool, shape (n, R), or None, default=None
+        The clause outputs of ``W``; None computes them.
     """
     if outputs is None:
         outputs = row_products(A, W) > 0.5
@@ -46,6 +61,19 @@ def block_coordinate_descent(
 
     ``started`` (a ``time.perf_counter()``) is when the fit began, for the
     seconds of the verbose iteration log (default: when BCD starts).
+
+    Parameters
+    ----------
+    engine : ClauseEngine
+        Learns each clause (its data, θ and LP work).
+    W_init : numpy.ndarray of shape (d', R)
+        The starting clause matrix.
+    max_iter : int
+        The most iterations.
+    tol : float, default=1e-9
+        The least decrease of the objective that counts as an improvement.
+    started : float or None, default=None
+        When the fit began (``time.perf_counter()``); None: when BCD starts.
     """
     data = engine.data
 

@@ -107,7 +107,7 @@ __all__ = [
 class CGSettings:
     """The knobs of column generation (defaults in :mod:`rulemodels.defaults`, ``CG_*``).
 
-    Attributes
+    Parameters
     ----------
     clause_cost : float
         ``c_0``: the complexity of a clause itself, in literals.
@@ -658,7 +658,29 @@ def column_generation_path(
     solver_options: Mapping[str, Any] | None = None,
     model_hook: Callable[[Any, str], Any] | None = None,
 ) -> dict[tuple[float, int], FitResult]:
-    """:func:`column_generation` along a θ path (see :func:`run_column_generation_path`): ``(θ, R) -> FitResult``."""
+    """:func:`column_generation` along a θ path (see :func:`run_column_generation_path`): ``(θ, R) -> FitResult``.
+
+    Parameters
+    ----------
+    data : WorkingData
+        The CNF problem.
+    backend : Backend
+        Solves the master LP, the pricing MIPs and the selection.
+    thetas : sequence of float
+        The sparsity weights θ of the path.
+    n_clauses : sequence of int
+        The numbers of clauses R.
+    max_iter : int
+        The most rounds at each θ.
+    settings : CGSettings
+        The knobs of column generation.
+    time_limit : float or None, default=None
+        Seconds for the whole path; None for no limit.
+    solver_options : mapping or None, default=None
+        Native solver options passed to every solve.
+    model_hook : callable or None, default=None
+        Called with each model handle and its kind, once, before its first solve.
+    """
     if data.max_literals is not None and data.max_literals < settings.max_length:
         settings = replace(settings, max_length=int(data.max_literals))
     columns = _prepare(data)

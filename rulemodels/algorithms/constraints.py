@@ -64,7 +64,7 @@ def literal_direction(literal: Literal) -> int | None:
 class HookInfo:
     """What a ``model_hook`` is told with each model handle.
 
-    Attributes
+    Parameters
     ----------
     kind : str
         Which model: ``"clause_lp"`` (the primal one-level clause LP of SCS,
@@ -88,7 +88,13 @@ class HookInfo:
     form: str
 
     def index(self, literal: Literal) -> int:
-        """The feature index j of ``literal`` in this model (a KeyError when the model has no such feature)."""
+        """The feature index j of ``literal`` in this model (a KeyError when the model has no such feature).
+
+        Parameters
+        ----------
+        literal : Literal
+            The literal to look up.
+        """
         for j, candidate in enumerate(self.literals):
             if candidate == literal:
                 return j
@@ -101,6 +107,19 @@ class RuleConstraints:
 
     Build it with :meth:`from_params` from the estimator's parameters; an
     instance with nothing set (:attr:`active` False) changes nothing in any fit.
+
+    Parameters
+    ----------
+    monotone : tuple of (str, int), default=()
+        ``(column, +1 or -1)`` pairs: the direction each monotone column may be used in.
+    forbidden : frozenset of str, default=frozenset()
+        Columns the rule must not use.
+    costs : tuple of (str, float), default=()
+        ``(column, cost)`` pairs: the cost multiplier of each literal of the column.
+    max_literals : int or None, default=None
+        At most this many literals in every clause.
+    model_hook : callable or None, default=None
+        Called on every Pyomo model of the fit, with a :class:`HookInfo`.
     """
 
     monotone: tuple[tuple[str, int], ...] = ()
@@ -145,6 +164,13 @@ class RuleConstraints:
         ``columns`` are the raw training columns; ``literals`` the binarized
         ones (a column is categorical when the binarizer made category
         literals of it).
+
+        Parameters
+        ----------
+        columns : sequence of str
+            The raw training columns.
+        literals : sequence of Literal
+            The binarized literals.
         """
         valid = [str(name) for name in columns]
         known = set(valid)
@@ -162,7 +188,13 @@ class RuleConstraints:
                 )
 
     def allowed(self, literals: Sequence[Literal]) -> np.ndarray:
-        """Boolean mask over ``literals``: False for a literal on a forbidden column or against its column's monotone direction."""
+        """Boolean mask over ``literals``: False for a literal on a forbidden column or against its column's monotone direction.
+
+        Parameters
+        ----------
+        literals : sequence of Literal
+            The literals to check.
+        """
         monotone = dict(self.monotone)
         mask = np.ones(len(literals), dtype=bool)
         for j, literal in enumerate(literals):
@@ -175,12 +207,24 @@ class RuleConstraints:
         return mask
 
     def literal_costs(self, literals: Sequence[Literal]) -> np.ndarray:
-        """The cost multiplier ``c_j`` of each literal (its column's cost; 1 when none is given)."""
+        """The cost multiplier ``c_j`` of each literal (its column's cost; 1 when none is given).
+
+        Parameters
+        ----------
+        literals : sequence of Literal
+            The literals whose costs to return.
+        """
         costs = dict(self.costs)
         return np.array([float(costs.get(literal.feature, 1.0)) for literal in literals], dtype=float)
 
     def violations(self, rule: Rule) -> list[str]:
-        """What in ``rule`` breaks the constraints, one message per offending literal or clause (empty: none)."""
+        """What in ``rule`` breaks the constraints, one message per offending literal or clause (empty: none).
+
+        Parameters
+        ----------
+        rule : Rule
+            The rule to check.
+        """
         found = []
         allowed_of = {}
         for r, clause in enumerate(rule.clauses):

@@ -34,6 +34,27 @@ class WorkingData:
     the int8 CSR the model builders take, made once here so that building a
     clause LP or a relaxation converts nothing. ``tie_break`` holds the clause
     LPs' tie-break costs ε_j (:func:`~rulemodels.models.tie_break_costs`).
+
+    Parameters
+    ----------
+    A : numpy.ndarray of shape (n, d')
+        The dense 0/1 matrix.
+    A_binary : scipy.sparse.csr_matrix of shape (n, d')
+        The same matrix as int8 CSR.
+    y : numpy.ndarray of shape (n,)
+        The CNF labels.
+    weight : numpy.ndarray of shape (n,)
+        The sample weights.
+    cost : numpy.ndarray of shape (d',)
+        The feature costs ``c_j`` (``disable_cost`` for the always-true feature).
+    groups : tuple of str
+        The source column of each feature (what the redundancy-aware binarization groups by).
+    allow_disable : bool
+        Whether the last column is the always-true feature.
+    tie_break : numpy.ndarray of shape (d',)
+        The clause LPs' tie-break costs ``ε_j``.
+    max_literals : int or None, default=None
+        At most this many literals per clause; None: no limit.
     """
 
     A: np.ndarray
@@ -94,7 +115,13 @@ class WorkingData:
         return int(self.A.shape[1])
 
     def split(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-        """``(W over the real features, w0 or None)`` from a (d [+1], R) matrix."""
+        """``(W over the real features, w0 or None)`` from a (d [+1], R) matrix.
+
+        Parameters
+        ----------
+        W : numpy.ndarray of shape (d', R)
+            A clause matrix over the working features.
+        """
         if self.allow_disable:
             return W[:-1], W[-1]
         return W, None

@@ -53,6 +53,21 @@ class EngineStats:
     ``n_repeats`` counts LPs this fit met again; ``n_shared`` the LPs
     (or set-covering clauses) that earlier fits on the same cache had
     already solved. Their sum is a fit's ``n_reused``.
+
+    Parameters
+    ----------
+    n_builds : int, default=0
+        Models built.
+    n_solves : int, default=0
+        LPs solved.
+    n_repeats : int, default=0
+        LPs this fit met again.
+    n_shared : int, default=0
+        LPs (or set-covering clauses) earlier fits on the same cache had already solved.
+    solver_seconds : float, default=0.0
+        Wall time of the solves.
+    statuses : dict of str to int, default={}
+        How many solves ended with each termination condition.
     """
 
     n_builds: int = 0
@@ -132,7 +147,15 @@ class ClauseEngine:
         return remaining
 
     def learn(self, slot: int, weight: np.ndarray) -> np.ndarray:
-        """The binary clause (d,) learned with sample weights ``weight`` (for clause ``slot``)."""
+        """The binary clause (d,) learned with sample weights ``weight`` (for clause ``slot``).
+
+        Parameters
+        ----------
+        slot : int
+            The index of the clause being learned.
+        weight : numpy.ndarray of shape (n,)
+            The sample weights of the clause LP.
+        """
         weight_key = np.round(weight, 12).tobytes()
         seen = self._seen.get(weight_key)
         if seen is not None:
@@ -205,7 +228,13 @@ class ClauseEngine:
         return result
 
     def lp_solution(self, weight: np.ndarray) -> np.ndarray:
-        """The clause LP's solution ``w`` (d,) with sample weights ``weight``, before binarization (nothing stored)."""
+        """The clause LP's solution ``w`` (d,) with sample weights ``weight``, before binarization (nothing stored).
+
+        Parameters
+        ----------
+        weight : numpy.ndarray of shape (n,)
+            The sample weights of the clause LP.
+        """
         if self.formulation == "cuts":
             return self._solve_by_cuts(weight)
         return self._solve(0, weight)
@@ -235,7 +264,15 @@ class ClauseEngine:
             fields = cut
 
     def binarize(self, w_lp: np.ndarray, weight: np.ndarray) -> np.ndarray:
-        """Binarize an LP clause with the chosen method (scored by the one-level objective)."""
+        """Binarize an LP clause with the chosen method (scored by the one-level objective).
+
+        Parameters
+        ----------
+        w_lp : numpy.ndarray of shape (d',)
+            The clause LP's fractional solution.
+        weight : numpy.ndarray of shape (n,)
+            The sample weights that score the candidates.
+        """
         snap_noise = self._solver_independent  # with the tie-break: snap solver noise away too (docs/solvers.md)
         if self._rounder is None:
             clause = simple_binarize(w_lp, self.threshold, snap_noise=snap_noise)

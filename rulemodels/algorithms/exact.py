@@ -54,7 +54,15 @@ FORMULATIONS = {"zero_one": build_zero_one, "hamming": build_hamming}
 
 
 class ExactSolveError(SolveError):
-    """The exact MIP ended without a solution (infeasible, unbounded, time limit with no incumbent, error)."""
+    """The exact MIP ended without a solution (infeasible, unbounded, time limit with no incumbent, error).
+
+    Parameters
+    ----------
+    message : str
+        The error message.
+    result : SolveResult or None, default=None
+        The result of the failed solve, when there is one.
+    """
 
 
 ExactResult = LearnedRule
@@ -72,6 +80,19 @@ def prepare_problem(
     the binarizer's default); a binary
     array or DataFrame is used as is (columns named ``x0, x1, ...`` or by the
     DataFrame's names).
+
+    Parameters
+    ----------
+    X : DataFrame or binary array of shape (n, d)
+        Raw features or 0/1 features.
+    y : array-like of shape (n,)
+        0/1 (or boolean) labels.
+    form : {"dnf", "cnf"}
+        The rule's form.
+    n_thresholds : int or None, default=None
+        Quantile thresholds per numeric column when ``X`` is binarized.
+    sample_weight : array-like of shape (n,), optional
+        Weights of the samples (default 1).
     """
     labels = np.asarray(y).ravel()
     if labels.dtype == bool:
@@ -143,6 +164,8 @@ def solve_exact(
         Start the MIP from the rule column generation learns on the same
         problem (:func:`heuristic_start`, with HiGHS): the solver gets it as its
         first incumbent, and the rule returned is never worse than it.
+    sample_weight : array-like of shape (n,), optional
+        Weights of the samples (default 1).
 
     Raises
     ------
@@ -214,6 +237,35 @@ def solve_exact_problem(
     constraint ``forbidden_literal[j, r]``), ``max_literals`` (constraint
     ``max_literals[r]``); ``model_hook(handle)`` is called on the built model
     before the solve and may add constraints on ``w``.
+
+    Parameters
+    ----------
+    problem : CNFProblem
+        The prepared problem.
+    n_clauses : int
+        R, the number of clauses.
+    theta : float
+        Sparsity weight θ.
+    formulation : {"zero_one", "hamming"}, default="zero_one"
+        The 0-1 error MIP or the Hamming MIP.
+    solver : str or Backend, default="cbc"
+        The solver backend.
+    time_limit : float, optional
+        Seconds; the incumbent is returned with termination ``"time_limit"``.
+    mip_gap : float, optional
+        Relative gap at which to stop.
+    disable_cost : float, optional
+        Allow disabling clauses with an always-true feature of this cost.
+    feature_cost : array-like of shape (d,), optional
+        The feature costs ``c_j`` (default 1).
+    forbidden : sequence of int, optional
+        Feature indices no clause may use.
+    max_literals : int, optional
+        At most this many literals per clause.
+    model_hook : callable, optional
+        Called with the built model handle before the solve.
+    start : Rule, optional
+        A rule offered to the solver as its first incumbent.
     """
     _check_arguments(formulation, theta)
     backend = get_backend(solver)

@@ -85,6 +85,15 @@ def choose_formulation(formulation: str, n_positives: int, n_features: int) -> s
     the clause LP by cutting planes
     (:func:`~rulemodels.models.clause_cuts.build_clause_cut_lp`): a master of
     d + K columns and a few rows per round whatever n is (``docs/benchmarks.md``).
+
+    Parameters
+    ----------
+    formulation : {"auto", "primal", "dual", "cuts"}
+        The requested formulation; any but ``"auto"`` is returned as it is.
+    n_positives : int
+        The number of distinct positive samples.
+    n_features : int
+        The number of features d.
     """
     if formulation not in ("auto", "primal", "dual", "cuts"):
         raise ValueError(f"formulation must be 'auto', 'primal', 'dual' or 'cuts', got {formulation!r}")
@@ -126,6 +135,8 @@ class LPSolutionCache:
     backend : Backend
         Solves every LP of the cache; its persistent instances are
         released by :meth:`close`.
+    model_hook : callable, optional
+        Called as ``model_hook(handle, kind)`` on every model the cache builds, before its first solve.
 
     Examples
     --------
@@ -191,25 +202,63 @@ class LPSolutionCache:
 
     # -- stored solutions ----------------------------------------------------
     def solution(self, lp_key: bytes) -> np.ndarray | None:
-        """The stored LP solution ``w`` of the clause LP with key ``lp_key`` (see :func:`lp_digest`), or None."""
+        """The stored LP solution ``w`` of the clause LP with key ``lp_key`` (see :func:`lp_digest`), or None.
+
+        Parameters
+        ----------
+        lp_key : bytes
+            The clause LP's key.
+        """
         return self._solutions.get(lp_key)
 
     def store_solution(self, lp_key: bytes, w: np.ndarray) -> None:
-        """Keep the solution ``w`` of the clause LP with key ``lp_key``."""
+        """Keep the solution ``w`` of the clause LP with key ``lp_key``.
+
+        Parameters
+        ----------
+        lp_key : bytes
+            The clause LP's key.
+        w : numpy.ndarray of shape (d',)
+            Its solution.
+        """
         self._check_open()
         self._solutions[lp_key] = w
 
     def clause(self, lp_key: bytes, method: str) -> np.ndarray | None:
-        """The binary clause ``method`` made of the solution of LP ``lp_key``, or None."""
+        """The binary clause ``method`` made of the solution of LP ``lp_key``, or None.
+
+        Parameters
+        ----------
+        lp_key : bytes
+            The clause LP's key.
+        method : str
+            The binarization method.
+        """
         return self._clauses.get((lp_key, method))
 
     def store_clause(self, lp_key: bytes, method: str, clause: np.ndarray) -> None:
-        """Keep the binary clause ``method`` made of the solution of LP ``lp_key``."""
+        """Keep the binary clause ``method`` made of the solution of LP ``lp_key``.
+
+        Parameters
+        ----------
+        lp_key : bytes
+            The clause LP's key.
+        method : str
+            The binarization method.
+        clause : numpy.ndarray of shape (d',)
+            The binary clause.
+        """
         self._check_open()
         self._clauses[(lp_key, method)] = clause
 
     def set_cover_chain(self, key: bytes) -> SetCoverChain:
-        """The set-covering clauses learned so far under ``key`` (created empty)."""
+        """The set-covering clauses learned so far under ``key`` (created empty).
+
+        Parameters
+        ----------
+        key : bytes
+            The key of the chain.
+        """
         chain = self._set_covers.get(key)
         if chain is None:
             chain = SetCoverChain()
@@ -228,7 +277,13 @@ class LPSolutionCache:
         return self._cost_bytes
 
     def formulation(self, requested: str) -> str:
-        """``choose_formulation`` for this data (the distinct positive rows are counted once)."""
+        """``choose_formulation`` for this data (the distinct positive rows are counted once).
+
+        Parameters
+        ----------
+        requested : {"auto", "primal", "dual", "cuts"}
+            The formulation asked for.
+        """
         chosen = self._formulations.get(requested)
         if chosen is None and (self.data.max_literals is not None or self.model_hook is not None):
             # a literal budget and a hook's constraints are constraints on w: only the primal has w (docs/constraints.md)
@@ -255,6 +310,15 @@ class LPSolutionCache:
 
         A new model is built with ``theta`` and ``weight``; an existing one
         still holds the values of its last solve (the caller pushes its own).
+
+        Parameters
+        ----------
+        formulation : {"primal", "dual"}
+            Which clause LP.
+        theta : float
+            The sparsity weight θ of a new model.
+        weight : numpy.ndarray of shape (n,)
+            The sample weights of a new model.
         """
         self._check_open()
         if formulation not in ("primal", "dual"):
@@ -284,6 +348,13 @@ class LPSolutionCache:
         reach depend on the LPs solved on it before, so a fit gets its own,
         built at its first clause LP (the previous fit's is released), and a
         fit's result depends only on its inputs.
+
+        Parameters
+        ----------
+        owner : object
+            The fit the master belongs to.
+        theta : float
+            The sparsity weight θ of a new master.
         """
         self._check_open()
         if self._cut_master is not None and self._cut_master[0] is owner:
@@ -300,6 +371,13 @@ class LPSolutionCache:
 
         Only the most recent R is kept (Sonar's relaxation at R=5 has 270,000
         rows); a new one is built with ``theta``.
+
+        Parameters
+        ----------
+        n_clauses : int
+            R, the number of clauses.
+        theta : float
+            The sparsity weight θ of a new model.
         """
         self._check_open()
         if self._relaxation is not None and self._relaxation[0] == n_clauses:
@@ -342,6 +420,11 @@ class LPSolutionCache:
         when a rounded rule departed from the hook's (the training workspace
         logs a warning). A clause-LP constraint (``w[j]``) is checked on every
         clause; a two-level one (``w[j, r]``) on the whole matrix.
+
+        Parameters
+        ----------
+        W : numpy.ndarray of shape (d', R)
+            The binary clause matrix.
         """
         broken = []
         for model, constraints in self._hook_constraints:

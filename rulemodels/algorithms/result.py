@@ -39,7 +39,7 @@ class FitResult:
     This is the drivers' internal result; :class:`LearnedRule` is the learned
     rule a fit returns.
 
-    Attributes
+    Parameters
     ----------
     W : ndarray (d', R)
         Binary clause matrix over the working features (with the always-true
@@ -79,7 +79,7 @@ class LearnedRule:
     and by :func:`~rulemodels.solve_exact` (the exact MIP, which also fills
     ``exact_bound``, ``gap``, ``breakdown``, ``solve`` and ``model``).
 
-    Attributes
+    Parameters
     ----------
     rule : Rule
         Over the original literals, true for the positive class.
@@ -161,6 +161,11 @@ class LearnedRule:
 
         A clause is the AND (DNF) or OR (CNF) of its columns, the rule the OR
         (DNF) or AND (CNF) of its clauses (:meth:`~rulemodels.Rule.reduce`).
+
+        Parameters
+        ----------
+        A : numpy.ndarray of shape (n_samples, n_literals)
+            Rows binarized by the workspace's binarizer.
         """
         matrix = np.asarray(A) != 0
         outputs = np.empty((matrix.shape[0], len(self.clause_columns)), dtype=bool)

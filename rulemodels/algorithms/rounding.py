@@ -75,6 +75,15 @@ def simple_binarize(w: np.ndarray, threshold: float = 0.2, *, snap_noise: bool =
     """``1[w_j > threshold]`` (the paper's simple binarization, threshold 0.2 in SCS).
 
     With ``snap_noise`` the threshold is applied to the snapped ``w`` (:func:`snap`).
+
+    Parameters
+    ----------
+    w : numpy.ndarray of shape (d,)
+        The fractional clause.
+    threshold : float, default=0.2
+        A value above it selects its feature.
+    snap_noise : bool, default=False
+        Snap solver noise away first (:func:`snap`).
     """
     return ((snap(w) if snap_noise else np.asarray(w, dtype=float)) > threshold).astype(float)
 
@@ -162,6 +171,15 @@ def non_redundant_combinations(
 
     Returns an array of shape (len(columns), K) (the empty set included), or
     None if there are more than ``max_combinations``.
+
+    Parameters
+    ----------
+    columns : numpy.ndarray
+        The feature indices of one source column.
+    compatible : numpy.ndarray of bool, shape (len(columns), len(columns))
+        Whether two of them may be in a clause together.
+    max_combinations : int
+        The most subsets to enumerate.
     """
     size = len(columns)
     subsets: list[list[int]] = []
@@ -241,6 +259,15 @@ class RedundancyAwareBinarizer:
         (d,), one source column's feature indices and its K candidate
         combinations (len(columns), K), and returns the objective of
         ``current`` with those entries replaced by each candidate.
+
+        Parameters
+        ----------
+        w : numpy.ndarray of shape (d,)
+            The fractional clause.
+        cost : callable
+            Scores the candidates, as ``cost(current, columns, options)`` (see above).
+        snap_noise : bool, default=False
+            Snap solver noise away first (:func:`snap`); otherwise ``w`` is clipped to [0, 1].
         """
         w_lp = snap(w) if snap_noise else np.clip(np.asarray(w, dtype=float), 0.0, 1.0)  # noise must not reorder columns
         current = w_lp.copy()

@@ -56,6 +56,27 @@ def learn(
     ignores it). The result (with this fit's build/solve counters) is what
     a fit on a fresh cache would give. For a single fit build the cache
     for it: ``with LPSolutionCache(WorkingData.from_problem(problem), backend) as cache:``.
+
+    Parameters
+    ----------
+    cache : LPSolutionCache
+        The problem and the shared LP work.
+    algorithm : {"cg", "am", "bcd", "tlp", "scs", "scn"}
+        The algorithm.
+    n_clauses : int
+        R, the number of clauses.
+    theta : float
+        Sparsity weight θ.
+    max_iter : int
+        Iteration cap of BCD and AM, and the most rounds of CG.
+    time_limit : float or None, default=None
+        Seconds for the fit; None for no limit.
+    solver_options : mapping or None, default=None
+        Native solver options passed to every solve.
+    formulation : {"auto", "primal", "dual", "cuts"}, default="auto"
+        The form of the clause LP.
+    cg_settings : CGSettings or None, default=None
+        The knobs of column generation; None: the defaults.
     """
     if algorithm not in ALGORITHMS:
         raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")

@@ -56,6 +56,23 @@ def two_level_lp(
     The relaxation for R clauses is built once per cache and re-solved
     for each θ (only θ changes), from scratch (``warm_start=False``), so the
     result is what a freshly built model gives.
+
+    Parameters
+    ----------
+    cache : LPSolutionCache
+        The problem and the shared LP work.
+    theta : float
+        Sparsity weight θ.
+    n_clauses : int
+        R, the number of clauses.
+    binarization : {"redundancy_aware", "simple"}, default="redundancy_aware"
+        How each clause of the relaxation is binarized.
+    threshold : float, default=0.2
+        The threshold of the simple binarization.
+    time_limit : float or None, default=None
+        Seconds for the solve; None for no limit.
+    solver_options : mapping or None, default=None
+        Native solver options.
     """
     data = cache.data
     relaxation, built = cache.relaxation(n_clauses, theta)

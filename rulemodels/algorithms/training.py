@@ -77,6 +77,15 @@ def default_binarizer(
     ``n_thresholds=None`` keeps :class:`~rulemodels.FeatureBinarizer`'s own number; ``thresholds=None`` the
     estimators' method (``defaults.DEFAULT_THRESHOLDS``: label-aware cut points). The paper protocol passes
     ``thresholds="quantile", round_thresholds=False``, the paper's binarization (the decile boundaries themselves).
+
+    Parameters
+    ----------
+    n_thresholds : int or None, default=None
+        Thresholds per numeric column; None keeps the binarizer's own number.
+    thresholds : str or None, default=None
+        Where the thresholds go; None: ``defaults.DEFAULT_THRESHOLDS``.
+    round_thresholds : bool, default=True
+        Passed to :class:`~rulemodels.FeatureBinarizer`.
     """
     settings: dict[str, Any] = {} if n_thresholds is None else {"n_thresholds": n_thresholds}
     settings["thresholds"] = defaults.DEFAULT_THRESHOLDS if thresholds is None else thresholds
@@ -275,6 +284,13 @@ class TrainingWorkspace:
         With ``constraints`` that forbid literals (forbidden columns, monotone
         directions), the problem over the allowed literals only: how the
         heuristics honour them (:meth:`CNFProblem.restrict`).
+
+        Parameters
+        ----------
+        form : {"dnf", "cnf"}
+            The rule's form.
+        constraints : RuleConstraints or None, default=None
+            The domain constraints; None: every literal.
         """
         full = self._problems.get((form, None))
         if full is None:
@@ -307,7 +323,19 @@ class TrainingWorkspace:
     def lp_cache(
         self, form: str, *, allow_disable: bool, disable_cost: float | None, constraints: RuleConstraints | None = None,
     ) -> LPSolutionCache:
-        """The shared LP work for one form, clause-disabling setting and set of constraints (built on first use)."""
+        """The shared LP work for one form, clause-disabling setting and set of constraints (built on first use).
+
+        Parameters
+        ----------
+        form : {"dnf", "cnf"}
+            The rule's form.
+        allow_disable : bool
+            Let the learner disable clauses.
+        disable_cost : float or None
+            Cost of the always-true feature, in literals.
+        constraints : RuleConstraints or None, default=None
+            The domain constraints; None: none.
+        """
         if self.closed:
             raise RuntimeError("this TrainingWorkspace was closed: build a new one for further fits")
         active = constraints is not None and constraints.active
@@ -334,7 +362,13 @@ class TrainingWorkspace:
         return cache
 
     def transform(self, X: Any) -> np.ndarray:
-        """The binary matrix of other rows (a test fold) with this workspace's binarizer."""
+        """The binary matrix of other rows (a test fold) with this workspace's binarizer.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            The rows to binarize.
+        """
         return self.binarizer.transform(X)
 
     def learn(
@@ -389,6 +423,36 @@ class TrainingWorkspace:
         objective of the pruned rule. Removal keeps the built-in constraints
         (forbidden, monotone, literal budget, costs); with a ``model_hook``,
         whose constraints are unknown here, pruning is skipped.
+
+        Parameters
+        ----------
+        form : {"dnf", "cnf"}
+            The rule's form.
+        algorithm : {"cg", "am", "bcd", "tlp", "scs", "scn", "exact"}
+            The algorithm.
+        n_clauses : int
+            R, the number of clauses.
+        theta : float
+            Sparsity weight θ, the learner's (paper's): the cost of one literal in weighted training errors
+            (the estimator passes its ``paper_theta_``).
+        allow_disable : bool
+            Let the learner disable clauses.
+        disable_cost : float or None
+            Cost of the always-true feature, in literals.
+        max_iter : int
+            Iteration cap of BCD and AM.
+        time_limit : float or None, default=None
+            Seconds for the fit; None for no limit.
+        solver_options : mapping or None, default=None
+            Native solver options passed to every solve.
+        polish : float or None, default=None
+            Seconds of MIP polishing (see above).
+        polish_formulation : {"zero_one", "hamming"}, default="zero_one"
+            The exact MIP polishing solves.
+        constraints : RuleConstraints or None, default=None
+            The domain constraints (see above).
+        prune : bool, default=False
+            Prune the rule (see above).
         """
         learned = self._learn_checked(
             form=form, algorithm=algorithm, n_clauses=n_clauses, theta=theta, allow_disable=allow_disable,
@@ -552,6 +616,25 @@ class TrainingWorkspace:
         those one θ at a time with :meth:`learn`. Model builds are counted on
         the first entry of the path (the largest θ, the smallest R). ``prune``
         prunes each rule as :meth:`learn` does.
+
+        Parameters
+        ----------
+        form : {"dnf", "cnf"}
+            The rule's form.
+        thetas : sequence of float
+            The sparsity weights θ of the path.
+        n_clauses : sequence of int
+            The numbers of clauses R.
+        allow_disable : bool
+            Let the learner disable clauses.
+        disable_cost : float or None
+            Cost of the always-true feature, in literals.
+        max_iter : int
+            The most rounds of column generation at each θ.
+        solver_options : mapping or None, default=None
+            Native solver options passed to every solve.
+        prune : bool, default=False
+            Prune each rule as :meth:`learn` does.
         """
         if form not in ("dnf", "cnf"):
             raise ValueError(f"form must be 'dnf' or 'cnf' here, got {form!r}")
@@ -687,7 +770,21 @@ class TrainingWorkspace:
 
     # -- checks for fits handed this workspace -------------------------------
     def check_fit_inputs(self, X: Any, y: Any, sample_weight: Any, binarizer: FeatureBinarizer, solver: Any) -> None:
-        """Raise a ValueError unless a fit on ``(X, y, sample_weight)`` with these settings may use this workspace."""
+        """Raise a ValueError unless a fit on ``(X, y, sample_weight)`` with these settings may use this workspace.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            The fit's training features.
+        y : array-like of shape (n_samples,)
+            The fit's labels.
+        sample_weight : array-like of shape (n_samples,) or None
+            The fit's sample weights.
+        binarizer : FeatureBinarizer
+            The fit's binarization settings.
+        solver : str or Backend
+            The fit's solver.
+        """
         if self.closed:
             raise RuntimeError("this TrainingWorkspace was closed: build a new one for further fits")
         wanted = binarizer.get_params()

@@ -42,7 +42,7 @@ class HeaderLooksLikeDataWarning(UserWarning):
 class CSVOptions:
     """How to read a CSV file.
 
-    Attributes
+    Parameters
     ----------
     header : bool
         The first row holds the column names; False names them ``x0, x1, ...``.
@@ -79,7 +79,21 @@ class CSVOptions:
 @dataclass(frozen=True)
 class LabeledData:
     """Features, 0/1 labels, and the names of the two classes (``classes[1]`` is label 1); with more
-    than two classes (``load_data(..., multiclass=True)``), the labels themselves and every class, sorted."""
+    than two classes (``load_data(..., multiclass=True)``), the labels themselves and every class, sorted.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame
+        The feature columns.
+    y : numpy.ndarray
+        The 0/1 labels (1 = ``classes[1]``), or the labels themselves with more than two classes.
+    target : str
+        The name of the target column.
+    classes : tuple
+        The class labels, sorted.
+    source : str
+        Where the data came from (a bundled dataset's name or a file path).
+    """
 
     X: pd.DataFrame
     y: np.ndarray
@@ -110,6 +124,15 @@ def read_features(path: str | Path, options: CSVOptions | None = None,
     Warns (:class:`HeaderLooksLikeDataWarning`) when every header name is a number.
     ``dtypes`` reads the columns it names with those dtypes (``{"zip": str}`` keeps
     ``"02110"`` as text; names the file lacks are ignored).
+
+    Parameters
+    ----------
+    path : str or Path
+        The CSV file, or a Parquet file or directory.
+    options : CSVOptions or None, default=None
+        How to read a CSV file; None uses ``CSVOptions()``.
+    dtypes : mapping of str to dtype or None, default=None
+        The dtype of the columns it names.
     """
     options = options or CSVOptions()
     file = Path(path)
@@ -201,6 +224,13 @@ def resolve_target(target: str, columns: list[str]) -> str:
     """The target column's name from a name or a 0-based index (negative counts from the end).
 
     A name that is a column wins over the same text read as an index.
+
+    Parameters
+    ----------
+    target : str
+        A column name, or a 0-based column index as text.
+    columns : list of str
+        The file's column names.
     """
     if target in columns:
         return target
@@ -217,7 +247,13 @@ def resolve_target(target: str, columns: list[str]) -> str:
 
 
 def is_bundled_dataset(source: str) -> bool:
-    """Whether ``source`` names a bundled dataset (and is not also a file path)."""
+    """Whether ``source`` names a bundled dataset (and is not also a file path).
+
+    Parameters
+    ----------
+    source : str
+        A dataset name or a file path.
+    """
     return source in list_datasets() and not Path(source).exists()
 
 
@@ -251,6 +287,23 @@ def load_data(source: str, target: str | None = None, positive: str | None = Non
     rule list; otherwise such a target needs ``positive``. ``drop`` names
     feature columns left out (an ID column, a column that must not be in the
     rule: the CLI's ``--drop`` and ``--id``).
+
+    Parameters
+    ----------
+    source : str
+        A bundled dataset's name or a CSV file's path.
+    target : str or None, default=None
+        The target column: a name or a 0-based index; None is the bundled dataset's target.
+    positive : str or None, default=None
+        The target value that counts as the positive class.
+    options : CSVOptions or None, default=None
+        How to read the CSV file.
+    categorical : sequence of str, default=()
+        Columns read as text categories.
+    multiclass : bool, default=False
+        Keep the labels of a target with more than two values.
+    drop : sequence of str, default=()
+        Feature columns left out.
     """
     if is_bundled_dataset(source):
         X, y = load_dataset(source)

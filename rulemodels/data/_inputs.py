@@ -34,6 +34,11 @@ def check_input(X: Any) -> None:
     DataFrame of another library than pandas is checked as the pandas
     DataFrame :func:`as_frame` makes of it (the public methods convert it
     once, first, with :func:`rulemodels.utils.as_pandas`).
+
+    Parameters
+    ----------
+    X : array-like or DataFrame of shape (n_samples, n_features)
+        The features to check.
     """
     X = as_pandas(X)
     if sp.issparse(X):
@@ -47,7 +52,13 @@ def check_input(X: Any) -> None:
 
 
 def check_no_missing_labels(y: np.ndarray) -> None:
-    """Raise when labels are missing (None, NaN): a rule is learned from labelled rows only."""
+    """Raise when labels are missing (None, NaN): a rule is learned from labelled rows only.
+
+    Parameters
+    ----------
+    y : numpy.ndarray of shape (n_samples,)
+        The labels.
+    """
     missing = np.flatnonzero(np.asarray(pd.isna(y), dtype=bool))
     if missing.size:
         shown = ", ".join(map(str, missing[:5])) + (", ..." if missing.size > 5 else "")
@@ -97,6 +108,15 @@ def columns_as_labels(X: Any, y: Any, sample_weight: Any = None) -> tuple[Any, A
     is not a column is refused with the closest column suggested; a column name
     with an array ``X`` (no names) is refused too.
 
+    Parameters
+    ----------
+    X : DataFrame or array-like
+        The features, which may hold the label and weight columns.
+    y : str or array-like
+        The labels, or the name of the label column of ``X``.
+    sample_weight : str, array-like or None, default=None
+        The sample weights, or the name of the weight column of ``X``.
+
     Examples
     --------
     >>> frame = pd.DataFrame({"age": [30, 60], "label": ["no", "yes"]})
@@ -136,6 +156,15 @@ def class_labels(y: Any, n_samples: int, *, stacklevel: int = 3) -> tuple[np.nda
     Raises a ValueError that says what is wrong with ``y`` (missing, wrong
     shape or length, not class labels, one class). Any number of classes
     passes: :func:`binary_labels` is the check of the two-class learners.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        The labels (a column vector is raveled with a warning).
+    n_samples : int
+        The number of rows of ``X``, which ``y`` must have.
+    stacklevel : int, default=3
+        The ``stacklevel`` of the column-vector warning.
     """
     if y is None:
         raise ValueError("requires y to be passed, but the target y is None")
@@ -163,7 +192,13 @@ def class_labels(y: Any, n_samples: int, *, stacklevel: int = 3) -> tuple[np.nda
 
 def count_classes(y: Any) -> int:
     """The number of distinct labels of a 1-D (or column-vector) ``y``, missing values not counted;
-    0 when ``y`` is None or has another shape (the full checks then say what is wrong)."""
+    0 when ``y`` is None or has another shape (the full checks then say what is wrong).
+
+    Parameters
+    ----------
+    y : array-like or None
+        The labels.
+    """
     if y is None:
         return 0
     y_array = np.asarray(y)
@@ -180,6 +215,15 @@ def binary_labels(y: Any, n_samples: int, *, stacklevel: int = 3) -> tuple[np.nd
 
     Raises a ValueError that says what is wrong with ``y`` (missing, wrong
     shape or length, one class, more than two classes).
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        The labels (a column vector is raveled with a warning).
+    n_samples : int
+        The number of rows of ``X``, which ``y`` must have.
+    stacklevel : int, default=3
+        The ``stacklevel`` of the column-vector warning.
     """
     classes, y_array = class_labels(y, n_samples, stacklevel=stacklevel + 1)
     if classes.shape[0] != 2:
@@ -204,6 +248,13 @@ def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray:
     weights would otherwise meet the solver's absolute tolerances or
     overflow), and a fit's ``objective_`` is in units of an average-weight
     row. Dividing by the largest weight first keeps the sum finite.
+
+    Parameters
+    ----------
+    sample_weight : array-like, scalar or None
+        The weights; None gives every sample weight 1.
+    n_samples : int
+        The number of samples.
     """
     if sample_weight is None:
         return np.ones(n_samples)
@@ -241,6 +292,17 @@ def class_weighted(y: Any, sample_weight: Any, class_weight: Any, *, class_count
     ({label: rows}) gives them when ``y`` holds one row per group of rows (a
     Parquet or Dask fit's distinct patterns). The product goes through the
     usual sample-weight checks afterwards, so only its ratios matter.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        The labels.
+    sample_weight : array-like or None
+        The sample weights (None: all 1).
+    class_weight : dict, "balanced" or None
+        The weight of each class.
+    class_counts : dict or None, default=None
+        The number of rows of each label, when ``y`` holds one row per group of rows.
     """
     if class_weight is None:
         return sample_weight

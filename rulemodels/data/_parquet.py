@@ -43,7 +43,13 @@ class ParquetSchemaWarning(UserWarning):
 
 
 def is_parquet_path(source: str | os.PathLike) -> bool:
-    """Whether the CLI reads ``source`` as Parquet: a ``.parquet``/``.pq`` name, or a directory of such files."""
+    """Whether the CLI reads ``source`` as Parquet: a ``.parquet``/``.pq`` name, or a directory of such files.
+
+    Parameters
+    ----------
+    source : str or os.PathLike
+        The path to check.
+    """
     path = Path(source)
     if path.suffix.lower() in PARQUET_SUFFIXES:
         return True
@@ -313,6 +319,11 @@ def parquet_columns(path: str | os.PathLike) -> list[str]:
     A directory whose files differ in their columns has all of them (see
     :func:`parquet_dataset`; the read of the rows that follows reports what differs).
     Columns holding a stored pandas index are not data and are left out.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A Parquet file or a directory of them.
     """
     return dataset_columns(parquet_dataset(path, report=False))
 
@@ -322,6 +333,15 @@ def parquet_batches(path: str | os.PathLike, columns: list[str] | None = None,
     """The record batches of a Parquet file or directory as DataFrames (``columns``: only those), one at a time.
 
     A directory is read under its files' unified schema (:func:`parquet_dataset`).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A Parquet file or a directory of them.
+    columns : list of str or None, default=None
+        The columns to read; None reads every column.
+    batch_rows : int, default=defaults.STREAM_BATCH_ROWS
+        The number of rows per batch, at most.
     """
     yield from dataset_batches(parquet_dataset(path), columns, batch_rows)
 

@@ -65,7 +65,13 @@ def is_dask_collection(X: Any) -> bool:
 
 
 def is_stream_input(X: Any) -> bool:
-    """Whether ``fit``/``predict`` reads ``X`` in chunks: a path (Parquet file or directory) or a Dask DataFrame."""
+    """Whether ``fit``/``predict`` reads ``X`` in chunks: a path (Parquet file or directory) or a Dask DataFrame.
+
+    Parameters
+    ----------
+    X : object
+        The input to check.
+    """
     return isinstance(X, (str, os.PathLike)) or is_dask_collection(X)
 
 
@@ -445,7 +451,7 @@ def _merge_patterns(parts: list[_Patterns]) -> _Patterns:
 class StreamedData:
     """What a fit on chunked data learns from: the distinct patterns and the binarizer fitted in pass 1.
 
-    Attributes
+    Parameters
     ----------
     X : DataFrame
         One raw row per distinct (binary pattern, label) group (its first row in the data).
@@ -494,6 +500,26 @@ def read_stream(
     ``sample_weight`` are column names or aligned Dask Series). ``binarizer``
     holds the binarization settings (unfitted); the returned one is fitted from
     pass 1's summaries. See the module docstring.
+
+    Parameters
+    ----------
+    X : str, os.PathLike or dask.dataframe.DataFrame
+        A Parquet file or directory, or a Dask DataFrame.
+    y : str or dask.dataframe.Series
+        The label column's name, or (Dask) an aligned Series.
+    sample_weight : str, dask.dataframe.Series or None, default=None
+        The weight column's name, or (Dask) an aligned Series; None weighs every row 1.
+    binarizer : FeatureBinarizer
+        The binarization settings (unfitted).
+    batch_rows : int, default=defaults.STREAM_BATCH_ROWS
+        Rows per Parquet batch, at most.
+    exact_distinct : int, default=defaults.STREAM_EXACT_DISTINCT
+        The cap on a numeric column's distinct values counted exactly; beyond it the thresholds are
+        quantiles of a sample.
+    sample_size : int, default=defaults.STREAM_SAMPLE_SIZE
+        The size of that sample.
+    seed : int, default=defaults.STREAM_SEED
+        The seed of the sampling.
     """
     source = _source(X, y, sample_weight, int(batch_rows))
     start = time.perf_counter()
@@ -561,6 +587,19 @@ def stream_map(X: Any, function: Callable[[pd.DataFrame], np.ndarray], columns: 
     concatenated into one numpy array; a Dask DataFrame gives a lazy Dask Series
     or DataFrame from ``map_partitions``, to ``.compute()``. ``meta`` is the
     empty pandas Series or DataFrame of the Dask result (its dtypes and columns).
+
+    Parameters
+    ----------
+    X : str, os.PathLike or dask.dataframe.DataFrame
+        A Parquet file or directory, or a Dask DataFrame.
+    function : callable
+        Maps a DataFrame of rows to an array of one value (or one row of values) per row.
+    columns : list of str
+        The columns ``function`` reads.
+    meta : pandas.Series or pandas.DataFrame
+        The empty pandas Series or DataFrame of the Dask result.
+    batch_rows : int, default=defaults.STREAM_BATCH_ROWS
+        Rows per Parquet batch, at most.
     """
     if is_dask_collection(X):
         frame_output = isinstance(meta, pd.DataFrame)

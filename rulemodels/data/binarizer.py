@@ -526,7 +526,7 @@ class ColumnSummary:
     """What :meth:`FeatureBinarizer.fit_summary` needs of one column: counts gathered in one pass over data
     too large to hold at once (Parquet batches, Dask partitions; :mod:`rulemodels.data._stream`).
 
-    Attributes
+    Parameters
     ----------
     name : str
     categorical : bool
@@ -869,6 +869,11 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         quantile code reads the counts as the sorted values); with a sample (``counts`` None) the thresholds
         are the same quantiles of the sample, kept below the exact maximum (docs/large_data.md measures the
         approximation). ``feature_names_in_`` is set to the summaries' names.
+
+        Parameters
+        ----------
+        summaries : list of ColumnSummary
+            One summary per column, in the order of the columns.
         """
         validate_params(self)
         if self.thresholds != "quantile":
@@ -1157,7 +1162,17 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
     # -- transform ---------------------------------------------------------
 
     def fit_transform(self, X: Any, y: Any = None, **fit_params: Any) -> np.ndarray:
-        """:meth:`fit` to ``X``, then :meth:`transform` it (a polars or pyarrow DataFrame converted once)."""
+        """:meth:`fit` to ``X``, then :meth:`transform` it (a polars or pyarrow DataFrame converted once).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Raw training data, as in :meth:`fit`.
+        y : array-like of shape (n_samples,), optional
+            Class labels, as in :meth:`fit`.
+        **fit_params : object
+            Other arguments of :meth:`fit` (``sample_weight``).
+        """
         return super().fit_transform(as_pandas(X), y, **fit_params)
 
     def transform(self, X: Any) -> np.ndarray:

@@ -349,6 +349,11 @@ def nested_model_selection(results: pd.DataFrame) -> pd.DataFrame:
     fold k's test rows never influence the choice. Results of several forms
     (``make_grid(..., form="dnf")`` and ``form="cnf"``) may be mixed here.
 
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        The records of a run, with the inner fits of a nested cross-validation.
+
     Returns
     -------
     pandas.DataFrame

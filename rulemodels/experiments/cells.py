@@ -129,6 +129,11 @@ def run_unit(unit: Unit | Sequence[Task]) -> list[dict[str, Any]]:
     exception raised after a Ctrl-C arrived during the unit (as
     ``KeyboardInterrupt``), even one that lost the interrupt on its way
     (:func:`~solvers.signals.watching_interrupts`).
+
+    Parameters
+    ----------
+    unit : Unit or sequence of Task
+        The tasks of one training set.
     """
     tasks = unit.tasks if isinstance(unit, Unit) else tuple(unit)
     if not tasks:
@@ -216,6 +221,11 @@ def _run_cell(
 
 def run_task(task: Task) -> dict[str, Any]:
     """Fit one task on its own and return its record (a unit of one task; see :func:`run_unit`).
+
+    Parameters
+    ----------
+    task : Task
+        The fit to run.
 
     Returns
     -------

@@ -65,6 +65,11 @@ def check_solvers(tasks: Iterable[Task]) -> None:
 
     Run before a sweep starts, so a missing or broken solver stops it at once
     instead of filling the results file with failed tasks.
+
+    Parameters
+    ----------
+    tasks : iterable of Task
+        The tasks whose solvers to check.
     """
     from solvers import get_backend
 

@@ -30,7 +30,17 @@ __all__ = ["Report", "cv_table_markdown", "packed_results", "selection_markdown"
 
 @dataclass(frozen=True)
 class Report:
-    """What :func:`write_report` wrote: the optimistic and the honest table, and whether the figures were drawn."""
+    """What :func:`write_report` wrote: the optimistic and the honest table, and whether the figures were drawn.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The optimistic table (the minimum over θ, as the paper's Table 1).
+    nested : pandas.DataFrame
+        The honest table (θ chosen by nested cross-validation).
+    figures : bool
+        Whether the figures were drawn (False when matplotlib is missing).
+    """
 
     table: pd.DataFrame
     nested: pd.DataFrame
@@ -53,6 +63,13 @@ def write_report(results: pd.DataFrame, out: Path) -> Report:
     ``pareto_<dataset>_by_algorithm.png`` (at the largest R). Only cells with
     every fold count, so an unfinished run shows no half-averaged numbers.
     ``Report.figures`` is False when matplotlib is missing (no figure written).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        The records of a run.
+    out : Path
+        The directory to write to.
     """
     from rulemodels.experiments.plotting import plot_pareto
 

@@ -58,7 +58,13 @@ def _parse_results(data: bytes, path: Path) -> tuple[list[dict[str, Any]], int, 
 
 
 def is_failure(record: Mapping[str, Any]) -> bool:
-    """Whether a record is a failed task's (its ``error`` is set): such a task is run again on resume."""
+    """Whether a record is a failed task's (its ``error`` is set): such a task is run again on resume.
+
+    Parameters
+    ----------
+    record : mapping
+        A task's record.
+    """
     return record.get("error") is not None
 
 

@@ -168,6 +168,11 @@ class Task:
         For a CSV dataset (see :class:`CSVData`; :func:`make_grid` fills them
         in): the file, its label column, the positive class as text, and the
         file's SHA-256, checked by the worker before fitting.
+    inner_fold : int, optional
+        For a fit of the inner cross-validation: which inner fold of the outer training fold is the
+        test fold, ``0 <= inner_fold < n_inner_folds``. None: an outer fit.
+    n_inner_folds : int, optional
+        Number of inner folds J; set together with ``inner_fold``, at least 2.
     """
 
     dataset: str
@@ -463,7 +468,16 @@ def make_grid(
 
 
 def paper_grid(n_folds: int = defaults.DEFAULT_FOLDS, **settings: Any) -> list[Task]:
-    """The grid of the paper's Table 1: 4 datasets × 5 algorithms × R 1..5 × 18 θ × 10 folds (18,000 fits)."""
+    """The grid of the paper's Table 1: 4 datasets × 5 algorithms × R 1..5 × 18 θ × 10 folds (18,000 fits).
+
+    Parameters
+    ----------
+    n_folds : int, default=defaults.DEFAULT_FOLDS
+        Number of cross-validation folds.
+    **settings : object
+        Passed to :func:`make_grid`: ``inner_folds``, and task settings the same for every task
+        (see :class:`Task`).
+    """
     return make_grid(PAPER_DATASETS, PAPER_ALGORITHMS, PAPER_CLAUSES, PAPER_THETAS, n_folds, **settings)
 
 

@@ -216,7 +216,7 @@ class TwoLevelModel:
     change made the Pyomo way (``handle.model.theta = 0.5``) is what
     :meth:`sparsity_changes` reports.
 
-    Attributes
+    Parameters
     ----------
     model : pyomo.environ.ConcreteModel
     groups : SampleGroups
@@ -232,7 +232,13 @@ class TwoLevelModel:
         return f"TwoLevelModel({m.name!r}, {len(m.J)} features, R={len(m.R)}, {self.groups.n_groups} sample groups)"
 
     def set_theta(self, theta: float) -> None:
-        """Change the sparsity weight θ in place."""
+        """Change the sparsity weight θ in place.
+
+        Parameters
+        ----------
+        theta : float
+            The new sparsity weight θ >= 0.
+        """
         check_nonnegative("theta", theta)
         self.model.theta = float(theta)
 
@@ -265,6 +271,13 @@ class TwoLevelModel:
         and ``z`` assigns each negative to the first clause reaching that minimum.
         A backend started with ``solve(..., mip_start=True)`` offers these
         values to the solver as its first incumbent.
+
+        Parameters
+        ----------
+        W : numpy.ndarray of shape (d, R)
+            The binary rule: ``W[j, r] = 1`` selects feature j in clause r.
+        w0 : numpy.ndarray of shape (R,) or None, default=None
+            The value of the clause-disabling feature of each clause; None: 0.
         """
         m = self.model
         W = np.asarray(W, dtype=float)

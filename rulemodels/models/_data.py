@@ -182,6 +182,11 @@ def unique_rows(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     :func:`numpy.packbits` does) and compared as one string: about 25 times
     faster than ``np.unique`` on a matrix of a few thousand rows, which
     compares the columns one by one.
+
+    Parameters
+    ----------
+    matrix : numpy.ndarray of bool, shape (n, d)
+        The rows to group.
     """
     matrix = np.asarray(matrix, dtype=bool)
     if matrix.shape[1] == 0:  # one pattern, the empty row

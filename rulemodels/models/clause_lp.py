@@ -186,6 +186,26 @@ def build_clause_dual_lp(
     of 40 s (the first clause LP of a DNF fit), and a whole AM fit took 140 s
     instead of 500 s (``benchmarks/bench_scaling.py``). The clause engine
     therefore uses it for tall problems.
+
+    Parameters
+    ----------
+    A : array-like or sparse matrix of shape (n, d), 0/1
+        Binary features ``a_ij``.
+    y : array-like of shape (n,), 0/1
+        1 for samples the clause must cover (output 1), 0 for samples it must reject.
+    theta : float
+        Sparsity weight θ (mutable Param ``theta``).
+    sample_weight : array-like of shape (n,), optional
+        Weights ``ω_i >= 0`` (default 1); mutable through :meth:`ClauseLP.set_sample_weight`.
+    feature_cost : array-like of shape (d,), optional
+        Per-feature costs ``c_j`` (default 1); mutable Param ``c``.
+    disable_cost : float, optional
+        Add the always-true feature (paper section 3) with cost ``c_0 = disable_cost``, as in
+        :func:`build_clause_lp`.
+    merge_identical : bool, default=True
+        One row per group of identical positive samples (weights summed).
+    tie_break : array-like of shape (d,), optional
+        Tie-break costs ``ε_j >= 0`` (mutable Param ``epsilon``, default 0; see :func:`tie_break_costs`).
     """
     data = prepare_data(
         A, y, theta=theta, sample_weight=sample_weight, feature_cost=feature_cost,
@@ -239,6 +259,13 @@ def tie_break_costs(n_features: int, scale: float) -> np.ndarray:
     sample's weight per literal) but with gaps ``scale / d`` between
     features above the solvers' optimality tolerances (about 1e-7), so every
     solver sees it (``docs/solvers.md``).
+
+    Parameters
+    ----------
+    n_features : int
+        The number of features d.
+    scale : float
+        The cost ``ε`` of the last feature, >= 0.
     """
     check_nonnegative("tie_break", scale)
     if n_features == 0:
@@ -342,6 +369,15 @@ class ClauseLP(_ClauseParams):
     way (``lp.model.theta = 3.0``) is re-solved exactly like one made with
     :meth:`set_theta`.
 
+    Parameters
+    ----------
+    model : pyomo.environ.ConcreteModel
+        The built LP.
+    data : PreparedData
+        The checked inputs it was built from (its sample groups and weights).
+    dual : bool
+        Whether ``model`` is the dual (:func:`build_clause_dual_lp`).
+
     Attributes
     ----------
     model : pyomo.environ.ConcreteModel
@@ -389,6 +425,11 @@ class ClauseLP(_ClauseParams):
 
         Sets the positive groups' ``weight``, the aggregated ``neg_cost``
         and ``neg_weight_total``.
+
+        Parameters
+        ----------
+        sample_weight : array-like of shape (n,)
+            The new weights ``ω_i >= 0``, one per sample.
         """
         self._store_sample_weight(sample_weight)
 
@@ -406,6 +447,15 @@ class ClauseLP(_ClauseParams):
         :meth:`parameter_changes` does; ``tie_break`` likewise for the ``ε``
         it stored with :meth:`set_tie_break`. Same result as the two calls; on
         small data the Param reads cost as much as the LP solve.
+
+        Parameters
+        ----------
+        sample_weight : array-like of shape (n,)
+            The new weights ``ω_i >= 0``, one per sample.
+        feature_cost : numpy.ndarray of shape (d,) or None, default=None
+            The ``c`` the caller stored with :meth:`set_feature_cost`, used as stored; None reads it from its Params.
+        tie_break : numpy.ndarray of shape (d,) or None, default=None
+            The ``ε`` the caller stored with :meth:`set_tie_break`, used as stored; None reads it from its Params.
         """
         positive_weight, neg_cost = self._store_sample_weight(sample_weight)
         return self._changes(positive_weight, neg_cost, feature_cost, tie_break)

@@ -87,6 +87,11 @@ class ClauseColumns:
     compute the same numbers. Rows are groups of identical samples with
     summed weights.
 
+    Parameters
+    ----------
+    data : PreparedData
+        The grouped rows, their weights and the feature costs ``c_j``.
+
     Attributes
     ----------
     data : PreparedData
@@ -121,21 +126,59 @@ class ClauseColumns:
         return int((~self.cover_absent).sum() + (~self.pay_absent).sum())
 
     def fails(self, clause: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
-        """Where ``clause`` (feature indices) fails: boolean masks over ``P`` and over ``Z``."""
+        """Where ``clause`` (feature indices) fails: boolean masks over ``P`` and over ``Z``.
+
+        Parameters
+        ----------
+        clause : sequence of int
+            The feature indices of the clause.
+        """
         columns = np.asarray(clause, dtype=np.intp)
         return self.cover_absent[:, columns].all(axis=1), self.pay_absent[:, columns].all(axis=1)
 
     def complexity(self, clause: Sequence[int], clause_cost: float) -> float:
-        """``c_0 + Σ_{j ∈ k} c_j``: the clause's complexity in literals (θ times this is its sparsity cost)."""
+        """``c_0 + Σ_{j ∈ k} c_j``: the clause's complexity in literals (θ times this is its sparsity cost).
+
+        Parameters
+        ----------
+        clause : sequence of int
+            The feature indices of the clause.
+        clause_cost : float
+            ``c_0``, the cost of a clause in literals.
+        """
         return float(clause_cost + self.feature_cost[np.asarray(clause, dtype=np.intp)].sum())
 
     def reduced_cost(self, clause: Sequence[int], mu: np.ndarray, nu: float, theta: float, clause_cost: float) -> float:
-        """``θ (c_0 + Σ_{j∈k} c_j) − Σ_{i ∈ P ∩ F_k} μ_i + Σ_{i ∈ Z ∩ F_k} ω_i − ν`` of one clause."""
+        """``θ (c_0 + Σ_{j∈k} c_j) − Σ_{i ∈ P ∩ F_k} μ_i + Σ_{i ∈ Z ∩ F_k} ω_i − ν`` of one clause.
+
+        Parameters
+        ----------
+        clause : sequence of int
+            The feature indices of the clause.
+        mu : numpy.ndarray, one value per row of ``P``
+            The master's duals ``μ_i`` of the rows to cover.
+        nu : float
+            The master's dual ``ν`` of the cap on the number of clauses.
+        theta : float
+            The sparsity weight θ.
+        clause_cost : float
+            ``c_0``, the cost of a clause in literals.
+        """
         cover, pay = self.fails(clause)
         return float(theta * self.complexity(clause, clause_cost) - mu[cover].sum() + self.pay_weight[pay].sum() - nu)
 
     def objective(self, clauses: Sequence[Sequence[int]], theta: float, clause_cost: float) -> float:
-        """The master's integer objective of selecting exactly ``clauses``: uncovered ``P`` + paying ``Z`` + θ·complexity."""
+        """The master's integer objective of selecting exactly ``clauses``: uncovered ``P`` + paying ``Z`` + θ·complexity.
+
+        Parameters
+        ----------
+        clauses : sequence of sequence of int
+            The selected clauses, each as feature indices.
+        theta : float
+            The sparsity weight θ.
+        clause_cost : float
+            ``c_0``, the cost of a clause in literals.
+        """
         covered = np.zeros(self.cover_rows.shape[0], dtype=bool)
         total = 0.0
         for clause in clauses:
@@ -146,7 +189,19 @@ class ClauseColumns:
 
 
 def prepare_cg_data(A: Any, y: Any, *, sample_weight: Any = None, feature_cost: Any = None) -> ClauseColumns:
-    """Check ``A`` (n, d, 0/1) and the CNF labels ``y``, group identical rows: the data both models share."""
+    """Check ``A`` (n, d, 0/1) and the CNF labels ``y``, group identical rows: the data both models share.
+
+    Parameters
+    ----------
+    A : array-like or sparse matrix of shape (n, d), 0/1
+        Binary features ``a_ij``.
+    y : array-like of shape (n,), 0/1
+        The CNF labels.
+    sample_weight : array-like of shape (n,), optional
+        Weights ``ω_i >= 0`` (default 1).
+    feature_cost : array-like of shape (d,), optional
+        Per-feature costs ``c_j`` (default 1).
+    """
     data = prepare_data(
         A, y, theta=0.0, sample_weight=sample_weight, feature_cost=feature_cost, disable_cost=None, merge_identical=True,
     )
@@ -182,6 +237,21 @@ def build_cg_master(
     of a group splits it (:meth:`CGMaster.add_clauses`), and the duals are
     shared among a group's rows in proportion to their weights
     (:meth:`CGMaster.duals`: a dual solution of the row-by-row LP).
+
+    Parameters
+    ----------
+    columns : ClauseColumns
+        The rows and costs (:func:`prepare_cg_data`).
+    clauses : iterable of sequence of int
+        The initial clauses, each as feature indices; at least one.
+    theta : float
+        The sparsity weight θ (Param ``theta``).
+    clause_cost : float
+        ``c_0``, the cost of a clause in literals (Param ``c0``).
+    max_clauses : int
+        The cap ``R`` on the number of selected clauses (Param ``R``).
+    group_rows : bool, default=False
+        One element of ``P`` per group of rows the same clauses fail on (see above).
     """
     check_nonnegative("theta", theta)
     check_nonnegative("clause_cost", clause_cost)
@@ -344,6 +414,21 @@ def _clause_cost_term(m: pyo.ConcreteModel, k: int) -> Any:
 class CGMaster:
     """The restricted master LP of column generation, grown in place (see the module docstring).
 
+    Parameters
+    ----------
+    model : pyomo.environ.ConcreteModel
+        The built master LP.
+    columns : ClauseColumns
+        The rows and costs it was built from.
+    clauses : list of tuple of int
+        The features of each clause of ``K``, in order.
+    terms : dict of int to list
+        For each element of ``P``, the ``w_k`` of the clauses that fail on its rows (cover them).
+    groups : _RowGroups
+        The elements of ``P``: the groups of rows to cover.
+    objective_terms : tuple of two lists
+        The terms of the named expressions ``uncovered`` and ``clause_costs``, in the order of ``P`` and ``K``.
+
     Attributes
     ----------
     model : pyomo.environ.ConcreteModel
@@ -382,7 +467,13 @@ class CGMaster:
         return list(self._w)
 
     def clause_cost(self, k: int) -> float:
-        """The objective coefficient of ``w_k``: ``pay_k + θ (c_0 + literals_k)``, read from the Params."""
+        """The objective coefficient of ``w_k``: ``pay_k + θ (c_0 + literals_k)``, read from the Params.
+
+        Parameters
+        ----------
+        k : int
+            The clause's index in ``K``.
+        """
         m = self.model
         return float(pyo.value(m.pay[k] + m.theta * (m.c0 + m.literals[k])))
 
@@ -395,6 +486,11 @@ class CGMaster:
         this is how the same master, with every clause generated so far, is
         re-solved at the next θ. Returns a dict for :class:`solvers.ModelChanges`
         (``objective``).
+
+        Parameters
+        ----------
+        theta : float
+            The new sparsity weight θ >= 0.
         """
         check_nonnegative("theta", theta)
         self.model.theta = float(theta)
@@ -410,6 +506,11 @@ class CGMaster:
         """Set the cap ``R`` of ``size`` (``Σ_k w_k ≤ R``); return its new bounds for an in-place re-solve.
 
         Returns a dict for :class:`solvers.ModelChanges` (``constraint_bounds``).
+
+        Parameters
+        ----------
+        max_clauses : int
+            The new cap ``R`` on the number of selected clauses.
         """
         _check_max_clauses(max_clauses)
         self.model.R = int(max_clauses)
@@ -434,6 +535,11 @@ class CGMaster:
         after a split, ``new_rows`` those of :class:`solvers.NewRows` (the new
         groups' ``cover`` rows) and ``objective`` the new costs of the split
         groups' ``xi``.
+
+        Parameters
+        ----------
+        clauses : iterable of sequence of int
+            The clauses to add, each as feature indices.
         """
         m, groups, columns = self.model, self._groups, self.columns
         known = len(groups.ids)  # elements of P the solver has (new ones are appended after them)
@@ -570,6 +676,11 @@ class CGMaster:
         """Make every ``w_k`` binary (the final selection, an integer program) or ``[0, 1]`` again.
 
         Returns the dict for :class:`solvers.ModelChanges` (``integrality``).
+
+        Parameters
+        ----------
+        integer : bool
+            True makes every ``w_k`` binary, False continuous in ``[0, 1]``.
         """
         variables = self.w_vars
         for var in variables:
@@ -601,6 +712,19 @@ def build_cg_pricing(
     ``δ_i`` would fit under the sum): the same integer points with ``|P|`` rows instead
     of ``Σ_i |S_i|`` (a weaker relaxation, but a model HiGHS reads and
     presolves much faster on the bundled datasets).
+
+    Parameters
+    ----------
+    columns : ClauseColumns
+        The rows and costs (:func:`prepare_cg_data`).
+    theta : float
+        The sparsity weight θ (Param ``theta``).
+    clause_cost : float
+        ``c_0``, the cost of a clause in literals (Param ``c0``).
+    max_length : int
+        The most literals a clause may have (Param ``D``).
+    aggregate : bool, default=False
+        One ``no_literals`` row per row of ``P`` instead of one ``no_literal`` row per pair (see above).
     """
     check_nonnegative("theta", theta)
     check_nonnegative("clause_cost", clause_cost)
@@ -669,7 +793,7 @@ def build_cg_pricing(
 class CGPricing:
     """The pricing MIP of column generation; the duals are mutable Params set each round.
 
-    Attributes
+    Parameters
     ----------
     model : pyomo.environ.ConcreteModel
     columns : ClauseColumns
@@ -690,6 +814,13 @@ class CGPricing:
         """Store the master's duals in ``mu`` and ``nu``; the new objective coefficients ``−μ_i`` of ``δ_i``.
 
         Returns the dict for :class:`solvers.ModelChanges` (``objective``).
+
+        Parameters
+        ----------
+        mu : numpy.ndarray, one value per row of ``P``
+            The master's duals ``μ_i`` of the rows to cover.
+        nu : float
+            The master's dual ``ν`` of the cap on the number of clauses.
         """
         mu = np.asarray(mu, dtype=float)
         if mu.shape != (len(self._delta_cover),):
@@ -702,6 +833,11 @@ class CGPricing:
         """Set θ (the Param ``theta``); return the new objective coefficients ``θ c_j`` of every ``z_j``.
 
         Returns a dict for :class:`solvers.ModelChanges` (``objective``).
+
+        Parameters
+        ----------
+        theta : float
+            The new sparsity weight θ >= 0.
         """
         check_nonnegative("theta", theta)
         m = self.model

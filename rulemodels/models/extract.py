@@ -23,12 +23,24 @@ def _solved_value(var: Any) -> float:
 
 
 def clause_weights(lp: ClauseLP) -> np.ndarray:
-    """``w_j`` of a solved clause LP, shape (d,) (fractional for the LP); see :meth:`ClauseLP.weights`."""
+    """``w_j`` of a solved clause LP, shape (d,) (fractional for the LP); see :meth:`ClauseLP.weights`.
+
+    Parameters
+    ----------
+    lp : ClauseLP
+        A solved clause LP.
+    """
     return lp.weights()
 
 
 def two_level_weights(model: pyo.ConcreteModel) -> tuple[np.ndarray, np.ndarray | None]:
-    """``(W, w0)`` of a solved two-level Pyomo model (``handle.model``): W is (d, R); w0 is (R,) or None."""
+    """``(W, w0)`` of a solved two-level Pyomo model (``handle.model``): W is (d, R); w0 is (R,) or None.
+
+    Parameters
+    ----------
+    model : pyomo.environ.ConcreteModel
+        A solved two-level model (``handle.model``).
+    """
     W = np.array([[_solved_value(model.w[j, r]) for r in model.R] for j in model.J])
     w0 = None
     if model.find_component("w0") is not None:
@@ -37,7 +49,15 @@ def two_level_weights(model: pyo.ConcreteModel) -> tuple[np.ndarray, np.ndarray 
 
 
 def is_integral(values: np.ndarray, tol: float = 1e-6) -> bool:
-    """Whether every value is within ``tol`` of 0 or 1."""
+    """Whether every value is within ``tol`` of 0 or 1.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        The values to check.
+    tol : float, default=1e-6
+        The largest distance from 0 or 1 allowed.
+    """
     values = np.asarray(values, dtype=float)
     return bool(np.all(np.minimum(np.abs(values), np.abs(values - 1)) <= tol))
 
@@ -47,6 +67,13 @@ def rule_from_model(handle: ClauseLP | TwoLevelModel, problem: CNFProblem) -> Ru
 
     Fractional solutions (LP relaxations) must be binarized first; see
     :mod:`rulemodels.algorithms.rounding`.
+
+    Parameters
+    ----------
+    handle : ClauseLP or TwoLevelModel
+        The solved model.
+    problem : CNFProblem
+        The problem it was built from, which reads the rule.
     """
     if isinstance(handle, ClauseLP):
         model = handle.model
@@ -65,7 +92,13 @@ def rule_from_model(handle: ClauseLP | TwoLevelModel, problem: CNFProblem) -> Ru
 
 
 def objective_breakdown(handle: ClauseLP | TwoLevelModel) -> dict[str, float]:
-    """``{"accuracy": ..., "sparsity": ..., "total": ...}`` of a solved primal model."""
+    """``{"accuracy": ..., "sparsity": ..., "total": ...}`` of a solved primal model.
+
+    Parameters
+    ----------
+    handle : ClauseLP or TwoLevelModel
+        The solved primal model.
+    """
     model = handle.model
     accuracy = float(pyo.value(model.accuracy_cost))
     sparsity = float(pyo.value(model.sparsity_cost))

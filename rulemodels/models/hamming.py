@@ -62,6 +62,33 @@ def build_hamming(
     ``relax=True`` relaxes ``w`` and ``z`` to [0, 1] (a weak bound, for study only:
     the paper notes the continuous problem is non-convex, so the big-M LP is loose).
 
+    Parameters
+    ----------
+    A : array-like or sparse matrix of shape (n, d), 0/1
+        Binary features.
+    y : array-like of shape (n,), 0/1
+        Labels (CNF: 1 = all clauses true).
+    n_clauses : int
+        R, the number of clauses (>= 1).
+    theta : float
+        Sparsity weight θ (mutable Param).
+    sample_weight : array-like of shape (n,), optional
+        ω_i (summed over identical rows; default 1).
+    feature_cost : array-like of shape (d,), optional
+        c_j (default 1).
+    disable_cost : float, optional
+        Add the always-true feature (variables ``w0[r]``, cost ``c0``): ``w0[r] = 1`` disables clause r.
+    relax : bool, default=False
+        Relax ``w`` and ``z`` to [0, 1] (see above).
+    merge_identical : bool, default=True
+        One row per group of identical samples (weights summed); False: one row per sample.
+    forbidden : sequence of int, optional
+        Features j with ``w_jr = 0`` in every clause.
+    max_literals : int, optional
+        At most this many features per clause.
+    counted : int, optional
+        How many leading features ``max_literals`` counts (default all).
+
     Returns
     -------
     TwoLevelModel

@@ -30,6 +30,13 @@ def row_products(A: Any, W: np.ndarray) -> np.ndarray:
     For a 0/1 ``W`` (every product the drivers take) the sums are counts and
     equal the one product's exactly; for a fractional ``W`` BLAS may add a
     block's terms in another order (the last bit).
+
+    Parameters
+    ----------
+    A : array-like or sparse matrix of shape (n, d)
+        The features (float, 0/1 integers or sparse).
+    W : numpy.ndarray of shape (d, R)
+        The weights.
     """
     if sp.issparse(A):
         return A @ W
@@ -52,6 +59,15 @@ def clause_sums(A: Any, W: np.ndarray, w0: np.ndarray | None = None) -> np.ndarr
     For a binary W each sum is a count, added up over the selected columns
     only (exact, and several times faster than the dense product when
     clauses are short).
+
+    Parameters
+    ----------
+    A : array-like or sparse matrix of shape (n, d)
+        Binary features ``a_ij``.
+    W : numpy.ndarray of shape (d, R) or (d,)
+        The clause weights ``w_jr``.
+    w0 : numpy.ndarray of shape (R,) or None, default=None
+        The clause-disabling feature's weights ``w_0r``; None adds nothing.
     """
     W = np.asarray(W, dtype=float)
     if W.ndim == 1:
@@ -72,7 +88,21 @@ def clause_sums(A: Any, W: np.ndarray, w0: np.ndarray | None = None) -> np.ndarr
 
 
 def sparsity_cost(W: np.ndarray, theta: float, feature_cost: Any = None, w0: Any = None, disable_cost: float = 0.0) -> float:
-    """``θ (Σ_r Σ_j c_j w_jr + c_0 Σ_r w_0r)``."""
+    """``θ (Σ_r Σ_j c_j w_jr + c_0 Σ_r w_0r)``.
+
+    Parameters
+    ----------
+    W : numpy.ndarray of shape (d, R) or (d,)
+        The clause weights ``w_jr``.
+    theta : float
+        The sparsity weight θ.
+    feature_cost : array-like of shape (d,), optional
+        The feature costs ``c_j`` (default 1).
+    w0 : array-like of shape (R,), optional
+        The clause-disabling feature's weights ``w_0r``; None adds nothing.
+    disable_cost : float, default=0.0
+        ``c_0``, the cost of the clause-disabling feature.
+    """
     W = np.asarray(W, dtype=float)
     if W.ndim == 1:
         W = W[:, None]
@@ -91,7 +121,27 @@ def zero_one_objective(
     A: Any, y: Any, W: np.ndarray, theta: float, *, sample_weight: Any = None, feature_cost: Any = None,
     w0: Any = None, disable_cost: float = 0.0,
 ) -> float:
-    """``Σ_i ω_i |ŷ_i − y_i| + θ Σ c_j w_jr`` (eq. (3.7) StdFormulation) for binary W."""
+    """``Σ_i ω_i |ŷ_i − y_i| + θ Σ c_j w_jr`` (eq. (3.7) StdFormulation) for binary W.
+
+    Parameters
+    ----------
+    A : array-like or sparse matrix of shape (n, d)
+        Binary features ``a_ij``.
+    y : array-like of shape (n,), 0/1
+        The CNF labels.
+    W : numpy.ndarray of shape (d, R)
+        The binary clause weights ``w_jr``.
+    theta : float
+        The sparsity weight θ.
+    sample_weight : array-like of shape (n,), optional
+        The weights ``ω_i`` (default 1).
+    feature_cost : array-like of shape (d,), optional
+        The feature costs ``c_j`` (default 1).
+    w0 : array-like of shape (R,), optional
+        The clause-disabling feature's weights ``w_0r``.
+    disable_cost : float, default=0.0
+        ``c_0``, the cost of the clause-disabling feature.
+    """
     y = np.asarray(y).ravel()
     predicted = np.all(clause_sums(A, W, w0) > 0.5, axis=1)
     errors = predicted != (y == 1)
@@ -111,7 +161,27 @@ def hamming_objective(
     A: Any, y: Any, W: np.ndarray, theta: float, *, sample_weight: Any = None, feature_cost: Any = None,
     w0: Any = None, disable_cost: float = 0.0,
 ) -> float:
-    """``Σ_i ω_i η_i + θ Σ c_j w_jr`` (eq. (3.10) HammingFormulation)."""
+    """``Σ_i ω_i η_i + θ Σ c_j w_jr`` (eq. (3.10) HammingFormulation).
+
+    Parameters
+    ----------
+    A : array-like or sparse matrix of shape (n, d)
+        Binary features ``a_ij``.
+    y : array-like of shape (n,), 0/1
+        The CNF labels.
+    W : numpy.ndarray of shape (d, R)
+        The clause weights ``w_jr``.
+    theta : float
+        The sparsity weight θ.
+    sample_weight : array-like of shape (n,), optional
+        The weights ``ω_i`` (default 1).
+    feature_cost : array-like of shape (d,), optional
+        The feature costs ``c_j`` (default 1).
+    w0 : array-like of shape (R,), optional
+        The clause-disabling feature's weights ``w_0r``.
+    disable_cost : float, default=0.0
+        ``c_0``, the cost of the clause-disabling feature.
+    """
     y = np.asarray(y).ravel()
     accuracy = float(_weights(sample_weight, y.size) @ hamming_costs(A, y, W, w0))
     return accuracy + sparsity_cost(W, theta, feature_cost, w0, disable_cost)

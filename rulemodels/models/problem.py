@@ -32,7 +32,7 @@ FORMS = ("cnf", "dnf")
 class CNFProblem:
     """Binary data prepared for CNF learning, and how to read the result back.
 
-    Attributes
+    Parameters
     ----------
     A : csr_matrix (n, d)
         The features the CNF is learned on (the negated features for a DNF).
@@ -89,6 +89,15 @@ class CNFProblem:
         disables clause r (it is dropped: a constant-1 clause of the CNF, a
         constant-0 term of the DNF). A clause with no feature is kept: it is
         constant 0 in a CNF (``(False)``) and constant 1 in a DNF (``(True)``).
+
+        Parameters
+        ----------
+        W : numpy.ndarray of shape (d, R) or (d,)
+            The CNF weights.
+        w0 : numpy.ndarray of shape (R,) or None, default=None
+            The clause-disabling feature's weights; None disables no clause.
+        threshold : float, default=0.5
+            A weight above it selects its feature (or disables its clause).
         """
         W = np.asarray(W, dtype=float)
         if W.ndim == 1:
@@ -111,6 +120,11 @@ class CNFProblem:
         learned, by any LP, rounding or search. The literals, the labels and
         the form are unchanged, so :meth:`rule_from_weights` on the restricted
         problem names the same literals.
+
+        Parameters
+        ----------
+        keep : numpy.ndarray of bool, shape (d,)
+            The features to keep.
         """
         keep = np.asarray(keep, dtype=bool)
         if keep.shape != (self.n_features,):
@@ -121,7 +135,15 @@ class CNFProblem:
         )
 
     def predict_work(self, W: np.ndarray, w0: np.ndarray | None = None) -> np.ndarray:
-        """The CNF's prediction of the working labels ``self.y`` for binary W."""
+        """The CNF's prediction of the working labels ``self.y`` for binary W.
+
+        Parameters
+        ----------
+        W : numpy.ndarray of shape (d, R)
+            The binary CNF weights.
+        w0 : numpy.ndarray of shape (R,) or None, default=None
+            The clause-disabling feature's weights; None adds nothing.
+        """
         from rulemodels.models.objectives import clause_sums
 
         return np.all(clause_sums(self.A, W, w0) > 0.5, axis=1)

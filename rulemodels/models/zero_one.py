@@ -82,6 +82,8 @@ def build_zero_one(
     counted : int, optional
         How many leading features ``max_literals`` counts (default all; the
         drivers' always-true feature, appended last, is no literal).
+    merge_identical : bool, default=True
+        One row per group of identical samples (weights summed); False: one row per sample.
 
     Returns
     -------

@@ -32,6 +32,15 @@ def rule_html(rule: Rule, *, title: str | None = None, facts: Mapping[str, str] 
     """An HTML table of the rule's clauses, its complexity, and optional ``facts`` (label -> text).
 
     Every text is escaped, so column names and categories cannot inject markup.
+
+    Parameters
+    ----------
+    rule : Rule
+        The rule to show.
+    title : str or None, default=None
+        The table's caption; None writes ``"DNF rule"`` or ``"CNF rule"``.
+    facts : mapping of str to str or None, default=None
+        Extra rows, label -> text, shown under the rule.
     """
     noun = "term" if rule.form == "dnf" else "clause"
     inner = " AND " if rule.form == "dnf" else " OR "
@@ -52,6 +61,15 @@ def rule_list_html(rules: RuleList, *, title: str | None = None, facts: Mapping[
     """An HTML table of a rule list: one row per step (its class and its rule as printed), then the default.
 
     Every text is escaped, so column names, categories and class labels cannot inject markup.
+
+    Parameters
+    ----------
+    rules : RuleList
+        The rule list to show.
+    title : str or None, default=None
+        The table's caption; None writes ``"rule list"``.
+    facts : mapping of str to str or None, default=None
+        Extra rows, label -> text, shown under the list.
     """
     rows = []
     for k, (label, rule) in enumerate(rules.steps, start=1):

@@ -137,6 +137,13 @@ def explain_rule_list(rules: RuleList, X: pd.DataFrame) -> pd.DataFrame:
     reasons as in :func:`explain_rule`) and by every earlier step's rule being
     false (theirs); a row left to the default by every step's rule being false.
 
+    Parameters
+    ----------
+    rules : RuleList
+        The rule list to explain.
+    X : DataFrame of shape (n_samples, n_features)
+        The rows (pandas, polars or pyarrow; an array is read as a DataFrame), with the columns the rules use.
+
     Returns
     -------
     pandas.DataFrame

@@ -214,6 +214,13 @@ def to_sql(rule: Rule | RuleList, *, cast: bool = True) -> str:
     stores an empty cell as ``''``, which SQLite casts to 0; set them to NULL
     first (``UPDATE t SET x = NULL WHERE x = ''`` for each column). A flag
     ``"x" = '1'`` on a SQLite column declared without a type compares text and is false.
+
+    Parameters
+    ----------
+    rule : Rule or RuleList
+        The rule to write; a rule list becomes a ``CASE WHEN ... END`` expression.
+    cast : bool, default=True
+        Compare thresholds on ``"x" + 0`` (see above); False compares ``"x"`` itself.
     """
     if _is_rule_list(rule):
         return _rule_list_sql(rule, cast)  # type: ignore[arg-type]
@@ -280,6 +287,11 @@ def to_query(rule: Rule | RuleList) -> Any:
     ``&`` (false): a boolean per row whatever the index holds (NaN, pd.NA, a
     MultiIndex), also when a column is named ``index``. Missing values must be
     NaN or None (not pandas' nullable ``pd.NA``, which a boolean mask cannot hold).
+
+    Parameters
+    ----------
+    rule : Rule or RuleList
+        The rule to write; a rule list gives ``{class: expression}``.
     """
     if _is_rule_list(rule):
         return _rule_list_queries(rule)  # type: ignore[return-value, arg-type]
@@ -465,6 +477,11 @@ def to_python(rule: Rule | RuleList) -> str:
     ``frame.iloc[i].to_dict()``, a ``pandas.Series``. Integers are compared
     exactly. The module also defines ``FEATURES``, the columns it reads, and
     ``MISSING_TEXTS``, the texts that mean missing (see its docstring).
+
+    Parameters
+    ----------
+    rule : Rule or RuleList
+        The rule to write; for a rule list ``predict_row`` returns the class label.
     """
     if _is_rule_list(rule):
         return _rule_list_python(rule)  # type: ignore[arg-type]

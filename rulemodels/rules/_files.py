@@ -72,6 +72,25 @@ class SavedModel:
     parsed the column, and a column holding values of another kind gets one
     :class:`~rulemodels.rules.ColumnKindDriftWarning`. A file without kinds (older
     releases) evaluates the rule on the data as given.
+
+    Parameters
+    ----------
+    rule : Rule or RuleList
+        The fitted rule, or the rule list with more than two classes.
+    classes : tuple
+        The class labels; a rule is true for ``classes[1]``.
+    target : str
+        The name of the target column.
+    features : tuple of str
+        The feature columns the model was fitted on.
+    metadata : dict
+        Free-form metadata saved with the rule.
+    pattern_rates : PatternRates or None, default=None
+        The training positive rate per pattern of clause outputs, when saved.
+    column_kinds : mapping of str to ColumnKind, default={}
+        The kind of each column the rule uses, when saved.
+    class_rates : ClassRates or None, default=None
+        The class rates per step of a rule list, when saved.
     """
 
     rule: Rule | RuleList
@@ -90,7 +109,13 @@ class SavedModel:
 
     def conform(self, X: pd.DataFrame) -> pd.DataFrame:
         """``X`` with each column of :attr:`column_kinds` read as its kind (:func:`rulemodels.rules.conform`);
-        warns once per column whose kind drifted."""
+        warns once per column whose kind drifted.
+
+        Parameters
+        ----------
+        X : DataFrame of shape (n_samples, n_features)
+            The rows to read.
+        """
         return conform(X, self.column_kinds, stacklevel=3)
 
     def csv_dtypes(self) -> dict[str, type]:
@@ -101,7 +126,13 @@ class SavedModel:
     def predict(self, X: pd.DataFrame) -> np.ndarray:
         """``classes[1]`` where the rule is true on a row of ``X``, ``classes[0]`` elsewhere; for a rule
         list, the class of the first step whose rule holds (else the default). ``X`` may be a polars or
-        pyarrow DataFrame too."""
+        pyarrow DataFrame too.
+
+        Parameters
+        ----------
+        X : DataFrame of shape (n_samples, n_features)
+            The rows to predict, with every column of :attr:`features`.
+        """
         X = as_pandas(X)
         self._check_columns(X)
         if isinstance(self.rule, RuleList):
@@ -112,7 +143,13 @@ class SavedModel:
     def predict_proba(self, X: pd.DataFrame) -> np.ndarray:
         """The probability of ``classes[1]`` per row, from the saved pattern rates (see :class:`rulemodels.rules.PatternRates`);
         for a rule list, an (n, K) array, a column per class of ``classes``, from the saved class rates
-        (:class:`rulemodels.rules.ClassRates`)."""
+        (:class:`rulemodels.rules.ClassRates`).
+
+        Parameters
+        ----------
+        X : DataFrame of shape (n_samples, n_features)
+            The rows to predict, with every column of :attr:`features`.
+        """
         X = as_pandas(X)
         if isinstance(self.rule, RuleList):
             if self.class_rates is None:
@@ -131,7 +168,13 @@ class SavedModel:
         return self.pattern_rates.predict(clause_values, self.rule.reduce(clause_values))
 
     def explain(self, X: pd.DataFrame) -> pd.DataFrame:
-        """Each row's prediction with the clauses and literals that decided it (:func:`rulemodels.rules.explain_rule`)."""
+        """Each row's prediction with the clauses and literals that decided it (:func:`rulemodels.rules.explain_rule`).
+
+        Parameters
+        ----------
+        X : DataFrame of shape (n_samples, n_features)
+            The rows to explain, with every column of :attr:`features`.
+        """
         X = as_pandas(X)
         self._check_columns(X)
         if isinstance(self.rule, RuleList):
@@ -170,6 +213,27 @@ def save_model(
     ``column_kinds`` (e.g. ``clf.binarizer_.column_kinds_``) gives the kind of each
     column; the file keeps those of the columns the rule uses, which must all be
     given and agree with the rule's literals (``ValueError`` otherwise).
+
+    Parameters
+    ----------
+    path : str or Path
+        The file to write.
+    rule : Rule or RuleList
+        The rule to save (a fitted estimator's ``rule_``).
+    classes : tuple
+        The class labels (the estimator's ``classes_``).
+    target : str
+        The name of the target column.
+    features : list of str
+        The feature columns (e.g. ``list(clf.feature_names_in_)``).
+    pattern_rates : PatternRates or None, default=None
+        The estimator's ``pattern_rates_``, for ``predict_proba`` of a rule.
+    column_kinds : mapping of str to ColumnKind or None, default=None
+        The kind of each column; None saves no kinds.
+    class_rates : ClassRates or None, default=None
+        The estimator's ``class_rates_``, for ``predict_proba`` of a rule list.
+    **metadata : object
+        Free-form metadata saved in the file.
     """
     _check_path(path, "save_model", "the file to write")
     if not isinstance(rule, Rule | RuleList):
@@ -452,6 +516,11 @@ def load_model(path: str | Path) -> SavedModel:
     names a key twice is refused, and a file over
     :data:`MAX_RULE_FILE_BYTES` is refused before it is read. Errors are
     :class:`~rulemodels.rules.RuleFormatError` naming the file and the field.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file to read.
     """
     _check_path(path, "load_model", "the file to read")
     data = _read_limited(Path(path), path)

@@ -120,7 +120,13 @@ def category_values(present: Any) -> str:
 
 def text_dtypes(kinds: Mapping[str, ColumnKind]) -> dict[str, type]:
     """``{column: str}`` for the columns of text categories: how to read them from a CSV file so that
-    ``"02110"`` keeps its zero and ``"250"`` stays text (``pandas.read_csv(..., dtype=...)``)."""
+    ``"02110"`` keeps its zero and ``"250"`` stays text (``pandas.read_csv(..., dtype=...)``).
+
+    Parameters
+    ----------
+    kinds : mapping of str to ColumnKind
+        The kind of each column.
+    """
     return {name: str for name, kind in kinds.items() if kind.kind == "categorical" and kind.values == "text"}
 
 
@@ -260,6 +266,15 @@ def conform(frame: pd.DataFrame, kinds: Mapping[str, ColumnKind], *, stacklevel:
 
     Columns not in ``frame`` and categorical columns with mixed values are left as they are; the
     frame is returned as given when nothing changes, otherwise a shallow copy.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The rows to read.
+    kinds : mapping of str to ColumnKind
+        The kind of each column.
+    stacklevel : int, default=2
+        The ``stacklevel`` of the drift warnings.
     """
     out = frame
     for name, kind in kinds.items():

@@ -38,7 +38,7 @@ __all__ = ["PatternRates"]
 class PatternRates:
     """The learned table: one row per training pattern of clause outputs.
 
-    Attributes
+    Parameters
     ----------
     patterns : ndarray of bool, shape (n_patterns, R)
     rule_values : ndarray of bool, shape (n_patterns,)
@@ -75,7 +75,15 @@ class PatternRates:
         return cls(patterns, pattern_rule, n_samples, n_positive, proba, unseen)
 
     def predict(self, clause_values: np.ndarray, rule_values: np.ndarray) -> np.ndarray:
-        """Positive-class probability of each row from its clause outputs (n, R) and rule output (n,)."""
+        """Positive-class probability of each row from its clause outputs (n, R) and rule output (n,).
+
+        Parameters
+        ----------
+        clause_values : array-like of bool, shape (n_samples, n_clauses)
+            The clause outputs of each row.
+        rule_values : array-like of bool, shape (n_samples,)
+            The rule output of each row; it picks the rate of an unseen pattern.
+        """
         clause_values = np.asarray(clause_values, dtype=bool)
         rule_values = np.asarray(rule_values, dtype=bool)
         result = np.where(rule_values, self.unseen[1], self.unseen[0]).astype(float)
@@ -88,7 +96,13 @@ class PatternRates:
         return result
 
     def to_frame(self, clause_names: list[str] | None = None) -> pd.DataFrame:
-        """The table as a DataFrame: one column per clause, then rule, n_samples, n_positive, proba."""
+        """The table as a DataFrame: one column per clause, then rule, n_samples, n_positive, proba.
+
+        Parameters
+        ----------
+        clause_names : list of str or None, default=None
+            The names of the clause columns; None names them ``clause_1``, ``clause_2``, ...
+        """
         names = clause_names or [f"clause_{r + 1}" for r in range(self.patterns.shape[1])]
         frame = pd.DataFrame(self.patterns, columns=names)
         frame["rule"] = self.rule_values

@@ -442,7 +442,13 @@ class Clause:
     def display_items(self, form: str) -> list[str]:
         """The conditions as printed: in an AND-term (``form='dnf'``) a column's
         ``x > a`` and ``x <= b`` print as one interval ``a < x <= b``, in place of
-        the first of the two; every other literal prints as itself."""
+        the first of the two; every other literal prints as itself.
+
+        Parameters
+        ----------
+        form : {"dnf", "cnf"}
+            The rule form the clause belongs to; only ``"dnf"`` merges intervals.
+        """
         if form != "dnf":
             return [str(lit) for lit in self.literals]
         pairs = _interval_pairs(self.literals)
@@ -457,7 +463,14 @@ class Clause:
         return items
 
     def to_str(self, form: str) -> str:
-        """Render as ``(a AND b)`` (``form='dnf'``) or ``(a OR b)`` (``form='cnf'``); see :meth:`display_items`."""
+        """Render as ``(a AND b)`` (``form='dnf'``) or ``(a OR b)`` (``form='cnf'``); see :meth:`display_items`.
+
+        Parameters
+        ----------
+        form : {"dnf", "cnf"}
+            ``"dnf"`` joins the literals with AND (an empty clause is ``(True)``), any other form with OR
+            (an empty clause is ``(False)``).
+        """
         if not self.literals:
             return "(True)" if form == "dnf" else "(False)"
         joiner = " AND " if form == "dnf" else " OR "
@@ -746,6 +759,13 @@ class Rule:
     def evaluate_binary(self, A: Any, literals: Sequence[Literal]) -> np.ndarray:
         """Evaluate the rule on a binarized 0/1 matrix (see :meth:`clause_outputs_binary`).
 
+        Parameters
+        ----------
+        A : array-like of 0/1, shape (n_samples, n_literals)
+            The binarized matrix, one column per literal.
+        literals : sequence of Literal
+            The literal of each column of ``A``.
+
         Returns
         -------
         numpy.ndarray of bool, shape (n_samples,)
@@ -756,6 +776,11 @@ class Rule:
         """The rule's value from its clause values ``(n, R)``: AND over clauses (CNF), OR (DNF).
 
         With no clause, True for a CNF and False for a DNF.
+
+        Parameters
+        ----------
+        clause_values : numpy.ndarray of bool, shape (n_samples, n_clauses)
+            The value of each clause on each row.
         """
         if self.form == "cnf":
             return clause_values.all(axis=1)
@@ -773,7 +798,13 @@ class Rule:
     # -- exports (rulemodels.rules: to_sql, to_query, to_python, rule_html) ----
 
     def to_sql(self, *, cast: bool = True) -> str:
-        """The rule as a NULL-aware boolean SQL expression (SQLite, DuckDB, PostgreSQL); see :func:`rulemodels.rules.to_sql`."""
+        """The rule as a NULL-aware boolean SQL expression (SQLite, DuckDB, PostgreSQL); see :func:`rulemodels.rules.to_sql`.
+
+        Parameters
+        ----------
+        cast : bool, default=True
+            Compare thresholds on ``"x" + 0``, so numbers stored as text (SQLite) compare as numbers.
+        """
         return _to_sql(self, cast=cast)
 
     def to_query(self) -> str:
@@ -808,7 +839,13 @@ class Rule:
         }
 
     def to_json(self, indent: int | None = None) -> str:
-        """Return :meth:`to_dict` as standard JSON text."""
+        """Return :meth:`to_dict` as standard JSON text.
+
+        Parameters
+        ----------
+        indent : int or None, default=None
+            Passed to :func:`json.dumps`: None writes one line.
+        """
         return json.dumps(self.to_dict(), indent=indent, allow_nan=False)
 
     @classmethod

@@ -40,7 +40,13 @@ _LIST_VERSIONS = (1,)
 
 def class_label(value: Any) -> Any:
     """A class label as a plain JSON scalar: numpy scalars as Python values; strings, integers,
-    booleans and finite floats are labels, anything else is refused with a TypeError."""
+    booleans and finite floats are labels, anything else is refused with a TypeError.
+
+    Parameters
+    ----------
+    value : object
+        The label to check; a numpy scalar is converted to its Python value.
+    """
     if isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, float) and not math.isfinite(value):
@@ -163,6 +169,11 @@ class RuleList:
         """Each step rule's value on each row, shape (n_samples, n_steps) (every step, not only the first that holds).
 
         ``X`` is a DataFrame (pandas, polars, pyarrow, ...; converted once here) or an array.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            The rows, with the columns the rules use.
         """
         X = as_pandas(X)
         frame = X if isinstance(X, pd.DataFrame) else pd.DataFrame(X)
@@ -178,15 +189,33 @@ class RuleList:
         return np.where(values.any(axis=1), values.argmax(axis=1), n_steps) if n_steps else np.zeros(len(values), dtype=int)
 
     def claims(self, X: pd.DataFrame) -> np.ndarray:
-        """The step that claims each row (0-based; ``len(steps)`` for the default)."""
+        """The step that claims each row (0-based; ``len(steps)`` for the default).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            The rows, with the columns the rules use.
+        """
         return self.first_true(self.step_values(X))
 
     def predict(self, X: pd.DataFrame) -> np.ndarray:
-        """The class of each row: that of the first step whose rule holds, else ``default``."""
+        """The class of each row: that of the first step whose rule holds, else ``default``.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            The rows, with the columns the rules use.
+        """
         return np.asarray(list(self.classes))[self.claims(X)]
 
     def evaluate(self, X: pd.DataFrame) -> np.ndarray:
-        """Same as :meth:`predict` (the name :meth:`Rule.evaluate` has): the class of each row."""
+        """Same as :meth:`predict` (the name :meth:`Rule.evaluate` has): the class of each row.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            The rows, with the columns the rules use.
+        """
         return self.predict(X)
 
     # -- text --------------------------------------------------------------
@@ -195,7 +224,13 @@ class RuleList:
         return self.to_text()
 
     def to_text(self, target: str = "class") -> str:
-        """The list as printed, one line per step: ``IF <rule> THEN <target> = a`` ... ``ELSE <target> = c``."""
+        """The list as printed, one line per step: ``IF <rule> THEN <target> = a`` ... ``ELSE <target> = c``.
+
+        Parameters
+        ----------
+        target : str, default="class"
+            The name printed for the class in ``THEN <target> = ...``.
+        """
         lines = [
             f"{'IF' if k == 0 else 'ELSE IF'} {_rule_text(rule)} THEN {target} = {label}"
             for k, (label, rule) in enumerate(self.steps)
@@ -206,7 +241,13 @@ class RuleList:
     # -- exports (rulemodels.rules: to_sql, to_query, to_python, rule_list_html) --
 
     def to_sql(self, *, cast: bool = True) -> str:
-        """``CASE WHEN <rule 1> THEN 'a' WHEN ... ELSE 'c' END``; see :func:`rulemodels.rules.to_sql`."""
+        """``CASE WHEN <rule 1> THEN 'a' WHEN ... ELSE 'c' END``; see :func:`rulemodels.rules.to_sql`.
+
+        Parameters
+        ----------
+        cast : bool, default=True
+            Compare thresholds on ``"x" + 0``, so numbers stored as text (SQLite) compare as numbers.
+        """
         from rulemodels.rules._export import to_sql
 
         return to_sql(self, cast=cast)
@@ -241,7 +282,13 @@ class RuleList:
         }
 
     def to_json(self, indent: int | None = None) -> str:
-        """:meth:`to_dict` as standard JSON text."""
+        """:meth:`to_dict` as standard JSON text.
+
+        Parameters
+        ----------
+        indent : int or None, default=None
+            Passed to :func:`json.dumps`: None writes one line.
+        """
         return json.dumps(self.to_dict(), indent=indent, allow_nan=False)
 
     @classmethod
@@ -309,7 +356,7 @@ class ClassRates:
     the predicted class (the step's) need not be the most probable one where
     the step is often wrong.
 
-    Attributes
+    Parameters
     ----------
     n_samples : ndarray of float, shape (n_buckets,)
     counts : ndarray of float, shape (n_buckets, n_classes)
@@ -334,7 +381,14 @@ class ClassRates:
         return cls(n_samples, counts, proba)
 
     def predict(self, buckets: np.ndarray) -> np.ndarray:
-        """Probabilities (n_samples, n_classes) of each row from its bucket (:meth:`RuleList.claims`)."""
+        """Probabilities (n_samples, n_classes) of each row from its bucket (:meth:`RuleList.claims`).
+
+        Parameters
+        ----------
+        buckets : array-like of int, shape (n_samples,)
+            The bucket of each row: the step that claims it, or the number of steps for the default
+            (:meth:`RuleList.claims`).
+        """
         return self.proba[np.asarray(buckets, dtype=int)]
 
     def to_dict(self) -> dict[str, Any]:

@@ -85,7 +85,7 @@ _MAX_PASSES = 10  # each pass that changes something drops a clause or rewrites 
 class SimplifyReport:
     """What :func:`simplify_rule` changed.
 
-    Attributes
+    Parameters
     ----------
     n_literals_before, n_literals_after : int
         The paper's literal counts of the raw and simplified rule.
@@ -334,6 +334,11 @@ def simplify_rule(rule: Rule) -> tuple[Rule, SimplifyReport]:
     rewritten in canonical order (an interval as ``x > a``, ``x <= b``;
     ``is_nan`` last). Passes repeat until nothing changes (dropping a clause
     can leave a column with one kind of literal, which the next pass merges).
+
+    Parameters
+    ----------
+    rule : Rule
+        The rule to simplify.
     """
     current, report = _simplify_once(rule)
     removed, rewritten = list(report.removed_clauses), list(report.rewritten_clauses)
