@@ -1242,6 +1242,20 @@ def report_html(
         are those of :class:`ReportData`: accuracy, balanced accuracy, and
         recall and precision per class, for every rule (two classes or a
         rule list), with a warning when the classes are unequal.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import pandas as pd
+    >>> from rulemodels import report_html
+    >>> from rulemodels.rules import Literal, Rule
+    >>> rule = Rule.dnf([[Literal("age", ">", 50)]])
+    >>> X = pd.DataFrame({"age": [60, 40, 55, 30]})
+    >>> with tempfile.TemporaryDirectory() as directory:
+    ...     page = report_html(rule, X, [1, 0, 0, 0], out=os.path.join(directory, "report.html"))
+    ...     written = open(os.path.join(directory, "report.html"), encoding="utf-8").read()
+    >>> page.startswith("<!DOCTYPE html>"), written == page
+    (True, True)
     """
     page = render_html(report_data(model, X, y, by=by, results=results, data_name=data_name, n_examples=n_examples))
     if out is not None:

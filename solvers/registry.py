@@ -88,11 +88,25 @@ def get_backend(solver: str | Backend = DEFAULT_SOLVER, *, check_available: bool
     **options
         Passed to the adapter (``options={...}``, ``threads=...``).
 
+    Returns
+    -------
+    Backend
+        ``solver`` itself if it is a backend, else a new adapter for the named solver.
+
     Raises
     ------
     SolverNotFoundError
         Unknown name, or solver not installed; the message says how to
         install it and lists the solvers that are available instead.
+
+    Examples
+    --------
+    >>> from solvers import get_backend
+    >>> backend = get_backend("highs")
+    >>> type(backend).__name__, backend.name
+    ('HighsBackend', 'highs')
+    >>> get_backend(backend) is backend
+    True
     """
     if not isinstance(solver, str):
         if isinstance(solver, Backend):

@@ -7,7 +7,8 @@ for a class, the public methods and properties defined in the class itself),
 numpydoc's validation reports neither PR01 (a parameter of the signature not
 documented) nor PR02 (a documented parameter not in the signature). A
 dataclass documents its fields in a ``Parameters`` section of its docstring.
-numpydoc comes with the ``dev`` extra.
+The main entry points (``WITH_EXAMPLES``) also have an ``Examples`` section
+(no EX01). numpydoc comes with the ``dev`` extra.
 """
 
 from __future__ import annotations
@@ -23,6 +24,14 @@ FACES = (
     "rulemodels.experiments", "solvers",
 )
 CHECKS = ("PR01", "PR02")
+#: The main entry points, each with an ``Examples`` section (numpydoc EX01); the examples run as doctests.
+WITH_EXAMPLES = (
+    "rulemodels.BooleanRuleClassifier", "rulemodels.BooleanRuleCV", "rulemodels.FeatureBinarizer",
+    "rulemodels.load_dataset", "rulemodels.save_model", "rulemodels.load_model", "rulemodels.rules.to_sql",
+    "rulemodels.rules.to_query", "rulemodels.rules.to_python", "rulemodels.report_html", "rulemodels.solve_exact",
+    "rulemodels.TrainingWorkspace", "rulemodels.rules.explain_rule", "rulemodels.rules.simplify_rule",
+    "solvers.get_backend",
+)
 
 
 def public_objects() -> Iterator[str]:
@@ -86,3 +95,8 @@ def test_public_docstrings_document_every_parameter() -> None:
         f"missing parameter in the docstring's Parameters section (a dataclass's fields in its class docstring) "
         f"and remove the ones the signature lacks:\n{report}"
     )
+
+
+def test_main_entry_points_have_examples() -> None:
+    missing = [name for name in WITH_EXAMPLES if any(code == "EX01" for code, _ in validate(name)["errors"])]
+    assert not missing, f"these main entry points have no Examples section (numpydoc EX01): {', '.join(missing)}"

@@ -167,6 +167,11 @@ def solve_exact(
     sample_weight : array-like of shape (n,), optional
         Weights of the samples (default 1).
 
+    Returns
+    -------
+    LearnedRule
+        The rule with its termination, objective, the solver's bound (``exact_bound``) and gap.
+
     Raises
     ------
     ExactSolveError
@@ -174,6 +179,18 @@ def solve_exact(
         reached before any incumbent); the message names the cause.
     SolverNotFoundError
         The solver is not installed (the message says how to install it).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rulemodels import solve_exact
+    >>> X = np.array([[1, 0], [0, 1], [1, 1], [0, 0]])
+    >>> y = np.array([1, 0, 1, 0])
+    >>> learned = solve_exact(X, y, n_clauses=1, theta=0.01, solver="highs")
+    >>> print(learned.rule)
+    (x0)
+    >>> learned.termination
+    'optimal'
     """
     _check_arguments(formulation, theta, n_clauses)  # before binarizing: a typo should fail fast
     backend = get_backend(solver)  # and an unknown solver before the heuristic's start

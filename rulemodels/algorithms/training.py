@@ -188,6 +188,14 @@ class TrainingWorkspace:
     backend : Backend
     binarize_seconds : float
         Wall time of fitting the binarizer and transforming ``X``.
+
+    Examples
+    --------
+    >>> from rulemodels import TrainingWorkspace, load_dataset
+    >>> X, y = load_dataset("pima")
+    >>> workspace = TrainingWorkspace(X, y)
+    >>> workspace.classes.tolist(), workspace.A.shape == (len(X), len(workspace.literals))
+    ([0, 1], True)
     """
 
     def __init__(

@@ -59,6 +59,20 @@ def explain_rule(rule: Rule, X: pd.DataFrame, classes: Sequence[Any] = (0, 1)) -
           where ``literals`` are the literals whose value equals the clause's;
         - ``reason``: the same as readable text, with the row's feature values,
           e.g. ``term 1 holds: glucose > 142.0 (glucose = 155) AND bmi > 29.9 (bmi = 33.6)``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from rulemodels.rules import Literal, Rule, explain_rule
+    >>> rule = Rule.dnf([[Literal("age", ">", 50), Literal("bmi", "<=", 30.0)]])
+    >>> X = pd.DataFrame({"age": [60, 40], "bmi": [25.0, 25.0]})
+    >>> explained = explain_rule(rule, X, classes=("no", "yes"))
+    >>> explained["prediction"].tolist()
+    ['yes', 'no']
+    >>> for reason in explained["reason"]:
+    ...     print(reason)
+    term 1 holds: age > 50.0 (age = 60) AND bmi <= 30.0 (bmi = 25)
+    no term holds: term 1 fails on age > 50.0 (age = 40)
     """
     X = as_pandas(X)  # a polars or pyarrow DataFrame, converted once
     frame = X if isinstance(X, pd.DataFrame) else pd.DataFrame(X)

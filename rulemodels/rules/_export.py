@@ -221,6 +221,20 @@ def to_sql(rule: Rule | RuleList, *, cast: bool = True) -> str:
         The rule to write; a rule list becomes a ``CASE WHEN ... END`` expression.
     cast : bool, default=True
         Compare thresholds on ``"x" + 0`` (see above); False compares ``"x"`` itself.
+
+    Returns
+    -------
+    str
+        The SQL expression; for a rule list, a ``CASE WHEN ... END`` expression giving the class label.
+
+    Examples
+    --------
+    >>> from rulemodels.rules import Literal, Rule, to_sql
+    >>> rule = Rule.dnf([[Literal("age", ">", 50), Literal("bmi", "<=", 30.0)]])
+    >>> to_sql(rule)
+    '(("age" IS NOT NULL AND "age" + 0 > 50.0) AND ("bmi" IS NOT NULL AND "bmi" + 0 <= 30.0))'
+    >>> to_sql(rule, cast=False)
+    '(("age" IS NOT NULL AND "age" > 50.0) AND ("bmi" IS NOT NULL AND "bmi" <= 30.0))'
     """
     if _is_rule_list(rule):
         return _rule_list_sql(rule, cast)  # type: ignore[arg-type]
@@ -292,6 +306,23 @@ def to_query(rule: Rule | RuleList) -> Any:
     ----------
     rule : Rule or RuleList
         The rule to write; a rule list gives ``{class: expression}``.
+
+    Returns
+    -------
+    str or dict
+        The expression (a ``str``); for a rule list, a dict from each class label to the
+        expression of the rows predicted that class.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from rulemodels.rules import Literal, Rule, to_query
+    >>> rule = Rule.dnf([[Literal("age", ">", 50), Literal("bmi", "<=", 30.0)]])
+    >>> to_query(rule)
+    '((`age` > 50.0) & (`bmi` <= 30.0))'
+    >>> frame = pd.DataFrame({"age": [60, 40], "bmi": [25.0, 25.0]})
+    >>> frame.eval(to_query(rule)).tolist()
+    [True, False]
     """
     if _is_rule_list(rule):
         return _rule_list_queries(rule)  # type: ignore[return-value, arg-type]
@@ -482,6 +513,22 @@ def to_python(rule: Rule | RuleList) -> str:
     ----------
     rule : Rule or RuleList
         The rule to write; for a rule list ``predict_row`` returns the class label.
+
+    Returns
+    -------
+    str
+        The source of the module.
+
+    Examples
+    --------
+    >>> from rulemodels.rules import Literal, Rule, to_python
+    >>> rule = Rule.dnf([[Literal("age", ">", 50), Literal("bmi", "<=", 30.0)]])
+    >>> namespace = {}
+    >>> exec(to_python(rule), namespace)
+    >>> namespace["FEATURES"]
+    ('age', 'bmi')
+    >>> namespace["predict_row"]({"age": 60, "bmi": 25.0}), namespace["predict_row"]({"age": "40", "bmi": "25"})
+    (1, 0)
     """
     if _is_rule_list(rule):
         return _rule_list_python(rule)  # type: ignore[arg-type]

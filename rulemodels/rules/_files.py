@@ -234,6 +234,21 @@ def save_model(
         The estimator's ``class_rates_``, for ``predict_proba`` of a rule list.
     **metadata : object
         Free-form metadata saved in the file.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from rulemodels import load_model, save_model
+    >>> from rulemodels.rules import Literal, Rule
+    >>> rule = Rule.dnf([[Literal("age", ">", 50), Literal("bmi", "<=", 30.0)]])
+    >>> with tempfile.TemporaryDirectory() as directory:
+    ...     path = os.path.join(directory, "model.json")
+    ...     save_model(path, rule, (0, 1), "outcome", ["age", "bmi"], note="example")
+    ...     model = load_model(path)
+    >>> print(model.rule)
+    (age > 50.0 AND bmi <= 30.0)
+    >>> model.target, model.features, model.metadata
+    ('outcome', ('age', 'bmi'), {'note': 'example'})
     """
     _check_path(path, "save_model", "the file to write")
     if not isinstance(rule, Rule | RuleList):
@@ -521,6 +536,26 @@ def load_model(path: str | Path) -> SavedModel:
     ----------
     path : str or Path
         The file to read.
+
+    Returns
+    -------
+    SavedModel
+        The rule (or rule list), its classes, target, features, metadata and the
+        optional pattern rates, column kinds and class rates; a bare rule file
+        gives classes ``(0, 1)``, target ``"target"`` and the rule's features.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from rulemodels import load_model, save_model
+    >>> from rulemodels.rules import Literal, Rule
+    >>> rule = Rule.dnf([[Literal("age", ">", 50)]])
+    >>> with tempfile.TemporaryDirectory() as directory:
+    ...     path = os.path.join(directory, "model.json")
+    ...     save_model(path, rule, ("no", "yes"), "outcome", ["age"])
+    ...     model = load_model(path)
+    >>> str(model.rule), model.classes, model.target
+    ('(age > 50.0)', ('no', 'yes'), 'outcome')
     """
     _check_path(path, "load_model", "the file to read")
     data = _read_limited(Path(path), path)

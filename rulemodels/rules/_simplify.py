@@ -339,6 +339,23 @@ def simplify_rule(rule: Rule) -> tuple[Rule, SimplifyReport]:
     ----------
     rule : Rule
         The rule to simplify.
+
+    Returns
+    -------
+    rule : Rule
+        The simplified rule, equivalent to ``rule``.
+    report : SimplifyReport
+        The literal counts before and after, and the clauses removed or rewritten.
+
+    Examples
+    --------
+    >>> from rulemodels.rules import Literal, Rule, simplify_rule
+    >>> rule = Rule.dnf([[Literal("age", ">", 50), Literal("age", ">", 40)]])
+    >>> simpler, report = simplify_rule(rule)
+    >>> print(simpler)
+    (age > 50.0)
+    >>> print(report)
+    simplified from 2 to 1 literals; term 1 (age > 50.0 AND age > 40.0) became (age > 50.0)
     """
     current, report = _simplify_once(rule)
     removed, rewritten = list(report.removed_clauses), list(report.rewritten_clauses)
