@@ -939,6 +939,11 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         X : DataFrame or array-like of shape (n_samples, n_features), path or Dask DataFrame
             The rows to predict, with the columns seen in ``fit``; or a Parquet file or directory, or a Dask
             DataFrame, read in chunks.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The predicted class of each row (for data read in chunks, the chunks' predictions).
         """
         if is_stream_input(X):
             check_is_fitted(self)
@@ -1034,6 +1039,11 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         ----------
         cast : bool, default=True
             Compare thresholds on ``"x" + 0``, so numbers stored as text (SQLite) compare as numbers.
+
+        Returns
+        -------
+        str
+            The SQL expression of the fitted rule (or rule list).
         """
         check_is_fitted(self)
         return self.rule_.to_sql(cast=cast)
@@ -1041,13 +1051,25 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     def to_query(self) -> Any:
         """The fitted rule as a ``DataFrame.query`` expression, true for ``classes_[1]`` (:meth:`Rule.to_query`); a
         rule list as ``{class: expression}``, each row true in exactly the expression of its predicted class
-        (:func:`rulemodels.rules.to_query`)."""
+        (:func:`rulemodels.rules.to_query`).
+
+        Returns
+        -------
+        str or dict
+            The expression of the fitted rule; for a rule list, ``{class: expression}``.
+        """
         check_is_fitted(self)
         return self.rule_.to_query()
 
     def to_python(self) -> str:
         """A dependency-free module whose ``predict_row`` is 1 for ``classes_[1]`` (:meth:`Rule.to_python`); for a
-        rule list, ``predict_row`` returns the class label."""
+        rule list, ``predict_row`` returns the class label.
+
+        Returns
+        -------
+        str
+            The source of the module.
+        """
         check_is_fitted(self)
         return self.rule_.to_python()
 

@@ -891,6 +891,11 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
             The rows to predict, as in :meth:`BooleanRuleClassifier.predict`.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The class ``best_estimator_.predict`` gives each row.
         """
         check_is_fitted(self, "best_estimator_")
         return self.best_estimator_.predict(X)

@@ -184,6 +184,11 @@ class SolveResult:
         ----------
         variables : sequence of VarData
             The variables whose values to return.
+
+        Returns
+        -------
+        ndarray of float
+            The value of each variable.
         """
         if self.value_reader is not None:
             return self.value_reader(variables)
@@ -211,6 +216,11 @@ class SolveResult:
         ----------
         what : str, default="the model"
             Names the solve in the error message (for example ``"clause LP for clause 2"``).
+
+        Returns
+        -------
+        SolveResult
+            ``self``.
         """
         if self.has_solution and self.termination not in _NO_SOLUTION_CONDITIONS:
             return self

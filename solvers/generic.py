@@ -184,6 +184,11 @@ class GenericBackend(ClassicBackend):
             Not used.
         progress : callable or None, default=None
             Called with a :class:`~solvers.base.MipProgress` at the start and the end of a MIP solve.
+
+        Returns
+        -------
+        SolveResult
+            The termination, objective, bound and timings of the solve.
         """
         start = time.perf_counter()
         status = self.available()

@@ -820,6 +820,11 @@ class HighsBackend:
             Pass the variables' current values to HiGHS as a MIP start.
         progress : callable or None, default=None
             Called with a :class:`~solvers.base.MipProgress` while a MIP is solved.
+
+        Returns
+        -------
+        SolveResult
+            The termination, objective, bound and timings of the solve.
         """
         start = time.perf_counter()
         compiled = self._instance(model, changes)

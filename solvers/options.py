@@ -76,6 +76,11 @@ def translate_options(
     threads : int or None, default=None
         Number of threads; None sets none.
 
+    Returns
+    -------
+    dict
+        The native option names and values.
+
     Examples
     --------
     >>> translate_options("glpk", time_limit=2.5, mip_gap=0.01)

@@ -67,12 +67,24 @@ def register_backend(name: str, factory: BackendFactory, *, replace: bool = Fals
 
 
 def registered_backends() -> list[str]:
-    """Names with a dedicated adapter, the default first."""
+    """Names with a dedicated adapter, the default first.
+
+    Returns
+    -------
+    list of str
+        The names, the default first.
+    """
     return sorted(_REGISTRY, key=lambda name: (name != DEFAULT_SOLVER, name))
 
 
 def available_backends() -> list[str]:
-    """Registered names whose backend is usable on this machine."""
+    """Registered names whose backend is usable on this machine.
+
+    Returns
+    -------
+    list of str
+        The usable names.
+    """
     return [name for name in registered_backends() if _REGISTRY[name]().available()]
 
 
@@ -186,6 +198,11 @@ def describe_backends(extra: tuple[str, ...] = ()) -> list[BackendInfo]:
     ----------
     extra : tuple of str, default=()
         Solver names to describe besides the registered backends.
+
+    Returns
+    -------
+    list of BackendInfo
+        One row per backend.
     """
     rows = []
     for name in [*registered_backends(), *extra]:

@@ -158,6 +158,11 @@ class ShellBackend(ClassicBackend):
         progress : callable or None, default=None
             Called with a :class:`~solvers.base.MipProgress` at the start and the end of a MIP solve.
 
+        Returns
+        -------
+        SolveResult
+            The termination, objective, bound and timings of the solve.
+
         Raises
         ------
         ValueError

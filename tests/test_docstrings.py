@@ -4,9 +4,10 @@ For each name in ``__all__`` of ``rulemodels``, ``rulemodels.rules``,
 ``rulemodels.data``, ``rulemodels.models``, ``rulemodels.algorithms``,
 ``rulemodels.experiments`` and ``solvers`` that is a class or a function (and,
 for a class, the public methods and properties defined in the class itself),
-numpydoc's validation reports neither PR01 (a parameter of the signature not
-documented) nor PR02 (a documented parameter not in the signature). A
-dataclass documents its fields in a ``Parameters`` section of its docstring.
+numpydoc's validation reports none of PR01 (a parameter of the signature not
+documented), PR02 (a documented parameter not in the signature) and RT01 (no
+``Returns`` section in a function that returns a value). A dataclass
+documents its fields in a ``Parameters`` section of its docstring.
 The main entry points (``WITH_EXAMPLES``) also have an ``Examples`` section
 (no EX01). numpydoc comes with the ``dev`` extra.
 """
@@ -23,7 +24,7 @@ FACES = (
     "rulemodels", "rulemodels.rules", "rulemodels.data", "rulemodels.models", "rulemodels.algorithms",
     "rulemodels.experiments", "solvers",
 )
-CHECKS = ("PR01", "PR02")
+CHECKS = ("PR01", "PR02", "RT01")
 #: The main entry points, each with an ``Examples`` section (numpydoc EX01); the examples run as doctests.
 WITH_EXAMPLES = (
     "rulemodels.BooleanRuleClassifier", "rulemodels.BooleanRuleCV", "rulemodels.FeatureBinarizer",
@@ -57,7 +58,7 @@ def public_objects() -> Iterator[str]:
 
 
 def parameter_errors(qualified: str) -> list[str]:
-    """numpydoc's PR01 and PR02 messages for one object."""
+    """numpydoc's PR01, PR02 and RT01 messages for one object."""
     return [message for code, message in validate(qualified)["errors"] if code in CHECKS]
 
 
@@ -91,9 +92,10 @@ def test_public_docstrings_document_every_parameter() -> None:
     failures = {name: errors for name in names if (errors := parameter_errors(name))}
     report = "\n".join(f"  {name}: {'; '.join(errors)}" for name, errors in failures.items())
     assert not failures, (
-        f"{len(failures)} public docstrings do not match their signatures (numpydoc PR01/PR02); document each "
-        f"missing parameter in the docstring's Parameters section (a dataclass's fields in its class docstring) "
-        f"and remove the ones the signature lacks:\n{report}"
+        f"{len(failures)} public docstrings do not match their signatures (numpydoc PR01/PR02/RT01); document "
+        f"each missing parameter in the docstring's Parameters section (a dataclass's fields in its class "
+        f"docstring), remove the ones the signature lacks, and describe a returned value in a Returns "
+        f"section:\n{report}"
     )
 
 

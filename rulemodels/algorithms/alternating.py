@@ -51,6 +51,11 @@ def assign_negatives(A: np.ndarray, W: np.ndarray, negatives: np.ndarray, weight
         The rows of the negative samples.
     weight : numpy.ndarray of shape (n,) or None, default=None
         The sample weights; None weighs every sample 1.
+
+    Returns
+    -------
+    ndarray of int
+        The clause index assigned to each negative sample.
     """
     rows = A[negatives]  # one copy of the negatives' rows
     sums = row_products(rows, W)
@@ -112,6 +117,11 @@ def alternating_minimization(
         The least decrease of the objective that counts as an improvement.
     started : float or None, default=None
         When the fit began (``time.perf_counter()``); None: when AM starts.
+
+    Returns
+    -------
+    FitResult
+        The best W, its objective and the objective trace.
     """
     data = engine.data
     negatives = np.flatnonzero(data.y == 0)

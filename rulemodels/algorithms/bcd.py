@@ -46,6 +46,11 @@ def bcd_weights(A: np.ndarray, y: np.ndarray, weight: np.ndarray, W: np.ndarray,
         The clause to update.
     outputs : numpy.ndarray of bool, shape (n, R), or None, default=None
         The clause outputs of ``W``; None computes them.
+
+    Returns
+    -------
+    ndarray of float
+        The sample weights.
     """
     if outputs is None:
         outputs = row_products(A, W) > 0.5
@@ -74,6 +79,11 @@ def block_coordinate_descent(
         The least decrease of the objective that counts as an improvement.
     started : float or None, default=None
         When the fit began (``time.perf_counter()``); None: when BCD starts.
+
+    Returns
+    -------
+    FitResult
+        The best W, its objective and the objective trace.
     """
     data = engine.data
 

@@ -680,6 +680,11 @@ def column_generation_path(
         Native solver options passed to every solve.
     model_hook : callable or None, default=None
         Called with each model handle and its kind, once, before its first solve.
+
+    Returns
+    -------
+    dict
+        ``(θ, R) -> FitResult`` for every θ and R.
     """
     if data.max_literals is not None and data.max_literals < settings.max_length:
         settings = replace(settings, max_length=int(data.max_literals))

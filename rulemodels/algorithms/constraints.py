@@ -94,6 +94,11 @@ class HookInfo:
         ----------
         literal : Literal
             The literal to look up.
+
+        Returns
+        -------
+        int
+            The feature index j.
         """
         for j, candidate in enumerate(self.literals):
             if candidate == literal:
@@ -155,7 +160,13 @@ class RuleConstraints:
         return (self.monotone, tuple(sorted(self.forbidden)), self.costs, self.max_literals, id(self.model_hook))
 
     def columns(self) -> set[str]:
-        """Every column the constraints name."""
+        """Every column the constraints name.
+
+        Returns
+        -------
+        set of str
+            The column names.
+        """
         return {name for name, _ in self.monotone} | set(self.forbidden) | {name for name, _ in self.costs}
 
     def check_columns(self, columns: Sequence[str], literals: Sequence[Literal]) -> None:
@@ -194,6 +205,11 @@ class RuleConstraints:
         ----------
         literals : sequence of Literal
             The literals to check.
+
+        Returns
+        -------
+        ndarray of bool
+            One value per literal: whether it is allowed.
         """
         monotone = dict(self.monotone)
         mask = np.ones(len(literals), dtype=bool)
@@ -213,6 +229,11 @@ class RuleConstraints:
         ----------
         literals : sequence of Literal
             The literals whose costs to return.
+
+        Returns
+        -------
+        ndarray of float
+            The cost of each literal.
         """
         costs = dict(self.costs)
         return np.array([float(costs.get(literal.feature, 1.0)) for literal in literals], dtype=float)
@@ -224,6 +245,11 @@ class RuleConstraints:
         ----------
         rule : Rule
             The rule to check.
+
+        Returns
+        -------
+        list of str
+            The messages (empty: none).
         """
         found = []
         allowed_of = {}

@@ -121,6 +121,11 @@ class WorkingData:
         ----------
         W : numpy.ndarray of shape (d', R)
             A clause matrix over the working features.
+
+        Returns
+        -------
+        tuple
+            ``(W, w0)``: W over the real features, and the last row or None.
         """
         if self.allow_disable:
             return W[:-1], W[-1]

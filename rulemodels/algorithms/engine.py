@@ -155,6 +155,11 @@ class ClauseEngine:
             The index of the clause being learned.
         weight : numpy.ndarray of shape (n,)
             The sample weights of the clause LP.
+
+        Returns
+        -------
+        ndarray of shape (d,)
+            The binary clause.
         """
         weight_key = np.round(weight, 12).tobytes()
         seen = self._seen.get(weight_key)
@@ -234,6 +239,11 @@ class ClauseEngine:
         ----------
         weight : numpy.ndarray of shape (n,)
             The sample weights of the clause LP.
+
+        Returns
+        -------
+        ndarray of shape (d,)
+            The LP solution ``w``.
         """
         if self.formulation == "cuts":
             return self._solve_by_cuts(weight)
@@ -272,6 +282,11 @@ class ClauseEngine:
             The clause LP's fractional solution.
         weight : numpy.ndarray of shape (n,)
             The sample weights that score the candidates.
+
+        Returns
+        -------
+        ndarray of shape (d,)
+            The binary clause.
         """
         snap_noise = self._solver_independent  # with the tie-break: snap solver noise away too (docs/solvers.md)
         if self._rounder is None:

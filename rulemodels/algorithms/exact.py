@@ -93,6 +93,11 @@ def prepare_problem(
         Quantile thresholds per numeric column when ``X`` is binarized.
     sample_weight : array-like of shape (n,), optional
         Weights of the samples (default 1).
+
+    Returns
+    -------
+    tuple
+        ``(problem, binarizer)``: the CNFProblem and the fitted FeatureBinarizer (None when ``X`` was not binarized).
     """
     labels = np.asarray(y).ravel()
     if labels.dtype == bool:
@@ -283,6 +288,11 @@ def solve_exact_problem(
         Called with the built model handle before the solve.
     start : Rule, optional
         A rule offered to the solver as its first incumbent.
+
+    Returns
+    -------
+    LearnedRule
+        The rule with its termination, objective, bound and gap.
     """
     _check_arguments(formulation, theta)
     backend = get_backend(solver)

@@ -94,6 +94,11 @@ def choose_formulation(formulation: str, n_positives: int, n_features: int) -> s
         The number of distinct positive samples.
     n_features : int
         The number of features d.
+
+    Returns
+    -------
+    str
+        ``"primal"``, ``"dual"`` or ``"cuts"``.
     """
     if formulation not in ("auto", "primal", "dual", "cuts"):
         raise ValueError(f"formulation must be 'auto', 'primal', 'dual' or 'cuts', got {formulation!r}")
@@ -208,6 +213,11 @@ class LPSolutionCache:
         ----------
         lp_key : bytes
             The clause LP's key.
+
+        Returns
+        -------
+        ndarray or None
+            The stored solution, or None when there is none.
         """
         return self._solutions.get(lp_key)
 
@@ -233,6 +243,11 @@ class LPSolutionCache:
             The clause LP's key.
         method : str
             The binarization method.
+
+        Returns
+        -------
+        ndarray or None
+            The stored clause, or None when there is none.
         """
         return self._clauses.get((lp_key, method))
 
@@ -258,6 +273,11 @@ class LPSolutionCache:
         ----------
         key : bytes
             The key of the chain.
+
+        Returns
+        -------
+        SetCoverChain
+            The chain stored under ``key``.
         """
         chain = self._set_covers.get(key)
         if chain is None:
@@ -283,6 +303,11 @@ class LPSolutionCache:
         ----------
         requested : {"auto", "primal", "dual", "cuts"}
             The formulation asked for.
+
+        Returns
+        -------
+        str
+            The chosen formulation.
         """
         chosen = self._formulations.get(requested)
         if chosen is None and (self.data.max_literals is not None or self.model_hook is not None):
@@ -300,7 +325,13 @@ class LPSolutionCache:
         return chosen
 
     def rounder(self) -> RedundancyAwareBinarizer:
-        """The redundancy-aware binarizer of this data (built on first use)."""
+        """The redundancy-aware binarizer of this data (built on first use).
+
+        Returns
+        -------
+        RedundancyAwareBinarizer
+            The binarizer, shared by later calls.
+        """
         if self._rounder is None:
             self._rounder = RedundancyAwareBinarizer(self.data.A, self.data.groups, allow_disable=self.data.allow_disable)
         return self._rounder
@@ -319,6 +350,11 @@ class LPSolutionCache:
             The sparsity weight θ of a new model.
         weight : numpy.ndarray of shape (n,)
             The sample weights of a new model.
+
+        Returns
+        -------
+        tuple
+            ``(model, built)``: the ClauseLP and whether this call built it.
         """
         self._check_open()
         if formulation not in ("primal", "dual"):
@@ -355,6 +391,11 @@ class LPSolutionCache:
             The fit the master belongs to.
         theta : float
             The sparsity weight θ of a new master.
+
+        Returns
+        -------
+        tuple
+            ``(model, built)``: the ClauseCutLP and whether this call built it.
         """
         self._check_open()
         if self._cut_master is not None and self._cut_master[0] is owner:
@@ -378,6 +419,11 @@ class LPSolutionCache:
             R, the number of clauses.
         theta : float
             The sparsity weight θ of a new model.
+
+        Returns
+        -------
+        tuple
+            ``(model, built)``: the TwoLevelModel and whether this call built it.
         """
         self._check_open()
         if self._relaxation is not None and self._relaxation[0] == n_clauses:
@@ -425,6 +471,11 @@ class LPSolutionCache:
         ----------
         W : numpy.ndarray of shape (d', R)
             The binary clause matrix.
+
+        Returns
+        -------
+        list of str
+            The sorted names of the broken constraints (empty: none).
         """
         broken = []
         for model, constraints in self._hook_constraints:

@@ -166,6 +166,11 @@ class LearnedRule:
         ----------
         A : numpy.ndarray of shape (n_samples, n_literals)
             Rows binarized by the workspace's binarizer.
+
+        Returns
+        -------
+        ndarray of bool
+            The rule's value on each row.
         """
         matrix = np.asarray(A) != 0
         outputs = np.empty((matrix.shape[0], len(self.clause_columns)), dtype=bool)

@@ -84,6 +84,11 @@ def simple_binarize(w: np.ndarray, threshold: float = 0.2, *, snap_noise: bool =
         A value above it selects its feature.
     snap_noise : bool, default=False
         Snap solver noise away first (:func:`snap`).
+
+    Returns
+    -------
+    ndarray of float
+        ``1[w_j > threshold]`` per feature.
     """
     return ((snap(w) if snap_noise else np.asarray(w, dtype=float)) > threshold).astype(float)
 
@@ -180,6 +185,11 @@ def non_redundant_combinations(
         Whether two of them may be in a clause together.
     max_combinations : int
         The most subsets to enumerate.
+
+    Returns
+    -------
+    ndarray or None
+        The 0/1 matrix of the subsets, or None when there are more than ``max_combinations``.
     """
     size = len(columns)
     subsets: list[list[int]] = []
@@ -268,6 +278,11 @@ class RedundancyAwareBinarizer:
             Scores the candidates, as ``cost(current, columns, options)`` (see above).
         snap_noise : bool, default=False
             Snap solver noise away first (:func:`snap`); otherwise ``w`` is clipped to [0, 1].
+
+        Returns
+        -------
+        ndarray of float of shape (d,)
+            The binary clause (0.0 or 1.0 per feature).
         """
         w_lp = snap(w) if snap_noise else np.clip(np.asarray(w, dtype=float), 0.0, 1.0)  # noise must not reorder columns
         current = w_lp.copy()

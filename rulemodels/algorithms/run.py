@@ -77,6 +77,11 @@ def learn(
         The form of the clause LP.
     cg_settings : CGSettings or None, default=None
         The knobs of column generation; None: the defaults.
+
+    Returns
+    -------
+    FitResult
+        The learned W with its objective and the fit's statistics.
     """
     if algorithm not in ALGORITHMS:
         raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")

@@ -73,6 +73,11 @@ def two_level_lp(
         Seconds for the solve; None for no limit.
     solver_options : mapping or None, default=None
         Native solver options.
+
+    Returns
+    -------
+    FitResult
+        The binarized W with its objective and the solve's statistics.
     """
     data = cache.data
     relaxation, built = cache.relaxation(n_clauses, theta)

@@ -86,6 +86,11 @@ def default_binarizer(
         Where the thresholds go; None: ``defaults.DEFAULT_THRESHOLDS``.
     round_thresholds : bool, default=True
         Passed to :class:`~rulemodels.FeatureBinarizer`.
+
+    Returns
+    -------
+    FeatureBinarizer
+        A new, unfitted binarizer.
     """
     settings: dict[str, Any] = {} if n_thresholds is None else {"n_thresholds": n_thresholds}
     settings["thresholds"] = defaults.DEFAULT_THRESHOLDS if thresholds is None else thresholds
@@ -299,6 +304,11 @@ class TrainingWorkspace:
             The rule's form.
         constraints : RuleConstraints or None, default=None
             The domain constraints; None: every literal.
+
+        Returns
+        -------
+        CNFProblem
+            The CNF problem of ``form``.
         """
         full = self._problems.get((form, None))
         if full is None:
@@ -343,6 +353,11 @@ class TrainingWorkspace:
             Cost of the always-true feature, in literals.
         constraints : RuleConstraints or None, default=None
             The domain constraints; None: none.
+
+        Returns
+        -------
+        LPSolutionCache
+            The cache of that form, setting and constraints, shared by later calls.
         """
         if self.closed:
             raise RuntimeError("this TrainingWorkspace was closed: build a new one for further fits")
@@ -376,6 +391,11 @@ class TrainingWorkspace:
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
             The rows to binarize.
+
+        Returns
+        -------
+        ndarray
+            The binary matrix of ``X``.
         """
         return self.binarizer.transform(X)
 
@@ -461,6 +481,11 @@ class TrainingWorkspace:
             The domain constraints (see above).
         prune : bool, default=False
             Prune the rule (see above).
+
+        Returns
+        -------
+        LearnedRule
+            The learned rule with its objective and the fit's statistics.
         """
         learned = self._learn_checked(
             form=form, algorithm=algorithm, n_clauses=n_clauses, theta=theta, allow_disable=allow_disable,
@@ -643,6 +668,11 @@ class TrainingWorkspace:
             Native solver options passed to every solve.
         prune : bool, default=False
             Prune each rule as :meth:`learn` does.
+
+        Returns
+        -------
+        dict
+            ``(θ, R) -> LearnedRule`` for every θ and R.
         """
         if form not in ("dnf", "cnf"):
             raise ValueError(f"form must be 'dnf' or 'cnf' here, got {form!r}")
@@ -844,7 +874,13 @@ class TrainingWorkspace:
         return self._n_patterns
 
     def binarization_summary(self) -> str:
-        """One line on the binarization: rows, columns, binary features, distinct patterns and seconds (for the log)."""
+        """One line on the binarization: rows, columns, binary features, distinct patterns and seconds (for the log).
+
+        Returns
+        -------
+        str
+            The line.
+        """
         return (
             f"binarized {self.n_samples} rows x {self.frame.shape[1]} columns into {self.A.shape[1]} binary features, "
             f"{self.n_patterns} distinct (pattern, label) rows, in {self.binarize_seconds:.2f} s"

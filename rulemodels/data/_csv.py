@@ -133,6 +133,11 @@ def read_features(path: str | Path, options: CSVOptions | None = None,
         How to read a CSV file; None uses ``CSVOptions()``.
     dtypes : mapping of str to dtype or None, default=None
         The dtype of the columns it names.
+
+    Returns
+    -------
+    DataFrame
+        The file's rows.
     """
     options = options or CSVOptions()
     file = Path(path)
@@ -231,6 +236,11 @@ def resolve_target(target: str, columns: list[str]) -> str:
         A column name, or a 0-based column index as text.
     columns : list of str
         The file's column names.
+
+    Returns
+    -------
+    str
+        The target column's name.
     """
     if target in columns:
         return target
@@ -253,6 +263,11 @@ def is_bundled_dataset(source: str) -> bool:
     ----------
     source : str
         A dataset name or a file path.
+
+    Returns
+    -------
+    bool
+        True when ``source`` is a bundled dataset's name and no such path exists.
     """
     return source in list_datasets() and not Path(source).exists()
 
@@ -304,6 +319,11 @@ def load_data(source: str, target: str | None = None, positive: str | None = Non
         Keep the labels of a target with more than two values.
     drop : sequence of str, default=()
         Feature columns left out.
+
+    Returns
+    -------
+    LabeledData
+        The features, the labels, the target's name, the classes and the source.
     """
     if is_bundled_dataset(source):
         X, y = load_dataset(source)

@@ -117,6 +117,11 @@ def columns_as_labels(X: Any, y: Any, sample_weight: Any = None) -> tuple[Any, A
     sample_weight : str, array-like or None, default=None
         The sample weights, or the name of the weight column of ``X``.
 
+    Returns
+    -------
+    tuple
+        ``(X, y, sample_weight)``, the named columns taken out of ``X`` (unchanged when ``y`` is not a ``str``).
+
     Examples
     --------
     >>> frame = pd.DataFrame({"age": [30, 60], "label": ["no", "yes"]})
@@ -165,6 +170,11 @@ def class_labels(y: Any, n_samples: int, *, stacklevel: int = 3) -> tuple[np.nda
         The number of rows of ``X``, which ``y`` must have.
     stacklevel : int, default=3
         The ``stacklevel`` of the column-vector warning.
+
+    Returns
+    -------
+    tuple of ndarray
+        ``(classes, y)``: the sorted distinct labels, and ``y`` as a 1-D array.
     """
     if y is None:
         raise ValueError("requires y to be passed, but the target y is None")
@@ -198,6 +208,11 @@ def count_classes(y: Any) -> int:
     ----------
     y : array-like or None
         The labels.
+
+    Returns
+    -------
+    int
+        The number of distinct non-missing labels (0 when ``y`` is None or not 1-D).
     """
     if y is None:
         return 0
@@ -224,6 +239,11 @@ def binary_labels(y: Any, n_samples: int, *, stacklevel: int = 3) -> tuple[np.nd
         The number of rows of ``X``, which ``y`` must have.
     stacklevel : int, default=3
         The ``stacklevel`` of the column-vector warning.
+
+    Returns
+    -------
+    tuple of ndarray
+        ``(classes, labels)``: the two sorted classes, and int8 labels (1 where ``y == classes[1]``).
     """
     classes, y_array = class_labels(y, n_samples, stacklevel=stacklevel + 1)
     if classes.shape[0] != 2:
@@ -255,6 +275,11 @@ def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray:
         The weights; None gives every sample weight 1.
     n_samples : int
         The number of samples.
+
+    Returns
+    -------
+    ndarray of float of shape (n_samples,)
+        The weights, with mean 1.
     """
     if sample_weight is None:
         return np.ones(n_samples)
@@ -303,6 +328,11 @@ def class_weighted(y: Any, sample_weight: Any, class_weight: Any, *, class_count
         The weight of each class.
     class_counts : dict or None, default=None
         The number of rows of each label, when ``y`` holds one row per group of rows.
+
+    Returns
+    -------
+    array-like or None
+        The weights multiplied by each row's class weight (``sample_weight`` unchanged when there are no class weights).
     """
     if class_weight is None:
         return sample_weight

@@ -49,6 +49,11 @@ def is_parquet_path(source: str | os.PathLike) -> bool:
     ----------
     source : str or os.PathLike
         The path to check.
+
+    Returns
+    -------
+    bool
+        True when ``source`` is read as Parquet.
     """
     path = Path(source)
     if path.suffix.lower() in PARQUET_SUFFIXES:
@@ -324,6 +329,11 @@ def parquet_columns(path: str | os.PathLike) -> list[str]:
     ----------
     path : str or os.PathLike
         A Parquet file or a directory of them.
+
+    Returns
+    -------
+    list of str
+        The column names.
     """
     return dataset_columns(parquet_dataset(path, report=False))
 

@@ -71,6 +71,11 @@ def is_stream_input(X: Any) -> bool:
     ----------
     X : object
         The input to check.
+
+    Returns
+    -------
+    bool
+        True for a path or a Dask collection.
     """
     return isinstance(X, (str, os.PathLike)) or is_dask_collection(X)
 
@@ -520,6 +525,11 @@ def read_stream(
         The size of that sample.
     seed : int, default=defaults.STREAM_SEED
         The seed of the sampling.
+
+    Returns
+    -------
+    StreamedData
+        The distinct patterns with their labels and weights, the fitted binarizer, the row count and the class counts.
     """
     source = _source(X, y, sample_weight, int(batch_rows))
     start = time.perf_counter()
@@ -600,6 +610,11 @@ def stream_map(X: Any, function: Callable[[pd.DataFrame], np.ndarray], columns: 
         The empty pandas Series or DataFrame of the Dask result.
     batch_rows : int, default=defaults.STREAM_BATCH_ROWS
         Rows per Parquet batch, at most.
+
+    Returns
+    -------
+    ndarray or Dask collection
+        The values of every row: an array for a path, a lazy Dask collection for a Dask DataFrame.
     """
     if is_dask_collection(X):
         frame_output = isinstance(meta, pd.DataFrame)

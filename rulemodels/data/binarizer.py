@@ -874,6 +874,11 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         ----------
         summaries : list of ColumnSummary
             One summary per column, in the order of the columns.
+
+        Returns
+        -------
+        FeatureBinarizer
+            The fitted binarizer (``self``).
         """
         validate_params(self)
         if self.thresholds != "quantile":
@@ -1172,6 +1177,11 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             Class labels, as in :meth:`fit`.
         **fit_params : object
             Other arguments of :meth:`fit` (``sample_weight``).
+
+        Returns
+        -------
+        ndarray
+            The binary matrix of ``X``.
         """
         return super().fit_transform(as_pandas(X), y, **fit_params)
 

@@ -134,6 +134,11 @@ def run_unit(unit: Unit | Sequence[Task]) -> list[dict[str, Any]]:
     ----------
     unit : Unit or sequence of Task
         The tasks of one training set.
+
+    Returns
+    -------
+    list of dict
+        One record per task (empty when there are no tasks).
     """
     tasks = unit.tasks if isinstance(unit, Unit) else tuple(unit)
     if not tasks:

@@ -70,6 +70,11 @@ def write_report(results: pd.DataFrame, out: Path) -> Report:
         The records of a run.
     out : Path
         The directory to write to.
+
+    Returns
+    -------
+    Report
+        The optimistic and the honest table, and whether the figures were drawn.
     """
     from rulemodels.experiments.plotting import plot_pareto
 

@@ -64,6 +64,11 @@ def is_failure(record: Mapping[str, Any]) -> bool:
     ----------
     record : mapping
         A task's record.
+
+    Returns
+    -------
+    bool
+        True when the record's ``error`` is set.
     """
     return record.get("error") is not None
 

@@ -310,7 +310,13 @@ class Task:
         return "|".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
-        """The task's fields as a plain dict (the first fields of its record)."""
+        """The task's fields as a plain dict (the first fields of its record).
+
+        Returns
+        -------
+        dict
+            The task's fields.
+        """
         return dataclasses.asdict(self)
 
     @classmethod
@@ -477,6 +483,11 @@ def paper_grid(n_folds: int = defaults.DEFAULT_FOLDS, **settings: Any) -> list[T
     **settings : object
         Passed to :func:`make_grid`: ``inner_folds``, and task settings the same for every task
         (see :class:`Task`).
+
+    Returns
+    -------
+    list of Task
+        The tasks of the grid.
     """
     return make_grid(PAPER_DATASETS, PAPER_ALGORITHMS, PAPER_CLAUSES, PAPER_THETAS, n_folds, **settings)
 

@@ -248,6 +248,11 @@ class TwoLevelModel:
         A dict for :class:`solvers.ModelChanges` after θ or ``c`` changed
         (θ is the only Param the drivers change in a two-level model), read
         from the Params.
+
+        Returns
+        -------
+        dict
+            The changes for the backend: the new objective coefficients.
         """
         m = self.model
         theta = float(pyo.value(m.theta))

@@ -187,6 +187,11 @@ def unique_rows(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ----------
     matrix : numpy.ndarray of bool, shape (n, d)
         The rows to group.
+
+    Returns
+    -------
+    tuple of ndarray
+        ``(first, inverse)``: the index of each distinct row's first occurrence and each row's distinct row.
     """
     matrix = np.asarray(matrix, dtype=bool)
     if matrix.shape[1] == 0:  # one pattern, the empty row

@@ -206,6 +206,11 @@ def build_clause_dual_lp(
         One row per group of identical positive samples (weights summed).
     tie_break : array-like of shape (d,), optional
         Tie-break costs ``ε_j >= 0`` (mutable Param ``epsilon``, default 0; see :func:`tie_break_costs`).
+
+    Returns
+    -------
+    ClauseLP
+        The dual LP, not solved.
     """
     data = prepare_data(
         A, y, theta=theta, sample_weight=sample_weight, feature_cost=feature_cost,
@@ -266,6 +271,11 @@ def tie_break_costs(n_features: int, scale: float) -> np.ndarray:
         The number of features d.
     scale : float
         The cost ``ε`` of the last feature, >= 0.
+
+    Returns
+    -------
+    ndarray of float of shape (n_features,)
+        The costs ``ε_j``.
     """
     check_nonnegative("tie_break", scale)
     if n_features == 0:
@@ -456,6 +466,11 @@ class ClauseLP(_ClauseParams):
             The ``c`` the caller stored with :meth:`set_feature_cost`, used as stored; None reads it from its Params.
         tie_break : numpy.ndarray of shape (d,) or None, default=None
             The ``ε`` the caller stored with :meth:`set_tie_break`, used as stored; None reads it from its Params.
+
+        Returns
+        -------
+        dict
+            The changes for the backend.
         """
         positive_weight, neg_cost = self._store_sample_weight(sample_weight)
         return self._changes(positive_weight, neg_cost, feature_cost, tie_break)
@@ -470,6 +485,11 @@ class ClauseLP(_ClauseParams):
         right-hand sides ``neg_cost_j + θ c_j + ε_j`` of ``price[j]`` (and of
         ``price0``). Read from the Params themselves, with the same float
         operations as evaluating the model's expressions.
+
+        Returns
+        -------
+        dict
+            The changes for the backend.
         """
         return self._changes(self._weight.values(), self._neg_cost.values())
 
@@ -497,6 +517,11 @@ class ClauseLP(_ClauseParams):
 
         For the dual ``w_j = |dual(price[j])|``, clipped to [0, 1]: ``w_j >= 0``,
         and solvers differ in the sign they give the duals of a maximisation.
+
+        Returns
+        -------
+        ndarray of float of shape (d,)
+            The values of ``w_j``.
         """
         if self.dual:
             return duals_as_weights(self.model, self._w_constraints)

@@ -132,6 +132,11 @@ class ClauseColumns:
         ----------
         clause : sequence of int
             The feature indices of the clause.
+
+        Returns
+        -------
+        tuple of ndarray
+            ``(fails over P, fails over Z)``: two boolean masks.
         """
         columns = np.asarray(clause, dtype=np.intp)
         return self.cover_absent[:, columns].all(axis=1), self.pay_absent[:, columns].all(axis=1)
@@ -145,6 +150,11 @@ class ClauseColumns:
             The feature indices of the clause.
         clause_cost : float
             ``c_0``, the cost of a clause in literals.
+
+        Returns
+        -------
+        float
+            The clause's complexity.
         """
         return float(clause_cost + self.feature_cost[np.asarray(clause, dtype=np.intp)].sum())
 
@@ -163,6 +173,11 @@ class ClauseColumns:
             The sparsity weight θ.
         clause_cost : float
             ``c_0``, the cost of a clause in literals.
+
+        Returns
+        -------
+        float
+            The clause's reduced cost.
         """
         cover, pay = self.fails(clause)
         return float(theta * self.complexity(clause, clause_cost) - mu[cover].sum() + self.pay_weight[pay].sum() - nu)
@@ -178,6 +193,11 @@ class ClauseColumns:
             The sparsity weight θ.
         clause_cost : float
             ``c_0``, the cost of a clause in literals.
+
+        Returns
+        -------
+        float
+            The master's integer objective.
         """
         covered = np.zeros(self.cover_rows.shape[0], dtype=bool)
         total = 0.0
@@ -201,6 +221,11 @@ def prepare_cg_data(A: Any, y: Any, *, sample_weight: Any = None, feature_cost: 
         Weights ``ω_i >= 0`` (default 1).
     feature_cost : array-like of shape (d,), optional
         Per-feature costs ``c_j`` (default 1).
+
+    Returns
+    -------
+    ClauseColumns
+        The checked, grouped data.
     """
     data = prepare_data(
         A, y, theta=0.0, sample_weight=sample_weight, feature_cost=feature_cost, disable_cost=None, merge_identical=True,
@@ -252,6 +277,11 @@ def build_cg_master(
         The cap ``R`` on the number of selected clauses (Param ``R``).
     group_rows : bool, default=False
         One element of ``P`` per group of rows the same clauses fail on (see above).
+
+    Returns
+    -------
+    CGMaster
+        The master LP, not solved.
     """
     check_nonnegative("theta", theta)
     check_nonnegative("clause_cost", clause_cost)
@@ -473,6 +503,11 @@ class CGMaster:
         ----------
         k : int
             The clause's index in ``K``.
+
+        Returns
+        -------
+        float
+            The objective coefficient of ``w_k``.
         """
         m = self.model
         return float(pyo.value(m.pay[k] + m.theta * (m.c0 + m.literals[k])))
@@ -491,6 +526,11 @@ class CGMaster:
         ----------
         theta : float
             The new sparsity weight θ >= 0.
+
+        Returns
+        -------
+        dict
+            The changes for the backend: the new objective coefficients.
         """
         check_nonnegative("theta", theta)
         self.model.theta = float(theta)
@@ -511,6 +551,11 @@ class CGMaster:
         ----------
         max_clauses : int
             The new cap ``R`` on the number of selected clauses.
+
+        Returns
+        -------
+        dict
+            The changes for the backend: the new bounds of ``size``.
         """
         _check_max_clauses(max_clauses)
         self.model.R = int(max_clauses)
@@ -540,6 +585,11 @@ class CGMaster:
         ----------
         clauses : iterable of sequence of int
             The clauses to add, each as feature indices.
+
+        Returns
+        -------
+        dict
+            The changes for the backend: the new columns (empty when every clause is in ``K``).
         """
         m, groups, columns = self.model, self._groups, self.columns
         known = len(groups.ids)  # elements of P the solver has (new ones are appended after them)
@@ -638,6 +688,11 @@ class CGMaster:
         ``μ_g ω_i / Σ_{i∈g} ω_i``: with the same ``ν`` a dual solution of the LP
         written row by row, with the same objective (every clause's reduced
         cost over rows is its reduced cost over groups).
+
+        Returns
+        -------
+        tuple
+            ``(mu, nu)``: an ndarray over the rows of P and a float.
         """
         suffix = self.model.dual
         missing = next((con for con in self._cover_rows if con not in suffix), None)
@@ -663,6 +718,11 @@ class CGMaster:
         element's ``ω``, and ``cost[k]`` the objective coefficient of ``w_k``
         (:meth:`clause_cost`). The integer objective of a selection S is
         ``Σ_g weight[g] [no k ∈ S covers g] + Σ_{k∈S} cost[k]``.
+
+        Returns
+        -------
+        tuple of ndarray
+            ``(covers, weights, costs)``.
         """
         first = self._groups.first_rows()
         if self._groups.grouped:  # groups split as clauses come: their first rows change
@@ -681,6 +741,11 @@ class CGMaster:
         ----------
         integer : bool
             True makes every ``w_k`` binary, False continuous in ``[0, 1]``.
+
+        Returns
+        -------
+        dict
+            The changes for the backend: the integrality of every ``w_k``.
         """
         variables = self.w_vars
         for var in variables:
@@ -688,11 +753,23 @@ class CGMaster:
         return {"integrality": (variables, np.full(len(variables), bool(integer)))}
 
     def selection(self) -> list[int]:
-        """The clauses with ``w_k > 0.5`` in the loaded solution."""
+        """The clauses with ``w_k > 0.5`` in the loaded solution.
+
+        Returns
+        -------
+        list of int
+            The selected clause indices.
+        """
         return [k for k in self.model.K if (self.model.w[k].value or 0.0) > 0.5]
 
     def values(self) -> np.ndarray:
-        """``w_k`` of the loaded solution, in the order of ``K``."""
+        """``w_k`` of the loaded solution, in the order of ``K``.
+
+        Returns
+        -------
+        ndarray of float
+            The values of ``w_k``.
+        """
         return np.array([self.model.w[k].value or 0.0 for k in self.model.K], dtype=float)
 
 
@@ -725,6 +802,11 @@ def build_cg_pricing(
         The most literals a clause may have (Param ``D``).
     aggregate : bool, default=False
         One ``no_literals`` row per row of ``P`` instead of one ``no_literal`` row per pair (see above).
+
+    Returns
+    -------
+    CGPricing
+        The pricing MIP, not solved.
     """
     check_nonnegative("theta", theta)
     check_nonnegative("clause_cost", clause_cost)
@@ -821,6 +903,11 @@ class CGPricing:
             The master's duals ``μ_i`` of the rows to cover.
         nu : float
             The master's dual ``ν`` of the cap on the number of clauses.
+
+        Returns
+        -------
+        dict
+            The changes for the backend: the new objective coefficients of ``δ_i``.
         """
         mu = np.asarray(mu, dtype=float)
         if mu.shape != (len(self._delta_cover),):
@@ -838,6 +925,11 @@ class CGPricing:
         ----------
         theta : float
             The new sparsity weight θ >= 0.
+
+        Returns
+        -------
+        dict
+            The changes for the backend: the new objective coefficients of ``z_j``.
         """
         check_nonnegative("theta", theta)
         m = self.model
@@ -845,10 +937,22 @@ class CGPricing:
         return {"objective": (self.z_vars, float(theta) * np.array([pyo.value(m.c[j]) for j in m.J], dtype=float))}
 
     def constant(self) -> float:
-        """``θ c_0 − ν``: what the reduced cost adds to the objective."""
+        """``θ c_0 − ν``: what the reduced cost adds to the objective.
+
+        Returns
+        -------
+        float
+            ``θ c_0 − ν``.
+        """
         m = self.model
         return float(pyo.value(m.theta * m.c0 - m.nu))
 
     def clause(self) -> tuple[int, ...]:
-        """The features with ``z_j > 0.5`` in the loaded solution."""
+        """The features with ``z_j > 0.5`` in the loaded solution.
+
+        Returns
+        -------
+        tuple of int
+            The selected feature indices.
+        """
         return tuple(j for j, var in enumerate(self.z_vars) if (var.value or 0.0) > 0.5)

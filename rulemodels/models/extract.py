@@ -29,6 +29,11 @@ def clause_weights(lp: ClauseLP) -> np.ndarray:
     ----------
     lp : ClauseLP
         A solved clause LP.
+
+    Returns
+    -------
+    ndarray of float of shape (d,)
+        The values of ``w_j``.
     """
     return lp.weights()
 
@@ -40,6 +45,11 @@ def two_level_weights(model: pyo.ConcreteModel) -> tuple[np.ndarray, np.ndarray 
     ----------
     model : pyomo.environ.ConcreteModel
         A solved two-level model (``handle.model``).
+
+    Returns
+    -------
+    tuple
+        ``(W, w0)``: an ndarray (d, R), and an ndarray (R,) or None.
     """
     W = np.array([[_solved_value(model.w[j, r]) for r in model.R] for j in model.J])
     w0 = None
@@ -57,6 +67,11 @@ def is_integral(values: np.ndarray, tol: float = 1e-6) -> bool:
         The values to check.
     tol : float, default=1e-6
         The largest distance from 0 or 1 allowed.
+
+    Returns
+    -------
+    bool
+        True when every value is within ``tol`` of 0 or 1.
     """
     values = np.asarray(values, dtype=float)
     return bool(np.all(np.minimum(np.abs(values), np.abs(values - 1)) <= tol))
@@ -74,6 +89,11 @@ def rule_from_model(handle: ClauseLP | TwoLevelModel, problem: CNFProblem) -> Ru
         The solved model.
     problem : CNFProblem
         The problem it was built from, which reads the rule.
+
+    Returns
+    -------
+    Rule
+        The learned rule.
     """
     if isinstance(handle, ClauseLP):
         model = handle.model
@@ -98,6 +118,11 @@ def objective_breakdown(handle: ClauseLP | TwoLevelModel) -> dict[str, float]:
     ----------
     handle : ClauseLP or TwoLevelModel
         The solved primal model.
+
+    Returns
+    -------
+    dict of str to float
+        The accuracy and sparsity terms and their total.
     """
     model = handle.model
     accuracy = float(pyo.value(model.accuracy_cost))

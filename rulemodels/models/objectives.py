@@ -37,6 +37,11 @@ def row_products(A: Any, W: np.ndarray) -> np.ndarray:
         The features (float, 0/1 integers or sparse).
     W : numpy.ndarray of shape (d, R)
         The weights.
+
+    Returns
+    -------
+    ndarray of float
+        ``A @ W``.
     """
     if sp.issparse(A):
         return A @ W
@@ -68,6 +73,11 @@ def clause_sums(A: Any, W: np.ndarray, w0: np.ndarray | None = None) -> np.ndarr
         The clause weights ``w_jr``.
     w0 : numpy.ndarray of shape (R,) or None, default=None
         The clause-disabling feature's weights ``w_0r``; None adds nothing.
+
+    Returns
+    -------
+    ndarray of shape (n, R)
+        The sums ``S_ir``.
     """
     W = np.asarray(W, dtype=float)
     if W.ndim == 1:
@@ -102,6 +112,11 @@ def sparsity_cost(W: np.ndarray, theta: float, feature_cost: Any = None, w0: Any
         The clause-disabling feature's weights ``w_0r``; None adds nothing.
     disable_cost : float, default=0.0
         ``c_0``, the cost of the clause-disabling feature.
+
+    Returns
+    -------
+    float
+        The sparsity cost.
     """
     W = np.asarray(W, dtype=float)
     if W.ndim == 1:
@@ -141,6 +156,11 @@ def zero_one_objective(
         The clause-disabling feature's weights ``w_0r``.
     disable_cost : float, default=0.0
         ``c_0``, the cost of the clause-disabling feature.
+
+    Returns
+    -------
+    float
+        The 0-1 objective.
     """
     y = np.asarray(y).ravel()
     predicted = np.all(clause_sums(A, W, w0) > 0.5, axis=1)
@@ -181,6 +201,11 @@ def hamming_objective(
         The clause-disabling feature's weights ``w_0r``.
     disable_cost : float, default=0.0
         ``c_0``, the cost of the clause-disabling feature.
+
+    Returns
+    -------
+    float
+        The Hamming objective.
     """
     y = np.asarray(y).ravel()
     accuracy = float(_weights(sample_weight, y.size) @ hamming_costs(A, y, W, w0))

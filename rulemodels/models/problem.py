@@ -98,6 +98,11 @@ class CNFProblem:
             The clause-disabling feature's weights; None disables no clause.
         threshold : float, default=0.5
             A weight above it selects its feature (or disables its clause).
+
+        Returns
+        -------
+        Rule
+            The rule, in the problem's form.
         """
         W = np.asarray(W, dtype=float)
         if W.ndim == 1:
@@ -125,6 +130,11 @@ class CNFProblem:
         ----------
         keep : numpy.ndarray of bool, shape (d,)
             The features to keep.
+
+        Returns
+        -------
+        CNFProblem
+            The restricted problem.
         """
         keep = np.asarray(keep, dtype=bool)
         if keep.shape != (self.n_features,):
@@ -143,6 +153,11 @@ class CNFProblem:
             The binary CNF weights.
         w0 : numpy.ndarray of shape (R,) or None, default=None
             The clause-disabling feature's weights; None adds nothing.
+
+        Returns
+        -------
+        ndarray of bool of shape (n,)
+            The CNF's value on each row.
         """
         from rulemodels.models.objectives import clause_sums
 

@@ -41,6 +41,11 @@ def rule_html(rule: Rule, *, title: str | None = None, facts: Mapping[str, str] 
         The table's caption; None writes ``"DNF rule"`` or ``"CNF rule"``.
     facts : mapping of str to str or None, default=None
         Extra rows, label -> text, shown under the rule.
+
+    Returns
+    -------
+    str
+        The HTML table.
     """
     noun = "term" if rule.form == "dnf" else "clause"
     inner = " AND " if rule.form == "dnf" else " OR "
@@ -70,6 +75,11 @@ def rule_list_html(rules: RuleList, *, title: str | None = None, facts: Mapping[
         The table's caption; None writes ``"rule list"``.
     facts : mapping of str to str or None, default=None
         Extra rows, label -> text, shown under the list.
+
+    Returns
+    -------
+    str
+        The HTML table.
     """
     rows = []
     for k, (label, rule) in enumerate(rules.steps, start=1):

@@ -115,12 +115,23 @@ class SavedModel:
         ----------
         X : DataFrame of shape (n_samples, n_features)
             The rows to read.
+
+        Returns
+        -------
+        DataFrame
+            ``X`` with those columns read as their kinds.
         """
         return conform(X, self.column_kinds, stacklevel=3)
 
     def csv_dtypes(self) -> dict[str, type]:
         """``pandas.read_csv`` dtypes for the columns of text categories (``{name: str}``), so codes such as
-        ``"02110"`` keep their leading zeros."""
+        ``"02110"`` keep their leading zeros.
+
+        Returns
+        -------
+        dict of str to type
+            ``{name: str}`` for each column of text categories.
+        """
         return text_dtypes(self.column_kinds)
 
     def predict(self, X: pd.DataFrame) -> np.ndarray:
@@ -132,6 +143,11 @@ class SavedModel:
         ----------
         X : DataFrame of shape (n_samples, n_features)
             The rows to predict, with every column of :attr:`features`.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The class of each row.
         """
         X = as_pandas(X)
         self._check_columns(X)
@@ -149,6 +165,11 @@ class SavedModel:
         ----------
         X : DataFrame of shape (n_samples, n_features)
             The rows to predict, with every column of :attr:`features`.
+
+        Returns
+        -------
+        ndarray
+            The probability of ``classes[1]`` per row, shape (n,); for a rule list, shape (n, K).
         """
         X = as_pandas(X)
         if isinstance(self.rule, RuleList):
@@ -174,6 +195,11 @@ class SavedModel:
         ----------
         X : DataFrame of shape (n_samples, n_features)
             The rows to explain, with every column of :attr:`features`.
+
+        Returns
+        -------
+        DataFrame
+            One row per row of ``X``: the prediction and what decided it.
         """
         X = as_pandas(X)
         self._check_columns(X)

@@ -75,7 +75,13 @@ class ColumnKind:
         return "numbers" if self.kind == "numeric" else "a 0/1 flag"
 
     def to_dict(self) -> dict[str, str]:
-        """``{"kind": ...}``, with ``"values"`` for a categorical column (the rule file's entry)."""
+        """``{"kind": ...}``, with ``"values"`` for a categorical column (the rule file's entry).
+
+        Returns
+        -------
+        dict of str to str
+            The kind (and the values of a categorical column).
+        """
         return {"kind": self.kind} if self.values is None else {"kind": self.kind, "values": self.values}
 
     @classmethod
@@ -126,6 +132,11 @@ def text_dtypes(kinds: Mapping[str, ColumnKind]) -> dict[str, type]:
     ----------
     kinds : mapping of str to ColumnKind
         The kind of each column.
+
+    Returns
+    -------
+    dict of str to type
+        ``{column: str}`` for each column of text categories.
     """
     return {name: str for name, kind in kinds.items() if kind.kind == "categorical" and kind.values == "text"}
 
@@ -275,6 +286,11 @@ def conform(frame: pd.DataFrame, kinds: Mapping[str, ColumnKind], *, stacklevel:
         The kind of each column.
     stacklevel : int, default=2
         The ``stacklevel`` of the drift warnings.
+
+    Returns
+    -------
+    DataFrame
+        ``frame`` with those columns read as their kinds.
     """
     out = frame
     for name, kind in kinds.items():

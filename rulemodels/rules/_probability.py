@@ -83,6 +83,11 @@ class PatternRates:
             The clause outputs of each row.
         rule_values : array-like of bool, shape (n_samples,)
             The rule output of each row; it picks the rate of an unseen pattern.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            The positive-class probability of each row.
         """
         clause_values = np.asarray(clause_values, dtype=bool)
         rule_values = np.asarray(rule_values, dtype=bool)
@@ -102,6 +107,11 @@ class PatternRates:
         ----------
         clause_names : list of str or None, default=None
             The names of the clause columns; None names them ``clause_1``, ``clause_2``, ...
+
+        Returns
+        -------
+        DataFrame
+            The table, sorted by rule value, then probability.
         """
         names = clause_names or [f"clause_{r + 1}" for r in range(self.patterns.shape[1])]
         frame = pd.DataFrame(self.patterns, columns=names)

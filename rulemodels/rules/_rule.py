@@ -319,6 +319,11 @@ class Literal:
 
         On a row where the feature is missing both a threshold or category
         literal and its negation are False (see :meth:`evaluate`).
+
+        Returns
+        -------
+        Literal
+            The literal with the complementary operator, on the same feature and value.
         """
         return Literal(self.feature, _NEGATED_OP[self.op], self.value)
 
@@ -383,7 +388,13 @@ class Literal:
             return x == 0
 
     def to_dict(self) -> dict[str, object]:
-        """Return ``{"feature": ..., "op": ..., "value": ...}`` (a list of categories for ``in``/``not_in``)."""
+        """Return ``{"feature": ..., "op": ..., "value": ...}`` (a list of categories for ``in``/``not_in``).
+
+        Returns
+        -------
+        dict
+            The literal's feature, operator and value.
+        """
         value = list(self.value) if self.op in SET_OPS else self.value  # type: ignore[call-overload]
         return {"feature": self.feature, "op": self.op, "value": value}
 
@@ -436,7 +447,13 @@ class Clause:
         return len(self.literals)
 
     def negate(self) -> Clause:
-        """Return the clause of the negated literals (one De Morgan step)."""
+        """Return the clause of the negated literals (one De Morgan step).
+
+        Returns
+        -------
+        Clause
+            The clause of the negated literals.
+        """
         return Clause(lit.negate() for lit in self.literals)
 
     def display_items(self, form: str) -> list[str]:
@@ -448,6 +465,11 @@ class Clause:
         ----------
         form : {"dnf", "cnf"}
             The rule form the clause belongs to; only ``"dnf"`` merges intervals.
+
+        Returns
+        -------
+        list of str
+            The conditions as printed, in order.
         """
         if form != "dnf":
             return [str(lit) for lit in self.literals]
@@ -470,6 +492,11 @@ class Clause:
         form : {"dnf", "cnf"}
             ``"dnf"`` joins the literals with AND (an empty clause is ``(True)``), any other form with OR
             (an empty clause is ``(False)``).
+
+        Returns
+        -------
+        str
+            The clause as text; an empty clause is ``(True)`` for ``"dnf"`` and ``(False)`` otherwise.
         """
         if not self.literals:
             return "(True)" if form == "dnf" else "(False)"
@@ -647,7 +674,13 @@ class Rule:
         return len(self.features)
 
     def complexity(self) -> dict[str, int]:
-        """Return ``{'n_clauses': ..., 'n_literals': ..., 'n_conditions': ..., 'n_features': ...}``."""
+        """Return ``{'n_clauses': ..., 'n_literals': ..., 'n_conditions': ..., 'n_features': ...}``.
+
+        Returns
+        -------
+        dict of str to int
+            The numbers of clauses, literals, conditions and features.
+        """
         return {
             "n_clauses": self.n_clauses,
             "n_literals": self.n_literals,
@@ -664,6 +697,11 @@ class Rule:
         ``~rule.evaluate(X)`` on every row where each literal's negation is
         its complement, i.e. where the rule's features are not missing (and
         flag features are 0 or 1); see :meth:`Literal.evaluate`.
+
+        Returns
+        -------
+        Rule
+            The negated rule, of the other form.
         """
         form = "cnf" if self.form == "dnf" else "dnf"
         return Rule(form, tuple(c.negate() for c in self.clauses))
@@ -781,6 +819,11 @@ class Rule:
         ----------
         clause_values : numpy.ndarray of bool, shape (n_samples, n_clauses)
             The value of each clause on each row.
+
+        Returns
+        -------
+        ndarray of bool of shape (n,)
+            The rule's value on each row.
         """
         if self.form == "cnf":
             return clause_values.all(axis=1)
@@ -804,15 +847,32 @@ class Rule:
         ----------
         cast : bool, default=True
             Compare thresholds on ``"x" + 0``, so numbers stored as text (SQLite) compare as numbers.
+
+        Returns
+        -------
+        str
+            The SQL expression.
         """
         return _to_sql(self, cast=cast)
 
     def to_query(self) -> str:
-        """The rule as a ``DataFrame.query``/``eval`` expression; see :func:`rulemodels.rules.to_query`."""
+        """The rule as a ``DataFrame.query``/``eval`` expression; see :func:`rulemodels.rules.to_query`.
+
+        Returns
+        -------
+        str
+            The pandas expression.
+        """
         return _to_query(self)
 
     def to_python(self) -> str:
-        """The source of a dependency-free module with ``predict_row(row) -> int``; see :func:`rulemodels.rules.to_python`."""
+        """The source of a dependency-free module with ``predict_row(row) -> int``; see :func:`rulemodels.rules.to_python`.
+
+        Returns
+        -------
+        str
+            The source of the module.
+        """
         return _to_python(self)
 
     def _repr_html_(self) -> str:
@@ -829,6 +889,11 @@ class Rule:
         A rule with set literals (``"op": "in"`` or ``"not_in"``, ``"value"`` a
         list of categories) is written as version 2; version 1 files (no set
         literals) are still read.
+
+        Returns
+        -------
+        dict
+            The rule's format, version, form and clauses.
         """
         has_sets = any(lit.op in SET_OPS for lit in self.literals)
         return {
@@ -845,6 +910,11 @@ class Rule:
         ----------
         indent : int or None, default=None
             Passed to :func:`json.dumps`: None writes one line.
+
+        Returns
+        -------
+        str
+            The JSON text.
         """
         return json.dumps(self.to_dict(), indent=indent, allow_nan=False)
 

@@ -46,6 +46,11 @@ def class_label(value: Any) -> Any:
     ----------
     value : object
         The label to check; a numpy scalar is converted to its Python value.
+
+    Returns
+    -------
+    object
+        ``value`` as a plain Python scalar.
     """
     if isinstance(value, np.generic):
         value = value.item()
@@ -154,7 +159,13 @@ class RuleList:
         return len(self.features)
 
     def complexity(self) -> dict[str, int]:
-        """``{'n_steps', 'n_clauses', 'n_literals', 'n_conditions', 'n_features'}`` of the whole list."""
+        """``{'n_steps', 'n_clauses', 'n_literals', 'n_conditions', 'n_features'}`` of the whole list.
+
+        Returns
+        -------
+        dict of str to int
+            The numbers of steps, clauses, literals, conditions and features.
+        """
         return {
             "n_steps": len(self.steps),
             "n_clauses": self.n_clauses,
@@ -174,6 +185,11 @@ class RuleList:
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
             The rows, with the columns the rules use.
+
+        Returns
+        -------
+        ndarray of bool of shape (n_samples, n_steps)
+            Each step rule's value on each row.
         """
         X = as_pandas(X)
         frame = X if isinstance(X, pd.DataFrame) else pd.DataFrame(X)
@@ -195,6 +211,11 @@ class RuleList:
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
             The rows, with the columns the rules use.
+
+        Returns
+        -------
+        ndarray of int of shape (n_samples,)
+            The index of the step that claims each row (``len(steps)`` for the default).
         """
         return self.first_true(self.step_values(X))
 
@@ -205,6 +226,11 @@ class RuleList:
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
             The rows, with the columns the rules use.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The class of each row.
         """
         return np.asarray(list(self.classes))[self.claims(X)]
 
@@ -215,6 +241,11 @@ class RuleList:
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
             The rows, with the columns the rules use.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The class of each row.
         """
         return self.predict(X)
 
@@ -230,6 +261,11 @@ class RuleList:
         ----------
         target : str, default="class"
             The name printed for the class in ``THEN <target> = ...``.
+
+        Returns
+        -------
+        str
+            The list as printed.
         """
         lines = [
             f"{'IF' if k == 0 else 'ELSE IF'} {_rule_text(rule)} THEN {target} = {label}"
@@ -247,19 +283,36 @@ class RuleList:
         ----------
         cast : bool, default=True
             Compare thresholds on ``"x" + 0``, so numbers stored as text (SQLite) compare as numbers.
+
+        Returns
+        -------
+        str
+            The ``CASE WHEN ... END`` expression.
         """
         from rulemodels.rules._export import to_sql
 
         return to_sql(self, cast=cast)
 
     def to_query(self) -> dict[Any, str]:
-        """One ``DataFrame.eval`` expression per class, true exactly on the rows of that class; see :func:`rulemodels.rules.to_query`."""
+        """One ``DataFrame.eval`` expression per class, true exactly on the rows of that class; see :func:`rulemodels.rules.to_query`.
+
+        Returns
+        -------
+        dict
+            One expression per class, in the list's order.
+        """
         from rulemodels.rules._export import to_query
 
         return to_query(self)
 
     def to_python(self) -> str:
-        """A dependency-free module whose ``predict_row(row)`` returns the class; see :func:`rulemodels.rules.to_python`."""
+        """A dependency-free module whose ``predict_row(row)`` returns the class; see :func:`rulemodels.rules.to_python`.
+
+        Returns
+        -------
+        str
+            The source of the module.
+        """
         from rulemodels.rules._export import to_python
 
         return to_python(self)
@@ -273,7 +326,13 @@ class RuleList:
     # -- serialization -----------------------------------------------------
 
     def to_dict(self) -> dict[str, object]:
-        """``{"format": "rulemodels.rule_list", "version": 1, "steps": [{"class": ..., "rule": {...}}, ...], "default": ...}``."""
+        """``{"format": "rulemodels.rule_list", "version": 1, "steps": [{"class": ..., "rule": {...}}, ...], "default": ...}``.
+
+        Returns
+        -------
+        dict
+            The list's format, version, steps and default.
+        """
         return {
             "format": _LIST_FORMAT_NAME,
             "version": 1,
@@ -288,6 +347,11 @@ class RuleList:
         ----------
         indent : int or None, default=None
             Passed to :func:`json.dumps`: None writes one line.
+
+        Returns
+        -------
+        str
+            The JSON text.
         """
         return json.dumps(self.to_dict(), indent=indent, allow_nan=False)
 
@@ -388,6 +452,11 @@ class ClassRates:
         buckets : array-like of int, shape (n_samples,)
             The bucket of each row: the step that claims it, or the number of steps for the default
             (:meth:`RuleList.claims`).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            The probabilities of each row's bucket.
         """
         return self.proba[np.asarray(buckets, dtype=int)]
 
