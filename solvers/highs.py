@@ -73,7 +73,6 @@ from solvers.signals import deferred_signals
 logger = logging.getLogger(__name__)
 
 
-
 def _import_highspy() -> Any:
     """Import highspy with Ctrl-C and SIGTERM held until the import is done (it takes about 50 ms).
 
