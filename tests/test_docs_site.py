@@ -79,7 +79,7 @@ def read_pages(site: Path) -> dict[Path, _Page]:
 
 def test_the_site_has_its_sections_and_a_page_per_public_name(site):
     for page in ("index.html", "getting_started.html", "guide/python.html", "guide/deploy.html", "cli.html",
-                 "api/index.html", "gallery.html", "results/table1.html", "architecture.html"):
+                 "api/index.html", "gallery.html", "results/table1.html", "architecture.html", "changelog.html"):
         assert (site / page).is_file(), page
     api = sorted(path.name for path in (site / "api").rglob("*.html"))
     assert len(api) > 150  # one page per public name of the faces
