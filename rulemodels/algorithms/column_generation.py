@@ -1083,15 +1083,13 @@ def _select(master: CGMaster, columns: ClauseColumns, solve: Any, theta: float, 
     if settings.selection != "mip":
         return local
     time_limit = _remaining(deadline, settings.selection_time_limit)
-    progress = MipReporter("CG selection MIP", time_limit)  # incumbent, bound and gap when it runs for seconds
     try:
-        try:
+        # incumbent, bound and gap when it runs for seconds
+        with MipReporter("CG selection MIP", time_limit) as progress:
             result = solve(
                 master.model, master.set_integer(True) if integer_program is None else integer_program(),
                 time_limit=time_limit, mip_gap=settings.selection_gap, progress=progress,
             )
-        finally:
-            progress.close()
         result.raise_for_status("the column generation integer selection")
         if result.termination.value == "time_limit":
             gap = ("unknown" if result.bound is None or result.objective is None

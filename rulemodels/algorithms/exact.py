@@ -314,12 +314,12 @@ def solve_exact_problem(
         " from the start rule" if offered else "",
     )
     large = advise_time_limit(handle.groups.n_groups, problem.n_features, time_limit)
-    progress = MipReporter("exact MIP", time_limit, large=large)  # incumbent, bound and gap as the solve goes
-    try:
-        result = backend.solve(model, time_limit=time_limit, mip_gap=mip_gap, mip_start=offered, progress=progress)
-    finally:
-        progress.close()
-        backend.release(model)  # solved once: nothing to keep on the backend
+    # incumbent, bound and gap as the solve goes
+    with MipReporter("exact MIP", time_limit, large=large) as progress:
+        try:
+            result = backend.solve(model, time_limit=time_limit, mip_gap=mip_gap, mip_start=offered, progress=progress)
+        finally:
+            backend.release(model)  # solved once: nothing to keep on the backend
     scorer = _Scorer(formulation, problem, theta, disable_cost, feature_cost)
     if W_start is not None and start is not None:  # the start's own W (a repeated clause would count twice)
         W_start = rule_weights(problem, start)

@@ -88,6 +88,10 @@ def _figures(progress: MipProgress) -> str:
 class MipReporter:
     """The ``progress`` callback of a MIP solve: log lines and a delayed bar (see the module docstring).
 
+    Used as a context manager around the solve (``with MipReporter(...) as
+    progress: backend.solve(..., progress=progress)``), so that the bar is
+    closed however the solve ends.
+
     Parameters
     ----------
     what : str
@@ -140,8 +144,14 @@ class MipReporter:
         if progress.event == "end":
             self.close()
 
+    def __enter__(self) -> MipReporter:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
     def close(self) -> None:
-        """Close the bar (also when the solve failed before its end was reported)."""
+        """Close the bar (also when the solve failed before its end was reported); leaving a ``with`` block does."""
         if self.bar is not None:
             self.bar.close()
             self.bar = None

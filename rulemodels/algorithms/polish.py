@@ -188,12 +188,13 @@ def polish_rule(
         model_hook(handle)
     offered = bool(getattr(backend.capabilities, "mip_start", False))
     handle.set_start(W_start)
-    progress = MipReporter("polishing MIP", time_limit)  # incumbent, bound and gap when it runs for seconds
-    try:
-        result = backend.solve(handle.model, time_limit=time_limit, mip_gap=mip_gap, mip_start=offered, progress=progress)
-    finally:
-        progress.close()
-        backend.release(handle.model)
+    # incumbent, bound and gap when it runs for seconds
+    with MipReporter("polishing MIP", time_limit) as progress:
+        try:
+            result = backend.solve(handle.model, time_limit=time_limit, mip_gap=mip_gap, mip_start=offered,
+                                   progress=progress)
+        finally:
+            backend.release(handle.model)
     best_rule, best_objective, polished = rule, start_objective, False
     W, w0 = two_level_weights(handle.model) if result.has_solution else (None, None)
     if W is not None and not is_integral(W if w0 is None else np.concatenate([W.ravel(), w0])):
