@@ -26,11 +26,12 @@ when such input is given (the ``large`` extra).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -128,16 +129,28 @@ class _Source:
             while len(level) > 1:
                 level = [dask.delayed(_merge_present)(merge, level[k:k + _FAN_IN]) for k in range(0, len(level), _FAN_IN)]
             return _compute_with_progress(level[0]) if level else None
-        from rulemodels.utils import progress_bar
-
         pending: list[Any] = []
-        with progress_bar(None, "Parquet pass", "batch") as bar:  # drawn after two seconds on a terminal or notebook
-            for index, chunk in enumerate(self.chunks()):
+        with _parquet_pass(self.chunks()) as chunks:
+            for index, chunk in enumerate(chunks):
                 pending.append(function(chunk, index, *args))
-                bar.update(1)
                 if len(pending) == _FAN_IN:
                     pending = [merge(pending)]
         return merge(pending) if pending else None
+
+
+@contextlib.contextmanager
+def _parquet_pass(batches: Iterable[pd.DataFrame]) -> Iterator[Iterator[pd.DataFrame]]:
+    """The Parquet batches, each counted on a "Parquet pass" bar once the caller is done with it; the bar is
+    drawn after two seconds on a terminal or in a notebook, and closed when the block ends, however it ends."""
+    from rulemodels.utils import progress_bar
+
+    with progress_bar(None, "Parquet pass", "batch") as bar:
+        def counted() -> Iterator[pd.DataFrame]:
+            for batch in batches:
+                yield batch
+                bar.update(1)
+
+        yield counted()
 
 
 def _compute_with_progress(value: Any) -> Any:
@@ -634,13 +647,8 @@ def stream_map(X: Any, function: Callable[[pd.DataFrame], np.ndarray], columns: 
     missing = [c for c in columns if c not in names]
     if missing:
         raise ValueError(f"the Parquet data '{X}' lacks column(s) {missing} seen in fit; it has {', '.join(names)}")
-    from rulemodels.utils import progress_bar
-
-    results = []
-    with progress_bar(None, "Parquet pass", "batch") as bar:  # drawn after two seconds on a terminal or notebook
-        for batch in dataset_batches(dataset, columns, batch_rows):
-            results.append(function(batch))
-            bar.update(1)
+    with _parquet_pass(dataset_batches(dataset, columns, batch_rows)) as batches:
+        results = [function(batch) for batch in batches]
     if not results:
         raise ValueError(f"the Parquet data '{X}' has no rows to predict")
     return np.concatenate(results)
