@@ -556,6 +556,11 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         Returns
         -------
         self
+
+        Raises
+        ------
+        ValueError
+            If ``workspace`` is given with Parquet or Dask data, or with ``y`` of more than two classes.
         """
         validate_params(self)
         if is_stream_input(X):  # a Parquet path or a Dask DataFrame: read in chunks (docs/large_data.md)

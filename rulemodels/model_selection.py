@@ -734,6 +734,11 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         Returns
         -------
         self : BooleanRuleCV
+
+        Raises
+        ------
+        ValueError
+            If ``y`` is None, or ``thetas`` or ``n_clauses`` is a string other than ``'auto'``.
         """
         validate_params(self)
         X = as_pandas(X)  # a polars or pyarrow DataFrame: converted here, once, for every fold and the refit

@@ -221,6 +221,11 @@ class SolveResult:
         -------
         SolveResult
             ``self``.
+
+        Raises
+        ------
+        SolveError
+            If no solution was loaded, or the solve ended in a condition without one.
         """
         if self.has_solution and self.termination not in _NO_SOLUTION_CONDITIONS:
             return self

@@ -59,6 +59,11 @@ def register_backend(name: str, factory: BackendFactory, *, replace: bool = Fals
         Makes the backend; called with keyword options.
     replace : bool, default=False
         Replace a backend already registered under ``name``; False raises ValueError.
+
+    Raises
+    ------
+    ValueError
+        If a backend ``name`` is already registered and ``replace`` is False.
     """
     key = name.lower()
     if key in _REGISTRY and not replace:
@@ -110,6 +115,8 @@ def get_backend(solver: str | Backend = DEFAULT_SOLVER, *, check_available: bool
     SolverNotFoundError
         Unknown name, or solver not installed; the message says how to
         install it and lists the solvers that are available instead.
+    TypeError
+        If ``solver`` is neither a string nor a :class:`Backend`.
 
     Examples
     --------

@@ -70,6 +70,11 @@ class ShellBackend(ClassicBackend):
         (float, default=DEFAULT_TIME_LIMIT), the watchdog's limit when ``solve`` gets no time limit;
         ``grace`` (float, optional), seconds the process may run past its limit before the watchdog
         kills it; ``tee`` (bool, default=False), show the solver's output on stdout.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not a supported executable.
     """
 
     def __init__(self, name: str, options: Mapping[str, Any] | None = None, threads: int | None = None, **settings: Any):

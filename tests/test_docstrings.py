@@ -14,10 +14,15 @@ The main entry points (``WITH_EXAMPLES``) also have an ``Examples`` section
 
 from __future__ import annotations
 
+import ast
 import importlib
 import inspect
+import sys
+import textwrap
 from collections.abc import Iterator
+from typing import Any
 
+from numpydoc.docscrape import NumpyDocString
 from numpydoc.validate import validate
 
 FACES = (
@@ -102,3 +107,81 @@ def test_public_docstrings_document_every_parameter() -> None:
 def test_main_entry_points_have_examples() -> None:
     missing = [name for name in WITH_EXAMPLES if any(code == "EX01" for code, _ in validate(name)["errors"])]
     assert not missing, f"these main entry points have no Examples section (numpydoc EX01): {', '.join(missing)}"
+
+
+def _raised_names(function: Any) -> set[str]:
+    """The class-like names a function raises in its own body (``raise Name``, ``raise module.Name(...)``)."""
+    try:
+        source = inspect.getsource(function)
+    except OSError:  # generated code (a dataclass's __init__) has no source to read
+        return set()
+    tree = ast.parse(textwrap.dedent(source)).body[0]
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+                continue  # a nested function's raises are its own
+            if isinstance(child, ast.Raise) and child.exc is not None:  # a bare ``raise`` re-raises
+                exc = child.exc.func if isinstance(child.exc, ast.Call) else child.exc
+                name = exc.id if isinstance(exc, ast.Name) else exc.attr if isinstance(exc, ast.Attribute) else ""
+                if name[:1].isupper():
+                    found.add(name)
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def undocumented_raises(qualified: str) -> list[str]:
+    """The exceptions ``qualified`` raises directly that its docstring's Raises section does not name.
+
+    A method's docstring is its own; an ``__init__`` without one is documented in its class's docstring
+    (numpydoc's convention). Properties and objects defined outside the package are not checked.
+    """
+    parts = qualified.split(".")
+    split = max(k for k in range(1, len(parts)) if ".".join(parts[:k]) in sys.modules)  # the longest module prefix
+    owner: Any = None
+    obj: Any = sys.modules[".".join(parts[:split])]
+    for part in parts[split:]:
+        owner, obj = obj, getattr(obj, part)
+    if not inspect.isfunction(obj) or not obj.__module__.startswith(("rulemodels", "solvers", __name__)):
+        return []
+    raised = _raised_names(obj)
+    doc = obj.__doc__
+    if doc is None and obj.__name__ == "__init__" and inspect.isclass(owner):
+        doc = owner.__doc__
+    documented = {item.type.strip() for item in NumpyDocString(inspect.cleandoc(doc or ""))["Raises"]}
+    return sorted(raised - documented)
+
+
+def _example_with_undocumented_raise(value: int) -> int:
+    """Check a number (the check's own example: it raises without a Raises section).
+
+    Parameters
+    ----------
+    value : int
+        A number.
+
+    Returns
+    -------
+    int
+        ``value``.
+    """
+    if value < 0:
+        raise ValueError("negative")
+    return value
+
+
+def test_the_check_finds_undocumented_raises() -> None:
+    assert undocumented_raises(f"{__name__}._example_with_undocumented_raise") == ["ValueError"]
+
+
+def test_public_functions_document_what_they_raise() -> None:
+    names = list(public_objects())
+    failures = {name: missing for name in names if (missing := undocumented_raises(name))}
+    report = "\n".join(f"  {name}: {', '.join(missing)}" for name, missing in failures.items())
+    assert not failures, (
+        f"{len(failures)} public functions raise an exception their docstring does not name; add a numpydoc "
+        f"Raises section (after Returns) naming each, with when it is raised:\n{report}"
+    )

@@ -99,6 +99,11 @@ class HookInfo:
         -------
         int
             The feature index j.
+
+        Raises
+        ------
+        KeyError
+            If ``literal`` is not a feature of the model.
         """
         for j, candidate in enumerate(self.literals):
             if candidate == literal:
@@ -182,6 +187,11 @@ class RuleConstraints:
             The raw training columns.
         literals : sequence of Literal
             The binarized literals.
+
+        Raises
+        ------
+        ValueError
+            If the constraints name a column not in ``valid``, or ``monotone`` names a categorical column.
         """
         valid = [str(name) for name in columns]
         known = set(valid)

@@ -96,6 +96,11 @@ class ClauseEngine:
     formulation : {"auto", "primal", "dual"}
         Which side of the clause LP to solve
         (:func:`~rulemodels.algorithms.lp_cache.choose_formulation`).
+
+    Raises
+    ------
+    ValueError
+        If ``binarization`` is not ``'redundancy_aware'`` or ``'simple'``.
     """
 
     def __init__(
@@ -139,6 +144,18 @@ class ClauseEngine:
         return lp_digest(self._lp_prefix, self._method.encode())
 
     def remaining_time(self) -> float | None:
+        """Seconds left of the fit's time limit (None without a limit).
+
+        Returns
+        -------
+        float or None
+            The seconds left, or None when the fit has no time limit.
+
+        Raises
+        ------
+        SolveBudgetExceeded
+            If the time limit has been reached.
+        """
         if self.deadline is None:
             return None
         remaining = self.deadline - time.perf_counter()

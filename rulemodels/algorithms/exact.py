@@ -293,6 +293,11 @@ def solve_exact_problem(
     -------
     LearnedRule
         The rule with its termination, objective, bound and gap.
+
+    Raises
+    ------
+    ExactSolveError
+        If the MIP ends without a solution and no start rule can stand in for it.
     """
     _check_arguments(formulation, theta)
     backend = get_backend(solver)

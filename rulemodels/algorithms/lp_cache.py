@@ -99,6 +99,11 @@ def choose_formulation(formulation: str, n_positives: int, n_features: int) -> s
     -------
     str
         ``"primal"``, ``"dual"`` or ``"cuts"``.
+
+    Raises
+    ------
+    ValueError
+        If ``formulation`` is not one of ``'auto'``, ``'primal'``, ``'dual'``, ``'cuts'``.
     """
     if formulation not in ("auto", "primal", "dual", "cuts"):
         raise ValueError(f"formulation must be 'auto', 'primal', 'dual' or 'cuts', got {formulation!r}")
@@ -308,6 +313,11 @@ class LPSolutionCache:
         -------
         str
             The chosen formulation.
+
+        Raises
+        ------
+        ValueError
+            If a literal budget or a model hook asks for a formulation other than ``'auto'`` or ``'primal'``.
         """
         chosen = self._formulations.get(requested)
         if chosen is None and (self.data.max_literals is not None or self.model_hook is not None):
@@ -355,6 +365,11 @@ class LPSolutionCache:
         -------
         tuple
             ``(model, built)``: the ClauseLP and whether this call built it.
+
+        Raises
+        ------
+        ValueError
+            If ``formulation`` is not ``'primal'`` or ``'dual'``.
         """
         self._check_open()
         if formulation not in ("primal", "dual"):

@@ -236,6 +236,11 @@ class RedundancyAwareBinarizer:
         to the simple threshold.
     fallback_threshold : float
         Threshold of that fallback.
+
+    Raises
+    ------
+    ValueError
+        If ``groups`` does not have one label per feature.
     """
 
     def __init__(

@@ -82,6 +82,11 @@ def learn(
     -------
     FitResult
         The learned W with its objective and the fit's statistics.
+
+    Raises
+    ------
+    ValueError
+        If ``algorithm`` is not one of ``ALGORITHMS``.
     """
     if algorithm not in ALGORITHMS:
         raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")

@@ -194,6 +194,11 @@ class TrainingWorkspace:
     binarize_seconds : float
         Wall time of fitting the binarizer and transforming ``X``.
 
+    Raises
+    ------
+    ValueError
+        If ``X`` has no rows, ``binary``/``binarizer`` does not fit, no feature is left, or one class has all weight.
+
     Examples
     --------
     >>> from rulemodels import TrainingWorkspace, load_dataset
@@ -358,6 +363,11 @@ class TrainingWorkspace:
         -------
         LPSolutionCache
             The cache of that form, setting and constraints, shared by later calls.
+
+        Raises
+        ------
+        RuntimeError
+            If the workspace was closed.
         """
         if self.closed:
             raise RuntimeError("this TrainingWorkspace was closed: build a new one for further fits")
@@ -673,6 +683,11 @@ class TrainingWorkspace:
         -------
         dict
             ``(θ, R) -> LearnedRule`` for every θ and R.
+
+        Raises
+        ------
+        ValueError
+            If ``form`` is not ``'dnf'`` or ``'cnf'``.
         """
         if form not in ("dnf", "cnf"):
             raise ValueError(f"form must be 'dnf' or 'cnf' here, got {form!r}")
@@ -822,6 +837,13 @@ class TrainingWorkspace:
             The fit's binarization settings.
         solver : str or Backend
             The fit's solver.
+
+        Raises
+        ------
+        RuntimeError
+            If the workspace was closed.
+        ValueError
+            If the binarizer settings, the solver or the training data differ from the workspace's.
         """
         if self.closed:
             raise RuntimeError("this TrainingWorkspace was closed: build a new one for further fits")

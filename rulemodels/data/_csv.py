@@ -138,6 +138,13 @@ def read_features(path: str | Path, options: CSVOptions | None = None,
     -------
     DataFrame
         The file's rows.
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``path`` does not exist.
+    ValueError
+        If the file is a directory, empty, not in the encoding, malformed CSV, or has duplicate column names.
     """
     options = options or CSVOptions()
     file = Path(path)
@@ -241,6 +248,11 @@ def resolve_target(target: str, columns: list[str]) -> str:
     -------
     str
         The target column's name.
+
+    Raises
+    ------
+    ValueError
+        If ``target`` is neither a column name nor an index in range.
     """
     if target in columns:
         return target
@@ -324,6 +336,11 @@ def load_data(source: str, target: str | None = None, positive: str | None = Non
     -------
     LabeledData
         The features, the labels, the target's name, the classes and the source.
+
+    Raises
+    ------
+    ValueError
+        If the target is absent, unknown, categorical, incomplete or constant, or ``positive`` is needed or unknown.
     """
     if is_bundled_dataset(source):
         X, y = load_dataset(source)

@@ -39,6 +39,13 @@ def check_input(X: Any) -> None:
     ----------
     X : array-like or DataFrame of shape (n_samples, n_features)
         The features to check.
+
+    Raises
+    ------
+    TypeError
+        If ``X`` is sparse.
+    ValueError
+        If ``X`` is not a DataFrame and not 2-D.
     """
     X = as_pandas(X)
     if sp.issparse(X):
@@ -58,6 +65,11 @@ def check_no_missing_labels(y: np.ndarray) -> None:
     ----------
     y : numpy.ndarray of shape (n_samples,)
         The labels.
+
+    Raises
+    ------
+    ValueError
+        If ``y`` has a missing label (None or NaN).
     """
     missing = np.flatnonzero(np.asarray(pd.isna(y), dtype=bool))
     if missing.size:
@@ -84,6 +96,11 @@ def as_frame(X: Any, columns: list[str] | None = None) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not 2-D.
     """
     X = as_pandas(X)
     if isinstance(X, pd.DataFrame):
@@ -121,6 +138,13 @@ def columns_as_labels(X: Any, y: Any, sample_weight: Any = None) -> tuple[Any, A
     -------
     tuple
         ``(X, y, sample_weight)``, the named columns taken out of ``X`` (unchanged when ``y`` is not a ``str``).
+
+    Raises
+    ------
+    TypeError
+        If only ``sample_weight`` names a column, or ``y`` names a column of an ``X`` that is no DataFrame.
+    ValueError
+        If a named column is not in ``X`` or is named twice, or no feature column is left.
 
     Examples
     --------
@@ -175,6 +199,11 @@ def class_labels(y: Any, n_samples: int, *, stacklevel: int = 3) -> tuple[np.nda
     -------
     tuple of ndarray
         ``(classes, y)``: the sorted distinct labels, and ``y`` as a 1-D array.
+
+    Raises
+    ------
+    ValueError
+        If ``y`` is None, not 1-D, not of length ``n_samples``, or has a single class.
     """
     if y is None:
         raise ValueError("requires y to be passed, but the target y is None")
@@ -244,6 +273,11 @@ def binary_labels(y: Any, n_samples: int, *, stacklevel: int = 3) -> tuple[np.nd
     -------
     tuple of ndarray
         ``(classes, labels)``: the two sorted classes, and int8 labels (1 where ``y == classes[1]``).
+
+    Raises
+    ------
+    ValueError
+        If ``y`` does not have exactly two classes.
     """
     classes, y_array = class_labels(y, n_samples, stacklevel=stacklevel + 1)
     if classes.shape[0] != 2:
@@ -280,6 +314,11 @@ def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray:
     -------
     ndarray of float of shape (n_samples,)
         The weights, with mean 1.
+
+    Raises
+    ------
+    ValueError
+        If the weights are not 1-D of length ``n_samples``, not finite, negative, or all zero.
     """
     if sample_weight is None:
         return np.ones(n_samples)
@@ -333,6 +372,11 @@ def class_weighted(y: Any, sample_weight: Any, class_weight: Any, *, class_count
     -------
     array-like or None
         The weights multiplied by each row's class weight (``sample_weight`` unchanged when there are no class weights).
+
+    Raises
+    ------
+    ValueError
+        If ``y`` is not 1-D, ``sample_weight`` has the wrong shape, or ``class_weight`` is invalid.
     """
     if class_weight is None:
         return sample_weight

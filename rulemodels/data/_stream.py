@@ -543,6 +543,11 @@ def read_stream(
     -------
     StreamedData
         The distinct patterns with their labels and weights, the fitted binarizer, the row count and the class counts.
+
+    Raises
+    ------
+    ValueError
+        If the data has no rows, missing labels, invalid or all-zero weights, or not exactly two classes.
     """
     source = _source(X, y, sample_weight, int(batch_rows))
     start = time.perf_counter()
@@ -628,6 +633,11 @@ def stream_map(X: Any, function: Callable[[pd.DataFrame], np.ndarray], columns: 
     -------
     ndarray or Dask collection
         The values of every row: an array for a path, a lazy Dask collection for a Dask DataFrame.
+
+    Raises
+    ------
+    ValueError
+        If the Parquet data lacks a column of ``columns`` or has no rows.
     """
     if is_dask_collection(X):
         frame_output = isinstance(meta, pd.DataFrame)

@@ -879,6 +879,11 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         -------
         FeatureBinarizer
             The fitted binarizer (``self``).
+
+        Raises
+        ------
+        ValueError
+            If the summaries have no columns, or ``categorical`` names a column they lack.
         """
         validate_params(self)
         if self.thresholds != "quantile":
@@ -1267,6 +1272,11 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         Returns
         -------
         ndarray of object, shape ``(len(literals_),)``
+
+        Raises
+        ------
+        ValueError
+            If ``input_features`` differs in length from, or does not equal, the fitted feature names.
         """
         check_is_fitted(self, "literals_")
         if input_features is None:

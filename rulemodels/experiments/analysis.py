@@ -206,6 +206,11 @@ def table1_markdown(table: pd.DataFrame, *, value: str = "test_error") -> str:
     Returns
     -------
     str
+
+    Raises
+    ------
+    ValueError
+        If ``table`` has no column ``value``.
     """
     if value not in table.columns:
         raise ValueError(f"table has no column {value!r}; its columns are {list(table.columns)}")
@@ -456,6 +461,11 @@ def pareto_front(summary: pd.DataFrame, by: str = "n_clauses", *, x: str = "n_li
         Columns ``dataset, series, panel, algorithm, n_clauses, theta,
         complexity, test_error, train_error, on_test_front,
         on_train_front``, sorted by dataset, panel, series, complexity.
+
+    Raises
+    ------
+    ValueError
+        If ``by`` or ``x`` is not one of the allowed values.
     """
     if by not in _BY:
         raise ValueError(f"by must be one of {_BY}, got {by!r}")

@@ -292,6 +292,10 @@ def run_experiments(
         of them too): this process stops the run, and joblib ends them; the
         training sets they had not handed over yet are computed again on
         resume.
+    ValueError
+        If ``backend`` is not one of ``BACKENDS``.
+    TypeError
+        If a task is not a :class:`Task`.
 
     Notes
     -----

@@ -51,6 +51,13 @@ def plot_pareto(
     -------
     pathlib.Path
         ``path``.
+
+    Raises
+    ------
+    ValueError
+        If the summary has no results for ``dataset`` (and ``fixed``).
+    ImportError
+        If matplotlib is not installed.
     """
     # The object-oriented Figure API renders with Agg and touches no pyplot
     # global state, so it is safe in servers, workers and tests.

@@ -106,6 +106,11 @@ def read_results(path: str | os.PathLike[str]) -> pd.DataFrame:
     pandas.DataFrame
         One row per key, in file order, with at least the columns
         :data:`RECORD_FIELDS`.
+
+    Raises
+    ------
+    FileNotFoundError
+        If the results file does not exist.
     """
     file = Path(path)
     packed = file.with_name(file.name + ".gz")

@@ -283,6 +283,11 @@ class TwoLevelModel:
             The binary rule: ``W[j, r] = 1`` selects feature j in clause r.
         w0 : numpy.ndarray of shape (R,) or None, default=None
             The value of the clause-disabling feature of each clause; None: 0.
+
+        Raises
+        ------
+        ValueError
+            If ``W`` is not binary of shape ``(n_features, n_clauses)``, or ``w0`` disables a clause the model cannot.
         """
         m = self.model
         W = np.asarray(W, dtype=float)

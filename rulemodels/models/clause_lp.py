@@ -522,6 +522,11 @@ class ClauseLP(_ClauseParams):
         -------
         ndarray of float of shape (d,)
             The values of ``w_j``.
+
+        Raises
+        ------
+        ValueError
+            If a weight variable has no value (the model was not solved).
         """
         if self.dual:
             return duals_as_weights(self.model, self._w_constraints)

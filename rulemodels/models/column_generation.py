@@ -282,6 +282,11 @@ def build_cg_master(
     -------
     CGMaster
         The master LP, not solved.
+
+    Raises
+    ------
+    ValueError
+        If ``clauses`` holds no clause.
     """
     check_nonnegative("theta", theta)
     check_nonnegative("clause_cost", clause_cost)
@@ -693,6 +698,11 @@ class CGMaster:
         -------
         tuple
             ``(mu, nu)``: an ndarray over the rows of P and a float.
+
+        Raises
+        ------
+        ValueError
+            If a covering constraint has no dual value (the LP was not solved with duals).
         """
         suffix = self.model.dual
         missing = next((con for con in self._cover_rows if con not in suffix), None)
@@ -807,6 +817,11 @@ def build_cg_pricing(
     -------
     CGPricing
         The pricing MIP, not solved.
+
+    Raises
+    ------
+    ValueError
+        If ``max_length`` is not an integer >= 0.
     """
     check_nonnegative("theta", theta)
     check_nonnegative("clause_cost", clause_cost)
@@ -908,6 +923,11 @@ class CGPricing:
         -------
         dict
             The changes for the backend: the new objective coefficients of ``δ_i``.
+
+        Raises
+        ------
+        ValueError
+            If ``mu`` does not have one value per row to cover.
         """
         mu = np.asarray(mu, dtype=float)
         if mu.shape != (len(self._delta_cover),):

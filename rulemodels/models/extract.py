@@ -94,6 +94,11 @@ def rule_from_model(handle: ClauseLP | TwoLevelModel, problem: CNFProblem) -> Ru
     -------
     Rule
         The learned rule.
+
+    Raises
+    ------
+    ValueError
+        If the model's solution is fractional.
     """
     if isinstance(handle, ClauseLP):
         model = handle.model

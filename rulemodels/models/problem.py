@@ -103,6 +103,11 @@ class CNFProblem:
         -------
         Rule
             The rule, in the problem's form.
+
+        Raises
+        ------
+        ValueError
+            If ``W`` does not have one row per feature.
         """
         W = np.asarray(W, dtype=float)
         if W.ndim == 1:
@@ -135,6 +140,11 @@ class CNFProblem:
         -------
         CNFProblem
             The restricted problem.
+
+        Raises
+        ------
+        ValueError
+            If ``keep`` does not have shape ``(n_features,)``.
         """
         keep = np.asarray(keep, dtype=bool)
         if keep.shape != (self.n_features,):

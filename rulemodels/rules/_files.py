@@ -170,6 +170,11 @@ class SavedModel:
         -------
         ndarray
             The probability of ``classes[1]`` per row, shape (n,); for a rule list, shape (n, K).
+
+        Raises
+        ------
+        ValueError
+            If the rule file has no pattern rates (or, for a rule list, no class rates).
         """
         X = as_pandas(X)
         if isinstance(self.rule, RuleList):
@@ -260,6 +265,13 @@ def save_model(
         The estimator's ``class_rates_``, for ``predict_proba`` of a rule list.
     **metadata : object
         Free-form metadata saved in the file.
+
+    Raises
+    ------
+    TypeError
+        If ``rule`` is not a Rule or RuleList, ``classes`` is not a sequence, or ``features`` is not iterable.
+    ValueError
+        If ``pattern_rates`` is given for a rule list, or ``class_rates`` for a two-class rule.
 
     Examples
     --------
@@ -569,6 +581,11 @@ def load_model(path: str | Path) -> SavedModel:
         The rule (or rule list), its classes, target, features, metadata and the
         optional pattern rates, column kinds and class rates; a bare rule file
         gives classes ``(0, 1)``, target ``"target"`` and the rule's features.
+
+    Raises
+    ------
+    RuleFormatError
+        If the file is not UTF-8 JSON, is nested too deeply, does not hold a JSON object, or repeats a key.
 
     Examples
     --------

@@ -761,6 +761,11 @@ class Rule:
         Returns
         -------
         numpy.ndarray of bool, shape (n_samples, n_clauses)
+
+        Raises
+        ------
+        ValueError
+            If ``A`` is not 2-D with one column per literal.
         """
         literals = list(literals)
         if not hasattr(A, "tocsc"):

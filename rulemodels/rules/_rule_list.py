@@ -51,6 +51,11 @@ def class_label(value: Any) -> Any:
     -------
     object
         ``value`` as a plain Python scalar.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a string, an integer or a finite number.
     """
     if isinstance(value, np.generic):
         value = value.item()
