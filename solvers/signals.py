@@ -103,6 +103,12 @@ def _raise_terminated(signum: int, frame: FrameType | None) -> None:
     raise Terminated(signum)
 
 
+def _raises_interrupt(handler: Any, raising: Any) -> bool:
+    """Whether the signal ``handler`` raises an interrupt: ``raising`` (Python's SIGINT handler or our SIGTERM
+    one) or the handler of a :func:`watching_interrupts` block, which chains to such a handler."""
+    return handler is raising or bool(getattr(handler, "raises_interrupt", False))
+
+
 @contextlib.contextmanager
 def terminating_on_sigterm() -> Iterator[None]:
     """SIGTERM raises :class:`Terminated` during the block (in the main thread); the previous handler is restored.
@@ -118,7 +124,7 @@ def terminating_on_sigterm() -> Iterator[None]:
         yield
         return
     previous = signal.getsignal(signal.SIGTERM)
-    if previous is signal.SIG_IGN or previous is _raise_terminated or getattr(previous, "raises_interrupt", False):
+    if previous is signal.SIG_IGN or _raises_interrupt(previous, _raise_terminated):
         yield
         return
     signal.signal(signal.SIGTERM, _raise_terminated)
@@ -164,7 +170,7 @@ def _watched_signals() -> dict[int, Callable[[int, FrameType | None], Any]]:
     handlers: dict[int, Callable[[int, FrameType | None], Any]] = {}
     for signum, raising in ((signal.SIGINT, signal.default_int_handler), (signal.SIGTERM, _raise_terminated)):
         current = signal.getsignal(signum)
-        if current is raising or getattr(current, "raises_interrupt", False):
+        if _raises_interrupt(current, raising):
             handlers[signum] = current  # type: ignore[assignment]  # one of the two raising handlers
     return handlers
 
