@@ -62,9 +62,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rulemodels import __version__
 from rulemodels.rules import Rule, RuleList, SavedModel, conform, explain_rule, explain_rule_list, load_model
 from rulemodels.utils import as_pandas
+from rulemodels.utils._version import __version__
 
 __all__ = ["PartStats", "ReportData", "report_data", "report_html"]
 
