@@ -26,9 +26,6 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-#: The installed version of rulemodels.
-__version__ = "0.1.0"
-
 #: public name -> the module that defines it
 _EXPORTS: dict[str, str] = {
     "AllMissingColumnWarning": "rulemodels.data",
@@ -46,6 +43,7 @@ _EXPORTS: dict[str, str] = {
     "TimeLimitWarning": "rulemodels.algorithms.result",
     "TrainingWorkspace": "rulemodels.algorithms.training",
     "TrivialRuleWarning": "rulemodels.algorithms.baseline",
+    "__version__": "rulemodels.utils._version",  # the installed version, from the package metadata
     "list_datasets": "rulemodels.datasets",
     "load_dataset": "rulemodels.datasets",
     "load_model": "rulemodels.rules",
@@ -55,7 +53,7 @@ _EXPORTS: dict[str, str] = {
     "solve_exact": "rulemodels.algorithms.exact",
 }
 
-__all__ = sorted([*_EXPORTS, "__version__"])
+__all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from rulemodels.algorithms.baseline import TrivialRuleWarning
@@ -82,6 +80,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         load_model,
         save_model,
     )
+    from rulemodels.utils._version import __version__
 
 
 def __getattr__(name: str) -> Any:

@@ -159,6 +159,15 @@ def test_the_package_import_graph_has_no_cycle():
     assert not found, "import cycles in rulemodels:\n" + "\n".join(describe(graph, c) for c in found)
 
 
+def test_no_module_imports_the_package_root():
+    """The root (``rulemodels/__init__.py``) is above every layer: it names the public API and imports each name
+    from its module on first use, so a module importing it (``from rulemodels import X``, X not a submodule) runs
+    back up the layering (import-linter's contract ``root-on-top`` says the same)."""
+    graph = import_graph(REPO, PACKAGE)
+    assert "rulemodels.defaults" in graph["rulemodels.cli._args"]  # `from rulemodels import defaults`: a submodule
+    assert sorted(module for module, targets in graph.items() if PACKAGE in targets) == []
+
+
 def test_the_rule_layer_imports_nothing_above_it():
     """``rulemodels.rules`` is the lowest layer: it imports only itself and the import-cheap ``outputs`` and
     ``utils`` (whose :func:`~rulemodels.utils.as_pandas` reads a polars or pyarrow DataFrame in ``Rule.evaluate``)."""

@@ -417,15 +417,29 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: print the installed version and exit, reading it only then (the metadata lookup costs tens of
+    milliseconds, which every other command would pay at parsing)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="show program's version number and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        from rulemodels.utils._version import __version__
+
+        print(f"rulemodels {__version__}")
+        parser.exit()
+
+
 def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) -> argparse.ArgumentParser:
     """The argument parser of every sub-command; ``handlers`` maps each command's name to the function that runs it."""
-    from rulemodels import __version__
-
     parser = argparse.ArgumentParser(
         prog="rulemodels",
         description="Learn interpretable two-level Boolean rules (CNF/DNF) with Pyomo and LP/MIP solvers.",
     )
-    parser.add_argument("--version", action="version", version=f"rulemodels {__version__}")
+    parser.add_argument("--version", action=_VersionAction)
     parser.add_argument("--debug", action="store_true", help="show tracebacks and debug logging")
     parser.add_argument(
         "-v", "--verbose", action="store_true",

@@ -142,8 +142,9 @@ def _parquet_data(args: argparse.Namespace, categorical: list[str]) -> _ParquetD
 
 
 def _fit_estimator(args: argparse.Namespace, algorithm: str):
-    from rulemodels import BooleanRuleClassifier, defaults
+    from rulemodels import defaults
     from rulemodels.data import is_bundled_dataset, is_parquet_path, load_data
+    from rulemodels.estimator import BooleanRuleClassifier
 
     _translate_pyomo_warnings(args, args.cleanups)
     categorical = [name for name in args.categorical.split(",") if name]

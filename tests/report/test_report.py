@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import html
+import importlib.metadata
+import importlib.resources
 import json
 import re
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -371,6 +374,7 @@ def test_the_metadata_names_the_file_its_checksum_and_what_it_does_not_record(re
     assert facts["training error (stored)"] == "not recorded in the rule file"
     assert facts["complexity (stored)"] == "not recorded in the rule file"
     assert facts["solver"].startswith("highs ") and "highspy" in facts["solver"]
+    assert facts["rulemodels"] == rulemodels.__version__ == importlib.metadata.version("rulemodels")
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", facts["date (UTC)"])
     save_model(path, rule, (0, 1), "y", ["x"], training_error=0.125, complexity=rule.complexity())
     facts = dict(report_data(str(path), report_toy, [1, 0, 0, 1, 0]).facts)
@@ -415,3 +419,42 @@ def test_the_groups_shown_are_the_modules_names(capsys):
     with pytest.raises(SystemExit):
         main(["report", "--help"])
     assert f"beyond the {MAX_GROUPS} most frequent values" in " ".join(capsys.readouterr().out.split())
+
+
+#: The committed example report (docs/examples/make_report_example.py writes it) and the rule file it shows.
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def _style_sheet() -> str:
+    return importlib.resources.files("rulemodels.report").joinpath("report.css").read_text(encoding="utf-8")
+
+
+def test_the_page_style_is_the_package_style_sheet_alone(report_toy):
+    """The CSS is one package file, put whole into the page's <style>; no module of the report writes CSS itself."""
+    css = _style_sheet()
+    assert "@media print" in css and "border-collapse" in css
+    page = report_html(Rule.dnf([[Literal("x", ">", 5.0)]]), report_toy, [1, 0, 0, 1, 0])
+    assert page.count("<style>") == 1 and f"<style>\n{css}</style>" in page
+    package = Path(rulemodels.report.__file__).parent
+    assert sorted(path.name for path in package.glob("*.py")) == ["__init__.py", "_data.py", "_figures.py", "_html.py"]
+    assert not [path.name for path in package.glob("*.py") if "border-collapse" in path.read_text(encoding="utf-8")]
+
+
+def _metadata_rows(page: str) -> dict[str, str]:
+    return dict(re.findall(r"<tr><td>([^<]*)</td><td>(.*?)</td></tr>", page.split('<h2 id="metadata">')[1]))
+
+
+def test_the_committed_example_report_is_what_the_code_writes_today(report_pima):
+    """docs/report_example.html is generated output: rendering its rule file again gives the same page (its style
+    sheet included), apart from what depends on the run (the date, the versions, the rule file's path) and the
+    Pareto section (it needs the example's cv run). Run docs/examples/make_report_example.py when this fails."""
+    committed = (DOCS / "report_example.html").read_text(encoding="utf-8")
+    X, y = report_pima
+    page = report_html(str(DOCS / "examples" / "pima_rule.json"), X, y, by="age", data_name="pima")
+    before_pareto = committed.split('<h2 id="pareto">')[0]
+    assert before_pareto == page.split('<h2 id="metadata">')[0]
+    assert f"<style>\n{_style_sheet()}</style>" in before_pareto
+    varies = ("date (UTC)", "rulemodels", "solver", "rule file")
+    expected, shown = _metadata_rows(committed), _metadata_rows(page)
+    assert set(expected) == set(shown) and "rule file SHA-256" in shown
+    assert {k: v for k, v in expected.items() if k not in varies} == {k: v for k, v in shown.items() if k not in varies}
