@@ -188,6 +188,19 @@ def test_every_benchmark_script_starts_as_its_docstring_says_from_any_directory(
     assert not failed, failed
 
 
+@pytest.mark.parametrize("folder", ["benchmarks", "benchmarks/studies"])
+def test_each_benchmark_folder_readme_has_one_line_per_script_with_its_command(folder):
+    """Timing scripts in ``benchmarks/``, studies in ``benchmarks/studies/``: each README lists its own, no more."""
+    import re
+
+    root = Path(__file__).resolve().parents[2] / folder
+    scripts = {p.name for p in root.glob("*.py") if not p.name.startswith("_")}
+    rows = re.findall(r"^\| `([\w.]+\.py)` \|(.*)$", (root / "README.md").read_text(encoding="utf-8"), flags=re.MULTILINE)
+    assert sorted(name for name, _ in rows) == sorted(scripts)
+    for name, rest in rows:
+        assert f"benchmarks/{'studies/' if folder.endswith('studies') else ''}{name}" in rest, f"{name}: no command"
+
+
 def _real_table_records() -> list[dict]:
     """Five folds of AER/HMDA (two classes) and MASS/fgl (multiclass), for rm_cv, tree, brcg and tree_ovr."""
     cells = {  # (table, method): (error, balanced error, literals, fit seconds) on every fold
