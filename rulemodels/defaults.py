@@ -150,7 +150,7 @@ DEFAULT_FORM = "dnf"
 DEFAULT_N_CLAUSES = 2
 #: θ as a share of the training weight (``theta_unit='fraction'``): a literal must fix 0.2 % of it to be
 #: kept, and with column generation a clause of one literal 0.4 % (it costs θ per literal and θ per clause).
-#: Chosen on the real tables (benchmarks/results/real_tables.md): at 0.005 column generation learned the
+#: Chosen on the real tables (benchmarks/studies/results/real_tables.md): at 0.005 column generation learned the
 #: constant rule on ISLR Default and modeldata attrition, where a depth-4 tree beats the majority class.
 DEFAULT_THETA = 0.002
 DEFAULT_THETA_UNIT = "fraction"
@@ -160,7 +160,7 @@ DEFAULT_ALGORITHM = "cg"
 DEFAULT_N_THRESHOLDS = 9
 #: How the estimators place the thresholds (one of :data:`THRESHOLD_METHODS`): the cut points of a one-column
 #: tree fitted with the labels, which find the tail where a rare class lives (on ISLR Default, 3 % positive, the
-#: quantiles gave the constant rule on every fold; benchmarks/results/real_tables.md). FeatureBinarizer itself,
+#: quantiles gave the constant rule on every fold; benchmarks/studies/results/real_tables.md). FeatureBinarizer itself,
 #: which may have no labels, places quantiles by default (BINARIZER_THRESHOLDS).
 DEFAULT_THRESHOLDS = "tree"
 BINARIZER_THRESHOLDS = "quantile"
@@ -243,7 +243,7 @@ DEFAULT_N_CLAUSES_GRID: tuple[int, ...] = (1, 2, 3)
 #: ``"1se"``, the candidate with the fewest literals whose mean is within one standard error of the best.
 #: "best" is the default: on the real tables (thousands of rows, a θ path × R = 1, 2, 3, 5) "1se" chose rules
 #: of about one literal and was behind "best" where there was signal (SwissLabor 35.1 against 33.7 %, OJ 19.8
-#: against 19.4 %, HMDA 10.3 against 10.0 %; benchmarks/results/real_tables.md, docs/theta.md). On the four
+#: against 19.4 %, HMDA 10.3 against 10.0 %; benchmarks/studies/results/real_tables.md, docs/theta.md). On the four
 #: bundled datasets (150-600 training rows, two candidates) "1se" had been the better one.
 CV_SELECTIONS: tuple[str, ...] = ("best", "1se")
 DEFAULT_CV_SELECTION = "best"

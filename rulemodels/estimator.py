@@ -180,7 +180,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         than θ, so θ = 0.002 means "fix at least 0.2 % of the rows" whatever n
         (with ``algorithm="cg"`` a clause costs θ more: one literal alone must
         fix 0.4 %). The default was chosen on real tables of 900-10,000 rows
-        (``benchmarks/results/real_tables.md``); :class:`~rulemodels.BooleanRuleCV`
+        (``benchmarks/studies/results/real_tables.md``); :class:`~rulemodels.BooleanRuleCV`
         chooses θ along a path scaled to the data.
         The learner's (paper's) θ is ``θ × Σ sample_weight`` (``paper_theta_``);
         see :mod:`rulemodels.algorithms.theta` and ``docs/theta.md``.

@@ -413,7 +413,7 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     whose lists have left the same rows, along one θ path
     (a :meth:`~rulemodels.TrainingWorkspace.learn_path` per class tried); the
     refit grows them so on all rows. These defaults were chosen on 14
-    real two-class tables of 870-10,000 rows (``benchmarks/real_tables.py``,
+    real two-class tables of 870-10,000 rows (``benchmarks/studies/real_tables.py``,
     ``docs/theta.md``). The folds and the fits are deterministic: the same
     data give the same rule on every run and on a busy or idle machine.
 

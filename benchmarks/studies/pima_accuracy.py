@@ -3,9 +3,9 @@
 Stratified 10-fold CV (shuffle, random_state 0), 9 quantile thresholds fitted
 on each training fold, DNF, R = 2, the paper's 18 θ = A·10^B; prints the mean
 test error per θ and the minimum over θ for each algorithm, and writes
-benchmarks/results/pima_accuracy.json.
+benchmarks/studies/results/pima_accuracy.json.
 
-    .venv/bin/python benchmarks/pima_accuracy.py [--algorithms am bcd] [--solver highs] [--jobs 2]
+    .venv/bin/python benchmarks/studies/pima_accuracy.py [--algorithms am bcd] [--solver highs] [--jobs 2]
 """
 
 from __future__ import annotations

@@ -9,9 +9,9 @@ error % and the mean number of conditions (a rule list: conditions as printed,
 summed over its steps; ``OneVsRestClassifier(DecisionTreeClassifier(max_depth=4,
 random_state=0))``: internal nodes summed over its three trees). The rule lists
 are ``BooleanRuleClassifier()`` with its defaults and the variants in
-``VARIANTS``. Writes ``benchmarks/results/multiclass.md`` and ``.json``.
+``VARIANTS``. Writes ``benchmarks/studies/results/multiclass.md`` and ``.json``.
 
-    .venv/bin/python benchmarks/multiclass.py [--datasets pima liver] [--jobs 2]
+    .venv/bin/python benchmarks/studies/multiclass.py [--datasets pima liver] [--jobs 2]
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import pandas as pd
 from joblib import Parallel, delayed
 from sklearn.model_selection import StratifiedKFold
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # benchmarks._common when run as a script
 
@@ -135,7 +135,7 @@ def main() -> None:
         "",
         table,
         "",
-        f"{len(jobs)} folds in {time.perf_counter() - started:.0f} s; written by `benchmarks/multiclass.py`.",
+        f"{len(jobs)} folds in {time.perf_counter() - started:.0f} s; written by `benchmarks/studies/multiclass.py`.",
         "",
     ])
     args.out.parent.mkdir(parents=True, exist_ok=True)

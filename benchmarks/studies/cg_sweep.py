@@ -7,7 +7,7 @@ bundled datasets, into a results file of
 on). Slow at small θ on Pima and Sonar, where CG's final integer selection
 runs to its time limit (``CG_SELECTION_TIME_LIMIT``)::
 
-    python benchmarks/cg_sweep.py /tmp/cg.jsonl --jobs 2
+    python benchmarks/studies/cg_sweep.py /tmp/cg.jsonl --jobs 2
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
