@@ -28,6 +28,8 @@ from solvers import HighsBackend
 from tests.helpers import learn_once, require_backend
 
 cg_module = importlib.import_module("rulemodels.algorithms.column_generation")  # the package exports a function of that name
+beam_module = importlib.import_module("rulemodels.algorithms.cg_beam")
+sums_module = importlib.import_module("rulemodels.algorithms.cg_sums")
 
 EXACT_SETTINGS = replace(CG_SETTINGS, max_length=5, pricing_mip_max_nonzeros=10**9, pricing_mip_solves=10**6, selection_gap=0.0)
 """Pricing by the MIP whenever the beam finds nothing, over every clause of the 5-feature instances."""
@@ -188,7 +190,7 @@ def test_pair_sums_are_the_row_sums_of_each_single_feature_clause(kind: str, mon
     features = [4, 0, 7]
     expected = np.array([FloatRowSums(absent, weight).sums(np.flatnonzero(absent[:, f])) for f in features])
     assert np.allclose(pair_sums(absent, weight, features), expected, rtol=1e-12, atol=1e-12)
-    monkeypatch.setattr(cg_module, "PAIR_BLOCK_VALUES", 9 * 7)  # blocks of 7 rows
+    monkeypatch.setattr(sums_module, "PAIR_BLOCK_VALUES", 9 * 7)  # blocks of 7 rows
     assert np.allclose(pair_sums(absent, weight, features), expected, rtol=1e-12, atol=1e-12)
 
 
@@ -201,8 +203,8 @@ def test_pair_sums_of_fixed_weights_are_computed_once_only_where_they_are_exact(
     absent = rng.random((200, 11)) < 0.55
     weight = _weights(rng, 200, kind)
     calls = []
-    compute = cg_module.pair_sums
-    monkeypatch.setattr(cg_module, "pair_sums", lambda *args: calls.append(args[2]) or compute(*args))
+    compute = sums_module.pair_sums
+    monkeypatch.setattr(sums_module, "pair_sums", lambda *args: calls.append(args[2]) or compute(*args))
     pairs = PairSums(absent, weight)
     for features in ([3, 0, 9], [10], [0, 3]):
         expected = compute(absent, weight, features)
@@ -211,7 +213,7 @@ def test_pair_sums_of_fixed_weights_are_computed_once_only_where_they_are_exact(
         else:
             np.testing.assert_allclose(pairs.rows(features), expected, rtol=1e-12, atol=1e-12)
     assert len(calls) == (1 if kind == "integer" else 3)
-    monkeypatch.setattr(cg_module, "PAIR_CACHE_VALUES", 10 * 10)  # d x d above it: each call computes its own
+    monkeypatch.setattr(sums_module, "PAIR_CACHE_VALUES", 10 * 10)  # d x d above it: each call computes its own
     calls.clear()
     big = PairSums(absent, np.round(weight))
     big.rows([1]), big.rows([2])
@@ -245,7 +247,7 @@ def test_float_row_sums_from_copies_are_the_same_numbers(monkeypatch: pytest.Mon
             narrowed = plain.narrow(rows, j)
             assert np.array_equal(narrowed, copied.narrow(rows, j)), trial
             rows = narrowed
-    monkeypatch.setattr(cg_module, "FLOAT_COPY_VALUES", 99)
+    monkeypatch.setattr(sums_module, "FLOAT_COPY_VALUES", 99)
     assert AbsentCopies.of(np.zeros((10, 10), dtype=bool)) is None  # above the cap: the sets made float one at a time
     assert AbsentCopies.of(np.zeros((9, 11), dtype=bool)) is not None
 
@@ -277,7 +279,7 @@ def test_the_beam_keeps_the_stable_order_of_the_lowest_reduced_costs() -> None:
         k = int(rng.integers(1, 70)) if trial % 3 else int(rng.integers(1, n + 10))
         values = rng.integers(0, 4, n).astype(float) if trial % 4 < 2 else rng.random(n)
         values[rng.random(n) < 0.2] = np.inf
-        assert np.array_equal(cg_module._smallest(values, k), np.argsort(values, kind="stable")[:k]), trial
+        assert np.array_equal(beam_module._smallest(values, k), np.argsort(values, kind="stable")[:k]), trial
 
 
 def test_the_wide_fallback_search_makes_beam_only_cg_exact_over_clauses_of_two_features() -> None:
@@ -427,7 +429,7 @@ def test_beam_search_finds_the_same_clauses_by_either_route(seed: int, monkeypat
         theta = float(rng.choice([0.05, 0.5, 2.0]))
         found = {}
         for route, per_value in (("float", 10**9), ("bits", 0)):
-            monkeypatch.setattr(cg_module, "BIT_ROWS_PER_VALUE", per_value)
+            monkeypatch.setattr(sums_module, "BIT_ROWS_PER_VALUE", per_value)
             found[route] = beam_search(columns, mu, nu, theta=theta, clause_cost=1.0, width=4, max_length=4, n_best=10)
         assert found["bits"] == found["float"]
 
