@@ -286,7 +286,7 @@ class _RuleListSearch:
         self.estimator, self.data, self.path = estimator, data, path
         n_classes = len(estimator.classes_)
         n_tries = n_classes * (n_classes + 1) // 2 - 1 if estimator.class_order == "error" else n_classes - 1
-        self.spec = estimator._fit_spec()  # the recipe of every try but its θ, time limit and polishing
+        self.spec = estimator._fit_spec()  # the list's budgets; a θ path's tries learn by it (one-θ tries fit clones)
         self.budget = _ListBudget(self.spec.time_limit, self.spec.polish, n_tries)
         self.n_tries = n_tries
         self.bar: Any = None  # the progress bar of the binary fits, while run() runs
