@@ -5,10 +5,9 @@ from __future__ import annotations
 import contextlib
 import logging
 import sys
-import time
 import warnings
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import replace
 from numbers import Integral
 from typing import Any
 
@@ -20,16 +19,15 @@ from sklearn.model_selection import StratifiedKFold, check_cv
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from rulemodels import defaults
-from rulemodels.algorithms import LearnedRule, TrainingWorkspace
-from rulemodels.algorithms.baseline import TrivialRuleWarning, majority_baseline, warn_if_trivial
+from rulemodels._rule_list_search import _step_values, fit_rule_list, fit_rule_list_path
+from rulemodels.algorithms import FitSpec, LearnedRule, TrainingWorkspace
+from rulemodels.algorithms.baseline import majority_baseline, warn_if_trivial
 from rulemodels.algorithms.constraints import RuleConstraints
 from rulemodels.algorithms.theta import paper_theta
 from rulemodels.data import (
     FeatureBinarizer,
     as_frame,
     check_input,
-    check_sample_weight,
-    class_labels,
     class_weighted,
     columns_as_labels,
     count_classes,
@@ -38,7 +36,6 @@ from rulemodels.data import (
     stream_map,
 )
 from rulemodels.rules import (
-    ClassRates,
     PatternRates,
     Rule,
     RuleList,
@@ -58,6 +55,7 @@ from rulemodels.utils import (
     showing_progress,
     validate_params,
 )
+from solvers import get_backend
 
 logger = logging.getLogger(__name__)
 
@@ -131,13 +129,23 @@ def _shorten(names: list[str], limit: int = 5) -> str:
     return f"[{shown}{', ...' if len(names) > limit else ''}]"
 
 
+#: The fitted attributes whose names do not end in ``_``: the baseline behind the warnings, a rule list's step classes.
+_PRIVATE_FITTED: tuple[str, ...] = ("_baseline", "_bucket_classes")
+
+
+def _clear_fitted(estimator: Any, private: tuple[str, ...] = ()) -> None:
+    """Delete the fitted attributes of ``estimator``: scikit-learn's (names ending in ``_``) and those of ``private``."""
+    for name in [name for name in vars(estimator) if name.endswith("_") and not name.startswith("__")] + list(private):
+        estimator.__dict__.pop(name, None)
+
+
 def _warn_time_limit(rule: Any) -> None:
     """A ``ConvergenceWarning``: the fit stopped at ``time_limit`` with the best rule found so far."""
     trivial = " before any clause was learned: the rule is trivial" if rule.n_literals == 0 else ""
     warnings.warn(
         f"the time limit was reached{trivial}; rule_ is the best rule found so far "
         "(termination_='time_limit'); raise time_limit for a better rule",
-        ConvergenceWarning, stacklevel=6,  # the caller of fit (through _set_learned, _fit_on and sklearn's fit wrapper)
+        ConvergenceWarning, stacklevel=5,  # the caller of fit (through _set_learned and _fit_on)
     )
 
 
@@ -562,15 +570,18 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         ValueError
             If ``workspace`` is given with Parquet or Dask data, or with ``y`` of more than two classes.
         """
+        self._reset_fitted()
         validate_params(self)
+        spec = self._fit_spec()  # the recipe, built once for this fit
+        # the solver resolved (a SolverNotFoundError for a misspelled or missing one) before any pass over the data;
+        # a given workspace has its own, which check_fit_inputs compares with this one by name
+        backend = get_backend(self.solver) if workspace is None else self.solver
         if is_stream_input(X):  # a Parquet path or a Dask DataFrame: read in chunks (docs/large_data.md)
             if workspace is not None:
                 raise ValueError("workspace= is for in-memory data: a fit on a Parquet path or a Dask DataFrame builds its own")
-            return self._fit_stream(X, y, sample_weight)
+            return self._fit_stream(X, y, sample_weight, spec, backend)
         X = as_pandas(X)  # a polars or pyarrow DataFrame: converted here, once, with its names and dtypes
         X, y, sample_weight = columns_as_labels(X, y, sample_weight)  # fit(frame, "label"), as for Parquet and Dask
-        for name in ("n_samples_seen_", "n_patterns_", "sampled_thresholds_"):
-            self.__dict__.pop(name, None)
         if count_classes(y) > 2:
             if workspace is not None:
                 raise ValueError(
@@ -578,15 +589,22 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
                     "(BooleanRuleClassifier then learns an ordered rule list, each step on a workspace of its own)"
                 )
             return self._fit_rule_list(X, y, sample_weight)
-        for name in _RULE_LIST_ATTRIBUTES:  # from an earlier fit on more than two classes
-            self.__dict__.pop(name, None)
         binarizer = self._make_binarizer()
         sample_weight = class_weighted(y, sample_weight, self.class_weight)
         if workspace is None:
-            with TrainingWorkspace(X, y, sample_weight, binarizer=binarizer, solver=self.solver) as own:
-                return self._fit_on(own, X, y)
+            with TrainingWorkspace(X, y, sample_weight, binarizer=binarizer, solver=backend) as own:
+                return self._fit_on(own, X, y, spec)
         workspace.check_fit_inputs(X, y, sample_weight, binarizer, self.solver)
-        return self._fit_on(workspace, X, y)
+        return self._fit_on(workspace, X, y, spec)
+
+    def _fit_spec(self) -> FitSpec:
+        """The recipe of a fit with this estimator's parameters (θ in ``theta_unit``, polishing in seconds)."""
+        return FitSpec.from_params(self.get_params())
+
+    def _reset_fitted(self) -> None:
+        """Forget every fitted attribute (those ending in ``_``, and the private ones a fit sets): nothing stale
+        from an earlier fit survives a refit with other parameters or other data."""
+        _clear_fitted(self, _PRIVATE_FITTED)
 
     def _fit_learned(self, X: Any, y: Any, sample_weight: Any, workspace: TrainingWorkspace, learned: LearnedRule) -> BooleanRuleClassifier:
         """Fit with a rule already learned on ``workspace`` (a θ path's entry): everything a fit does but the learning.
@@ -595,14 +613,13 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         algorithm, θ and R (:meth:`TrainingWorkspace.learn_path`); the fitted
         attributes are then those of a fit that learned it.
         """
+        self._reset_fitted()
         validate_params(self)
         sample_weight = class_weighted(y, sample_weight, self.class_weight)
         workspace.check_fit_inputs(X, y, sample_weight, self._make_binarizer(), self.solver)
-        for name in (*_RULE_LIST_ATTRIBUTES, "n_samples_seen_", "n_patterns_", "sampled_thresholds_"):
-            self.__dict__.pop(name, None)
-        return self._fit_on(workspace, X, y, learned)
+        return self._fit_on(workspace, X, y, self._fit_spec(), learned)
 
-    def _fit_stream(self, X: Any, y: Any, sample_weight: Any) -> BooleanRuleClassifier:
+    def _fit_stream(self, X: Any, y: Any, sample_weight: Any, spec: FitSpec, backend: Any) -> BooleanRuleClassifier:
         """Fit on a Parquet path or a Dask DataFrame: the fit on its weighted distinct patterns.
 
         :func:`rulemodels.data.read_stream` reads the data in two passes (the
@@ -625,10 +642,10 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         tie_break = defaults.DEFAULT_TIE_BREAK * data.n_patterns / data.n_samples
         weights = class_weighted(data.y, data.sample_weight, self.class_weight, class_counts=data.class_counts)
         with TrainingWorkspace(
-            data.X, data.y, weights, binarizer=data.binarizer, solver=self.solver, tie_break=tie_break,
+            data.X, data.y, weights, binarizer=data.binarizer, solver=backend, tie_break=tie_break,
             fit_binarizer=False, n_rows=data.n_samples,
         ) as workspace:
-            self._fit_on(workspace, data.X, data.y)
+            self._fit_on(workspace, data.X, data.y, spec)
         self.n_samples_seen_ = data.n_samples
         self.n_patterns_ = data.n_patterns
         self.sampled_thresholds_ = list(data.approximate)
@@ -636,118 +653,15 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def _fit_rule_list(self, X: Any, y: Any, sample_weight: Any) -> BooleanRuleClassifier:
-        """More than two classes: learn the ordered rule list (see the class docstring) and its attributes."""
-        data = self._prepare_rule_list(X, y, sample_weight)
+        """More than two classes: learn the ordered rule list (see the class docstring and :mod:`rulemodels._rule_list_search`)."""
         with _log_level(self.verbose):
-            search = _RuleListSearch(self, data)
-            (found,) = search.run(len(self.classes_), (self.theta,)).values()
-        return self._finish_rule_list(data, found)
+            return fit_rule_list(self, X, y, sample_weight, _target_name(y))
 
     def _fit_rule_list_path(self, X: Any, y: Any, sample_weight: Any, thetas: Any) -> dict[float, BooleanRuleClassifier]:
-        """Rule lists for every θ of ``thetas`` at once, each step's tries shared along a θ path: ``{θ: fitted}``.
-
-        Every θ starts from the same rows, so each class of the first step is
-        tried once for all of them, with one column generation path
-        (:meth:`~rulemodels.TrainingWorkspace.learn_path`: one master LP
-        re-solved from the largest θ to the smallest); at each later step, the
-        θ values whose lists left the same rows and classes share the tries
-        again. A θ's list depends only on the θ values above it, so the path
-        over the θ values down to one gives that one's list
-        (``BooleanRuleCV`` refits so). Each fitted estimator is this
-        estimator's clone with its θ. For column generation without time
-        limit, polishing or domain constraints in a DNF or CNF (see
-        :func:`rulemodels.model_selection._path_ready`). Only the smallest θ's
-        list warns when it is trivial (the path's largest θ are expected to be).
-        """
-        data = self._prepare_rule_list(X, y, sample_weight)
+        """Rule lists for every θ of ``thetas`` at once, ``{θ: fitted clone}`` (:func:`rulemodels._rule_list_search.fit_rule_list_path`)."""
+        self._reset_fitted()
         with _log_level(self.verbose):
-            found = _RuleListSearch(self, data, path=True).run(len(self.classes_), tuple(thetas))
-        fitted = {}
-        for theta, result in found.items():
-            estimator = clone(self).set_params(theta=theta)
-            estimator.__dict__.update({name: getattr(self, name) for name in _RULE_LIST_INPUTS if hasattr(self, name)})
-            with warnings.catch_warnings():
-                if theta != min(found):
-                    warnings.simplefilter("ignore", TrivialRuleWarning)
-                fitted[theta] = estimator._finish_rule_list(data, result)
-        return fitted
-
-    def _prepare_rule_list(self, X: Any, y: Any, sample_weight: Any) -> _RuleListData:
-        """Check the inputs of a rule list fit, set the attributes of the inputs (``_RULE_LIST_INPUTS``), and
-        binarize the rows with all classes."""
-        check_input(X)
-        frame = as_frame(X)
-        if frame.shape[0] == 0:
-            raise ValueError(f"Found array with 0 sample(s) (shape=(0, {frame.shape[1]})) while a minimum of 1 is required.")
-        classes, y_array = class_labels(y, frame.shape[0], stacklevel=5)
-        if self.algorithm == "exact":
-            raise ValueError(
-                f"algorithm='exact' learns one two-class rule (the exact 0-1 MIP), but y has {len(classes)} classes "
-                f"({classes[:10].tolist()}): use a heuristic (algorithm='am', 'bcd', 'tlp', 'scs', 'scn' or 'cg', "
-                "with polish=True for MIP polishing of each step) for an ordered rule list, or reduce y to two classes"
-            )
-        # the class weights are those of the K classes, applied once here; each step's binary fit gets them as weights
-        weights = check_sample_weight(class_weighted(y_array, sample_weight, self.class_weight), frame.shape[0])
-        validate_data(self, X, skip_check_array=True)
-        self.classes_ = classes
-        self.target_name_ = _target_name(y)
-        for name in ("pattern_rates_", "form_cv_errors_", "exact_bound_", "history_",
-                     "polish_report_", "polish_bound_", "polish_gap_", "polished_", "prune_report_"):
-            self.__dict__.pop(name, None)
-        class_index = np.searchsorted(classes, y_array)
-        with _log_level(self.verbose):
-            self.binarizer_ = self._make_binarizer().fit(frame, y_array, weights)  # all classes: label-aware thresholds
-            A = self.binarizer_.transform(frame)
-        return _RuleListData(frame, A, class_index, weights)
-
-    def _finish_rule_list(self, data: _RuleListData, found: _ListState) -> BooleanRuleClassifier:
-        """The attributes of a fitted rule list from its search's result."""
-        classes, A, class_index, weights = self.classes_, data.A, data.class_index, data.weights
-        steps = [(classes[k], fitted) for k, fitted in found.steps]
-        self.steps_ = [fitted for _, fitted in steps]
-        self.order_search_ = found.search
-        default = found.default
-        rules = RuleList(tuple((label, fitted.rule_) for label, fitted in steps), classes[default])
-        raw = RuleList(tuple((label, fitted.raw_rule_) for label, fitted in steps), classes[default])
-        # rule_ is a Rule for two classes (the type the two-class code reads) and a RuleList here
-        self.rule_, self.raw_rule_ = rules, raw  # type: ignore[assignment]
-        self.class_order_ = list(rules.classes)
-        self._bucket_classes = np.array([k for k, _ in found.steps] + [default], dtype=int)
-        self.simplification_ = SimplifyReport(
-            raw.n_literals, rules.n_literals,
-            tuple(f"step {k + 1}: {line}" for k, fitted in enumerate(self.steps_) for line in fitted.simplification_.removed_clauses),
-            tuple(f"step {k + 1}: {line}" for k, fitted in enumerate(self.steps_) for line in fitted.simplification_.rewritten_clauses),
-        )
-        forms = {fitted.form_ for fitted in self.steps_}
-        self.form_ = forms.pop() if len(forms) == 1 else ("mixed" if forms else self.form)
-        fits = found.fits
-        self.n_iter_ = sum(fit.n_iter_ for fit in fits)
-        self.n_solves_ = sum(fit.n_solves_ for fit in fits)
-        self.n_builds_ = sum(fit.n_builds_ for fit in fits)
-        self.n_reused_ = sum(fit.n_reused_ for fit in fits)
-        self.solver_seconds_ = float(sum(fit.solver_seconds_ for fit in fits))
-        self.objective_ = float(sum(fitted.objective_ for fitted in self.steps_))
-        self.paper_theta_ = float(self.steps_[0].paper_theta_) if self.steps_ else float("nan")
-        terminations = [fitted.termination_ for fitted in self.steps_]
-        self.termination_ = "time_limit" if "time_limit" in terminations else (terminations[0] if terminations else "converged")
-        buckets = RuleList.first_true(_step_values(rules, A, self.binarizer_.literals_))
-        self.class_rates_ = ClassRates.fit(buckets, class_index, len(rules.steps) + 1, len(classes), weights)
-        totals = np.bincount(class_index, weights=weights, minlength=len(classes))
-        self.baseline_class_ = int(np.argmax(totals))
-        self.baseline_error_ = float(1.0 - totals.max() / totals.sum())
-        wrong = self._bucket_classes[buckets] != class_index
-        self.training_error_ = float(np.average(wrong, weights=weights))
-        if self.training_error_ >= self.baseline_error_ - 1e-12 or len(np.unique(self._bucket_classes[buckets])) == 1:
-            warnings.warn(
-                f"the rule list's training error {self.training_error_:.4f} is no lower than always predicting the "
-                f"majority class {_plain_label(classes[self.baseline_class_])!r} ({self.baseline_error_:.4f}), or it predicts one "
-                "class for every training row: lower theta or raise n_clauses",
-                TrivialRuleWarning, stacklevel=4,
-            )
-        self.complexity_ = rules.complexity()
-        with _log_level(self.verbose):
-            logger.info("learned a rule list of %d steps:\n%s", len(rules.steps), rules)
-        return self
+            return fit_rule_list_path(self, X, y, sample_weight, thetas, _target_name(y))
 
     def _make_binarizer(self) -> FeatureBinarizer:
         """The (unfitted) binarizer of this estimator's settings: the one place they are read."""
@@ -755,7 +669,11 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             n_thresholds=self.n_thresholds, thresholds=self.thresholds, nan=self.nan, high_cardinality=self.high_cardinality,
         )
 
-    def _fit_on(self, workspace: TrainingWorkspace, X: Any, y: Any, learned: LearnedRule | None = None) -> BooleanRuleClassifier:
+    def _fit_on(
+        self, workspace: TrainingWorkspace, X: Any, y: Any, spec: FitSpec, learned: LearnedRule | None = None,
+    ) -> BooleanRuleClassifier:
+        """The fit on ``workspace`` by the recipe ``spec`` (the form chosen first with ``form="auto"``), or with
+        the rule ``learned`` already learned on it; then the fitted attributes."""
         validate_data(self, X, skip_check_array=True)
         self.classes_ = workspace.classes
         self.target_name_ = _target_name(y)
@@ -763,46 +681,21 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
             if logger.isEnabledFor(logging.INFO):  # counting the distinct patterns is a pass over the rows
                 logger.info("%s", workspace.binarization_summary())
             self.binarizer_ = workspace.binarizer
-            if self.form == "auto":
-                self.form_ = self._choose_form(workspace)
-            else:
-                self.form_ = self.form
-                self.__dict__.pop("form_cv_errors_", None)  # from an earlier fit with form="auto"
+            self.form_ = self._choose_form(workspace) if self.form == "auto" else self.form
+            spec = replace(spec, form=self.form_)
             labels, weights = workspace.labels, workspace.sample_weight
-            constraints = self._constraints(workspace)
-            self.paper_theta_ = paper_theta(self.theta, weights, self.theta_unit)
+            self.paper_theta_ = paper_theta(spec.theta, weights, spec.theta_unit)
             if learned is None:
-                learned = workspace.learn(
-                    form=self.form_, algorithm=self.algorithm, n_clauses=self.n_clauses, theta=self.paper_theta_,
-                    allow_disable=self.allow_disable, disable_cost=self.disable_cost, max_iter=self.max_iter,
-                    time_limit=self.time_limit, solver_options=self.solver_options, polish=self._polish_seconds(),
-                    polish_formulation=defaults.POLISH_FORMULATION, constraints=constraints, prune=self.prune,
-                )
-            self._set_learned(learned)
-            self._finish_rule(labels, weights, constraints)  # simplification and baseline
+                learned = workspace.learn(spec)  # the one path from a recipe to a rule (the experiments take it too)
+            self._set_learned(learned, spec)
+            self._finish_rule(labels, weights, spec.constraints)  # simplification and baseline
             clause_values = self.rule_.clause_outputs_binary(workspace.A, workspace.literals)
             self.pattern_rates_ = PatternRates.fit(clause_values, self.rule_.reduce(clause_values), labels, weights)
-            self.training_error_ = warn_if_trivial(
-                self.rule_.reduce(clause_values), labels, weights, self._baseline, self.classes_, stacklevel=4,
+            self.training_error_ = warn_if_trivial(  # the caller of fit (through _fit_on; warn_if_trivial adds its own)
+                self.rule_.reduce(clause_values), labels, weights, self._baseline, self.classes_, stacklevel=3,
             )
         self.complexity_ = self.rule_.complexity()
         return self
-
-    def _polish_seconds(self) -> float | None:
-        """The polishing MIP's time limit in seconds (``polish=True``: the default budget), or None without polishing."""
-        if self.algorithm == "exact":
-            return None
-        if isinstance(self.polish, (bool, np.bool_)):
-            return float(defaults.DEFAULT_POLISH_TIME_LIMIT) if self.polish else None
-        return float(self.polish)
-
-    def _constraints(self, workspace: TrainingWorkspace) -> RuleConstraints:
-        """The domain constraints of this fit, their column names checked against the training columns."""
-        constraints = RuleConstraints.from_params(
-            self.monotone, self.forbidden_features, self.feature_costs, self.max_literals_per_clause, self.model_hook,
-        )
-        constraints.check_columns(list(workspace.frame.columns), workspace.literals)
-        return constraints
 
     def _finish_rule(self, labels: np.ndarray, weights: np.ndarray, constraints: RuleConstraints | None = None) -> None:
         """Keep the learned rule as ``raw_rule_``, simplify it into ``rule_``, and compute the baseline.
@@ -869,7 +762,7 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         logger.info("form='auto' chose %s (mean inner-CV error dnf %.4f, cnf %.4f)", chosen, np.mean(errors["dnf"]), np.mean(errors["cnf"]))
         return chosen
 
-    def _set_learned(self, learned: LearnedRule) -> None:
+    def _set_learned(self, learned: LearnedRule, spec: FitSpec) -> None:
         self.rule_ = learned.rule
         self.objective_ = float(learned.objective) if learned.objective is not None else float("nan")
         self.history_ = list(learned.history)
@@ -879,19 +772,14 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         self.n_builds_ = int(learned.n_builds)
         self.n_reused_ = int(learned.n_reused)
         self.solver_seconds_ = float(learned.solver_seconds)
-        if self.algorithm == "exact":
+        if spec.algorithm == "exact":
             self.exact_bound_ = learned.exact_bound
-        else:
-            self.__dict__.pop("exact_bound_", None)
-        if self._polish_seconds() is not None:
+        if spec.polish is not None:
             report = learned.polish
             self.polish_report_ = report
             self.polished_ = bool(report is not None and report.polished)
             self.polish_bound_ = None if report is None else report.bound
             self.polish_gap_ = None if report is None else report.gap
-        else:
-            for name in ("polish_report_", "polished_", "polish_bound_", "polish_gap_"):
-                self.__dict__.pop(name, None)
         self.prune_report_ = learned.prune
         if self.termination_ == "time_limit":
             _warn_time_limit(self.rule_)
@@ -1126,219 +1014,3 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         tags.input_tags.string = True
         tags.classifier_tags.multi_class = True  # more than two classes: an ordered rule list
         return tags
-
-
-# ---------------------------------------------------------------------------
-# More than two classes: the ordered rule list
-# ---------------------------------------------------------------------------
-
-#: What a rule list fit sets from its inputs, the same for every θ of a path.
-_RULE_LIST_INPUTS: tuple[str, ...] = ("n_features_in_", "feature_names_in_", "classes_", "target_name_", "binarizer_")
-#: The attributes only a fit on more than two classes sets (a later two-class fit drops them).
-_RULE_LIST_ATTRIBUTES: tuple[str, ...] = ("steps_", "class_order_", "order_search_", "class_rates_", "_bucket_classes")
-
-
-def _step_values(rules: RuleList, A: Any, literals: Any) -> np.ndarray:
-    """Each step rule's value (n, n_steps) on the binarized rows ``A`` (as the two-class ``predict`` reads rows)."""
-    if not rules.steps:
-        return np.zeros((A.shape[0], 0), dtype=bool)
-    return np.column_stack([rule.evaluate_binary(A, literals) for rule in rules.rules])
-
-
-@dataclass(frozen=True)
-class _RuleListData:
-    """The rows of a rule list fit: the frame, its binary matrix (the estimator's ``binarizer_``), class indices and weights."""
-
-    frame: pd.DataFrame
-    A: Any
-    class_index: np.ndarray
-    weights: np.ndarray
-
-
-@dataclass(frozen=True)
-class _Try:
-    """One class tried at a step of one θ's list: the list's training error with it, the fitted step, the rows
-    it claims (a mask over the rows left) and the weight of those it claims wrongly."""
-
-    error: float
-    fitted: BooleanRuleClassifier
-    claimed: np.ndarray
-    wrong: float
-
-
-class _ListBudget:
-    """``time_limit`` and ``polish`` as budgets for a whole rule-list fit, shared out among its binary tries.
-
-    A rule list fits one binary rule per try (per step, per class tried), at
-    most ``n_tries`` of them. Each try gets an equal share of what is left:
-    ``left / tries_left`` seconds of the time limit (wall clock since the
-    search began) and of the polishing budget (less the polishing seconds
-    already spent), so the whole fit keeps to both, as a two-class fit does.
-    """
-
-    def __init__(self, time_limit: float | None, polish: float | None, n_tries: int) -> None:
-        self.time_limit, self.polish, self.tries_left = time_limit, polish, max(1, n_tries)
-        self.start = time.perf_counter()
-        self.polish_spent = 0.0
-
-    def next_try(self) -> dict[str, float]:
-        """The ``time_limit`` / ``polish`` parameters of the next try (empty without either)."""
-        params = {}
-        if self.time_limit is not None:
-            left = self.time_limit - (time.perf_counter() - self.start)
-            params["time_limit"] = max(left / self.tries_left, MIN_TRY_SECONDS)
-        if self.polish is not None:
-            params["polish"] = max((self.polish - self.polish_spent) / self.tries_left, MIN_TRY_SECONDS)
-        return params
-
-    def spent(self, fitted: BooleanRuleClassifier) -> None:
-        """Count one try done, and the polishing seconds it used."""
-        self.tries_left = max(1, self.tries_left - 1)
-        report = getattr(fitted, "polish_report_", None)
-        if report is not None:
-            self.polish_spent += float(report.seconds)
-
-
-#: the least time a rule-list try is given once its budget is spent (it stops at once with its best rule so far)
-MIN_TRY_SECONDS = 0.01
-
-
-@dataclass
-class _ListState:
-    """One θ's rule list as its search grows it: the rows and classes left, the steps kept, and what was tried."""
-
-    rows: np.ndarray
-    left: list[int]
-    steps: list[tuple[int, BooleanRuleClassifier]] = field(default_factory=list)
-    committed: float = 0.0  # the weight of the rows the kept steps claimed wrongly
-    search: list[dict[Any, float]] = field(default_factory=list)  # class_order="error": each step's {class: error}
-    fits: list[BooleanRuleClassifier] = field(default_factory=list)  # every binary fit tried, kept or not
-    default: int = -1
-    done: bool = False
-
-
-class _RuleListSearch:
-    """The order of a rule list's steps (``class_order``), one binary fit of the estimator's settings per try.
-
-    Each try fits ``clone(estimator)`` on the rows no earlier step claimed, with
-    labels "is this class", on a :class:`TrainingWorkspace` that reuses the
-    binarizer fitted on all the rows (so the steps' literals are those of one
-    binarization, and every column keeps its kind). ``path=True`` grows the
-    lists of several θ values at once: the θ values whose lists left the same
-    rows and classes share each try, learned along one θ path.
-    """
-
-    def __init__(self, estimator: BooleanRuleClassifier, data: _RuleListData, path: bool = False) -> None:
-        self.estimator, self.data, self.path = estimator, data, path
-        n_classes = len(estimator.classes_)
-        n_tries = n_classes * (n_classes + 1) // 2 - 1 if estimator.class_order == "error" else n_classes - 1
-        self.budget = _ListBudget(estimator.time_limit, estimator._polish_seconds(), n_tries)
-        self.n_tries = n_tries
-        self.bar: Any = None  # the progress bar of the binary fits, while run() runs
-
-    def _try(self, rows: np.ndarray, k: int, thetas: list[float]) -> dict[float, tuple[BooleanRuleClassifier, np.ndarray]] | None:
-        """Class ``k`` against the rest on ``rows``, for each θ: the fitted step and the rows its rule claims; None if one class."""
-        class_index, weights = self.data.class_index, self.data.weights
-        positive = (class_index[rows] == k).astype(np.int8)
-        weighted = positive[weights[rows] > 0]
-        if weighted.size == 0 or weighted.min() == weighted.max():  # one class among the rows that weigh anything
-            return None
-        base = self.estimator
-        X_rows, w_rows = self.data.frame.iloc[rows], weights[rows]
-        tried = {}
-        with warnings.catch_warnings(), TrainingWorkspace(
-            X_rows, positive, w_rows, binarizer=base.binarizer_, solver=base.solver, fit_binarizer=False,
-            binary=self.data.A[rows],
-        ) as workspace:
-            warnings.simplefilter("ignore", TrivialRuleWarning)  # a step may be trivial; the list's error is checked
-            if self.path:
-                paper = {theta: paper_theta(theta, workspace.sample_weight, base.theta_unit) for theta in thetas}
-                learned = workspace.learn_path(
-                    form=base.form, thetas=sorted(set(paper.values()), reverse=True), n_clauses=[base.n_clauses],
-                    allow_disable=base.allow_disable, disable_cost=base.disable_cost, max_iter=base.max_iter,
-                    solver_options=base.solver_options, prune=base.prune,
-                )
-            for theta in thetas:
-                # every other parameter as given, present and future; time_limit and polish: this try's share
-                fitted = clone(base).set_params(class_weight=None, theta=theta, **self.budget.next_try())
-                if self.path:
-                    fitted._fit_learned(X_rows, positive, w_rows, workspace, learned[(paper[theta], base.n_clauses)])
-                else:
-                    fitted.fit(X_rows, positive, sample_weight=w_rows, workspace=workspace)
-                self.budget.spent(fitted)
-                tried[theta] = (fitted, fitted.rule_.evaluate_binary(workspace.A, workspace.literals))
-        return tried
-
-    def _default_error(self, rows: np.ndarray, left: list[int]) -> tuple[float, int]:
-        """The weighted error on ``rows`` of the best default among the classes ``left``, and that class."""
-        class_index, weights = self.data.class_index, self.data.weights
-        totals = np.bincount(class_index[rows], weights=weights[rows], minlength=int(class_index.max()) + 1)
-        best = max(left, key=lambda k: (totals[k], -k))
-        return float(totals.sum() - totals[best]), best
-
-    def run(self, n_classes: int, thetas: tuple[float, ...]) -> dict[float, _ListState]:
-        """:meth:`_run` with a progress bar of the binary fits (drawn after two seconds; the fits draw none)."""
-        with progress_bar(self.n_tries, "rule list", "fit") as self.bar:
-            return self._run(n_classes, thetas)
-
-    def _run(self, n_classes: int, thetas: tuple[float, ...]) -> dict[float, _ListState]:
-        """Each θ's grown list: its (class index, fitted step) pairs in order, default class index, and
-        each step's ``{class: total weighted training error}`` of the classes tried (``class_order="error"``)."""
-        class_index, weights = self.data.class_index, self.data.weights
-        classes = self.estimator.classes_
-        totals = np.bincount(class_index, weights=weights, minlength=n_classes)
-        rarest_first = sorted(range(n_classes), key=lambda k: (totals[k], k))
-        greedy = self.estimator.class_order == "error"
-        total = float(weights.sum())
-        states = {theta: _ListState(np.arange(len(class_index)), list(rarest_first)) for theta in thetas}
-        while True:
-            groups: dict[tuple[bytes, tuple[int, ...]], list[float]] = {}
-            for theta, state in states.items():
-                if not state.done and len(state.left) >= 2 and state.rows.size:
-                    groups.setdefault((state.rows.tobytes(), tuple(state.left)), []).append(theta)
-            if not groups:
-                break
-            for members in groups.values():
-                rows, left = states[members[0]].rows, states[members[0]].left
-                tried: dict[float, dict[int, _Try]] = {t: {} for t in members}
-                for k in left:  # "rarest": the first class (rarest first) that both classes of the rows let fit
-                    with no_progress():
-                        result = self._try(rows, k, members)
-                    self.bar.update(1)
-                    if result is None:
-                        continue
-                    rest = [c for c in left if c != k]
-                    for theta, (fitted, claimed) in result.items():
-                        state = states[theta]
-                        state.fits.append(fitted)
-                        wrong = float(weights[rows][claimed & (class_index[rows] != k)].sum())
-                        rest_error, _ = self._default_error(rows[~claimed], rest) if (~claimed).any() else (0.0, k)
-                        tried[theta][k] = _Try((state.committed + wrong + rest_error) / total, fitted, claimed, wrong)
-                    if not greedy:
-                        break
-                for theta in members:
-                    self._step(states[theta], tried[theta], greedy, classes)
-        for state in states.values():
-            _, state.default = self._default_error(state.rows, state.left) if state.rows.size else (0.0, state.left[-1])
-        return states
-
-    def _step(self, state: _ListState, tried: dict[int, _Try], greedy: bool, classes: np.ndarray) -> None:
-        """Keep the best try of one step in ``state`` (the class with the lowest list error; ties: rarest first)."""
-        if not tried:
-            state.done = True
-            return
-        k = min(tried, key=lambda c: (tried[c].error, state.left.index(c)))
-        best = tried[k]
-        if greedy:
-            state.search.append({_plain_label(classes[c]): t.error for c, t in tried.items()})
-        state.left = [c for c in state.left if c != k]
-        if best.claimed.any():  # a step that claims no training row would only lengthen the list
-            state.steps.append((k, best.fitted))
-            state.committed += best.wrong
-            state.rows = state.rows[~best.claimed]
-        logger.info("rule list: step %d is class %r, %d rows left", len(state.steps), _plain_label(classes[k]), state.rows.size)
-
-
-def _plain_label(value: Any) -> Any:
-    """A numpy scalar label as the Python value (keys of ``order_search_``)."""
-    return value.item() if isinstance(value, np.generic) else value

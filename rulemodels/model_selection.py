@@ -8,6 +8,7 @@ import logging
 import time
 import warnings
 from collections.abc import Callable
+from dataclasses import replace
 from numbers import Integral, Real
 from typing import Any
 
@@ -28,8 +29,9 @@ from rulemodels.algorithms.result import LearnedRule
 from rulemodels.algorithms.theta import paper_theta
 from rulemodels.algorithms.training import TrainingWorkspace
 from rulemodels.data import check_input, class_weighted, columns_as_labels, count_classes
-from rulemodels.estimator import BooleanRuleClassifier, _log_level
+from rulemodels.estimator import BooleanRuleClassifier, _clear_fitted, _log_level
 from rulemodels.utils import Interval, Options, as_pandas, check_values, no_progress, track, validate_params
+from solvers import get_backend
 
 logger = logging.getLogger(__name__)
 
@@ -138,14 +140,14 @@ def _learn_paths(
     learned: dict[int, LearnedRule] = {}
     seconds: dict[int, float] = {}
     weights = workspace.sample_weight
+    spec = base._fit_spec()  # the recipe every path shares; its form, θ and R are the candidates'
     for form in dict.fromkeys(c["form"] for c in candidates if c["algorithm"] == "cg"):
         members = [i for i, c in enumerate(candidates) if c["algorithm"] == "cg" and c["form"] == form]
         paper = {i: paper_theta(candidates[i]["theta"], weights, base.theta_unit) for i in members}
         start = time.perf_counter()
         path = workspace.learn_path(
-            form=form, thetas=sorted(set(paper.values()), reverse=True),
-            n_clauses=sorted({candidates[i]["n_clauses"] for i in members}), allow_disable=base.allow_disable,
-            disable_cost=base.disable_cost, max_iter=base.max_iter, solver_options=base.solver_options, prune=base.prune,
+            replace(spec, form=form), thetas=sorted(set(paper.values()), reverse=True),
+            n_clauses=sorted({candidates[i]["n_clauses"] for i in members}),
         )
         share = (time.perf_counter() - start) / len(members)
         for i in members:
@@ -740,7 +742,9 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         ValueError
             If ``y`` is None, or ``thetas`` or ``n_clauses`` is a string other than ``'auto'``.
         """
+        _clear_fitted(self)  # nothing stale from an earlier fit
         validate_params(self)
+        get_backend(self.solver)  # a misspelled or missing solver fails here, before any pass over the data
         X = as_pandas(X)  # a polars or pyarrow DataFrame: converted here, once, for every fold and the refit
         for name, example in (("thetas", "thetas=(0.01, 0.1)"), ("n_clauses", "n_clauses=(1, 2, 3)")):
             if isinstance(getattr(self, name), str) and getattr(self, name) != "auto":
@@ -752,8 +756,6 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         check_classification_targets(y)  # before the splitter sees y; the fits check the rest
         candidates = self._candidates(self._thetas(y, sample_weight), y)
         check_input(X)
-        for name in ("best_estimator_", "rule_path_", *_MIRRORED):  # nothing stale from an earlier fit
-            self.__dict__.pop(name, None)
         base = self._base_estimator()
         scorer = check_scoring(base, scoring=self.scoring)
         splits = list(check_cv(self._splitter(), y, classifier=True).split(X, y))

@@ -5,8 +5,9 @@ Drivers are handed a :class:`ClauseEngine` (one fit's view of an
 model inside their loops. :func:`learn` runs any driver on a cache;
 :class:`TrainingWorkspace` (a raw training set: binarization, one cache per
 form) and :func:`solve_exact` (the exact MIPs) return the one learned-rule
-type, :class:`LearnedRule`. :class:`RuleConstraints` holds a fit's domain
-constraints (``docs/constraints.md``).
+type, :class:`LearnedRule`. :class:`FitSpec` is the recipe of one fit (every
+setting but the data); :class:`RuleConstraints` holds its domain constraints
+(``docs/constraints.md``).
 """
 
 from rulemodels.algorithms.alternating import alternating_minimization, assign_negatives
@@ -21,6 +22,7 @@ from rulemodels.algorithms.result import FitResult, LearnedRule, TimeLimitWarnin
 from rulemodels.algorithms.rounding import RedundancyAwareBinarizer, non_redundant_combinations, simple_binarize
 from rulemodels.algorithms.run import ALGORITHMS, learn
 from rulemodels.algorithms.set_cover import set_cover
+from rulemodels.algorithms.spec import FitSpec
 from rulemodels.algorithms.tlp import two_level_lp
 from rulemodels.algorithms.training import TrainingWorkspace, default_binarizer
 
@@ -31,6 +33,7 @@ __all__ = [
     "EngineStats",
     "ExactSolveError",
     "FitResult",
+    "FitSpec",
     "HookInfo",
     "LPSolutionCache",
     "LearnedRule",

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -55,6 +55,8 @@ from rulemodels.algorithms.prune import prune_rule
 from rulemodels.algorithms.result import FitResult, LearnedRule
 from rulemodels.algorithms.rounding import tautological_clauses
 from rulemodels.algorithms.run import ALGORITHMS, CG_SETTINGS, learn
+from rulemodels.algorithms.spec import FitSpec
+from rulemodels.algorithms.theta import paper_theta
 from rulemodels.data import FeatureBinarizer, as_frame, binary_labels, check_input, check_sample_weight
 from rulemodels.defaults import DEFAULT_TIE_BREAK
 from rulemodels.models import unique_rows
@@ -137,6 +139,15 @@ def _hook_caller(constraints: RuleConstraints, problem: CNFProblem) -> Callable[
         return user_hook(handle, HookInfo(kind, literals, form))
 
     return call
+
+
+def _as_spec(spec: FitSpec | None, settings: dict[str, Any], **path: Any) -> FitSpec:
+    """``spec``, or the recipe of the keyword ``settings`` (with the θ path's ``path`` fields) when it is None."""
+    if spec is None:
+        return FitSpec(**{**path, **settings})
+    if settings:
+        raise TypeError(f"pass the fit's settings either as a FitSpec or as keywords, not both (got {sorted(settings)} too)")
+    return spec
 
 
 class TrainingWorkspace:
@@ -409,24 +420,15 @@ class TrainingWorkspace:
         """
         return self.binarizer.transform(X)
 
-    def learn(
-        self,
-        *,
-        form: str,
-        algorithm: str,
-        n_clauses: int,
-        theta: float,
-        allow_disable: bool,
-        disable_cost: float | None,
-        max_iter: int,
-        time_limit: float | None = None,
-        solver_options: Mapping[str, Any] | None = None,
-        polish: float | None = None,
-        polish_formulation: str = "zero_one",
-        constraints: RuleConstraints | None = None,
-        prune: bool = False,
-    ) -> LearnedRule:
-        """Learn one rule on this training set (the parameters are those of ``BooleanRuleClassifier``).
+    def learn(self, spec: FitSpec | None = None, /, **settings: Any) -> LearnedRule:
+        """Learn one rule on this training set by the recipe ``spec`` (the parameters of ``BooleanRuleClassifier``).
+
+        ``spec`` (:class:`~rulemodels.algorithms.FitSpec`) holds every setting
+        of the fit; ``learn(form=..., algorithm=..., ...)`` builds it from the
+        keywords (``FitSpec(**settings)``). Its θ is converted to the
+        learner's (paper's) θ by its ``theta_unit`` on this workspace's weights,
+        and its constraints' columns are checked against the training columns,
+        here, for every caller.
 
         ``polish``: seconds of MIP polishing after the heuristic (None: none;
         :func:`~rulemodels.algorithms.polish.polish_rule` with the exact
@@ -464,50 +466,40 @@ class TrainingWorkspace:
 
         Parameters
         ----------
-        form : {"dnf", "cnf"}
-            The rule's form.
-        algorithm : {"cg", "am", "bcd", "tlp", "scs", "scn", "exact"}
-            The algorithm.
-        n_clauses : int
-            R, the number of clauses.
-        theta : float
-            Sparsity weight θ, the learner's (paper's): the cost of one literal in weighted training errors
-            (the estimator passes its ``paper_theta_``).
-        allow_disable : bool
-            Let the learner disable clauses.
-        disable_cost : float or None
-            Cost of the always-true feature, in literals.
-        max_iter : int
-            Iteration cap of BCD and AM.
-        time_limit : float or None, default=None
-            Seconds for the fit; None for no limit.
-        solver_options : mapping or None, default=None
-            Native solver options passed to every solve.
-        polish : float or None, default=None
-            Seconds of MIP polishing (see above).
-        polish_formulation : {"zero_one", "hamming"}, default="zero_one"
-            The exact MIP polishing solves.
-        constraints : RuleConstraints or None, default=None
-            The domain constraints (see above).
-        prune : bool, default=False
-            Prune the rule (see above).
+        spec : FitSpec, optional
+            The recipe of the fit (positional only); without it, ``settings``.
+        **settings
+            The fields of :class:`~rulemodels.algorithms.FitSpec` as keywords
+            (``form``, ``algorithm``, ``n_clauses``, ``theta`` required; ``theta``
+            in the learner's units unless ``theta_unit`` says otherwise), when
+            no ``spec`` is given.
 
         Returns
         -------
         LearnedRule
             The learned rule with its objective and the fit's statistics.
+
+        Raises
+        ------
+        TypeError
+            If both ``spec`` and keyword settings are given.
+        ValueError
+            If the constraints name a column the training data lacks, or forbid every literal.
         """
-        learned = self._learn_checked(
-            form=form, algorithm=algorithm, n_clauses=n_clauses, theta=theta, allow_disable=allow_disable,
-            disable_cost=disable_cost, max_iter=max_iter, time_limit=time_limit, solver_options=solver_options,
-            polish=polish, polish_formulation=polish_formulation, constraints=constraints,
-        )
-        if not prune:
+        spec = self._resolved(_as_spec(spec, settings))
+        learned = self._learn_checked(spec)
+        if not spec.prune:
             return learned
-        if constraints is not None and constraints.model_hook is not None:
+        if spec.constraints is not None and spec.constraints.model_hook is not None:
             logger.info("pruning skipped: the model_hook's constraints are unknown to it")
             return learned
-        return self._prune(learned, theta, constraints)
+        return self._prune(learned, spec.theta, spec.constraints)
+
+    def _resolved(self, spec: FitSpec) -> FitSpec:
+        """``spec`` with the learner's θ on this workspace's weights, its constraints checked against the columns."""
+        if spec.constraints is not None:
+            spec.constraints.check_columns(list(self.frame.columns), self.literals)
+        return replace(spec, theta=paper_theta(spec.theta, self.sample_weight, spec.theta_unit), theta_unit="sample")
 
     def _prune(self, learned: LearnedRule, theta: float, constraints: RuleConstraints | None) -> LearnedRule:
         """``learned`` with its rule pruned (:func:`~rulemodels.algorithms.prune.prune_rule`) and a :class:`PruneReport`."""
@@ -534,37 +526,24 @@ class TrainingWorkspace:
         )
         return replace(learned, rule=pruned, objective=objective, clause_columns=self._clause_columns(pruned), prune=report)
 
-    def _learn_checked(
-        self, *, form: str, algorithm: str, n_clauses: int, theta: float, allow_disable: bool, disable_cost: float | None,
-        max_iter: int, time_limit: float | None, solver_options: Mapping[str, Any] | None, polish: float | None,
-        polish_formulation: str, constraints: RuleConstraints | None,
-    ) -> LearnedRule:
-        """:meth:`learn` without pruning: the algorithm's rule, checked against the constraints."""
-        if constraints is not None and not constraints.active:
-            constraints = None
+    def _learn_checked(self, spec: FitSpec) -> LearnedRule:
+        """:meth:`learn` without pruning: the algorithm's rule, checked against the constraints (``spec`` resolved)."""
+        constraints, algorithm = spec.constraints, spec.algorithm
         self._allowed(constraints)  # a ValueError when the constraints forbid every literal, whatever the algorithm
         started = time.perf_counter()
-        learned = self._learn(
-            form=form, algorithm=algorithm, n_clauses=n_clauses, theta=theta, allow_disable=allow_disable,
-            disable_cost=disable_cost, max_iter=max_iter, time_limit=time_limit, solver_options=solver_options,
-            polish=polish, polish_formulation=polish_formulation, constraints=constraints,
-        )
+        learned = self._learn(spec)
         if constraints is None:
             return learned
         broken = constraints.violations(learned.rule)
         if broken:
             raise RuntimeError(f"the {algorithm} fit broke its constraints ({'; '.join(broken)}): please report this bug")
-        remaining = None if time_limit is None else time_limit - (time.perf_counter() - started)
+        remaining = None if spec.time_limit is None else spec.time_limit - (time.perf_counter() - started)
         if algorithm != "exact" and not constraints.costs and constraints.model_hook is None and (remaining is None or remaining > 0):
             # Same objective, smaller feasible set: the unconstrained heuristic's rule, when it meets the
             # constraints, is a candidate too (the heuristics' paths change with their LPs even where the
             # constraints do not bind), so a constraint the free rule already meets changes nothing.
             # Within the fit's time limit: the free fit gets what the constrained one left.
-            free = self._learn(
-                form=form, algorithm=algorithm, n_clauses=n_clauses, theta=theta, allow_disable=allow_disable,
-                disable_cost=disable_cost, max_iter=max_iter, time_limit=remaining, solver_options=solver_options,
-                polish=polish, polish_formulation=polish_formulation, constraints=None,
-            )
+            free = self._learn(replace(spec, time_limit=remaining, constraints=None))
             counters = {
                 "n_solves": learned.n_solves + free.n_solves, "n_builds": learned.n_builds + free.n_builds,
                 "n_reused": learned.n_reused + free.n_reused, "solver_seconds": learned.solver_seconds + free.solver_seconds,
@@ -594,11 +573,9 @@ class TrainingWorkspace:
             settings["model_hook"] = lambda handle: hook(handle, kind)
         return settings
 
-    def _learn(
-        self, *, form: str, algorithm: str, n_clauses: int, theta: float, allow_disable: bool, disable_cost: float | None,
-        max_iter: int, time_limit: float | None, solver_options: Mapping[str, Any] | None, polish: float | None,
-        polish_formulation: str, constraints: RuleConstraints | None,
-    ) -> LearnedRule:
+    def _learn(self, spec: FitSpec) -> LearnedRule:
+        """One rule of the algorithm of ``spec`` (resolved: the learner's θ, active constraints or None)."""
+        form, algorithm, theta, constraints = spec.form, spec.algorithm, spec.theta, spec.constraints
         if form not in ("dnf", "cnf"):
             raise ValueError(f"form must be 'dnf' or 'cnf' here, got {form!r}")
         problem = self.problem(form)
@@ -606,13 +583,11 @@ class TrainingWorkspace:
             # the MIP starts from the default heuristic's rule on this training set, and never returns a worse one
             # when it stops early (not with a model_hook: the hook is written for the MIP, and may not suit the heuristic)
             start = None if constraints is not None and constraints.model_hook is not None else self._learn(
-                form=form, algorithm=defaults.DEFAULT_ALGORITHM, n_clauses=n_clauses, theta=theta, allow_disable=allow_disable,
-                disable_cost=disable_cost, max_iter=max_iter, time_limit=None, solver_options=solver_options, polish=None,
-                polish_formulation=polish_formulation, constraints=constraints,
+                replace(spec, algorithm=defaults.DEFAULT_ALGORITHM, time_limit=None, polish=None),
             ).rule
             exact = solve_exact_problem(
-                problem, n_clauses, theta, solver=self.backend, time_limit=time_limit,
-                disable_cost=disable_cost if allow_disable else None, start=start,
+                problem, spec.n_clauses, theta, solver=self.backend, time_limit=spec.time_limit,
+                disable_cost=spec.disable_cost if spec.allow_disable else None, start=start,
                 **self._exact_settings(problem, constraints, "exact"),
             )
             rule, objective = self._no_worse_than_a_constant(*self._better_constant(exact.rule, float(exact.objective)))
@@ -624,27 +599,15 @@ class TrainingWorkspace:
             )
         if algorithm not in ALGORITHMS:
             raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)} or 'exact', got {algorithm!r}")
-        cache = self.lp_cache(form, allow_disable=allow_disable, disable_cost=disable_cost, constraints=constraints)
+        cache = self.lp_cache(form, allow_disable=spec.allow_disable, disable_cost=spec.disable_cost, constraints=constraints)
         result = learn(
-            cache, algorithm=algorithm, n_clauses=n_clauses, theta=theta, max_iter=max_iter,
-            time_limit=time_limit, solver_options=solver_options,
+            cache, algorithm=algorithm, n_clauses=spec.n_clauses, theta=theta, max_iter=spec.max_iter,
+            time_limit=spec.time_limit, solver_options=spec.solver_options,
         )
-        return self._learned(
-            cache, result, form=form, algorithm=algorithm, theta=theta, allow_disable=allow_disable, disable_cost=disable_cost,
-            polish=polish, polish_formulation=polish_formulation, constraints=constraints,
-        )
+        return self._learned(cache, result, spec)
 
     def learn_path(
-        self,
-        *,
-        form: str,
-        thetas: Sequence[float],
-        n_clauses: Sequence[int],
-        allow_disable: bool,
-        disable_cost: float | None,
-        max_iter: int,
-        solver_options: Mapping[str, Any] | None = None,
-        prune: bool = False,
+        self, spec: FitSpec | None = None, /, *, thetas: Sequence[float], n_clauses: Sequence[int], **settings: Any,
     ) -> dict[tuple[float, int], LearnedRule]:
         """Column generation along a θ path on this training set: ``(θ, R) -> LearnedRule`` for every θ and R.
 
@@ -657,27 +620,24 @@ class TrainingWorkspace:
         tautologies dropped, a rule constant on the training rows made the
         better constant). No wall-clock limit and no domain constraints: fit
         those one θ at a time with :meth:`learn`. Model builds are counted on
-        the first entry of the path (the largest θ, the smallest R). ``prune``
-        prunes each rule as :meth:`learn` does.
+        the first entry of the path (the largest θ, the smallest R). The
+        recipe's form, clause disabling, ``max_iter`` (the most rounds of
+        column generation at each θ), solver options and ``prune`` (each rule
+        pruned as :meth:`learn` does) hold; its algorithm, θ and R are the
+        path's.
 
         Parameters
         ----------
-        form : {"dnf", "cnf"}
-            The rule's form.
+        spec : FitSpec, optional
+            The recipe (positional only); without it, ``settings``.
         thetas : sequence of float
-            The sparsity weights θ of the path.
+            The sparsity weights θ of the path, the learner's (paper's).
         n_clauses : sequence of int
             The numbers of clauses R.
-        allow_disable : bool
-            Let the learner disable clauses.
-        disable_cost : float or None
-            Cost of the always-true feature, in literals.
-        max_iter : int
-            The most rounds of column generation at each θ.
-        solver_options : mapping or None, default=None
-            Native solver options passed to every solve.
-        prune : bool, default=False
-            Prune each rule as :meth:`learn` does.
+        **settings
+            Without ``spec``: ``form``, ``allow_disable``, ``disable_cost``,
+            ``max_iter``, and optionally ``solver_options`` and ``prune``
+            (fields of :class:`~rulemodels.algorithms.FitSpec`).
 
         Returns
         -------
@@ -687,31 +647,35 @@ class TrainingWorkspace:
         Raises
         ------
         ValueError
-            If ``form`` is not ``'dnf'`` or ``'cnf'``.
+            If the form is not ``'dnf'`` or ``'cnf'``, or the recipe has a time limit, polishing or constraints.
+        TypeError
+            If both ``spec`` and keyword settings are given.
         """
+        spec = _as_spec(spec, settings, algorithm="cg", n_clauses=min(n_clauses), theta=max(thetas))
+        form = spec.form
         if form not in ("dnf", "cnf"):
             raise ValueError(f"form must be 'dnf' or 'cnf' here, got {form!r}")
-        cache = self.lp_cache(form, allow_disable=allow_disable, disable_cost=disable_cost)
+        if spec.time_limit is not None or spec.polish is not None or spec.constraints is not None:
+            raise ValueError(
+                "a θ path has no time limit, polishing or domain constraints: fit those one θ at a time with "
+                "TrainingWorkspace.learn"
+            )
+        cache = self.lp_cache(form, allow_disable=spec.allow_disable, disable_cost=spec.disable_cost)
         results = column_generation_path(
-            cache.data, cache.backend, thetas=thetas, n_clauses=n_clauses, max_iter=max_iter, settings=CG_SETTINGS,
-            solver_options=solver_options, model_hook=cache.model_hook,
+            cache.data, cache.backend, thetas=thetas, n_clauses=n_clauses, max_iter=spec.max_iter, settings=CG_SETTINGS,
+            solver_options=spec.solver_options, model_hook=cache.model_hook,
         )
         path = {
-            key: self._learned(
-                cache, result, form=form, algorithm="cg", theta=key[0], allow_disable=allow_disable,
-                disable_cost=disable_cost, polish=None, polish_formulation=defaults.POLISH_FORMULATION, constraints=None,
-            )
+            key: self._learned(cache, result, replace(spec, algorithm="cg", theta=key[0], theta_unit="sample"))
             for key, result in results.items()
         }
-        if prune:
+        if spec.prune:
             path = {key: self._prune(learned, key[0], None) for key, learned in path.items()}
         return path
 
-    def _learned(
-        self, cache: LPSolutionCache, result: FitResult, *, form: str, algorithm: str, theta: float, allow_disable: bool,
-        disable_cost: float | None, polish: float | None, polish_formulation: str, constraints: RuleConstraints | None,
-    ) -> LearnedRule:
+    def _learned(self, cache: LPSolutionCache, result: FitResult, spec: FitSpec) -> LearnedRule:
         """A driver's clause matrix on ``cache`` as the learned rule (rounding checks, the better constant, polishing)."""
+        form, algorithm, theta, constraints = spec.form, spec.algorithm, spec.theta, spec.constraints
         problem = self.problem(form)
         W_full, objective = result.W, float(result.objective)
         if cache.model_hook is not None and W_full.shape[1]:
@@ -731,10 +695,10 @@ class TrainingWorkspace:
         if history and objective < history[-1]:
             history.append(objective)
         report = None
-        if polish is not None:
+        if spec.polish is not None:
             rule, objective, report = self._polish(
-                problem, rule, theta, seconds=polish, formulation=polish_formulation,
-                disable_cost=disable_cost if allow_disable else None, constraints=constraints,
+                problem, rule, theta, seconds=spec.polish, formulation=spec.polish_formulation,
+                disable_cost=spec.disable_cost if spec.allow_disable else None, constraints=constraints,
             )
         return LearnedRule(
             rule=rule, objective=objective, history=history,

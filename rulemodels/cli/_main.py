@@ -209,6 +209,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with terminating_on_sigterm(), watching_interrupts(reraise=True), keeping_lost_interrupts() as lost, \
                 warnings.catch_warnings():
             warnings.showwarning = _print_warning
+            _resolve_solver(args)
             status = handler(args)
             stdout.flush()
             if lost.interrupt is not None:  # it arrived inside a __del__ or callback: the command ran on, but stops now
@@ -245,6 +246,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(stdout.error, BrokenPipeError):
             _silence_broken_stdout(sys.stdout)
     return status
+
+
+def _resolve_solver(args: argparse.Namespace) -> None:
+    """The solver a command names (``--solver``), resolved before the command reads any data: a misspelled or
+    missing solver fails at once (:class:`~solvers.SolverNotFoundError`), not after a pass over the data."""
+    name = getattr(args, "solver", None)
+    if name is not None:
+        from solvers import get_backend
+
+        get_backend(name)
 
 
 def _collect_thread_failures(cleanups: list[Callable[[], None]]) -> list[Any]:

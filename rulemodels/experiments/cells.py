@@ -15,7 +15,6 @@ sharing saved.
 from __future__ import annotations
 
 import datetime
-import json
 import logging
 import math
 import socket
@@ -26,7 +25,6 @@ from typing import Any
 
 import numpy as np
 
-from rulemodels import defaults
 from rulemodels.experiments.paper import PAPER_ALGORITHMS
 from rulemodels.experiments.tasks import RECORD_FIELDS, Task, _load_task_data, split_indices
 from solvers.signals import InterruptWatch, watching_interrupts
@@ -183,18 +181,7 @@ def _run_cell(
     record["solver_version"] = version
     try:
         start = time.perf_counter()
-        constraints = None
-        if task.constraints is not None:
-            from rulemodels.algorithms.constraints import RuleConstraints
-
-            constraints = RuleConstraints.from_params(**json.loads(task.constraints))
-            constraints.check_columns(list(workspace.frame.columns), workspace.literals)
-        learned = workspace.learn(
-            form=task.form, algorithm=task.algorithm, n_clauses=task.n_clauses, theta=task.theta,
-            allow_disable=False, disable_cost=None, max_iter=task.max_iter, time_limit=task.time_limit,
-            polish=task.polish, polish_formulation=defaults.POLISH_FORMULATION, constraints=constraints,
-            prune=False,  # the protocol records the algorithms' rules as the paper learns them (Table 1)
-        )
+        learned = workspace.learn(task.fit_spec())  # as BooleanRuleClassifier learns: one recipe, checked on the workspace
         wall_time = time.perf_counter() - start
         rule = learned.rule
         classes = workspace.classes

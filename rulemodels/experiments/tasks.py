@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from itertools import islice
 from numbers import Real
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -31,6 +31,9 @@ from rulemodels.data import load_data
 from rulemodels.datasets import list_datasets, load_dataset
 from rulemodels.experiments.paper import PAPER_ALGORITHMS, PAPER_CLAUSES, PAPER_DATASETS, PAPER_THETAS
 from rulemodels.utils import Interval, check_constraint_values, check_parameter, check_values
+
+if TYPE_CHECKING:
+    from rulemodels.algorithms.spec import FitSpec
 
 __all__ = ["RECORD_FIELDS", "CSVData", "Task", "make_grid", "paper_grid", "split_indices"]
 
@@ -308,6 +311,22 @@ class Task:
         if self.constraints is not None:  # likewise: unconstrained keys are unchanged
             parts.append(f"constraints={self.constraints}")
         return "|".join(parts)
+
+    def fit_spec(self) -> FitSpec:
+        """The recipe of this task's fit (:meth:`FitSpec.from_params <rulemodels.algorithms.FitSpec.from_params>`).
+
+        θ is the paper's (``theta_unit="sample"``), and the rule is the
+        algorithm's as the paper learns it (no pruning, no clause disabling).
+
+        Returns
+        -------
+        FitSpec
+            The recipe, as ``BooleanRuleClassifier`` with the same parameters builds it.
+        """
+        from rulemodels.algorithms.spec import FitSpec
+
+        constraints = json.loads(self.constraints) if self.constraints is not None else {}
+        return FitSpec.from_params({**self.to_dict(), "theta_unit": "sample", "prune": False, **constraints})
 
     def to_dict(self) -> dict[str, Any]:
         """The task's fields as a plain dict (the first fields of its record).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 
@@ -165,7 +166,7 @@ def test_am_on_pima_prunes_something(pima_workspace) -> None:
 
 def test_pruning_keeps_the_constraints_and_honours_costs(pima_workspace) -> None:
     constraints = RuleConstraints.from_params(
-        monotone={"glucose": 1, "age": 1}, forbidden_features=["insulin"], feature_costs={"bmi": 3.0, "pedigree": 0.0},
+        monotone={"glucose": 1, "age": 1}, forbidden_features=["insulin"], feature_costs={"bmi": 3.0, "diabetes_pedigree": 0.0},
         max_literals_per_clause=2,
     )
     theta = 0.005 * pima_workspace.n_samples
@@ -220,16 +221,16 @@ def test_the_experiment_protocol_does_not_prune(monkeypatch) -> None:
     calls = []
     original = TrainingWorkspace.learn
 
-    def spy(self, **settings):
-        learned = original(self, **settings)
-        calls.append((settings, learned, original(self, **{**settings, "prune": True})))
+    def spy(self, spec):
+        learned = original(self, spec)
+        calls.append((spec, learned, original(self, dataclasses.replace(spec, prune=True))))
         return learned
 
     monkeypatch.setattr(TrainingWorkspace, "learn", spy)
     record = run_task(Task("pima", "am", 3, 3.5, fold=0, n_folds=10))
     assert record["error"] is None
-    (settings, learned, pruned), = calls
-    assert not settings.get("prune", False)
+    (spec, learned, pruned), = calls
+    assert not spec.prune
     assert record["rule"] == learned.rule.to_json() and learned.prune is None
     assert pruned.prune.pruned and pruned.rule.to_json() != record["rule"]  # pruning would have changed this cell
 

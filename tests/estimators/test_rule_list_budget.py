@@ -47,11 +47,11 @@ def test_no_step_gets_the_whole_budget(five_classes, class_order) -> None:
 def test_tries_that_use_their_whole_share_keep_to_the_budget(monkeypatch, n_tries) -> None:
     """Each try gets what is left over the tries left: even if every try runs to its limit, the list does not
     run over (a clock that advances by each try's whole time limit and polishing budget)."""
-    from rulemodels import estimator
+    from rulemodels import _rule_list_search as search
 
     clock = [0.0]
-    monkeypatch.setattr(estimator.time, "perf_counter", lambda: clock[0])
-    budget = estimator._ListBudget(10.0, 4.0, n_tries)
+    monkeypatch.setattr(search.time, "perf_counter", lambda: clock[0])
+    budget = search._ListBudget(10.0, 4.0, n_tries)
 
     class Spent:  # a try that used its whole polishing share
         def __init__(self, seconds: float) -> None:
