@@ -16,7 +16,6 @@ import heapq
 import logging
 import math
 import warnings
-from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -29,9 +28,17 @@ from sklearn.utils.validation import check_is_fitted
 
 from rulemodels import defaults
 from rulemodels.rules import ColumnKind, Literal, conform
+from rulemodels.rules._evaluate import _category_codes, _numeric_values, threshold_tests
 from rulemodels.rules._kinds import all_text, category_values, holds_only_numbers
-from rulemodels.rules._rule import _category_codes, _numeric_values, threshold_tests
-from rulemodels.utils import PARAMETERS, Options, as_pandas, validate_params
+from rulemodels.utils import (
+    PARAMETERS,
+    Options,
+    as_pandas,
+    check_nonempty,
+    check_unique_column_names,
+    to_frame,
+    validate_params,
+)
 
 __all__ = ["AllMissingColumnWarning", "ColumnSummary", "FeatureBinarizer", "IDLikeColumnWarning", "numeric_column_values"]
 
@@ -386,24 +393,6 @@ def _is_categorical_column(column: pd.Series) -> bool:
     return not (pd.api.types.is_object_dtype(column.dtype) and holds_only_numbers(column))
 
 
-def duplicated_names(names: list[str]) -> list[str]:
-    """The names that occur more than once in ``names``, sorted."""
-    counts = Counter(names)
-    return sorted(name for name, count in counts.items() if count > 1)
-
-
-def check_unique_column_names(columns: Any) -> list[str]:
-    """The column names as ``str``; raise if two are equal (each names its literals)."""
-    names = [str(c) for c in columns]
-    duplicated = duplicated_names(names)
-    if duplicated:
-        raise ValueError(
-            f"column names {duplicated} appear more than once (after conversion to str); "
-            "rename the columns so each is unique"
-        )
-    return names
-
-
 def _mixed_numbers_and_strings(column: pd.Series) -> tuple[int, int, Any] | None:
     """``(numbers, other strings, first such string)`` for a mostly numeric object column, else None.
 
@@ -441,49 +430,25 @@ def _mixed_message(name: str, numbers: int, strings: int, example: Any) -> str:
     )
 
 
-def _to_frame(X: Any) -> tuple[pd.DataFrame, bool]:
-    """Return ``(frame, had_names)``; column names become ``str``.
-
-    Arrays get the names ``x0, x1, ...``; object arrays have their column
-    dtypes inferred so numeric columns stay numeric. A DataFrame of another
-    library (polars, pyarrow) is converted by :func:`rulemodels.utils.as_pandas`
-    and keeps its names.
-    """
-    X = as_pandas(X)
-    if hasattr(X, "tocsr") or hasattr(X, "toarray"):
-        raise TypeError(
-            "FeatureBinarizer does not accept sparse input; pass a dense array or DataFrame"
-        )
-    if isinstance(X, pd.DataFrame):
-        names = check_unique_column_names(X.columns)
-        frame, had_names = X.set_axis(names, axis=1), True
-    else:
-        array = np.asarray(X)
-        if array.ndim == 1:
-            raise ValueError(
-                "Expected 2D array, got 1D array instead. Reshape your data with "
-                "array.reshape(-1, 1) for a single feature or array.reshape(1, -1) "
-                "for a single sample"
-            )
-        if array.ndim != 2:
-            raise ValueError(f"Expected 2D array, got {array.ndim}D array instead")
-        frame = pd.DataFrame(array, columns=[f"x{k}" for k in range(array.shape[1])])
-        if array.dtype == object:
-            frame = frame.infer_objects()
-        had_names = False
-    for what, size in zip(("sample", "feature"), frame.shape):
-        if size == 0:
-            raise ValueError(
-                f"Found array with 0 {what}(s) (shape={frame.shape}) while a minimum "
-                "of 1 is required."
-            )
+def _check_cells(frame: pd.DataFrame) -> None:
+    """Raise if ``frame`` has no rows or columns, or a column is complex or holds lists, dicts, sets, tuples or
+    arrays: what the binarizer reads of the values, after :func:`rulemodels.utils.to_frame` checked the shape
+    and the names."""
+    check_nonempty(frame.shape)
     complex_columns = [n for n in frame.columns if pd.api.types.is_complex_dtype(frame[n])]
     if complex_columns:
         raise ValueError(
             f"Complex data not supported: column(s) {complex_columns}; "
             "split them into real and imaginary parts"
         )
-    return frame, had_names
+    _check_scalar_cells(frame)
+
+
+def _checked_frame(X: Any) -> tuple[pd.DataFrame, bool]:
+    """``(frame, had_names)``: ``X`` through :func:`rulemodels.utils.to_frame` (an object array's columns get
+    their dtypes inferred, so numbers stay numbers), and whether it came with column names (a DataFrame)."""
+    X = as_pandas(X)
+    return to_frame(X, infer_objects=True), isinstance(X, pd.DataFrame)
 
 
 def numeric_column_values(column: pd.Series, name: str) -> np.ndarray:
@@ -816,9 +781,14 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         -------
         self : FeatureBinarizer
         """
+        return self._fit(X, y, sample_weight)
+
+    def _fit(self, X: Any, y: Any = None, sample_weight: Any = None, *, check_input: bool = True) -> FeatureBinarizer:
+        """:meth:`fit`; ``check_input=False`` is the inner path of a fit that checked ``X`` already: ``X`` is then
+        the DataFrame :func:`rulemodels.utils.to_frame` returned, taken as it is (scikit-learn's ``_fit(check_input=False)``)."""
         validate_params(self)
-        frame, had_names = _to_frame(X)
-        _check_scalar_cells(frame)
+        frame, had_names = _checked_frame(X) if check_input else (X, True)
+        _check_cells(frame)
         labels = self._fit_labels(y, sample_weight, frame.shape[0])
         self.n_features_in_ = frame.shape[1]
         if had_names:
@@ -1205,9 +1175,14 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         ndarray of uint8, shape ``(n_samples, len(literals_))``
             Column ``k`` is ``literals_[k]`` evaluated on ``X``.
         """
+        return self._transform(X)
+
+    def _transform(self, X: Any, *, check_input: bool = True) -> np.ndarray:
+        """:meth:`transform`; ``check_input=False`` takes ``X`` as the DataFrame :func:`rulemodels.utils.to_frame`
+        returned (the inner path of a fit or a predict that checked it already)."""
         check_is_fitted(self, "literals_")
-        frame = self._transform_frame(X)
-        _check_scalar_cells(frame)
+        frame = self._transform_frame(*(_checked_frame(X) if check_input else (X, True)))
+        _check_cells(frame)
         kinds = getattr(self, "column_kinds_", {})  # absent in a binarizer pickled by an older release
         frame = conform(frame, {plan.name: kinds[plan.name] for plan in self._plans if plan.width and plan.name in kinds})
         out = np.zeros((len(frame), len(self.literals_)), dtype=np.uint8)
@@ -1218,9 +1193,8 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             out[:, plan.start : plan.start + plan.width] = block
         return out
 
-    def _transform_frame(self, X: Any) -> pd.DataFrame:
-        """Return the source columns of ``X`` in fitted order, named as at fit."""
-        frame, had_names = _to_frame(X)
+    def _transform_frame(self, frame: pd.DataFrame, had_names: bool) -> pd.DataFrame:
+        """Return the source columns of ``frame`` (``X`` as :func:`_checked_frame` returns it) in fitted order, named as at fit."""
         fitted = [plan.name for plan in self._plans]
         if had_names and hasattr(self, "feature_names_in_"):
             missing = [name for name in fitted if name not in frame.columns]
