@@ -49,7 +49,8 @@ ALGORITHMS = ["scs", "scn", "bcd", "am"]
 #: (name, predicate on a profiled function's (file, name)); each is timed cumulatively, outermost calls only.
 MEASURED = [
     ("data", lambda file, name: name in {"_load_task_data", "split_indices"} and "experiments" in file),
-    ("binarization", lambda file, name: name in {"fit", "transform"} and file.endswith("binarizer.py") and "data" in file),
+    ("binarization", lambda file, name: name in {"fit", "transform", "_fit", "_transform"} and file.endswith("binarizer.py")
+     and "data" in file),
     ("builders", lambda file, name: name.startswith("build_") and "models" in file),
     ("compile", lambda file, name: name == "_compile" and file.endswith("highs.py")),
     ("backend solve", lambda file, name: name == "solve" and file.endswith(("solvers/highs.py", "solvers\\highs.py"))),

@@ -28,9 +28,9 @@ from sklearn.utils.validation import validate_data
 from rulemodels.algorithms import TrainingWorkspace
 from rulemodels.algorithms.baseline import TrivialRuleWarning
 from rulemodels.algorithms.theta import paper_theta
-from rulemodels.data import as_frame, check_input, check_sample_weight, class_labels, class_weighted
+from rulemodels.data import check_sample_weight, class_labels, class_weighted
 from rulemodels.rules import ClassRates, RuleList, SimplifyReport
-from rulemodels.utils import no_progress, progress_bar
+from rulemodels.utils import no_progress, progress_bar, to_frame
 
 if TYPE_CHECKING:
     from rulemodels.estimator import BooleanRuleClassifier
@@ -121,10 +121,7 @@ def _prepare(
 ) -> _RuleListData:
     """Check the inputs of a rule list fit, set the attributes of the inputs (``_RULE_LIST_INPUTS``), and
     binarize the rows with all classes."""
-    check_input(X)
-    frame = as_frame(X)
-    if frame.shape[0] == 0:
-        raise ValueError(f"Found array with 0 sample(s) (shape=(0, {frame.shape[1]})) while a minimum of 1 is required.")
+    frame = to_frame(X, ensure_nonempty=True)  # the one check of X in this fit: the binarizer trusts the frame
     classes, y_array = class_labels(y, frame.shape[0], stacklevel=6)
     if estimator.algorithm == "exact":
         raise ValueError(
@@ -138,8 +135,9 @@ def _prepare(
     estimator.classes_ = classes
     estimator.target_name_ = target_name
     class_index = np.searchsorted(classes, y_array)
-    estimator.binarizer_ = estimator._make_binarizer().fit(frame, y_array, weights)  # all classes: label-aware thresholds
-    A = estimator.binarizer_.transform(frame)
+    # all classes: label-aware thresholds
+    estimator.binarizer_ = estimator._make_binarizer()._fit(frame, y_array, weights, check_input=False)
+    A = estimator.binarizer_._transform(frame, check_input=False)
     return _RuleListData(frame, A, class_index, weights)
 
 

@@ -26,8 +26,6 @@ from rulemodels.algorithms.constraints import RuleConstraints
 from rulemodels.algorithms.theta import paper_theta
 from rulemodels.data import (
     FeatureBinarizer,
-    as_frame,
-    check_input,
     class_weighted,
     columns_as_labels,
     count_classes,
@@ -53,6 +51,7 @@ from rulemodels.utils import (
     no_progress,
     progress_bar,
     showing_progress,
+    to_frame,
     validate_params,
 )
 from solvers import get_backend
@@ -788,12 +787,12 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
     def _frame_for_predict(self, X: Any) -> pd.DataFrame:
         check_is_fitted(self)
         X = as_pandas(X)  # a polars or pyarrow DataFrame: converted here, once, with its names and dtypes
-        check_input(X)
+        frame = to_frame(X)  # the one check of X in a predict: the binarizer trusts the frame
         if isinstance(X, pd.DataFrame) and hasattr(self, "feature_names_in_"):
-            _check_columns_as_in_fit([str(c) for c in X.columns], list(self.feature_names_in_))
+            _check_columns_as_in_fit(list(frame.columns), list(self.feature_names_in_))
         validate_data(self, X, skip_check_array=True, reset=False)
-        names = list(self.feature_names_in_) if hasattr(self, "feature_names_in_") else None
-        frame = as_frame(X, names)
+        if not isinstance(X, pd.DataFrame) and hasattr(self, "feature_names_in_"):  # an array: the fitted names
+            frame = frame.set_axis(list(self.feature_names_in_), axis=1)
         if frame.shape[1] != self.n_features_in_:
             raise ValueError(
                 f"X has {frame.shape[1]} features, but {type(self).__name__} is expecting "
@@ -805,12 +804,12 @@ class BooleanRuleClassifier(ClassifierMixin, BaseEstimator):
         """Rule list: the claiming step of each row of ``X`` (0-based; the number of steps for the default)."""
         frame = self._frame_for_predict(X)
         rules: Any = self.rule_  # a RuleList (more than two classes)
-        return RuleList.first_true(_step_values(rules, self.binarizer_.transform(frame), self.binarizer_.literals_))
+        return RuleList.first_true(_step_values(rules, self.binarizer_._transform(frame, check_input=False), self.binarizer_.literals_))
 
     def _clause_values(self, X: Any) -> np.ndarray:
         """The rule's clause outputs (n, R) on ``X``."""
         frame = self._frame_for_predict(X)
-        return self.rule_.clause_outputs_binary(self.binarizer_.transform(frame), self.binarizer_.literals_)
+        return self.rule_.clause_outputs_binary(self.binarizer_._transform(frame, check_input=False), self.binarizer_.literals_)
 
     def _predict_stream(self, X: Any, method: Any, meta: Any) -> Any:
         """``method`` on a Parquet path (batch by batch: a numpy array) or a Dask DataFrame (lazy, per partition)."""

@@ -57,13 +57,13 @@ from rulemodels.algorithms.rounding import tautological_clauses
 from rulemodels.algorithms.run import ALGORITHMS, CG_SETTINGS, learn
 from rulemodels.algorithms.spec import FitSpec
 from rulemodels.algorithms.theta import paper_theta
-from rulemodels.data import FeatureBinarizer, as_frame, binary_labels, check_input, check_sample_weight
+from rulemodels.data import FeatureBinarizer, binary_labels, check_sample_weight
 from rulemodels.defaults import DEFAULT_TIE_BREAK
 from rulemodels.models import unique_rows
 from rulemodels.models.objectives import hamming_objective, zero_one_objective
 from rulemodels.models.problem import CNFProblem
 from rulemodels.rules import Literal, Rule
-from rulemodels.utils import as_pandas
+from rulemodels.utils import as_pandas, to_frame
 from solvers import Backend, get_backend
 
 logger = logging.getLogger(__name__)
@@ -233,14 +233,9 @@ class TrainingWorkspace:
         n_rows: int | None = None,
     ):
         X = as_pandas(X)  # a polars or pyarrow DataFrame: converted here, once, with its names and dtypes
-        check_input(X)
+        self.frame = to_frame(X, ensure_nonempty=True)  # the one check of X in a fit: the binarizer trusts the frame
         self.tie_break = float(tie_break)
         self._X = X
-        self.frame = as_frame(X)
-        if self.frame.shape[0] == 0:
-            raise ValueError(
-                f"Found array with 0 sample(s) (shape=(0, {self.frame.shape[1]})) while a minimum of 1 is required."
-            )
         self.classes, self.labels = binary_labels(y, self.frame.shape[0])
         self.sample_weight = check_sample_weight(sample_weight, self.frame.shape[0])
         if n_rows is not None:  # groups of rows: mean 1 over the rows (unit weights: the group sizes, exactly)
@@ -249,7 +244,8 @@ class TrainingWorkspace:
         started = time.perf_counter()
         if fit_binarizer:
             self.binarizer = clone(binarizer) if binarizer is not None else default_binarizer()
-            self.binarizer.fit(self.frame, self.labels, self.sample_weight)  # labels and weights: label-aware thresholds
+            # labels and weights: label-aware thresholds
+            self.binarizer._fit(self.frame, self.labels, self.sample_weight, check_input=False)
         else:
             if binarizer is None:
                 raise ValueError("fit_binarizer=False needs the fitted binarizer to use (binarizer=...)")
@@ -260,7 +256,7 @@ class TrainingWorkspace:
                 f"binary= must be X transformed by the fitted binarizer (fit_binarizer=False), of shape "
                 f"({self.frame.shape[0]}, {len(self.binarizer.literals_)}), got shape {binary.shape} with fit_binarizer={fit_binarizer}"
             )
-        self.A = self.binarizer.transform(self.frame) if binary is None else binary
+        self.A = self.binarizer._transform(self.frame, check_input=False) if binary is None else binary
         self.binarize_seconds = time.perf_counter() - started
         self._n_patterns: int | None = None
         if self.A.shape[1] == 0:
@@ -832,7 +828,7 @@ class TrainingWorkspace:
 
     def _same_data(self, X: Any, y: Any, sample_weight: Any) -> bool:
         if X is not self._X:
-            frame = as_frame(X)
+            frame = to_frame(X)
             if frame.shape != self.frame.shape or list(frame.columns) != list(self.frame.columns):
                 return False
             if not frame.reset_index(drop=True).equals(self.frame.reset_index(drop=True)):

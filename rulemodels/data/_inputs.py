@@ -13,12 +13,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 from sklearn.exceptions import DataConversionWarning
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 
-from rulemodels.data.binarizer import check_unique_column_names
-from rulemodels.utils import as_pandas, unknown_name
+from rulemodels.utils import to_frame, unknown_name
 
 __all__ = [
     "as_frame", "binary_labels", "columns_as_labels", "check_input", "check_no_missing_labels", "check_sample_weight", "class_labels",
@@ -29,11 +27,10 @@ __all__ = [
 def check_input(X: Any) -> None:
     """Reject sparse matrices, non-2-D arrays and duplicate column names with clear messages.
 
-    Missing values are handled by the binarizer (``nan``); infinite values are
-    ordinary numbers (``x <= t`` is False for +inf and True for -inf). A
-    DataFrame of another library than pandas is checked as the pandas
-    DataFrame :func:`as_frame` makes of it (the public methods convert it
-    once, first, with :func:`rulemodels.utils.as_pandas`).
+    The checks of :func:`rulemodels.utils.to_frame`, the one converter of
+    ``X``, without keeping the frame. Missing values are handled by the
+    binarizer (``nan``); infinite values are ordinary numbers (``x <= t`` is
+    False for +inf and True for -inf).
 
     Parameters
     ----------
@@ -45,17 +42,9 @@ def check_input(X: Any) -> None:
     TypeError
         If ``X`` is sparse.
     ValueError
-        If ``X`` is not a DataFrame and not 2-D.
+        If ``X`` is not a DataFrame and not 2-D, or has two columns of the same name.
     """
-    X = as_pandas(X)
-    if sp.issparse(X):
-        raise TypeError("sparse input is not supported by BooleanRuleClassifier: pass a dense array or a DataFrame")
-    if not isinstance(X, pd.DataFrame):
-        array = np.asarray(X)
-        if array.ndim != 2:
-            raise ValueError(f"Expected 2D array, got {array.ndim}D array instead. Reshape your data (X.reshape(-1, 1) for one feature)")
-    else:
-        check_unique_column_names(X.columns)
+    to_frame(X)
 
 
 def check_no_missing_labels(y: np.ndarray) -> None:
@@ -81,15 +70,15 @@ def check_no_missing_labels(y: np.ndarray) -> None:
 
 
 def as_frame(X: Any, columns: list[str] | None = None) -> pd.DataFrame:
-    """``X`` as a pandas DataFrame with string column names.
+    """``X`` as a pandas DataFrame with string column names: :func:`rulemodels.utils.to_frame`.
 
     Parameters
     ----------
     X : pandas.DataFrame, DataFrame of another library, or array-like of shape (n_samples, n_features)
-        A pandas DataFrame is copied; a polars or pyarrow DataFrame (or any
-        object with ``__arrow_c_stream__`` or ``__dataframe__``) is converted
-        with its column names and dtypes by :func:`rulemodels.utils.as_pandas`;
-        an array gets the names ``columns``.
+        A pandas DataFrame keeps its data; a polars or pyarrow DataFrame (or
+        any object with ``__arrow_c_stream__`` or ``__dataframe__``) is
+        converted with its column names and dtypes by
+        :func:`rulemodels.utils.as_pandas`; an array gets the names ``columns``.
     columns : list of str, optional
         The names of an array's columns (``x0, x1, ...`` when None); ignored for DataFrames.
 
@@ -99,19 +88,12 @@ def as_frame(X: Any, columns: list[str] | None = None) -> pd.DataFrame:
 
     Raises
     ------
+    TypeError
+        If ``X`` is sparse.
     ValueError
-        If ``X`` is not 2-D.
+        If ``X`` is not 2-D, or has two columns of the same name.
     """
-    X = as_pandas(X)
-    if isinstance(X, pd.DataFrame):
-        frame = X.copy()
-        frame.columns = [str(c) for c in frame.columns]
-        return frame
-    array = np.asarray(X)
-    if array.ndim != 2:
-        raise ValueError(f"Expected 2D array, got {array.ndim}D array instead: reshape your data")
-    names = columns if columns is not None else [f"x{j}" for j in range(array.shape[1])]
-    return pd.DataFrame(array, columns=names)
+    return to_frame(X, columns)
 
 
 def columns_as_labels(X: Any, y: Any, sample_weight: Any = None) -> tuple[Any, Any, Any]:

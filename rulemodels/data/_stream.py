@@ -40,16 +40,11 @@ import numpy as np
 import pandas as pd
 
 from rulemodels import defaults
+from rulemodels.data._columns import _is_categorical_dtype, numeric_column_values
 from rulemodels.data._parquet import dataset_batches, dataset_columns, parquet_dataset
-from rulemodels.data.binarizer import (
-    ColumnSummary,
-    FeatureBinarizer,
-    _is_categorical_dtype,
-    check_unique_column_names,
-    numeric_column_values,
-)
+from rulemodels.data.binarizer import ColumnSummary, FeatureBinarizer
 from rulemodels.rules._kinds import holds_only_numbers
-from rulemodels.utils import unknown_name
+from rulemodels.utils import check_unique_column_names, unknown_name
 
 __all__ = ["StreamedData", "is_stream_input", "read_stream", "stream_map"]
 

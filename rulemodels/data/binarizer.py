@@ -11,14 +11,9 @@ redundancy-aware binarization (Section "Redundancy Aware Binarization").
 
 from __future__ import annotations
 
-import decimal
-import heapq
 import logging
-import math
 import warnings
-from collections import Counter
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -28,10 +23,29 @@ from sklearn.utils import Tags
 from sklearn.utils.validation import check_is_fitted
 
 from rulemodels import defaults
+from rulemodels.data._columns import (
+    _all_missing_message,
+    _check_cells,
+    _id_like_message,
+    _is_categorical_column,
+    _missing_message,
+    _mixed_message,
+    _mixed_numbers_and_strings,
+    _numeric_id_message,
+    numeric_column_values,
+)
+from rulemodels.data._thresholds import _linear_quantiles, _RepeatedValues, _shorten, _tree_cuts
 from rulemodels.rules import ColumnKind, Literal, conform
-from rulemodels.rules._kinds import all_text, category_values, holds_only_numbers
-from rulemodels.rules._rule import _category_codes, _numeric_values, threshold_tests
-from rulemodels.utils import PARAMETERS, Options, as_pandas, validate_params
+from rulemodels.rules._evaluate import _category_codes, _numeric_values, threshold_tests
+from rulemodels.rules._kinds import category_values
+from rulemodels.utils import (
+    PARAMETERS,
+    Options,
+    as_pandas,
+    check_unique_column_names,
+    to_frame,
+    validate_params,
+)
 
 __all__ = ["AllMissingColumnWarning", "ColumnSummary", "FeatureBinarizer", "IDLikeColumnWarning", "numeric_column_values"]
 
@@ -127,154 +141,6 @@ class _ColumnPlan:
         return body
 
 
-def _linear_quantiles(values: np.ndarray, n_thresholds: int) -> np.ndarray:
-    """Quantiles of sorted ``values`` at levels ``k / (K + 1)``, ``k = 1..K``, by linear interpolation.
-
-    The definition of ``numpy.quantile(values, levels)`` (method 'linear':
-    position ``h = (n - 1) q`` between the sorted values), with two guarantees
-    that plain floating point and plain rounding lack:
-
-    - the position is computed exactly (fractions), so a level that falls on a
-      data value gives exactly that value;
-    - a threshold between consecutive values ``a < b`` stays in ``[a, b)``: it
-      is the quantile rounded to 12 significant digits when that rounding stays
-      in ``[a, b)`` (``20.2``, not ``20.200000000000003``; the thresholds of
-      earlier releases), and the exact quantile otherwise (close values such as
-      timestamps ``123456789012.249`` / ``.250`` are never merged).
-    """
-    n = len(values)
-    out = np.empty(n_thresholds)
-    for k in range(1, n_thresholds + 1):
-        position = Fraction((n - 1) * k, n_thresholds + 1)
-        low = math.floor(position)
-        share = position - low
-        a = float(values[low])
-        if share == 0 or a == float(values[low + 1]):
-            out[k - 1] = a
-            continue
-        b = float(values[low + 1])
-        # numpy's lerp: interpolate from the nearer end
-        t = a + (b - a) * float(share) if share < Fraction(1, 2) else b - (b - a) * float(1 - share)
-        t = min(max(t, a), float(np.nextafter(b, -np.inf)))
-        short = float(f"{t:.12g}")
-        out[k - 1] = short if a <= short < b else t
-    return out
-
-
-def _shortest_between(a: float, b: float, near: float) -> float:
-    """The number of fewest significant digits in ``[a, b)`` (``a < b``: consecutive training values), the
-    nearest to ``near`` among those (the lower on a tie).
-
-    A threshold anywhere in ``[a, b)`` splits the training values alike (``x <= t`` holds for ``a`` and not
-    for ``b``), so the shortest one reads best and predicts every training row as any other would: between
-    1249.78773752 and 1251.3 it is 1250, between 1799.3 and 1801.7 it is 1800, between 21 and 22 it is 21.
-    The decimal is the shortest whose float lies in ``[a, b)``; when ``b`` is the float right after ``a``
-    that is ``a`` itself (two distinct training values are never merged).
-    """
-    if a <= 0.0 < b:
-        return 0.0
-    with decimal.localcontext() as context:
-        context.prec = 1200  # exact: a double has at most 767 significant decimal digits
-        # decimals above the midpoint of a and the float below it round to a or above
-        below = math.nextafter(a, -math.inf)  # -inf below the most negative float
-        low = (decimal.Decimal(a) + decimal.Decimal(below)) / 2 if math.isfinite(below) else decimal.Decimal(a)
-        high = decimal.Decimal(b)
-        exponent = math.floor(math.log10(max(abs(a), abs(b)))) + 1
-        while True:
-            quantum = decimal.Decimal(1).scaleb(exponent)
-            candidate = low.quantize(quantum, rounding=decimal.ROUND_CEILING)
-            found = []
-            while candidate < high:
-                value = float(candidate)
-                if a <= value < b:
-                    found.append(value)
-                candidate += quantum
-            if found:
-                return min(found, key=lambda value: (abs(value - near), value))
-            exponent -= 1
-
-
-def _shorten(thresholds: np.ndarray, distinct: np.ndarray, maximum: float) -> np.ndarray:
-    """Each threshold replaced by :func:`_shortest_between` the training values around it.
-
-    ``distinct`` are the sorted distinct values the thresholds were placed among and ``maximum`` the
-    column's largest value (every threshold is below it)."""
-    upper = np.searchsorted(distinct, thresholds, side="right")
-    out = np.empty(thresholds.size)
-    for k, (t, i) in enumerate(zip(thresholds.tolist(), upper.tolist())):
-        a = float(distinct[i - 1]) if i > 0 else t
-        b = float(distinct[i]) if i < distinct.size else maximum
-        out[k] = _shortest_between(a, b, t) if a < b and math.isfinite(b) else t  # b infinite: no neighbour
-    return out
-
-
-def _tree_cuts(
-    values: np.ndarray, codes: np.ndarray, weights: np.ndarray, n_classes: int, max_leaves: int,
-    min_leaf_share: float = defaults.TREE_MIN_LEAF_SHARE, shortest: bool = True,
-) -> np.ndarray:
-    """Cut points of a one-column classification tree (CART, Gini impurity) with at most ``max_leaves`` leaves.
-
-    ``values`` are one column's finite present values (of rows with positive weight), ``codes`` their class indices (``0 .. n_classes - 1``)
-    and ``weights`` their sample weights. The tree grows best first (the leaf whose best split lowers the
-    weighted Gini impurity most is split next, as a tree with ``max_leaf_nodes`` does) over the distinct
-    values, so tied values stay together; a split must lower the impurity and leave each side at least
-    ``min_leaf_share`` of the column's weight (no cut that isolates a few rows: a literal must fix a share
-    of the training weight to pay its cost θ anyway, :data:`~rulemodels.defaults.DEFAULT_THETA`). Each cut lies between two
-    consecutive distinct values ``a < b``: the number of fewest significant digits in ``[a, b)`` nearest
-    their midpoint (:func:`_shortest_between`), or with ``shortest=False`` the midpoint itself.
-    Deterministic: ties between splits go to the lower value. Returns the cuts ascending.
-    """
-    distinct, inverse = np.unique(values, return_inverse=True)
-    m = distinct.size
-    if m <= 1 or max_leaves <= 1:
-        return np.empty(0)
-    counts = np.zeros((m, n_classes))
-    np.add.at(counts, (inverse, codes), weights)
-    cumulative = np.vstack([np.zeros((1, n_classes)), np.cumsum(counts, axis=0)])
-    min_leaf = max(min_leaf_share * float(cumulative[-1].sum()), 0.0)
-
-    def best_split(lo: int, hi: int) -> tuple[float, int] | None:
-        """(gain, s) of the best split of the node of distinct values ``lo .. hi - 1`` into ``lo .. s - 1`` and ``s .. hi - 1``."""
-        if hi - lo < 2:
-            return None
-        total = cumulative[hi] - cumulative[lo]
-        weight = total.sum()
-        if weight <= 0:
-            return None
-        left = cumulative[lo + 1 : hi] - cumulative[lo]
-        right = total - left
-        left_weight, right_weight = left.sum(axis=1), right.sum(axis=1)
-        valid = (left_weight > 0) & (right_weight > 0) & (left_weight >= min_leaf) & (right_weight >= min_leaf)
-        with np.errstate(divide="ignore", invalid="ignore"):  # weight x (1 - Gini) of the two children
-            purity = np.where(valid, (left**2).sum(axis=1) / left_weight + (right**2).sum(axis=1) / right_weight, -np.inf)
-        k = int(np.argmax(purity))
-        gain = float(purity[k] - (total**2).sum() / weight)
-        if not valid[k] or gain <= 1e-12 * weight:
-            return None
-        return gain, lo + k + 1
-
-    heap: list[tuple[float, int, int, int]] = []
-
-    def push(lo: int, hi: int) -> None:
-        found = best_split(lo, hi)
-        if found is not None:
-            heapq.heappush(heap, (-found[0], lo, hi, found[1]))
-
-    push(0, m)
-    splits: list[int] = []
-    while heap and len(splits) < max_leaves - 1:
-        _, lo, hi, s = heapq.heappop(heap)
-        splits.append(s)
-        push(lo, s)
-        push(s, hi)
-    cuts = []
-    for s in sorted(splits):
-        a, b = float(distinct[s - 1]), float(distinct[s])
-        middle = min(max(a / 2 + b / 2, a), float(np.nextafter(b, -np.inf)))  # in [a, b) also when b follows a
-        cuts.append(_shortest_between(a, b, middle) if shortest else middle)
-    return np.asarray(cuts, dtype=float)
-
-
 def _label_codes(y: Any, n_samples: int) -> tuple[np.ndarray, int]:
     """``(codes, n_classes)``: the class index of each row's label (any number of classes)."""
     y_array = np.asarray(y)
@@ -310,215 +176,11 @@ def _row_weights(sample_weight: Any, n_samples: int) -> np.ndarray:
     return weights
 
 
-def _missing_message(name: str, count: int) -> str:
-    return (
-        f"column {name!r} has {count} missing values and nan='error' was asked for; use "
-        "nan='indicator' (the default of BooleanRuleClassifier and the CLI: a missing value "
-        "makes the column's other literals false and gets its own 'is missing' literal) or impute them"
-    )
-
-
-#: What pandas' ``infer_dtype`` calls an object column of scalars only (no list, dict, set, tuple or array in it).
-_SCALAR_INFERRED = frozenset({"string", "empty", "integer", "floating", "mixed-integer-float", "boolean", "decimal"})
-
-
-def _check_scalar_cells(frame: pd.DataFrame) -> None:
-    """Raise if an object column holds lists, dicts, sets, tuples or arrays (one value per cell is needed)."""
-    for name in frame.columns:
-        if not pd.api.types.is_object_dtype(frame[name].dtype):
-            continue
-        values = frame[name].to_numpy(dtype=object)
-        if pd.api.types.infer_dtype(values, skipna=True) in _SCALAR_INFERRED:
-            continue  # the common case, without a Python test of each cell
-        for value in values:
-            if isinstance(value, list | tuple | dict | set | frozenset | np.ndarray | pd.Series):
-                raise ValueError(
-                    f"column {name!r} holds {type(value).__name__}s (e.g. {value!r}) where one number or "
-                    "category per cell is needed: expand them into separate columns "
-                    f"(e.g. pd.DataFrame(X[{name!r}].tolist())) or drop the column"
-                )
-
-
-def _id_like_message(name: str, distinct: int, present: int) -> str:
-    return (
-        f"column {name!r} has {distinct} distinct values in {present} rows (an ID, a date or "
-        "free text): it is left out, since one literal per value would only memorise rows. "
-        f"If it holds dates, convert it to numbers first, e.g. X[{name!r}] = "
-        f"pd.to_datetime(X[{name!r}]).dt.year (or days since a reference date); "
-        "high_cardinality='keep' (CLI: --keep-id-columns) keeps it as categories"
-    )
-
-
-def _all_missing_message(name: str, n_rows: int) -> str:
-    return (
-        f"column {name!r} is missing in all {n_rows} training rows: it yields no literals; "
-        f"check how it was read (a missing-value marker, a join), or drop it: X.drop(columns=[{name!r}]) "
-        f"(CLI: --drop {name})"
-    )
-
-
-def _numeric_id_message(name: str, n_present: int) -> str:
-    return (
-        f"column {name!r} holds {n_present} distinct integers, one per row, filling most of their range (row numbers "
-        "or record IDs): "
-        "it is left out, since a threshold on it would only split the file by position. "
-        "high_cardinality='keep' (CLI: --keep-id-columns) keeps it as a number; "
-        f"X.drop(columns=[{name!r}]) (CLI: --drop {name}) drops it without this warning"
-    )
-
-
-def _is_categorical_dtype(dtype: Any) -> bool:
-    """Columns of a dtype that may be categorical under ``categorical='auto'`` (see :func:`_is_categorical_column`)."""
-    return (
-        isinstance(dtype, pd.CategoricalDtype)
-        or pd.api.types.is_object_dtype(dtype)
-        or pd.api.types.is_string_dtype(dtype)
-    )
-
-
-def _is_categorical_column(column: pd.Series) -> bool:
-    """Columns treated as categorical under ``categorical='auto'``: category, string and object dtypes,
-    except an object column whose present values are all numbers (Python ints or floats, ``Decimal``
-    from ``read_sql`` of NUMERIC): that one is numeric, with thresholds, so an unseen value still
-    falls on the right side of each threshold. Text that looks like a number (``"250"``) stays text."""
-    if not _is_categorical_dtype(column.dtype):
-        return False
-    return not (pd.api.types.is_object_dtype(column.dtype) and holds_only_numbers(column))
-
-
-def duplicated_names(names: list[str]) -> list[str]:
-    """The names that occur more than once in ``names``, sorted."""
-    counts = Counter(names)
-    return sorted(name for name, count in counts.items() if count > 1)
-
-
-def check_unique_column_names(columns: Any) -> list[str]:
-    """The column names as ``str``; raise if two are equal (each names its literals)."""
-    names = [str(c) for c in columns]
-    duplicated = duplicated_names(names)
-    if duplicated:
-        raise ValueError(
-            f"column names {duplicated} appear more than once (after conversion to str); "
-            "rename the columns so each is unique"
-        )
-    return names
-
-
-def _mixed_numbers_and_strings(column: pd.Series) -> tuple[int, int, Any] | None:
-    """``(numbers, other strings, first such string)`` for a mostly numeric object column, else None.
-
-    Numbers include strings that parse as numbers (a CSV column read as
-    text). A column counts as mixed when more than half its present values
-    are numbers and some are other strings: a numeric column with stray
-    text ("high", "n/a"), which would otherwise silently become one
-    category per number.
-    """
-    values = column.dropna().to_numpy(dtype=object)
-    if all_text(values):  # text only (the common case): each distinct text parsed once
-        codes, distinct = pd.factorize(values)
-        parsed = pd.to_numeric(pd.Series(distinct, dtype=object), errors="coerce").notna().to_numpy()[codes]
-        is_string = np.ones(len(values), dtype=bool)
-        is_bool = np.zeros(len(values), dtype=bool)
-    else:
-        is_string = np.fromiter((isinstance(v, str) for v in values), dtype=bool, count=len(values))
-        if not is_string.any():
-            return None
-        parsed = pd.to_numeric(pd.Series(values), errors="coerce").notna().to_numpy()
-        is_bool = np.fromiter((isinstance(v, (bool, np.bool_)) for v in values), dtype=bool, count=len(values))
-    is_number = parsed & ~is_bool
-    other_strings = is_string & ~is_number
-    if other_strings.any() and is_number.sum() * 2 > len(values):
-        return int(is_number.sum()), int(other_strings.sum()), values[other_strings][0]
-    return None
-
-
-def _mixed_message(name: str, numbers: int, strings: int, example: Any) -> str:
-    return (
-        f"column {name!r} mixes numbers ({numbers} values) and text ({strings} values, "
-        f"e.g. {example!r}): convert it to numbers (pd.to_numeric(X[{name!r}], errors='coerce') "
-        f"turns the text into NaN), or, if its values are codes (ICD, ZIP), declare it categorical: "
-        f"X[{name!r}] = X[{name!r}].astype(str).astype('category') (CLI: --categorical {name})"
-    )
-
-
-def _to_frame(X: Any) -> tuple[pd.DataFrame, bool]:
-    """Return ``(frame, had_names)``; column names become ``str``.
-
-    Arrays get the names ``x0, x1, ...``; object arrays have their column
-    dtypes inferred so numeric columns stay numeric. A DataFrame of another
-    library (polars, pyarrow) is converted by :func:`rulemodels.utils.as_pandas`
-    and keeps its names.
-    """
+def _checked_frame(X: Any) -> tuple[pd.DataFrame, bool]:
+    """``(frame, had_names)``: ``X`` through :func:`rulemodels.utils.to_frame` (an object array's columns get
+    their dtypes inferred, so numbers stay numbers), and whether it came with column names (a DataFrame)."""
     X = as_pandas(X)
-    if hasattr(X, "tocsr") or hasattr(X, "toarray"):
-        raise TypeError(
-            "FeatureBinarizer does not accept sparse input; pass a dense array or DataFrame"
-        )
-    if isinstance(X, pd.DataFrame):
-        names = check_unique_column_names(X.columns)
-        frame, had_names = X.set_axis(names, axis=1), True
-    else:
-        array = np.asarray(X)
-        if array.ndim == 1:
-            raise ValueError(
-                "Expected 2D array, got 1D array instead. Reshape your data with "
-                "array.reshape(-1, 1) for a single feature or array.reshape(1, -1) "
-                "for a single sample"
-            )
-        if array.ndim != 2:
-            raise ValueError(f"Expected 2D array, got {array.ndim}D array instead")
-        frame = pd.DataFrame(array, columns=[f"x{k}" for k in range(array.shape[1])])
-        if array.dtype == object:
-            frame = frame.infer_objects()
-        had_names = False
-    for what, size in zip(("sample", "feature"), frame.shape):
-        if size == 0:
-            raise ValueError(
-                f"Found array with 0 {what}(s) (shape={frame.shape}) while a minimum "
-                "of 1 is required."
-            )
-    complex_columns = [n for n in frame.columns if pd.api.types.is_complex_dtype(frame[n])]
-    if complex_columns:
-        raise ValueError(
-            f"Complex data not supported: column(s) {complex_columns}; "
-            "split them into real and imaginary parts"
-        )
-    return frame, had_names
-
-
-def numeric_column_values(column: pd.Series, name: str) -> np.ndarray:
-    """A numeric (or bool, or object holding numbers) column as floats (NaN where missing), or a ValueError
-    that says how to convert it (dates, durations, text)."""
-    dtype = column.dtype
-    if pd.api.types.is_datetime64_any_dtype(dtype) or pd.api.types.is_timedelta64_dtype(dtype):
-        raise ValueError(
-            f"column {name!r} holds dates or durations ({dtype}); convert it to numbers first, e.g. "
-            f"X[{name!r}].dt.year, or (X[{name!r}] - X[{name!r}].min()).dt.days for days since its first date"
-        )
-    if not (pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_object_dtype(dtype)):
-        raise ValueError(
-            f"column {name!r} has dtype {dtype}, which is neither numeric nor bool; "
-            "list it in categorical= or convert it to numbers"
-        )
-    try:
-        return _numeric_values(column, name)
-    except ValueError as exc:
-        raise ValueError(f"{exc}; list {name!r} in categorical= or convert it") from exc
-
-
-class _RepeatedValues:
-    """Sorted distinct values with counts, read as the sorted array ``np.repeat(values, counts)`` without
-    building it (``len`` and integer indexing: what :func:`_linear_quantiles` reads)."""
-
-    def __init__(self, values: np.ndarray, counts: np.ndarray) -> None:
-        self._values = values
-        self._ends = np.cumsum(counts)
-
-    def __len__(self) -> int:
-        return int(self._ends[-1]) if self._ends.size else 0
-
-    def __getitem__(self, position: int) -> Any:
-        return self._values[int(np.searchsorted(self._ends, position, side="right"))]
+    return to_frame(X, infer_objects=True), isinstance(X, pd.DataFrame)
 
 
 @dataclass(frozen=True)
@@ -816,9 +478,14 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         -------
         self : FeatureBinarizer
         """
+        return self._fit(X, y, sample_weight)
+
+    def _fit(self, X: Any, y: Any = None, sample_weight: Any = None, *, check_input: bool = True) -> FeatureBinarizer:
+        """:meth:`fit`; ``check_input=False`` is the inner path of a fit that checked ``X`` already: ``X`` is then
+        the DataFrame :func:`rulemodels.utils.to_frame` returned, taken as it is (scikit-learn's ``_fit(check_input=False)``)."""
         validate_params(self)
-        frame, had_names = _to_frame(X)
-        _check_scalar_cells(frame)
+        frame, had_names = _checked_frame(X) if check_input else (X, True)
+        _check_cells(frame)
         labels = self._fit_labels(y, sample_weight, frame.shape[0])
         self.n_features_in_ = frame.shape[1]
         if had_names:
@@ -1205,9 +872,14 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         ndarray of uint8, shape ``(n_samples, len(literals_))``
             Column ``k`` is ``literals_[k]`` evaluated on ``X``.
         """
+        return self._transform(X)
+
+    def _transform(self, X: Any, *, check_input: bool = True) -> np.ndarray:
+        """:meth:`transform`; ``check_input=False`` takes ``X`` as the DataFrame :func:`rulemodels.utils.to_frame`
+        returned (the inner path of a fit or a predict that checked it already)."""
         check_is_fitted(self, "literals_")
-        frame = self._transform_frame(X)
-        _check_scalar_cells(frame)
+        frame = self._transform_frame(*(_checked_frame(X) if check_input else (X, True)))
+        _check_cells(frame)
         kinds = getattr(self, "column_kinds_", {})  # absent in a binarizer pickled by an older release
         frame = conform(frame, {plan.name: kinds[plan.name] for plan in self._plans if plan.width and plan.name in kinds})
         out = np.zeros((len(frame), len(self.literals_)), dtype=np.uint8)
@@ -1218,9 +890,8 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             out[:, plan.start : plan.start + plan.width] = block
         return out
 
-    def _transform_frame(self, X: Any) -> pd.DataFrame:
-        """Return the source columns of ``X`` in fitted order, named as at fit."""
-        frame, had_names = _to_frame(X)
+    def _transform_frame(self, frame: pd.DataFrame, had_names: bool) -> pd.DataFrame:
+        """Return the source columns of ``frame`` (``X`` as :func:`_checked_frame` returns it) in fitted order, named as at fit."""
         fitted = [plan.name for plan in self._plans]
         if had_names and hasattr(self, "feature_names_in_"):
             missing = [name for name in fitted if name not in frame.columns]

@@ -24,18 +24,11 @@ import pandas as pd
 
 from rulemodels.outputs import write_text_atomically
 from rulemodels.rules._explain import explain_rule, explain_rule_list
+from rulemodels.rules._json import RuleFormatError, _object_from_pairs, check_unique_keys
 from rulemodels.rules._kinds import ColumnKind, conform, text_dtypes
+from rulemodels.rules._ops import CATEGORY_OPS, FLAG_OPS, SET_OPS, THRESHOLD_OPS
 from rulemodels.rules._probability import PatternRates
-from rulemodels.rules._rule import (
-    CATEGORY_OPS,
-    FLAG_OPS,
-    SET_OPS,
-    THRESHOLD_OPS,
-    Rule,
-    RuleFormatError,
-    _object_from_pairs,
-    check_unique_keys,
-)
+from rulemodels.rules._rule import Rule
 from rulemodels.rules._rule_list import ClassRates, RuleList
 from rulemodels.utils import as_pandas
 

@@ -17,10 +17,13 @@ matrix produced by :class:`rulemodels.data.binarizer.FeatureBinarizer`
 evaluated on raw data equals the binarizer's column for that literal, missing
 values included (see :meth:`Literal.evaluate`).
 
-This module depends on numpy and pandas only: no optimisation modelling. Its export
-methods (:meth:`Rule.to_sql` and the like) call the functions of
-:mod:`rulemodels.rules._export` and ``_display``, which use the standard library only and
-do not import this module back.
+This module holds the value types and depends on numpy and pandas only: no
+optimisation modelling. Their evaluation on raw columns and on the binary matrix
+is :mod:`rulemodels.rules._evaluate`, the reading of their JSON
+:mod:`rulemodels.rules._json`, the operators :mod:`rulemodels.rules._ops`; their
+export methods (:meth:`Rule.to_sql` and the like) call the functions of
+:mod:`rulemodels.rules._export` and ``_display``, which use the standard library
+only. None of these modules imports this one back.
 
 References
 ----------
@@ -40,24 +43,28 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-# The exports and the HTML view need only the attributes of these values (they import the
-# types for annotations only), so this module imports them and nothing imports back.
+# The evaluation on raw columns, the JSON reader, the exports and the HTML view read these values by their
+# attributes only (they import the types for annotations only; the JSON reader gets the Literal constructor
+# as an argument), so this module imports them and nothing imports back.
 from rulemodels.rules._display import rule_html as _rule_html
+from rulemodels.rules._evaluate import _binary_literal, literal_values
 from rulemodels.rules._export import to_python as _to_python
 from rulemodels.rules._export import to_query as _to_query
 from rulemodels.rules._export import to_sql as _to_sql
-from rulemodels.utils import as_pandas
+from rulemodels.rules._json import FORMAT_NAME, FORMAT_VERSION, RuleFormatError, read_rule_data, read_rule_json
+from rulemodels.rules._ops import (
+    CATEGORY_OPS,
+    FLAG_OPS,
+    FORMS,
+    NAN_OPS,
+    SET_OPS,
+    THRESHOLD_OPS,
+    VALID_OPS,
+    VALID_OPS_TEXT,
+)
+from rulemodels.utils import to_frame
 
 __all__ = ["Literal", "Clause", "Rule", "RuleFormatError", "VALID_OPS"]
-
-THRESHOLD_OPS: tuple[str, ...] = ("<=", ">")
-CATEGORY_OPS: tuple[str, ...] = ("==", "!=")
-FLAG_OPS: tuple[str, ...] = ("is_true", "is_false")
-NAN_OPS: tuple[str, ...] = ("is_nan", "not_nan")
-SET_OPS: tuple[str, ...] = ("in", "not_in")
-#: Every operator a :class:`Literal` may have: thresholds (``<=``, ``>``), categories (``==``, ``!=``),
-#: 0/1 flags (``is_true``, ``is_false``), missing values (``is_nan``, ``not_nan``) and sets of values (``in``, ``not_in``).
-VALID_OPS: tuple[str, ...] = THRESHOLD_OPS + CATEGORY_OPS + FLAG_OPS + NAN_OPS + SET_OPS
 
 _NEGATED_OP: dict[str, str] = {
     "<=": ">",
@@ -71,25 +78,9 @@ _NEGATED_OP: dict[str, str] = {
     "in": "not_in",
     "not_in": "in",
 }
-_FORMS: tuple[str, ...] = ("cnf", "dnf")
-_FORMAT_NAME = "rulemodels.rule"
-#: Version 2 added the set literals (ops ``in``/``not_in``); a rule without
-#: them is still written as version 1, so older releases read it.
-_FORMAT_VERSION = 2
-_READABLE_VERSIONS = (1, 2)
-_VALID_OPS_TEXT = ", ".join(repr(op) for op in VALID_OPS)
-
-
-class RuleFormatError(ValueError):
-    """A serialized rule (dict or JSON text) is malformed.
-
-    The message starts with the path of the offending entry, e.g.
-    ``clauses[1][0].op: unknown op 'eval'; expected one of ...``.
-    """
-
 
 # ---------------------------------------------------------------------------
-# Value normalisation and column access (shared with the binarizer)
+# Value normalisation
 # ---------------------------------------------------------------------------
 
 
@@ -167,108 +158,6 @@ def _format_category(value: object) -> str:
     return value if isinstance(value, str) else repr(value)
 
 
-def _column(X: pd.DataFrame, feature: str) -> pd.Series:
-    """Return column ``feature`` of ``X``, matching column names by ``str``."""
-    if feature in X.columns:
-        column = X[feature]
-    else:
-        matches = [c for c in X.columns if str(c) == feature]
-        if len(matches) != 1:
-            raise ValueError(
-                f"rule uses column {feature!r} which is not in the data; "
-                f"columns are {[str(c) for c in X.columns]}"
-            )
-        column = X[matches[0]]
-    if isinstance(column, pd.DataFrame):
-        raise ValueError(f"column name {feature!r} appears more than once in the data")
-    return column
-
-
-def _as_frame(X: Any) -> pd.DataFrame:
-    """Return ``X`` as a pandas DataFrame; arrays get the names ``x0, x1, ...``, a polars or pyarrow
-    DataFrame is converted (:func:`rulemodels.utils.as_pandas`)."""
-    X = as_pandas(X)
-    if isinstance(X, pd.DataFrame):
-        return X
-    array = np.asarray(X)
-    if array.ndim != 2:
-        raise ValueError(f"expected 2-D data (a DataFrame or array); got {array.ndim}-D")
-    return pd.DataFrame(array, columns=[f"x{k}" for k in range(array.shape[1])])
-
-
-def _numeric_values(column: pd.Series, name: str) -> np.ndarray:
-    """Return ``column`` as a float array with missing values as NaN."""
-    try:
-        return column.to_numpy(dtype=float, na_value=np.nan)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(
-            f"column {name!r} has non-numeric values (dtype {column.dtype}); "
-            "threshold and flag literals need numbers"
-        ) from exc
-
-
-def _integer_values(column: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
-    """``(values, missing)`` of an integer column (numpy or pandas' nullable ``Int64`` ...), else None.
-
-    ``values`` keeps the column's integer dtype (missing entries hold 0), so
-    values beyond 2**53 (nanosecond timestamps, 64-bit IDs) are not rounded
-    as a float conversion would round them.
-    """
-    dtype = column.dtype
-    numpy_dtype = getattr(dtype, "numpy_dtype", dtype)  # a nullable dtype's numpy type
-    if not isinstance(numpy_dtype, np.dtype) or numpy_dtype.kind not in "iu":
-        return None
-    missing = np.asarray(pd.isna(column), dtype=bool)
-    return column.to_numpy(dtype=numpy_dtype, na_value=0), missing
-
-
-def threshold_tests(column: pd.Series, name: str, thresholds: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
-    """``x <= t`` and ``x > t`` for each threshold ``t``: two bool arrays of shape ``(n, len(thresholds))``.
-
-    Both are False where ``x`` is missing. A float column is compared in
-    float64. An integer column is compared exactly, in integers: for an
-    integer ``x``, ``x <= t`` is ``x <= floor(t)``, and a threshold beyond
-    the dtype's range makes the test constant. Converting to float64 instead
-    would round integers beyond 2**53, so ``x <= t`` would differ from what
-    SQLite, PostgreSQL and Python compute for the same integer. The
-    binarizer's transform and :meth:`Literal.evaluate` both use this
-    function, which keeps them identical.
-    """
-    integers = _integer_values(column)
-    if integers is None:
-        x = _numeric_values(column, name)[:, None]
-        t = np.asarray(thresholds, dtype=float).reshape(1, -1)
-        with np.errstate(invalid="ignore"):
-            return x <= t, x > t
-    values, missing = integers
-    info = np.iinfo(values.dtype)
-    below = np.empty((len(values), len(thresholds)), dtype=bool)
-    for k, t in enumerate(thresholds):
-        bound = math.floor(t)  # exact: a Python int
-        if bound < info.min:
-            below[:, k] = False
-        elif bound >= info.max:
-            below[:, k] = True
-        else:
-            below[:, k] = values <= values.dtype.type(bound)
-    present = ~missing[:, None]
-    return below & present, ~below & present
-
-
-def _category_codes(column: pd.Series, categories: Sequence[object]) -> np.ndarray:
-    """Position of each value of ``column`` in ``categories``; -1 if absent or missing.
-
-    Matching uses pandas' hash-based index lookup, which follows Python
-    equality (``1``, ``1.0`` and ``True`` match one another, as they do in
-    :class:`Literal` equality). The binarizer and :meth:`Literal.evaluate` both
-    use this function, which keeps them consistent.
-    """
-    index = pd.Index(list(categories), dtype=object)
-    codes = index.get_indexer(column.to_numpy(dtype=object))
-    codes[np.asarray(pd.isna(column))] = -1
-    return codes
-
-
 # ---------------------------------------------------------------------------
 # Literal
 # ---------------------------------------------------------------------------
@@ -311,7 +200,7 @@ class Literal:
                 f"{type(self.feature).__name__} {self.feature!r}"
             )
         if self.op not in VALID_OPS:
-            raise ValueError(f"unknown op {self.op!r}; expected one of {_VALID_OPS_TEXT}")
+            raise ValueError(f"unknown op {self.op!r}; expected one of {VALID_OPS_TEXT}")
         object.__setattr__(self, "value", _normalize_value(self.op, self.value))
 
     def negate(self) -> Literal:
@@ -366,26 +255,7 @@ class Literal:
         -------
         numpy.ndarray of bool, shape (n_samples,)
         """
-        column = _column(_as_frame(X), self.feature)
-        op = self.op
-        if op == "is_nan":
-            return np.asarray(pd.isna(column), dtype=bool)
-        if op == "not_nan":
-            return ~np.asarray(pd.isna(column), dtype=bool)
-        if op in CATEGORY_OPS or op in SET_OPS:
-            members = list(self.value) if op in SET_OPS else [self.value]  # type: ignore[call-overload]
-            inside = _category_codes(column, members) >= 0
-            if op in ("==", "in"):
-                return inside
-            return ~inside & ~np.asarray(pd.isna(column), dtype=bool)
-        if op in THRESHOLD_OPS:
-            below, above = threshold_tests(column, self.feature, [self.value])  # type: ignore[list-item]
-            return (below if op == "<=" else above)[:, 0]
-        x = _numeric_values(column, self.feature)
-        with np.errstate(invalid="ignore"):
-            if op == "is_true":
-                return x == 1
-            return x == 0
+        return literal_values(self, to_frame(X))
 
     def to_dict(self) -> dict[str, object]:
         """Return ``{"feature": ..., "op": ..., "value": ...}`` (a list of categories for ``in``/``not_in``).
@@ -525,66 +395,6 @@ def _interval_pairs(literals: Sequence[Literal]) -> dict[str, tuple[Literal, Lit
 # ---------------------------------------------------------------------------
 
 
-def _column_of(
-    lit: Literal, index: Mapping[Literal, int]
-) -> tuple[int, bool]:
-    """Column of ``lit`` in a binarized matrix, and whether to complement it."""
-    if lit in index:
-        return index[lit], False
-    negation = lit.negate()
-    if negation in index:
-        return index[negation], True
-    raise ValueError(
-        f"literal '{lit}' is not a column of the binary matrix, and neither is its "
-        f"negation '{negation}'; binarize the data with the features the rule uses"
-    )
-
-
-def _binary_literal(lit: Literal, A: Any, index: Mapping[Literal, int]) -> np.ndarray:
-    """The truth of ``lit`` on every row of the binary matrix ``A``.
-
-    A set literal is served by its members' columns: ``x in S`` is the OR of
-    the ``x == v`` columns, ``x not in S`` the AND of the ``x != v`` columns.
-    """
-    if lit.op in SET_OPS:
-        member_op = "==" if lit.op == "in" else "!="
-        members = [_binary_literal(Literal(lit.feature, member_op, v), A, index) for v in lit.value]  # type: ignore[union-attr]
-        stacked = np.column_stack(members)
-        return stacked.any(axis=1) if lit.op == "in" else stacked.all(axis=1)
-    if lit.op in NAN_OPS and lit not in index and lit.negate() not in index:
-        present = _present_from_pair(lit.feature, A, index)
-        if present is not None:
-            return present if lit.op == "not_nan" else ~present
-    column, flip = _column_of(lit, index)
-    return _binary_columns(A, [column])[:, 0] ^ flip
-
-
-def _present_from_pair(feature: str, A: Any, index: Mapping[Literal, int]) -> np.ndarray | None:
-    """``feature is not missing`` on the binary matrix without its indicator column, or None.
-
-    A column that had no missing values in training has no ``is_nan`` /
-    ``not_nan`` columns, yet a simplified rule can say ``x is not missing``
-    (``(x <= 1 AND b) OR (x > 1 AND b)`` is ``x is not missing AND b``). Both
-    literals of a complementary pair (``x <= t`` and ``x > t``, or ``x == v``
-    and ``x != v``) are false exactly where ``x`` is missing
-    (:meth:`Literal.evaluate`, the binarizer's columns), so their OR is
-    ``x is not missing``. Flags have no such pair: a value other than 0 and 1
-    makes both ``x`` and ``not x`` false.
-    """
-    for lit in index:
-        if lit.feature == feature and lit.op in ("<=", "==") and lit.negate() in index:
-            pair = _binary_columns(A, [index[lit], index[lit.negate()]])
-            return pair[:, 0] | pair[:, 1]
-    return None
-
-
-def _binary_columns(A: Any, columns: list[int]) -> np.ndarray:
-    """Dense boolean ``A[:, columns]`` for a numpy array or scipy.sparse matrix."""
-    if hasattr(A, "tocsc"):
-        return np.asarray(A.tocsc()[:, columns].toarray(), dtype=bool)
-    return np.asarray(A)[:, columns].astype(bool)
-
-
 @dataclass(frozen=True)
 class Rule:
     """A two-level Boolean rule in CNF (AND of ORs) or DNF (OR of ANDs).
@@ -616,7 +426,7 @@ class Rule:
     clauses: tuple[Clause, ...] = ()
 
     def __post_init__(self) -> None:
-        if self.form not in _FORMS:
+        if self.form not in FORMS:
             raise ValueError(f"unknown rule form {self.form!r}; expected 'cnf' or 'dnf'")
         if isinstance(self.clauses, Clause | Literal | str | Mapping):
             raise TypeError(
@@ -737,12 +547,12 @@ class Rule:
             Entry ``(i, r)`` is :math:`\\hat v_{i,r}`: the OR (CNF) or AND
             (DNF) of the literals of clause ``r`` on row ``i``.
         """
-        frame = _as_frame(X)
+        frame = to_frame(X)  # checked once here, not again for each literal
         literals = self.literals
         n = len(frame)
         values = np.zeros((n, len(literals)), dtype=bool)
         for k, lit in enumerate(literals):
-            values[:, k] = lit.evaluate(frame)
+            values[:, k] = literal_values(lit, frame)
         return self._combine(values, literals, n)
 
     def clause_outputs_binary(self, A: Any, literals: Sequence[Literal]) -> np.ndarray:
@@ -902,8 +712,8 @@ class Rule:
         """
         has_sets = any(lit.op in SET_OPS for lit in self.literals)
         return {
-            "format": _FORMAT_NAME,
-            "version": _FORMAT_VERSION if has_sets else 1,
+            "format": FORMAT_NAME,
+            "version": FORMAT_VERSION if has_sets else 1,
             "form": self.form,
             "clauses": [[lit.to_dict() for lit in c.literals] for c in self.clauses],
         }
@@ -932,27 +742,8 @@ class Rule:
         RuleFormatError
             If anything is malformed; the message names the offending path.
         """
-        _check_object(d, "rule", required=("format", "version", "form", "clauses"))
-        if d["format"] != _FORMAT_NAME:
-            raise RuleFormatError(f"format: expected {_FORMAT_NAME!r}, got {d['format']!r}")
-        version = d["version"]
-        if type(version) is not int or version not in _READABLE_VERSIONS:  # 1.0 and true are not versions
-            raise RuleFormatError(
-                f"version: unsupported version {version!r}; this release reads versions "
-                f"{', '.join(map(str, _READABLE_VERSIONS))} (a whole number, as written by to_dict)"
-            )
-        if d["form"] not in _FORMS:
-            raise RuleFormatError(f"form: unknown form {d['form']!r}; expected 'cnf' or 'dnf'")
-        clauses = d["clauses"]
-        if not isinstance(clauses, list):
-            raise RuleFormatError(
-                f"clauses: expected a list of clauses, got {type(clauses).__name__}"
-            )
-        rule = cls(d["form"], tuple(_clause_from_data(c, f"clauses[{r}]")
-                                    for r, c in enumerate(clauses)))
-        if version < _FORMAT_VERSION:
-            _check_no_set_ops(clauses, version)
-        return rule
+        form, clauses = read_rule_data(d, Literal)
+        return cls(form, tuple(Clause(c) for c in clauses))
 
     @classmethod
     def from_json(cls, s: str | bytes) -> Rule:
@@ -961,125 +752,4 @@ class Rule:
         An object that names a key twice is refused (JSON parsers keep the last
         one, while a reader of the file sees the first).
         """
-        if not isinstance(s, str | bytes | bytearray):
-            raise TypeError(f"from_json expects JSON text (str or bytes); got {type(s).__name__}")
-        try:
-            data = json.loads(s, parse_constant=_reject_constant, object_pairs_hook=_object_from_pairs)
-        except json.JSONDecodeError as exc:
-            raise RuleFormatError(
-                f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
-            ) from exc
-        check_unique_keys(data, "the rule")
-        return cls.from_dict(data)
-
-
-# ---------------------------------------------------------------------------
-# Deserialization helpers
-# ---------------------------------------------------------------------------
-
-_LITERAL_KEYS = ("feature", "op", "value")
-
-
-def _reject_constant(name: str) -> None:
-    raise RuleFormatError(f"invalid JSON: {name} is not a standard JSON value")
-
-
-class _ParsedObject(dict):
-    """A JSON object as parsed by :func:`_object_from_pairs`: a dict that remembers a repeated key."""
-
-    repeated: str | None = None
-
-
-def _object_from_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """``json.loads``' ``object_pairs_hook``: the object as a dict, noting the first key named twice.
-
-    The error is raised by :func:`check_unique_keys`, which knows where the object is.
-    """
-    parsed = dict(pairs)
-    if len(parsed) == len(pairs):
-        return parsed
-    marked = _ParsedObject(pairs)  # only an object with a repeated key is marked
-    seen: set[str] = set()
-    marked.repeated = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
-    return marked
-
-
-def check_unique_keys(document: Any, root: str) -> None:
-    """Raise :class:`RuleFormatError` naming the first key an object of ``document`` repeats, and where.
-
-    ``document`` is parsed with ``object_pairs_hook=_object_from_pairs``; ``root``
-    names the whole document in the message (``"the rule"``). One pass over the
-    document, without recursion.
-    """
-    stack: list[tuple[Any, str]] = [(document, "")]
-    while stack:
-        value, path = stack.pop()
-        if isinstance(value, dict):
-            repeated = getattr(value, "repeated", None)
-            if repeated is not None:
-                where = f"in {path}" if path else f"at the top of {root}"
-                raise RuleFormatError(
-                    f"duplicate key {repeated!r} {where}: a JSON object must name each key once (a parser keeps "
-                    "the last value while a reader sees the first); remove one of them"
-                )
-            stack.extend((item, f"{path}.{key}" if path else str(key)) for key, item in reversed(list(value.items())))
-        elif isinstance(value, list):
-            stack.extend((item, f"{path}[{k}]") for k, item in reversed(list(enumerate(value))))
-
-
-def _check_no_set_ops(clauses: list[Any], version: int) -> None:
-    """Refuse a set literal in a rule of a version before set literals existed (a file edited by hand)."""
-    for r, clause in enumerate(clauses):
-        for j, item in enumerate(clause):
-            if item["op"] in SET_OPS:
-                raise RuleFormatError(
-                    f"clauses[{r}][{j}].op: op {item['op']!r} is a version-{_FORMAT_VERSION} operator, but the rule "
-                    f"says version {version}: the file is inconsistent (set 'version' to {_FORMAT_VERSION}, "
-                    "or write the rule again with to_json)"
-                )
-
-
-def _check_object(data: object, path: str, required: Sequence[str],
-                  optional: Sequence[str] = ()) -> None:
-    """Check that ``data`` is a dict with exactly the expected keys."""
-    if not isinstance(data, Mapping):
-        raise RuleFormatError(
-            f"{path}: expected an object with keys {', '.join(required)}; "
-            f"got {type(data).__name__}"
-        )
-    for key in required:
-        if key not in data:
-            raise RuleFormatError(f"{path}: missing key {key!r}")
-    unknown = [k for k in data if k not in required and k not in optional]
-    if unknown:
-        raise RuleFormatError(f"{path}: unexpected key(s) {', '.join(map(repr, unknown))}")
-
-
-def _clause_from_data(data: object, path: str) -> Clause:
-    if not isinstance(data, list):
-        raise RuleFormatError(f"{path}: expected a list of literals, got {type(data).__name__}")
-    return Clause(_literal_from_data(item, f"{path}[{j}]") for j, item in enumerate(data))
-
-
-def _literal_from_data(data: object, path: str) -> Literal:
-    _check_object(data, path, required=("feature", "op"), optional=("value",))
-    assert isinstance(data, Mapping)
-    feature, op, value = data["feature"], data["op"], data.get("value")
-    if not isinstance(feature, str):
-        raise RuleFormatError(f"{path}.feature: expected a string, got {type(feature).__name__}")
-    if not isinstance(op, str) or op not in VALID_OPS:
-        raise RuleFormatError(f"{path}.op: unknown op {op!r}; expected one of {_VALID_OPS_TEXT}")
-    if op in SET_OPS:
-        if not isinstance(value, list) or not all(isinstance(v, str | int | float | bool) for v in value):
-            raise RuleFormatError(f"{path}.value: op {op!r} needs a list of categories (JSON scalars)")
-    elif value is not None and not isinstance(value, str | int | float | bool):
-        raise RuleFormatError(
-            f"{path}.value: expected a JSON scalar (string, number, boolean or null), "
-            f"got {type(value).__name__}"
-        )
-    if value is None and op not in FLAG_OPS + NAN_OPS:
-        raise RuleFormatError(f"{path}.value: op {op!r} needs a value; got null or nothing")
-    try:
-        return Literal(feature, op, value)
-    except (TypeError, ValueError) as exc:
-        raise RuleFormatError(f"{path}.value: {exc}") from exc
+        return cls.from_dict(read_rule_json(s))

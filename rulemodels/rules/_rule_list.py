@@ -29,7 +29,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rulemodels.rules._rule import Literal, Rule, RuleFormatError, _object_from_pairs, check_unique_keys
+from rulemodels.rules._json import RuleFormatError, _object_from_pairs, check_unique_keys
+from rulemodels.rules._rule import Literal, Rule
 from rulemodels.utils import as_pandas
 
 __all__ = ["ClassRates", "RuleList", "class_label"]

@@ -60,16 +60,8 @@ import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from rulemodels.rules._rule import (
-    CATEGORY_OPS,
-    FLAG_OPS,
-    SET_OPS,
-    THRESHOLD_OPS,
-    Clause,
-    Literal,
-    Rule,
-    _category_sort_key,
-)
+from rulemodels.rules._ops import CATEGORY_OPS, FLAG_OPS, SET_OPS, THRESHOLD_OPS
+from rulemodels.rules._rule import Clause, Literal, Rule, _category_sort_key
 
 __all__ = ["SimplifyReport", "prefer_equality", "simplify_rule"]
 

@@ -9,7 +9,7 @@ protocol) into pandas, and the one wording of an unknown column name (with a
 ``_progress``, ``_frames``, ``_names``), as in scikit-learn's ``sklearn.utils``.
 """
 
-from rulemodels.utils._frames import as_pandas, is_foreign_frame
+from rulemodels.utils._frames import as_pandas, check_nonempty, check_unique_column_names, is_foreign_frame, to_frame
 from rulemodels.utils._names import did_you_mean, unknown_name
 from rulemodels.utils._params import (
     PARAMETERS,
@@ -40,6 +40,8 @@ __all__ = [
     "InvalidParameterError",
     "Options",
     "as_pandas",
+    "check_nonempty",
+    "check_unique_column_names",
     "check_constraint_values",
     "check_parameter",
     "check_values",
@@ -52,6 +54,7 @@ __all__ = [
     "progress_enabled",
     "showing_progress",
     "stderr_is_terminal",
+    "to_frame",
     "track",
     "unknown_name",
     "validate_params",

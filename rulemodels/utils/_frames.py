@@ -24,14 +24,21 @@ column with these dtypes:
 pandas and pyarrow are imported only when needed, so importing
 :mod:`rulemodels.utils` stays cheap; pyarrow is needed only for the DataFrames
 of other libraries (polars needs it for its own ``to_pandas`` too).
+
+:func:`to_frame` is the one check and conversion of the features ``X`` that
+every public entry point runs (a fit, ``predict``, the binarizer, a rule's
+``evaluate``): a pandas DataFrame with unique ``str`` column names, or the one
+wording of what is wrong with ``X`` (sparse, not 2-D, a column name twice, no
+rows or no columns). The work inside a fit receives that frame and trusts it.
 """
 
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from typing import Any
 
-__all__ = ["as_pandas", "is_foreign_frame"]
+__all__ = ["as_pandas", "check_nonempty", "check_unique_column_names", "duplicated_names", "is_foreign_frame", "to_frame"]
 
 _PYARROW_NEEDED = (
     "converting a {kind} to pandas needs pyarrow, which is not installed: pip install pyarrow "
@@ -159,3 +166,131 @@ def _arrow_to_pandas(table: Any, pa: Any) -> Any:
         if field.type in nullable and column.null_count:
             frame.isetitem(position, column.to_pandas(types_mapper=nullable.get).array)
     return frame
+
+
+def duplicated_names(names: list[str]) -> list[str]:
+    """The names that occur more than once in ``names``, sorted.
+
+    Parameters
+    ----------
+    names : list of str
+        Column names.
+
+    Returns
+    -------
+    list of str
+        Each name that occurs more than once, once, sorted.
+    """
+    counts = Counter(names)
+    return sorted(name for name, count in counts.items() if count > 1)
+
+
+def check_unique_column_names(columns: Any) -> list[str]:
+    """The column names as ``str``; raise if two are equal (each names its literals).
+
+    Parameters
+    ----------
+    columns : iterable
+        Column names of any type (``1`` and ``"1"`` are equal as ``str``).
+
+    Returns
+    -------
+    list of str
+        The names as ``str``, in order.
+
+    Raises
+    ------
+    ValueError
+        If two names are equal after conversion to ``str``.
+    """
+    names = [str(c) for c in columns]
+    duplicated = duplicated_names(names)
+    if duplicated:
+        raise ValueError(
+            f"column names {duplicated} appear more than once (after conversion to str); "
+            "rename the columns so each is unique"
+        )
+    return names
+
+
+def to_frame(X: Any, columns: list[str] | None = None, *, ensure_nonempty: bool = False, infer_objects: bool = False) -> Any:
+    """``X`` checked and returned as a pandas DataFrame with unique ``str`` column names: the one converter of ``X``.
+
+    Every public entry point (a fit, ``predict``, :class:`~rulemodels.data.FeatureBinarizer`,
+    :meth:`rulemodels.rules.Rule.evaluate`) calls it once; the work behind it
+    receives the frame and does not check it again. Each bad input has one
+    message, whichever entry point receives it.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame, DataFrame of another library, or array-like of shape (n_samples, n_features)
+        A pandas DataFrame keeps its columns (names as ``str``), index and
+        dtypes; a polars or pyarrow DataFrame (or any object with
+        ``__arrow_c_stream__`` or ``__dataframe__``) is converted by
+        :func:`as_pandas` first; a 2-D array gets the names ``columns``.
+    columns : list of str, optional
+        The names of an array's columns (``x0, x1, ...`` when None); ignored for DataFrames.
+    ensure_nonempty : bool, default=False
+        Refuse ``X`` without rows or without columns (a fit, a transform); a
+        rule evaluates on no rows.
+    infer_objects : bool, default=False
+        Infer the dtype of each column of an object array (numbers become
+        numeric columns), as :class:`~rulemodels.data.FeatureBinarizer` reads arrays.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``X`` with ``str`` column names (a new frame; the data is shared, never copied, as pandas' copy on write allows).
+
+    Raises
+    ------
+    TypeError
+        If ``X`` is a sparse matrix.
+    ValueError
+        If ``X`` is not 2-D, has two columns of the same name (as ``str``), or
+        (``ensure_nonempty``) has no rows or no columns.
+    """
+    import numpy as np
+    import pandas as pd
+
+    X = as_pandas(X)
+    if isinstance(X, pd.DataFrame):
+        frame = X.set_axis(check_unique_column_names(X.columns), axis=1)
+    else:
+        if hasattr(X, "tocsr") or hasattr(X, "toarray"):
+            raise TypeError("X is a sparse matrix, which is not supported: pass a dense array (X.toarray()) or a DataFrame")
+        array = np.asarray(X)
+        if array.ndim == 1:
+            raise ValueError(
+                "Expected 2D array, got 1D array instead. Reshape your data with array.reshape(-1, 1) for a "
+                "single feature or array.reshape(1, -1) for a single sample"
+            )
+        if array.ndim != 2:
+            raise ValueError(
+                f"Expected 2D array, got {array.ndim}D array instead: pass a DataFrame or an array of shape (n_samples, n_features)"
+            )
+        names = columns if columns is not None else [f"x{j}" for j in range(array.shape[1])]
+        frame = pd.DataFrame(array, columns=check_unique_column_names(names))
+        if infer_objects and array.dtype == object:
+            frame = frame.infer_objects()
+    if ensure_nonempty:
+        check_nonempty(frame.shape)
+    return frame
+
+
+def check_nonempty(shape: tuple[int, ...]) -> None:
+    """Raise if data of ``shape`` (rows, columns) has no rows or no columns: what a fit needs at least.
+
+    Parameters
+    ----------
+    shape : tuple of int
+        ``(n_samples, n_features)``.
+
+    Raises
+    ------
+    ValueError
+        If either is 0.
+    """
+    for what, size in zip(("sample", "feature"), shape):
+        if size == 0:
+            raise ValueError(f"Found array with 0 {what}(s) (shape={tuple(shape)}) while a minimum of 1 is required.")

@@ -456,7 +456,7 @@ def test_invalid_input(X: object, match: str) -> None:
 
 def test_sparse_input_rejected() -> None:
     sparse = pytest.importorskip("scipy.sparse")
-    with pytest.raises(TypeError, match="does not accept sparse input"):
+    with pytest.raises(TypeError, match="X is a sparse matrix, which is not supported"):
         FeatureBinarizer().fit(sparse.csr_matrix(np.eye(3)))
 
 
