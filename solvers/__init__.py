@@ -27,8 +27,9 @@ _EXPORTS: dict[str, str] = {
     "ShellBackend": "solvers.shell",
     "COMMON_OPTION_NAMES": "solvers.options",
     "translate_options": "solvers.options",
+    **dict.fromkeys(("BUILTIN_SOLVERS", "DEFAULT_SOLVER"), "solvers.defaults"),
     **dict.fromkeys(
-        ("DEFAULT_SOLVER", "INSTALL_HINTS", "BackendInfo", "available_backends", "describe_backends", "get_backend",
+        ("INSTALL_HINTS", "BackendInfo", "available_backends", "describe_backends", "get_backend",
          "register_backend", "registered_backends"),
         "solvers.registry",
     ),
@@ -52,11 +53,11 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         SolverNotFoundError,
         TerminationCondition,
     )
+    from solvers.defaults import BUILTIN_SOLVERS, DEFAULT_SOLVER
     from solvers.generic import GenericBackend
     from solvers.highs import HighsBackend
     from solvers.options import COMMON_OPTION_NAMES, translate_options
     from solvers.registry import (
-        DEFAULT_SOLVER,
         INSTALL_HINTS,
         BackendInfo,
         available_backends,
