@@ -12,8 +12,9 @@ imports at start-up, loads neither Pyomo nor numpy.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from solvers.lazy import lazy_exports
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (milliseconds of `import rulemodels`)
 
 #: public name -> the module that defines it
 _EXPORTS: dict[str, str] = {
@@ -68,16 +69,4 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     )
     from solvers.shell import ShellBackend
 
-
-def __getattr__(name: str) -> Any:
-    """Import a public name's module on first access, and cache the name here."""
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'solvers' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
