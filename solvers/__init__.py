@@ -20,7 +20,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (millisec
 _EXPORTS: dict[str, str] = {
     **dict.fromkeys(
         ("Availability", "Backend", "Capabilities", "MipProgress", "ModelChanges", "NewColumns", "NewRows",
-         "SolverFallbackWarning", "SolveError", "SolveResult", "SolverError", "SolverNotFoundError", "TerminationCondition"),
+         "SolveConfig", "SolverFallbackWarning", "SolveError", "SolveResult", "SolverError", "SolverNotFoundError",
+         "TerminationCondition"),
         "solvers.base",
     ),
     "GenericBackend": "solvers.generic",
@@ -47,6 +48,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         ModelChanges,
         NewColumns,
         NewRows,
+        SolveConfig,
         SolveError,
         SolverError,
         SolveResult,

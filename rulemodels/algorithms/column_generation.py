@@ -90,7 +90,7 @@ from rulemodels.models.column_generation import (
     build_cg_pricing,
     prepare_cg_data,
 )
-from solvers import Backend, SolveError
+from solvers import Backend, SolveConfig, SolveError
 
 logger = logging.getLogger(__name__)
 
@@ -839,7 +839,11 @@ class _ClausePool:
     def _solve(self, model: Any, changes: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
         if self.deadline is not None and kwargs.get("time_limit") is None:  # every solve within the fit's time limit
             kwargs["time_limit"] = _remaining(self.deadline, None)
-        result = self.backend.solve(model, options=self.options, changes=as_model_changes(changes) if changes else None, **kwargs)
+        progress = kwargs.pop("progress", None)  # the rest are settings: time_limit, mip_gap
+        result = self.backend.solve(
+            model, config=SolveConfig(options=self.options, **kwargs), changes=as_model_changes(changes) if changes else None,
+            progress=progress,
+        )
         self.stats["solves"] += 1
         self.stats["seconds"] += result.wall_time
         return result

@@ -44,7 +44,7 @@ from rulemodels.models import (
 )
 from rulemodels.models._data import check_nonnegative
 from rulemodels.rules import Clause, Literal, Rule
-from solvers import Backend, SolveError, TerminationCondition, get_backend
+from solvers import Backend, SolveConfig, SolveError, TerminationCondition, get_backend
 
 logger = logging.getLogger(__name__)
 
@@ -322,7 +322,8 @@ def solve_exact_problem(
     # incumbent, bound and gap as the solve goes
     with MipReporter("exact MIP", time_limit, large=large) as progress:
         try:
-            result = backend.solve(model, time_limit=time_limit, mip_gap=mip_gap, mip_start=offered, progress=progress)
+            config = SolveConfig(time_limit=time_limit, mip_gap=mip_gap, mip_start=offered)
+            result = backend.solve(model, config=config, progress=progress)
         finally:
             backend.release(model)  # solved once: nothing to keep on the backend
     scorer = _Scorer(formulation, problem, theta, disable_cost, feature_cost)

@@ -41,7 +41,7 @@ from rulemodels.models import (
     zero_one_objective,
 )
 from rulemodels.rules import Rule
-from solvers import Backend
+from solvers import Backend, SolveConfig
 
 logger = logging.getLogger(__name__)
 
@@ -191,8 +191,8 @@ def polish_rule(
     # incumbent, bound and gap when it runs for seconds
     with MipReporter("polishing MIP", time_limit) as progress:
         try:
-            result = backend.solve(handle.model, time_limit=time_limit, mip_gap=mip_gap, mip_start=offered,
-                                   progress=progress)
+            config = SolveConfig(time_limit=time_limit, mip_gap=mip_gap, mip_start=offered)
+            result = backend.solve(handle.model, config=config, progress=progress)
         finally:
             backend.release(handle.model)
     best_rule, best_objective, polished = rule, start_objective, False

@@ -25,7 +25,7 @@ from rulemodels.algorithms.result import FitResult
 from rulemodels.algorithms.rounding import RedundancyAwareBinarizer, limit_literals, redundant_clauses, simple_binarize
 from rulemodels.models import two_level_weights
 from rulemodels.models.objectives import zero_one_objective
-from solvers import ModelChanges
+from solvers import ModelChanges, SolveConfig
 
 logger = logging.getLogger(__name__)
 
@@ -85,8 +85,8 @@ def two_level_lp(
         relaxation.set_theta(theta)
     start = time.perf_counter()
     result = cache.backend.solve(
-        relaxation.model, time_limit=time_limit, options=dict(solver_options or {}),
-        changes=ModelChanges(**relaxation.sparsity_changes()), warm_start=False,
+        relaxation.model, config=SolveConfig(time_limit=time_limit, options=solver_options, warm_start=False),
+        changes=ModelChanges(**relaxation.sparsity_changes()),
     )
     seconds = time.perf_counter() - start
     result.raise_for_status(f"the two-level LP relaxation (TLP, R={n_clauses})")
