@@ -30,7 +30,7 @@ import pyomo.environ as pyo
 from rulemodels import defaults
 from rulemodels.algorithms.mip_progress import MipReporter, advise_time_limit
 from rulemodels.algorithms.polish import rule_weights
-from rulemodels.algorithms.result import LearnedRule
+from rulemodels.algorithms.result import LearnedRule, Termination
 from rulemodels.data import FeatureBinarizer
 from rulemodels.models import (
     CNFProblem,
@@ -366,7 +366,7 @@ def solve_exact_problem(
         objective=objective,
         history=[objective],
         n_iter=1,
-        termination=result.termination.value,
+        termination=Termination.from_solver(result.termination),
         n_solves=1,
         n_builds=1,
         solver_seconds=float(result.wall_time),
