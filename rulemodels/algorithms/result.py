@@ -47,25 +47,14 @@ class Termination(str, enum.Enum):  # its signature is Enum's lookup and functio
     """The fit's (or the MIP's) time limit was reached."""
     single_pass = "single_pass"
     """A one-pass algorithm (TLP, set covering) finished."""
-    # a MIP's reasons, as its solver reports them (solvers.TerminationCondition)
-    optimal = "optimal"
-    """The MIP was solved to optimality (within its gap)."""
-    feasible = "feasible"
-    """The MIP has a feasible solution and stopped for another reason."""
-    iteration_limit = "iteration_limit"
-    """The MIP's iteration or node limit was reached."""
-    infeasible = "infeasible"
-    """The MIP has no feasible point."""
-    unbounded = "unbounded"
-    """The MIP's objective is unbounded."""
-    infeasible_or_unbounded = "infeasible_or_unbounded"
-    """The MIP is infeasible or unbounded, its solver did not say which."""
-    interrupted = "interrupted"
-    """The MIP's solve was interrupted."""
-    error = "error"
-    """The MIP's solver failed."""
-    unknown = "unknown"
-    """A status the backend could not classify."""
+    # a MIP's reasons: one member per solvers.TerminationCondition, of the same value and name (optimal,
+    # feasible, iteration_limit, infeasible, ..., unknown; their docstrings say what each means), added from
+    # that enum so that the solver's vocabulary is declared once (the Enum HOWTO's ``_ignore_`` and ``vars()``)
+    _ignore_ = ["_members", "_condition"]
+    _members = vars()
+    for _condition in TerminationCondition:
+        if _condition.name not in _members:
+            _members[_condition.name] = _condition.value
 
     def __str__(self) -> str:
         return self.value

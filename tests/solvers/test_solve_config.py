@@ -14,13 +14,11 @@ from tests.helpers import require_backend
 
 
 def small_lp() -> pyo.ConcreteModel:
-    """min 2x + 3y  s.t. x + y >= 4, x + 3y >= 6, x, y >= 0: optimum 9 at (3, 1)."""
+    """min x + 2y  s.t. x + y >= 3, 0 <= x <= 2, y >= 0: optimum 4 at (2, 1)."""
     m = pyo.ConcreteModel()
-    m.x = pyo.Var(domain=pyo.NonNegativeReals)
-    m.y = pyo.Var(domain=pyo.NonNegativeReals)
-    m.c1 = pyo.Constraint(expr=m.x + m.y >= 4)
-    m.c2 = pyo.Constraint(expr=m.x + 3 * m.y >= 6)
-    m.obj = pyo.Objective(expr=2 * m.x + 3 * m.y)
+    m.x, m.y = pyo.Var(bounds=(0, 2)), pyo.Var(bounds=(0, None))
+    m.row = pyo.Constraint(expr=m.x + m.y >= 3)
+    m.obj = pyo.Objective(expr=m.x + 2 * m.y)
     return m
 
 
@@ -82,7 +80,7 @@ def test_every_backend_takes_the_config_and_the_same_keywords(name):
     by_config = backend.solve(small_lp(), config)
     by_keywords = backend.solve(small_lp(), time_limit=30, mip_gap=0.0, warm_start=False)
     amended = backend.solve(small_lp(), config=SolveConfig(time_limit=5), time_limit=30)
-    assert by_config.is_optimal and by_config.objective == pytest.approx(9.0)
+    assert by_config.is_optimal and by_config.objective == pytest.approx(4.0)
     assert by_keywords.objective == pytest.approx(by_config.objective)
     assert amended.objective == pytest.approx(by_config.objective)
     with pytest.raises(TypeError, match="unexpected keyword argument"):
