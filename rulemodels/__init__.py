@@ -23,8 +23,9 @@ scikit-learn.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from solvers.lazy import lazy_exports
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (milliseconds of `import rulemodels`)
 
 #: public name -> the module that defines it
 _EXPORTS: dict[str, str] = {
@@ -82,17 +83,4 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     )
     from rulemodels.utils._version import __version__
 
-
-def __getattr__(name: str) -> Any:
-    """Import a public name's module on first access, and cache the name here."""
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'rulemodels' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    """The public names only (not this module's own imports such as ``importlib``)."""
-    return list(__all__)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

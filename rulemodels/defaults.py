@@ -8,12 +8,14 @@ everywhere at once, and the command line's ``--help`` says what the library
 does. The lower layers (``rulemodels.models``, ``rulemodels.algorithms``)
 take these values as required arguments and declare none of their own.
 
-This module imports no other module, so the
-command line reads it without loading numpy, pandas, Pyomo or scikit-learn
-(a test checks it).
+This module imports no other module but :mod:`solvers.defaults` (the solver
+names, declared there once; standard library only), so the command line reads
+it without loading numpy, pandas, Pyomo or scikit-learn (a test checks it).
 """
 
 from __future__ import annotations
+
+from solvers.defaults import BUILTIN_SOLVERS, DEFAULT_SOLVER
 
 __all__ = [
     "ALGORITHMS",
@@ -135,10 +137,6 @@ HIGH_CARDINALITY_POLICIES: tuple[str, ...] = ("drop", "keep")
 #: table with categories and missing values, or the resampled Pima rows of the earlier scaling benchmark.
 SYNTHETIC_KINDS: tuple[str, ...] = ("numeric", "mixed", "pima")
 
-#: The solvers with a dedicated adapter (``solvers.registered_backends()``), in its order;
-#: any other Pyomo solver name works through the generic adapter.
-BUILTIN_SOLVERS: tuple[str, ...] = ("highs", "cbc", "glpk")
-
 #: The formulations of the exact MIP (``rulemodels exact --formulation``).
 EXACT_FORMULATIONS: tuple[str, ...] = ("zero_one", "hamming")
 
@@ -184,7 +182,7 @@ DEFAULT_TIE_BREAK = 0.0
 SOLVER_INDEPENDENT_TIE_BREAK = 1e-3
 #: The iteration cap of BCD and AM (the paper's).
 DEFAULT_MAX_ITER = 100
-DEFAULT_SOLVER = "highs"
+#: DEFAULT_SOLVER and BUILTIN_SOLVERS (the solvers with a dedicated adapter) are imported from solvers.defaults.
 #: MIP polishing after the heuristic (``polish``): off; True means DEFAULT_POLISH_TIME_LIMIT seconds.
 DEFAULT_POLISH = False
 #: Exact pruning after every algorithm (``prune``): on. The heuristics stop at a local optimum of their own

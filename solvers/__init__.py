@@ -12,14 +12,16 @@ imports at start-up, loads neither Pyomo nor numpy.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from solvers.lazy import lazy_exports
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (milliseconds of `import rulemodels`)
 
 #: public name -> the module that defines it
 _EXPORTS: dict[str, str] = {
     **dict.fromkeys(
         ("Availability", "Backend", "Capabilities", "MipProgress", "ModelChanges", "NewColumns", "NewRows",
-         "SolverFallbackWarning", "SolveError", "SolveResult", "SolverError", "SolverNotFoundError", "TerminationCondition"),
+         "SolveConfig", "SolverFallbackWarning", "SolveError", "SolveResult", "SolverError", "SolverNotFoundError",
+         "TerminationCondition"),
         "solvers.base",
     ),
     "GenericBackend": "solvers.generic",
@@ -27,8 +29,9 @@ _EXPORTS: dict[str, str] = {
     "ShellBackend": "solvers.shell",
     "COMMON_OPTION_NAMES": "solvers.options",
     "translate_options": "solvers.options",
+    **dict.fromkeys(("BUILTIN_SOLVERS", "DEFAULT_SOLVER"), "solvers.defaults"),
     **dict.fromkeys(
-        ("DEFAULT_SOLVER", "INSTALL_HINTS", "BackendInfo", "available_backends", "describe_backends", "get_backend",
+        ("INSTALL_HINTS", "BackendInfo", "available_backends", "describe_backends", "get_backend",
          "register_backend", "registered_backends"),
         "solvers.registry",
     ),
@@ -45,6 +48,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         ModelChanges,
         NewColumns,
         NewRows,
+        SolveConfig,
         SolveError,
         SolverError,
         SolveResult,
@@ -52,11 +56,11 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         SolverNotFoundError,
         TerminationCondition,
     )
+    from solvers.defaults import BUILTIN_SOLVERS, DEFAULT_SOLVER
     from solvers.generic import GenericBackend
     from solvers.highs import HighsBackend
     from solvers.options import COMMON_OPTION_NAMES, translate_options
     from solvers.registry import (
-        DEFAULT_SOLVER,
         INSTALL_HINTS,
         BackendInfo,
         available_backends,
@@ -67,16 +71,4 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     )
     from solvers.shell import ShellBackend
 
-
-def __getattr__(name: str) -> Any:
-    """Import a public name's module on first access, and cache the name here."""
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'solvers' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

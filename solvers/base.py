@@ -7,8 +7,10 @@ live in sibling modules and are registered in :mod:`solvers.registry`.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import math
+import numbers
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -23,6 +25,7 @@ __all__ = [
     "ModelChanges",
     "NewColumns",
     "NewRows",
+    "SolveConfig",
     "SolverFallbackWarning",
     "SolveError",
     "SolveResult",
@@ -446,6 +449,137 @@ class ModelChanges:
     integrality: tuple[Sequence[Any], np.ndarray] | None = None
 
 
+def _seconds_or_fraction(name: str, value: Any, meaning: str) -> float | None:
+    """``value`` itself when it is None or a number >= 0 (its type kept); else the error that says what to pass."""
+    if value is None:
+        return None
+    number = isinstance(value, numbers.Real) and not isinstance(value, bool)
+    if not number:
+        raise TypeError(f"SolveConfig: {name} must be {meaning} or None, got {type(value).__name__} {value!r}")
+    if not float(value) >= 0:  # NaN too
+        raise ValueError(f"SolveConfig: {name} must be {meaning} >= 0 or None, got {value!r}")
+    return value
+
+
+def _flag(name: str, value: Any) -> bool:
+    """``value`` as a bool when it is one (numpy's included); else the error that says what to pass."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"SolveConfig: {name} must be True or False, got {type(value).__name__} {value!r}")
+    return bool(value)
+
+
+@dataclass(frozen=True)
+class SolveConfig:
+    """How a backend solves a model: the settings of :meth:`Backend.solve`, checked once when built.
+
+    One object holds what every backend's ``solve`` takes besides the model
+    and the per-call data (``changes``, ``load``, ``progress``); a driver builds
+    it and hands it on. Keywords of ``solve`` with the same names
+    (``backend.solve(model, time_limit=60)``) build the same object
+    (:meth:`of`).
+
+    Parameters
+    ----------
+    time_limit : float or None, default=None
+        Seconds the solver may run; None for no limit (a solver process is
+        still stopped by its backend's watchdog, see :mod:`solvers.shell`).
+    mip_gap : float or None, default=None
+        Relative MIP gap at which the solver stops; None for the solver's default.
+    options : mapping of str, default={}
+        Native solver options for this solve, applied over the backend's own
+        (None is taken as none); copied, so a later change to the mapping
+        passed changes nothing.
+    warm_start : bool, default=True
+        Whether the solve may start from an earlier solve of the same model;
+        False makes the result what a freshly built solver instance would return.
+    mip_start : bool, default=False
+        Offer the values the model's variables hold as a feasible starting
+        solution of a MIP (when the backend's ``capabilities.mip_start``;
+        ignored otherwise): the solver keeps it as its first incumbent, so a
+        time limit reached early still returns it.
+
+    Raises
+    ------
+    TypeError
+        If a setting has the wrong type (a string for a number, a number for a flag).
+    ValueError
+        If ``time_limit`` or ``mip_gap`` is negative or NaN.
+
+    Examples
+    --------
+    >>> SolveConfig(time_limit=60, mip_gap=1e-4).time_limit
+    60
+    >>> SolveConfig.of(SolveConfig(time_limit=60), mip_gap=0.0)
+    SolveConfig(time_limit=60, mip_gap=0.0, options={}, warm_start=True, mip_start=False)
+    """
+
+    time_limit: float | None = None
+    mip_gap: float | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    warm_start: bool = True
+    mip_start: bool = False
+
+    def __post_init__(self) -> None:
+        options = {} if self.options is None else self.options
+        if not isinstance(options, Mapping) or not all(isinstance(name, str) for name in options):
+            raise TypeError(f"SolveConfig: options must map native option names (str) to values, got {options!r}")
+        checked = {
+            "time_limit": _seconds_or_fraction("time_limit", self.time_limit, "a number of seconds"),
+            "mip_gap": _seconds_or_fraction("mip_gap", self.mip_gap, "a relative gap"),
+            "options": dict(options),
+            "warm_start": _flag("warm_start", self.warm_start),
+            "mip_start": _flag("mip_start", self.mip_start),
+        }
+        for name, value in checked.items():
+            object.__setattr__(self, name, value)
+
+    @classmethod
+    def of(cls, config: SolveConfig | None = None, /, **settings: Any) -> SolveConfig:
+        """The settings of one ``solve`` call: ``config`` (None: the defaults) with ``settings`` in place of its fields.
+
+        Every backend's ``solve`` starts with it, so that ``solve(model,
+        config)``, ``solve(model, time_limit=60)`` and a wrapper that adds a
+        keyword to a call made with ``config`` all mean one thing.
+
+        Parameters
+        ----------
+        config : SolveConfig or None, default=None
+            The settings to start from.
+        **settings
+            Fields of :class:`SolveConfig` to set (``time_limit=60``).
+
+        Returns
+        -------
+        SolveConfig
+            ``config`` itself when no settings are given, else a new, checked object.
+
+        Raises
+        ------
+        TypeError
+            If ``config`` is not a SolveConfig, or a keyword is no setting of one.
+        """
+        if config is None:
+            config = _DEFAULT_CONFIG
+        elif not isinstance(config, SolveConfig):
+            raise TypeError(
+                f"solve: config must be a SolveConfig, got {type(config).__name__}; "
+                "build one with SolveConfig(time_limit=..., mip_gap=..., options=...)"
+            )
+        if not settings:
+            return config
+        unknown = sorted(set(settings) - _CONFIG_FIELDS)
+        if unknown:
+            raise TypeError(
+                f"solve() got unexpected keyword argument(s) {', '.join(map(repr, unknown))}: its settings are "
+                f"{', '.join(sorted(_CONFIG_FIELDS))} (or config=SolveConfig(...)), and changes, load, progress"
+            )
+        return dataclasses.replace(config, **settings)
+
+
+_CONFIG_FIELDS = frozenset(item.name for item in dataclasses.fields(SolveConfig))
+_DEFAULT_CONFIG = SolveConfig()
+
+
 class SolverFallbackWarning(UserWarning):
     """A backend could not use its fast route for a model and uses a slower one (the message says which and why)."""
 
@@ -476,30 +610,25 @@ class Backend(Protocol):  # a protocol, never instantiated: no parameters; numpy
     def solve(
         self,
         model: Any,
+        config: SolveConfig | None = None,
         *,
-        time_limit: float | None = None,
-        mip_gap: float | None = None,
-        options: Mapping[str, Any] | None = None,
         changes: ModelChanges | None = None,
-        warm_start: bool = True,
         load: Sequence[Any] | None = None,
-        mip_start: bool = False,
         progress: Callable[[MipProgress], None] | None = None,
+        **settings: Any,
     ) -> SolveResult:
         """Solve ``model`` in place (variable values are loaded) and return the result.
 
+        ``config`` says how (time limit, MIP gap, native options, warm and
+        MIP starts: :class:`SolveConfig`); keywords with its field names
+        build or amend it (``solve(model, time_limit=60)``), through
+        :meth:`SolveConfig.of`. The other arguments are this call's data.
         ``changes`` declares what changed since this backend last solved
         ``model`` (see :class:`ModelChanges`); None means "read the whole
-        model", which is always correct. ``warm_start=False`` makes the solve
-        independent of any earlier solve of ``model``: the result is what a
-        freshly built instance would return. ``load`` names the variables
-        whose values the caller needs (a backend may load more; the others
-        keep their old values); None loads every variable. A ``dual`` import
-        Suffix is filled either way. ``mip_start=True`` offers the values the
-        model's variables hold before the call as a feasible starting
-        solution of a MIP (when ``capabilities.mip_start``; ignored
-        otherwise): the solver keeps it as its first incumbent, so a time
-        limit reached early still returns it.
+        model", which is always correct. ``load`` names the variables whose
+        values the caller needs (a backend may load more; the others keep
+        their old values); None loads every variable. A ``dual`` import
+        Suffix is filled either way.
 
         ``progress``, for a MIP, is called in the calling thread with a
         :class:`MipProgress`: at the start, at the end (with the final
@@ -513,22 +642,17 @@ class Backend(Protocol):  # a protocol, never instantiated: no parameters; numpy
         ----------
         model : pyomo.environ.ConcreteModel
             The model to solve; its variable values are loaded in place.
-        time_limit : float or None, default=None
-            Seconds the solver may run; None for no limit.
-        mip_gap : float or None, default=None
-            Relative MIP gap at which the solver stops; None for the solver's default.
-        options : mapping or None, default=None
-            Native solver options for this solve.
+        config : SolveConfig or None, default=None
+            How to solve; None for the defaults.
         changes : ModelChanges or None, default=None
             What changed since this backend last solved ``model``; None reads the whole model.
-        warm_start : bool, default=True
-            Whether the solve may start from an earlier solve of ``model``.
         load : sequence of VarData or None, default=None
             The variables whose values to load; None loads every variable.
-        mip_start : bool, default=False
-            Offer the values the model's variables hold as a starting solution of a MIP.
         progress : callable or None, default=None
             Called with a :class:`MipProgress` while a MIP is solved.
+        **settings
+            Fields of :class:`SolveConfig` (``time_limit``, ``mip_gap``,
+            ``options``, ``warm_start``, ``mip_start``), set over ``config``.
         """
         ...
 

@@ -24,13 +24,13 @@ import functools
 import logging
 import time
 import warnings
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from solvers._classic import ClassicBackend
 from solvers._common import clear_unfixed_values, error_result, map_legacy_termination
 from solvers._watchdog import DEFAULT_TIME_LIMIT
-from solvers.base import Availability, MipProgress, ModelChanges, SolveResult, SolverFallbackWarning
+from solvers.base import Availability, MipProgress, ModelChanges, SolveConfig, SolveResult, SolverFallbackWarning
 from solvers.options import translate_options
 
 logger = logging.getLogger(__name__)
@@ -147,57 +147,52 @@ class GenericBackend(ClassicBackend):
     def solve(
         self,
         model: Any,
+        config: SolveConfig | None = None,
         *,
-        time_limit: float | None = None,
-        mip_gap: float | None = None,
-        options: Mapping[str, Any] | None = None,
         changes: ModelChanges | None = None,
-        warm_start: bool = True,
-        load: Any = None,
-        mip_start: bool = False,
+        load: Sequence[Any] | None = None,
         progress: Callable[[MipProgress], None] | None = None,
+        **settings: Any,
     ) -> SolveResult:
         """Solve ``model`` through ``SolverFactory(name)``; see :class:`solvers.base.Backend`.
 
         The whole model is read and every variable loaded at every solve,
-        so ``changes``, ``warm_start`` and ``load`` change nothing here;
-        nor does ``mip_start`` (no MIP start through this adapter).
+        so ``changes``, ``load`` and ``config.warm_start`` change nothing
+        here; nor does ``config.mip_start`` (no MIP start through this
+        adapter). ``config.time_limit`` None gives the solver no limit (a
+        solver process is still stopped by the watchdog after
+        ``default_time_limit``); ``config.options`` are applied over the
+        backend's own.
 
         Parameters
         ----------
         model : pyomo.environ.ConcreteModel
             The model to solve; its variable values are loaded in place.
-        time_limit : float or None, default=None
-            Seconds the solver may run; None gives the solver no limit (a solver process is still
-            stopped by the watchdog after ``default_time_limit``).
-        mip_gap : float or None, default=None
-            Relative MIP gap at which the solver stops; None for the solver's default.
-        options : mapping or None, default=None
-            Native solver options for this solve, applied over the backend's own.
+        config : SolveConfig or None, default=None
+            How to solve (:class:`~solvers.base.SolveConfig`); None for the defaults.
         changes : ModelChanges or None, default=None
             Not used (the whole model is read).
-        warm_start : bool, default=True
-            Not used.
         load : sequence of VarData or None, default=None
             Not used (every variable is loaded).
-        mip_start : bool, default=False
-            Not used.
         progress : callable or None, default=None
             Called with a :class:`~solvers.base.MipProgress` at the start and the end of a MIP solve.
+        **settings
+            Fields of :class:`~solvers.base.SolveConfig`, set over ``config``.
 
         Returns
         -------
         SolveResult
             The termination, objective, bound and timings of the solve.
         """
+        config = SolveConfig.of(config, **settings)
         start = time.perf_counter()
         status = self.available()
         if not status:
             return error_result(self.name, None, start, status.reason)
         version = self.version()
-        native = translate_options(self.name, time_limit=time_limit, mip_gap=mip_gap, threads=self.threads)
+        native = translate_options(self.name, time_limit=config.time_limit, mip_gap=config.mip_gap, threads=self.threads)
         native.update(self.options)
-        native.update(options or {})
+        native.update(config.options)
         solver = _make_solver(self.name)
         shell = _is_shell(solver)
         path = str(solver.executable()) if shell else self.name
@@ -215,7 +210,7 @@ class GenericBackend(ClassicBackend):
 
         cleared = clear_unfixed_values(model)
         results, failed = self._run(
-            call, executable=self.name, path=path, version=version, start=start, time_limit=time_limit, shell=shell,
+            call, executable=self.name, path=path, version=version, start=start, time_limit=config.time_limit, shell=shell,
             progress=progress,
         )
         if failed is not None:

@@ -63,6 +63,7 @@ from solvers.base import (
     ModelChanges,
     NewColumns,
     NewRows,
+    SolveConfig,
     SolveResult,
     SolverFallbackWarning,
     TerminationCondition,
@@ -757,10 +758,9 @@ class HighsBackend:
         self.n_builds += 1
         return compiled
 
-    def _native_options(self, compiled: _Compiled, time_limit: float | None, mip_gap: float | None,
-                        options: Mapping[str, Any] | None) -> dict[str, Any]:
-        native: dict[str, Any] = {"time_limit": math.inf if time_limit is None else float(time_limit)}
-        native["mip_rel_gap"] = 1e-4 if mip_gap is None else float(mip_gap)
+    def _native_options(self, compiled: _Compiled, config: SolveConfig) -> dict[str, Any]:
+        native: dict[str, Any] = {"time_limit": math.inf if config.time_limit is None else float(config.time_limit)}
+        native["mip_rel_gap"] = 1e-4 if config.mip_gap is None else float(config.mip_gap)
         size_defaults = SMALL_LP_OPTIONS if compiled.kind == "small" else LARGE_LP_OPTIONS if compiled.kind == "large" else {}
         for name in (*SMALL_LP_OPTIONS, *LARGE_LP_OPTIONS):
             if name in compiled.options and name not in size_defaults:
@@ -768,7 +768,7 @@ class HighsBackend:
         native.update(size_defaults)
         native.update(translate_options("highs", threads=self.threads))
         native.update(self.options)
-        native.update(options or {})
+        native.update(config.options)
         return native
 
     def _set_options(self, compiled: _Compiled, native: Mapping[str, Any]) -> None:
@@ -781,57 +781,51 @@ class HighsBackend:
     def solve(
         self,
         model: Any,
+        config: SolveConfig | None = None,
         *,
-        time_limit: float | None = None,
-        mip_gap: float | None = None,
-        options: Mapping[str, Any] | None = None,
         changes: ModelChanges | None = None,
-        warm_start: bool = True,
         load: Sequence[Any] | None = None,
-        mip_start: bool = False,
         progress: Callable[[MipProgress], None] | None = None,
+        **settings: Any,
     ) -> SolveResult:
         """Solve ``model``, re-using its instance when ``changes`` says what changed (see the module docstring).
 
-        ``mip_start=True`` passes the variables' current values to highspy's
-        ``setSolution`` (:func:`_set_start`). ``progress`` (a MIP only) follows
-        the search through highspy's MIP callbacks (:class:`_MipWatch`): the
-        start, each better solution, the state every :data:`PROGRESS_INTERVAL`
-        seconds, and the end.
+        ``config.options`` are native HiGHS options, applied over the
+        backend's own; ``warm_start=False`` clears the solver's previous
+        solution and basis first; ``mip_start=True`` passes the variables'
+        current values to highspy's ``setSolution`` (:func:`_set_start`).
+        ``progress`` (a MIP only) follows the search through highspy's MIP
+        callbacks (:class:`_MipWatch`): the start, each better solution, the
+        state every :data:`PROGRESS_INTERVAL` seconds, and the end.
 
         Parameters
         ----------
         model : pyomo.environ.ConcreteModel
             The model to solve; its variable values are loaded in place.
-        time_limit : float or None, default=None
-            Seconds HiGHS may run; None for no limit.
-        mip_gap : float or None, default=None
-            Relative MIP gap at which HiGHS stops; None for its default.
-        options : mapping or None, default=None
-            Native HiGHS options for this solve, applied over the backend's own.
+        config : SolveConfig or None, default=None
+            How to solve (:class:`~solvers.base.SolveConfig`); None for the defaults.
         changes : ModelChanges or None, default=None
             What changed since the last solve of ``model``; None compiles the model again.
-        warm_start : bool, default=True
-            False clears the solver's previous solution and basis first.
         load : sequence of VarData or None, default=None
             The variables whose values to load; None loads every variable.
-        mip_start : bool, default=False
-            Pass the variables' current values to HiGHS as a MIP start.
         progress : callable or None, default=None
             Called with a :class:`~solvers.base.MipProgress` while a MIP is solved.
+        **settings
+            Fields of :class:`~solvers.base.SolveConfig`, set over ``config``.
 
         Returns
         -------
         SolveResult
             The termination, objective, bound and timings of the solve.
         """
+        config = SolveConfig.of(config, **settings)
         start = time.perf_counter()
         compiled = self._instance(model, changes)
         highs = compiled.highs
-        self._set_options(compiled, self._native_options(compiled, time_limit, mip_gap, options))
-        if not warm_start:
+        self._set_options(compiled, self._native_options(compiled, config))
+        if not config.warm_start:
             highs.clearSolver()
-        if mip_start:
+        if config.mip_start:
             _set_start(compiled)
         self.n_solves += 1
         watch = _MipWatch(highs, compiled.sense, progress) if progress is not None and compiled.kind is None else None

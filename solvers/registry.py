@@ -20,6 +20,7 @@ from typing import Any
 
 from solvers._common import INSTALL_HINTS, install_hint
 from solvers.base import Backend, SolverNotFoundError
+from solvers.defaults import BUILTIN_SOLVERS, DEFAULT_SOLVER
 from solvers.generic import GenericBackend, pyomo_knows
 from solvers.highs import HighsBackend
 from solvers.shell import ShellBackend
@@ -36,15 +37,17 @@ __all__ = [
     "registered_backends",
 ]
 
-#: The backend used when none is named: HiGHS, which comes with the package (highspy).
-DEFAULT_SOLVER = "highs"
-
 BackendFactory = Callable[..., Backend]
 
+
+def _shell_factory(name: str) -> BackendFactory:
+    return lambda **kwargs: ShellBackend(name, **kwargs)
+
+
+#: The adapter of each built-in solver (:data:`~solvers.defaults.BUILTIN_SOLVERS`): HiGHS through highspy,
+#: the others as a process
 _REGISTRY: dict[str, BackendFactory] = {
-    "highs": HighsBackend,
-    "glpk": lambda **kwargs: ShellBackend("glpk", **kwargs),
-    "cbc": lambda **kwargs: ShellBackend("cbc", **kwargs),
+    name: HighsBackend if name == HighsBackend.name else _shell_factory(name) for name in BUILTIN_SOLVERS
 }
 
 

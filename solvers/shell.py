@@ -30,14 +30,14 @@ import dataclasses
 import logging
 import shutil
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from solvers._classic import ClassicBackend
 from solvers._common import clear_unfixed_values, error_result, install_hint, map_legacy_termination
 from solvers._probe import CBC_OPTIONS, GLPSOL_OPTIONS, OptionSyntax, check_binary, check_options
 from solvers._watchdog import DEFAULT_TIME_LIMIT
-from solvers.base import Availability, MipProgress, ModelChanges, SolveResult, TerminationCondition
+from solvers.base import Availability, MipProgress, ModelChanges, SolveConfig, SolveResult, TerminationCondition
 from solvers.options import translate_options
 
 logger = logging.getLogger(__name__)
@@ -123,45 +123,39 @@ class ShellBackend(ClassicBackend):
     def solve(
         self,
         model: Any,
+        config: SolveConfig | None = None,
         *,
-        time_limit: float | None = None,
-        mip_gap: float | None = None,
-        options: Mapping[str, Any] | None = None,
         changes: ModelChanges | None = None,
-        warm_start: bool = True,
-        load: Any = None,
-        mip_start: bool = False,
+        load: Sequence[Any] | None = None,
         progress: Callable[[MipProgress], None] | None = None,
+        **settings: Any,
     ) -> SolveResult:
         """Write ``model``, run the binary, load the solution; see :class:`solvers.base.Backend`.
 
         Every solve reads the whole model, starts from nothing and loads
-        every variable, so ``changes``, ``warm_start`` and ``load`` change
-        nothing here. ``mip_start=True`` with CBC: the nonzero integer values
-        the model holds are written as CBC's MIP start (Pyomo's
-        ``warmstart=True``; CBC fixes them and solves the LP of the other
-        variables to complete the start). GLPK has no MIP start and ignores it.
+        every variable, so ``changes``, ``load`` and ``config.warm_start``
+        change nothing here. ``config.mip_start`` with CBC: the nonzero
+        integer values the model holds are written as CBC's MIP start
+        (Pyomo's ``warmstart=True``; CBC fixes them and solves the LP of the
+        other variables to complete the start); GLPK has no MIP start and
+        ignores it. ``config.time_limit`` None means the backend's
+        ``default_time_limit``; ``config.options`` are applied over the
+        backend's own.
 
         Parameters
         ----------
         model : pyomo.environ.ConcreteModel
             The model to solve; its variable values are loaded in place.
-        time_limit : float or None, default=None
-            Seconds the solver may run; None for the backend's ``default_time_limit``.
-        mip_gap : float or None, default=None
-            Relative MIP gap at which the solver stops; None for the solver's default.
-        options : mapping or None, default=None
-            Native solver options for this solve, applied over the backend's own.
+        config : SolveConfig or None, default=None
+            How to solve (:class:`~solvers.base.SolveConfig`); None for the defaults.
         changes : ModelChanges or None, default=None
             Not used (the whole model is read).
-        warm_start : bool, default=True
-            Not used (every solve starts from nothing).
         load : sequence of VarData or None, default=None
             Not used (every variable is loaded).
-        mip_start : bool, default=False
-            With CBC, write the nonzero integer values of the model as a MIP start; GLPK ignores it.
         progress : callable or None, default=None
             Called with a :class:`~solvers.base.MipProgress` at the start and the end of a MIP solve.
+        **settings
+            Fields of :class:`~solvers.base.SolveConfig`, set over ``config``.
 
         Returns
         -------
@@ -173,19 +167,20 @@ class ShellBackend(ClassicBackend):
         ValueError
             A native option the binary rejects (the message names it).
         """
+        config = SolveConfig.of(config, **settings)
         from pyomo.opt import SolverFactory
 
         start = time.perf_counter()
         path, reason = self._path()
         if path is None:  # e.g. uninstalled since the backend was made: Pyomo would only log a warning
             return error_result(self.name, None, start, f"{reason}; {install_hint(self.name)}")
-        chosen = {**self.options, **(options or {})}
+        chosen = {**self.options, **config.options}
         check_options(self.name, path, _OPTION_SYNTAX[self.name], chosen)
-        native = translate_options(self.name, time_limit=time_limit, mip_gap=mip_gap, threads=self.threads)
+        native = translate_options(self.name, time_limit=config.time_limit, mip_gap=config.mip_gap, threads=self.threads)
         native.update(chosen)
         version = self.version()
         solver = SolverFactory(self.name, executable=path)
-        start_values = _integer_values(model) if mip_start and self.capabilities.mip_start else None
+        start_values = _integer_values(model) if config.mip_start and self.capabilities.mip_start else None
         cleared = clear_unfixed_values(model)
         if start_values is not None:
             for var, value in start_values:  # the start is read from the model while Pyomo writes the problem
@@ -197,7 +192,7 @@ class ShellBackend(ClassicBackend):
             lambda **keywords: solver.solve(
                 model, load_solutions=False, options=native, tee=self.tee, **keywords_start, **keywords,
             ),
-            executable=self.executable, path=path, version=version, start=start, time_limit=time_limit,
+            executable=self.executable, path=path, version=version, start=start, time_limit=config.time_limit,
             progress=progress,
         )
         if failed is not None:

@@ -27,7 +27,7 @@ import numpy as np
 
 from rulemodels.algorithms.engine import ClauseEngine, SolveBudgetExceeded
 from rulemodels.algorithms.iteration_log import IterationLog
-from rulemodels.algorithms.result import FitResult
+from rulemodels.algorithms.result import FitResult, Termination
 from rulemodels.algorithms.rounding import redundant_clauses
 from rulemodels.models.objectives import ROW_BLOCK_CELLS, hamming_objective, row_products
 
@@ -133,7 +133,7 @@ def alternating_minimization(
     current = objective(W)
     history = [current]
     seen = {W.tobytes()}
-    stop = "max_iter"
+    stop = Termination.max_iter
     iteration = 0
     log = IterationLog(logger, "AM", data, max_iter, n_solves=lambda: engine.stats.n_solves, started=started)
     log.iteration(0, W, current)
@@ -146,20 +146,20 @@ def alternating_minimization(
                 weight[negatives[assignment != r]] = 0.0
                 candidate[:, r] = engine.learn(r, weight)
         except SolveBudgetExceeded:
-            stop = "time_limit"
+            stop = Termination.time_limit
             break
         value = objective(candidate)
         if np.array_equal(candidate, W):
-            stop = "converged"
+            stop = Termination.converged
             break
         if value > current + tol:
-            stop = "no_improvement"
+            stop = Termination.no_improvement
             break
         key = candidate.tobytes()
         if key in seen:
             W, current = candidate, value
             history.append(current)
-            stop = "cycle"
+            stop = Termination.cycle
             break
         seen.add(key)
         W, current = candidate, value

@@ -19,7 +19,7 @@ import numpy as np
 
 from rulemodels.algorithms.engine import ClauseEngine, SolveBudgetExceeded
 from rulemodels.algorithms.iteration_log import IterationLog
-from rulemodels.algorithms.result import FitResult
+from rulemodels.algorithms.result import FitResult, Termination
 from rulemodels.models.objectives import hamming_objective, row_products
 
 logger = logging.getLogger(__name__)
@@ -93,7 +93,7 @@ def block_coordinate_descent(
     W = W_init.copy()
     current = objective(W)
     history = [current]
-    stop = "max_iter"
+    stop = Termination.max_iter
     iteration = 0
     log = IterationLog(logger, "BCD", data, max_iter, n_solves=lambda: engine.stats.n_solves, started=started)
     log.iteration(0, W, current)
@@ -108,13 +108,13 @@ def block_coordinate_descent(
                 if value < best_value - tol:
                     best_value, best_W = value, candidate
         except SolveBudgetExceeded:
-            stop = "time_limit"
+            stop = Termination.time_limit
             if best_W is not None:  # a better rule found before the limit in this iteration: keep it
                 W, current = best_W, best_value
                 history.append(current)
             break
         if best_W is None:
-            stop = "no_improvement"
+            stop = Termination.no_improvement
             break
         W, current = best_W, best_value
         history.append(current)

@@ -86,11 +86,11 @@ from rulemodels.algorithms.cg_sums import AbsentCopies, BitRowSums, FloatRowSums
 from rulemodels.algorithms.data import WorkingData
 from rulemodels.algorithms.engine import as_model_changes
 from rulemodels.algorithms.iteration_log import IterationLog
-from rulemodels.algorithms.result import FitResult
+from rulemodels.algorithms.result import FitResult, Termination
 from rulemodels.models.cg_columns import TOLERANCE, ClauseColumns, prepare_cg_data
 from rulemodels.models.cg_master import build_cg_master
 from rulemodels.models.cg_pricing import CGPricing, build_cg_pricing
-from solvers import Backend
+from solvers import Backend, SolveConfig
 
 logger = logging.getLogger(__name__)
 
@@ -118,7 +118,7 @@ class CGRun:
     lp_objective : float or None
         The last master LP's optimum (a lower bound of the integer master over all
         clauses when ``termination == "converged"``).
-    termination : str
+    termination : Termination
     n_rounds, n_builds, n_solves : int
         Master LP rounds; Pyomo models built (the master, and the pricing MIP when it was needed: at most 2);
         solves of either.
@@ -129,7 +129,7 @@ class CGRun:
     selection: list[int]
     objective: float
     lp_objective: float | None
-    termination: str
+    termination: Termination
     n_rounds: int
     n_builds: int
     n_solves: int
@@ -368,14 +368,18 @@ class _ClausePool:
         self.pricing_theta: tuple[list[Any], np.ndarray] | None = None  # the z costs of a θ set since the last pricing solve
         self.changes: dict[str, Any] = {}  # what changed in the master since its last solve
         self.integer, self.cap = False, int(n_clauses)  # the master's shape: an LP with the cap of the rounds
-        self.termination = "max_iter"
+        self.termination = Termination.max_iter
         self.lp_objective: float | None = None
         self._reported = _Counts()  # the counts when the last run was returned
 
     def _solve(self, model: Any, changes: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
         if self.deadline is not None and kwargs.get("time_limit") is None:  # every solve within the fit's time limit
             kwargs["time_limit"] = remaining_seconds(self.deadline, None)
-        result = self.backend.solve(model, options=self.options, changes=as_model_changes(changes) if changes else None, **kwargs)
+        progress = kwargs.pop("progress", None)  # the rest are settings: time_limit, mip_gap
+        result = self.backend.solve(
+            model, config=SolveConfig(options=self.options, **kwargs), changes=as_model_changes(changes) if changes else None,
+            progress=progress,
+        )
         self.stats.solves += 1
         self.stats.seconds += result.wall_time
         return result
@@ -406,7 +410,7 @@ class _ClausePool:
         """The rounds at the current θ (at most ``max_iter``): solve the master LP, price, add clauses; the termination."""
         master, columns, settings, deadline = self.master, self.columns, self.settings, self.deadline
         self._shape(integer=False, cap=self.max_clauses)
-        termination = "max_iter"
+        termination = Termination.max_iter
         log = IterationLog(logger, "CG", None, max_iter, n_solves=lambda: self.stats.solves, started=self.started)
         best, stalled = math.inf, 0  # the lowest LP objective at this θ, and the LPs since it was last lowered
         wide = columns.n_features if settings.fallback_width is None else settings.fallback_width
@@ -424,7 +428,7 @@ class _ClausePool:
             else:
                 stalled += 1
                 if stalled >= settings.stall_rounds:
-                    termination = "no_improvement"  # degenerate: the last clauses did not lower the LP
+                    termination = Termination.no_improvement  # degenerate: the last clauses did not lower the LP
                     break
             mu, nu = master.duals()
             new = self._search(mu, nu, master, settings.columns_per_round)
@@ -433,10 +437,10 @@ class _ClausePool:
                 new = self._search(mu, nu, master, settings.columns_per_round, first_width=wide)
             if not new:
                 if deadline is not None and time.perf_counter() >= deadline:
-                    termination = "time_limit"
+                    termination = Termination.time_limit
                     break
                 if not self.use_mip or self.pricing_left <= 0:
-                    termination = "no_improvement"  # the beam found none; optimality over all clauses not proved
+                    termination = Termination.no_improvement  # the beam found none; optimality over all clauses not proved
                     break
                 if self.pricing is None:
                     self.pricing = build_cg_pricing(
@@ -461,11 +465,11 @@ class _ClausePool:
                         new = [(rc, clause)]
                 if not new:
                     # proved: no clause improves the LP; else the fit's time limit stopped the search
-                    termination = "converged" if priced.is_optimal else "no_improvement"
+                    termination = Termination.converged if priced.is_optimal else Termination.no_improvement
                     break
             self._pending(master.add_clauses([clause for _, clause in new]))
             if deadline is not None and time.perf_counter() >= deadline:
-                termination = "time_limit"
+                termination = Termination.time_limit
                 break
         log.close(termination)
         self.termination = termination

@@ -35,7 +35,7 @@ import numpy as np
 from rulemodels.algorithms.data import ALWAYS_TRUE, WorkingData
 from rulemodels.algorithms.lp_cache import LPSolutionCache, lp_digest
 from rulemodels.algorithms.rounding import limit_literals, simple_binarize
-from solvers import ModelChanges, NewColumns, NewRows, TerminationCondition
+from solvers import ModelChanges, NewColumns, NewRows, SolveConfig, TerminationCondition
 
 logger = logging.getLogger(__name__)
 
@@ -236,11 +236,9 @@ class ClauseEngine:
 
     def _run(self, model: Any, changes: ModelChanges | None, *, warm_start: bool, what: str) -> Any:
         """One backend solve of ``model`` within the fit's time, counted in :attr:`stats`; its result (or an error)."""
-        remaining = self.remaining_time()
+        config = SolveConfig(time_limit=self.remaining_time(), options=self.solver_options, warm_start=warm_start)
         start = time.perf_counter()
-        result = self.backend.solve(
-            model, time_limit=remaining, options=self.solver_options, changes=changes, warm_start=warm_start, load=(),
-        )
+        result = self.backend.solve(model, config=config, changes=changes, load=())
         self.stats.solver_seconds += time.perf_counter() - start
         self.stats.n_solves += 1
         self.stats.statuses[result.termination.value] = self.stats.statuses.get(result.termination.value, 0) + 1

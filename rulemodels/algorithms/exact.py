@@ -30,7 +30,7 @@ import pyomo.environ as pyo
 from rulemodels import defaults
 from rulemodels.algorithms.mip_progress import MipReporter, advise_time_limit
 from rulemodels.algorithms.polish import rule_weights
-from rulemodels.algorithms.result import LearnedRule
+from rulemodels.algorithms.result import LearnedRule, Termination
 from rulemodels.data import FeatureBinarizer
 from rulemodels.models import (
     CNFProblem,
@@ -44,7 +44,7 @@ from rulemodels.models import (
 )
 from rulemodels.models._data import check_nonnegative
 from rulemodels.rules import Clause, Literal, Rule
-from solvers import Backend, SolveError, TerminationCondition, get_backend
+from solvers import Backend, SolveConfig, SolveError, TerminationCondition, get_backend
 
 logger = logging.getLogger(__name__)
 
@@ -322,7 +322,8 @@ def solve_exact_problem(
     # incumbent, bound and gap as the solve goes
     with MipReporter("exact MIP", time_limit, large=large) as progress:
         try:
-            result = backend.solve(model, time_limit=time_limit, mip_gap=mip_gap, mip_start=offered, progress=progress)
+            config = SolveConfig(time_limit=time_limit, mip_gap=mip_gap, mip_start=offered)
+            result = backend.solve(model, config=config, progress=progress)
         finally:
             backend.release(model)  # solved once: nothing to keep on the backend
     scorer = _Scorer(formulation, problem, theta, disable_cost, feature_cost)
@@ -365,7 +366,7 @@ def solve_exact_problem(
         objective=objective,
         history=[objective],
         n_iter=1,
-        termination=result.termination.value,
+        termination=Termination.from_solver(result.termination),
         n_solves=1,
         n_builds=1,
         solver_seconds=float(result.wall_time),

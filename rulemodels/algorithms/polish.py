@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from rulemodels.algorithms.mip_progress import MipReporter
+from rulemodels.algorithms.result import Termination
 from rulemodels.models import (
     CNFProblem,
     build_hamming,
@@ -41,7 +42,7 @@ from rulemodels.models import (
     zero_one_objective,
 )
 from rulemodels.rules import Rule
-from solvers import Backend
+from solvers import Backend, SolveConfig
 
 logger = logging.getLogger(__name__)
 
@@ -71,8 +72,8 @@ class PolishReport:
         ``(objective − bound) / max(1e-10, |objective|)``: how much better than the
         returned rule a rule with ``n_clauses`` clauses can be at most, relative to it
         (0: proved optimal).
-    termination : str
-        Why the MIP stopped (a TerminationCondition value: ``"optimal"``, ``"time_limit"``...).
+    termination : Termination
+        Why the MIP stopped (its solver's reason: ``"optimal"``, ``"time_limit"``...; :meth:`Termination.from_solver`).
     n_clauses : int
         R of the MIP (the start's number of clauses).
     formulation : str
@@ -89,7 +90,7 @@ class PolishReport:
     objective: float
     bound: float | None
     gap: float | None
-    termination: str
+    termination: Termination
     n_clauses: int
     formulation: str
     solver: str
@@ -191,8 +192,8 @@ def polish_rule(
     # incumbent, bound and gap when it runs for seconds
     with MipReporter("polishing MIP", time_limit) as progress:
         try:
-            result = backend.solve(handle.model, time_limit=time_limit, mip_gap=mip_gap, mip_start=offered,
-                                   progress=progress)
+            config = SolveConfig(time_limit=time_limit, mip_gap=mip_gap, mip_start=offered)
+            result = backend.solve(handle.model, config=config, progress=progress)
         finally:
             backend.release(handle.model)
     best_rule, best_objective, polished = rule, start_objective, False
@@ -214,7 +215,7 @@ def polish_rule(
     gap = None if bound is None else (best_objective - bound) / max(1e-10, abs(best_objective))
     report = PolishReport(
         polished=polished, start_objective=start_objective, objective=best_objective, bound=bound, gap=gap,
-        termination=result.termination.value, n_clauses=n_clauses, formulation=formulation,
+        termination=Termination.from_solver(result.termination), n_clauses=n_clauses, formulation=formulation,
         solver=backend.name, mip_start=offered, seconds=float(result.wall_time),
     )
     logger.info(

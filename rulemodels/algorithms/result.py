@@ -1,24 +1,82 @@
 """What the learners return: a driver's clause matrix (:class:`FitResult`) and the learned rule (:class:`LearnedRule`).
 
-One vocabulary for both: ``termination`` (why it stopped), ``n_iter``,
+One vocabulary for both: ``termination`` (why it stopped, a :class:`Termination`), ``n_iter``,
 ``n_solves``, ``n_builds``, ``n_reused``. The estimator exposes them as
 ``termination_``, ``n_iter_``, ``n_solves_``, ``n_builds_``, ``n_reused_``.
 """
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from rulemodels.rules import Rule
+from solvers import TerminationCondition
 
 if TYPE_CHECKING:
     from rulemodels.algorithms.polish import PolishReport
     from rulemodels.algorithms.prune import PruneReport
 
-__all__ = ["FitResult", "LearnedRule", "TimeLimitWarning"]
+__all__ = ["FitResult", "LearnedRule", "Termination", "TimeLimitWarning"]
+
+
+class Termination(str, enum.Enum):  # its signature is Enum's lookup and functional API; numpydoc ignore=PR01
+    """Why a fit stopped: the one vocabulary of every ``termination`` (and of the estimator's ``termination_``).
+
+    A ``str`` whose value is the word itself, so ``termination == "converged"``,
+    ``print``, f-strings and JSON records read as plain strings. The heuristic
+    drivers stop for one of their six reasons; the exact MIP (and MIP
+    polishing) stops for its solver's reason, the member of the same value as
+    the backend's :class:`~solvers.TerminationCondition` (:meth:`from_solver`);
+    ``time_limit`` is shared by both.
+    """
+
+    # the drivers' reasons
+    converged = "converged"
+    """No clause changed (AM/BCD), or column generation proved no improving clause exists."""
+    no_improvement = "no_improvement"
+    """An iteration or round did not lower the objective."""
+    cycle = "cycle"
+    """AM came back to a clause matrix it had visited."""
+    max_iter = "max_iter"
+    """The iteration cap (``max_iter``) was reached."""
+    time_limit = "time_limit"
+    """The fit's (or the MIP's) time limit was reached."""
+    single_pass = "single_pass"
+    """A one-pass algorithm (TLP, set covering) finished."""
+    # a MIP's reasons: one member per solvers.TerminationCondition, of the same value and name (optimal,
+    # feasible, iteration_limit, infeasible, ..., unknown; their docstrings say what each means), added from
+    # that enum so that the solver's vocabulary is declared once (the Enum HOWTO's ``_ignore_`` and ``vars()``)
+    _ignore_ = ["_members", "_condition"]
+    _members = vars()
+    for _condition in TerminationCondition:
+        if _condition.name not in _members:
+            _members[_condition.name] = _condition.value
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, format_spec: str) -> str:
+        return format(self.value, format_spec)
+
+    @classmethod
+    def from_solver(cls, condition: TerminationCondition) -> Termination:
+        """The member for a backend's termination condition (the one of the same value).
+
+        Parameters
+        ----------
+        condition : solvers.TerminationCondition
+            Why the solver stopped.
+
+        Returns
+        -------
+        Termination
+            The member whose value is ``condition.value``.
+        """
+        return cls(condition.value)
 
 
 class TimeLimitWarning(UserWarning):
@@ -52,8 +110,9 @@ class FitResult:
     n_iter : int
         Iterations executed, including the last one that found no
         improvement (so ``n_iter >= len(history) - 1``).
-    termination : str
-        ``"converged"``, ``"no_improvement"``, ``"cycle"``, ``"max_iter"``, ``"time_limit"``, ``"single_pass"``.
+    termination : Termination or str
+        ``"converged"``, ``"no_improvement"``, ``"cycle"``, ``"max_iter"``, ``"time_limit"``, ``"single_pass"``
+        (a string is taken as the :class:`Termination` of its value).
     n_builds, n_solves, n_reused : int
         Model builds and LP solves of this fit, and LP solutions (or clauses)
         it took from this fit or from earlier fits on the cache instead of solving.
@@ -64,11 +123,14 @@ class FitResult:
     objective: float
     history: list[float] = field(default_factory=list)
     n_iter: int = 0
-    termination: str = "single_pass"
+    termination: Termination = Termination.single_pass
     n_builds: int = 0
     n_solves: int = 0
     n_reused: int = 0
     solver_seconds: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.termination = Termination(self.termination)
 
 
 @dataclass(frozen=True)
@@ -90,9 +152,10 @@ class LearnedRule:
     history : list of float
         Objective after the initialisation and after each accepted iteration.
     n_iter : int
-    termination : str
+    termination : Termination or str
         Why the algorithm stopped (``"time_limit"`` when the fit's time limit
-        cut it; for the exact MIP a TerminationCondition value such as ``"optimal"``).
+        cut it; for the exact MIP its solver's reason such as ``"optimal"``,
+        :meth:`Termination.from_solver`); a string is taken as the member of its value.
     n_solves, n_builds, n_reused : int
         LP/MIP solves and model builds of this fit, and LP solutions it took
         from this fit or from earlier fits on the workspace instead of solving.
@@ -126,7 +189,7 @@ class LearnedRule:
     objective: float | None
     history: list[float] = field(default_factory=list)
     n_iter: int = 1
-    termination: str = "single_pass"
+    termination: Termination = Termination.single_pass
     n_solves: int = 0
     n_builds: int = 0
     n_reused: int = 0
@@ -139,6 +202,9 @@ class LearnedRule:
     clause_columns: tuple[np.ndarray, ...] = ()
     polish: PolishReport | None = None
     prune: PruneReport | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "termination", Termination(self.termination))
 
     @property
     def status(self) -> str:

@@ -16,7 +16,7 @@ import time
 import numpy as np
 
 from rulemodels.algorithms.engine import ClauseEngine, SolveBudgetExceeded
-from rulemodels.algorithms.result import FitResult
+from rulemodels.algorithms.result import FitResult, Termination
 from rulemodels.models.objectives import hamming_objective, row_products
 
 logger = logging.getLogger(__name__)
@@ -39,7 +39,7 @@ def set_cover(engine: ClauseEngine, n_clauses: int, *, started: float | None = N
     W = np.zeros((data.n_features, n_clauses))
     weight = data.weight.copy()
     chain = engine.cache.set_cover_chain(engine.chain_key)
-    stop = "single_pass"
+    stop = Termination.single_pass
     for r in range(n_clauses):
         if r < len(chain.clauses):
             W[:, r] = chain.clauses[r]
@@ -48,7 +48,7 @@ def set_cover(engine: ClauseEngine, n_clauses: int, *, started: float | None = N
             try:
                 W[:, r] = engine.learn(r, weight)
             except SolveBudgetExceeded:
-                stop = "time_limit"
+                stop = Termination.time_limit
                 # Unlearned clauses stay empty; a CNF clause with no feature would
                 # reject everything, so repeat the last learned clause instead.
                 for later in range(r, n_clauses):

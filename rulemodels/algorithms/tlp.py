@@ -21,11 +21,11 @@ import numpy as np
 
 from rulemodels.algorithms.data import WorkingData
 from rulemodels.algorithms.lp_cache import LPSolutionCache
-from rulemodels.algorithms.result import FitResult
+from rulemodels.algorithms.result import FitResult, Termination
 from rulemodels.algorithms.rounding import RedundancyAwareBinarizer, limit_literals, redundant_clauses, simple_binarize
 from rulemodels.models import two_level_weights
 from rulemodels.models.objectives import zero_one_objective
-from solvers import ModelChanges
+from solvers import ModelChanges, SolveConfig
 
 logger = logging.getLogger(__name__)
 
@@ -85,8 +85,8 @@ def two_level_lp(
         relaxation.set_theta(theta)
     start = time.perf_counter()
     result = cache.backend.solve(
-        relaxation.model, time_limit=time_limit, options=dict(solver_options or {}),
-        changes=ModelChanges(**relaxation.sparsity_changes()), warm_start=False,
+        relaxation.model, config=SolveConfig(time_limit=time_limit, options=solver_options, warm_start=False),
+        changes=ModelChanges(**relaxation.sparsity_changes()),
     )
     seconds = time.perf_counter() - start
     result.raise_for_status(f"the two-level LP relaxation (TLP, R={n_clauses})")
@@ -102,7 +102,7 @@ def two_level_lp(
     # one-column tautology; drop those (same training predictions, fewer literals).
     W = np.delete(W, redundant_clauses(data.A, W, data.groups, allow_disable=data.allow_disable), axis=1)
     objective = zero_one_objective(data.A, data.y, W, theta, sample_weight=data.weight, feature_cost=data.cost)
-    stop = "time_limit" if result.termination.value == "time_limit" else "single_pass"
+    stop = Termination.time_limit if result.termination.value == "time_limit" else Termination.single_pass
     return FitResult(
         W=W, objective=objective, history=[objective], n_iter=1, termination=stop, n_builds=int(built), n_solves=1,
         solver_seconds=seconds,

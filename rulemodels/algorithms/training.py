@@ -180,7 +180,7 @@ class TrainingWorkspace:
         weights (:func:`rulemodels.data.read_stream`): the weights are then
         normalised to mean 1 over those rows instead of over the groups, so
         the clause LPs, θ and the objectives are those of the fit on the rows.
-    solver : str or Backend, default="highs"
+    solver : str or Backend, default=DEFAULT_SOLVER
         The backend every LP of the workspace is solved with.
     tie_break : float, default=DEFAULT_TIE_BREAK
         Scale of the clause LPs' deterministic tie-break (in mean sample
@@ -226,7 +226,7 @@ class TrainingWorkspace:
         sample_weight: Any = None,
         *,
         binarizer: FeatureBinarizer | None = None,
-        solver: str | Backend = "highs",
+        solver: str | Backend = defaults.DEFAULT_SOLVER,
         tie_break: float = DEFAULT_TIE_BREAK,
         fit_binarizer: bool = True,
         binary: Any = None,

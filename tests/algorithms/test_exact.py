@@ -23,6 +23,7 @@ from rulemodels.models import hamming_objective, two_level_weights, zero_one_obj
 from rulemodels.rules import Literal, Rule
 from solvers import (
     HighsBackend,
+    SolveConfig,
     SolveError,
     SolveResult,
     SolverNotFoundError,
@@ -221,8 +222,9 @@ class FakeBackend(DelegatingBackend):
     def version(self) -> str:
         return "0"
 
-    def solve(self, model, time_limit=None, mip_gap=None, **kwargs) -> SolveResult:
-        self.calls.append({"time_limit": time_limit, "mip_gap": mip_gap})
+    def solve(self, model, config=None, **kwargs) -> SolveResult:
+        config = SolveConfig.of(config)
+        self.calls.append({"time_limit": config.time_limit, "mip_gap": config.mip_gap})
         return self.rewrite(model, self.highs)
 
 

@@ -42,6 +42,7 @@ from rulemodels.datasets import load_dataset
 from rulemodels.experiments import cells, make_grid, run_experiments
 from rulemodels.models import CNFProblem, hamming_objective
 from solvers import (
+    SolveConfig,
     SolveError,
     SolverError,
     SolveResult,
@@ -717,13 +718,13 @@ class FaultAfter(DelegatingBackend):
     def route(self):
         return "HiGHS, then a fault"
 
-    def solve(self, model, **kwargs):
+    def solve(self, model, config=None, **kwargs):
         self.n_solves += 1
-        self.time_limits.append(kwargs.get("time_limit"))
+        self.time_limits.append(SolveConfig.of(config).time_limit)
         if self.n_solves > self.k:
             self.inner.release(model)  # the declared changes were not pushed: the next solve must read the model
             return SolveResult(self.fault, None, None, 0.0, self.name, "fake", False, f"fake {self.fault.value}")
-        result = self.inner.solve(model, **kwargs)
+        result = self.inner.solve(model, config, **kwargs)
         if self.on_solve is not None:
             self.on_solve(self.n_solves)
         return result

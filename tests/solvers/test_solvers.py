@@ -291,7 +291,7 @@ def test_time_limit_returns_a_typed_result(backend):
 
 #: the import order of the solver layer: a module imports only from modules of lower layers
 SOLVER_LAYERS = [
-    {"signals"},  # standard library only: the CLI imports it without Pyomo
+    {"signals", "defaults", "lazy"},  # standard library only: the CLI and every layer of rulemodels import them
     {"base"},
     {"options"},
     {"_common"},
