@@ -18,7 +18,7 @@ from rulemodels.algorithms.data import WorkingData
 from rulemodels.algorithms.engine import ClauseEngine, EngineStats, SolveBudgetExceeded
 from rulemodels.algorithms.exact import ExactSolveError, prepare_problem, solve_exact, solve_exact_problem
 from rulemodels.algorithms.lp_cache import LPSolutionCache, choose_formulation
-from rulemodels.algorithms.result import FitResult, LearnedRule, Termination, TimeLimitWarning
+from rulemodels.algorithms.result import ExactInfo, FitResult, LearnedRule, Termination, TimeLimitWarning
 from rulemodels.algorithms.rounding import RedundancyAwareBinarizer, non_redundant_combinations, simple_binarize
 from rulemodels.algorithms.run import ALGORITHMS, learn
 from rulemodels.algorithms.set_cover import set_cover
@@ -31,6 +31,7 @@ __all__ = [
     "CGSettings",
     "ClauseEngine",
     "EngineStats",
+    "ExactInfo",
     "ExactSolveError",
     "FitResult",
     "FitSpec",

@@ -30,7 +30,7 @@ import pyomo.environ as pyo
 from rulemodels import defaults
 from rulemodels.algorithms.mip_progress import MipReporter, advise_time_limit
 from rulemodels.algorithms.polish import rule_weights
-from rulemodels.algorithms.result import LearnedRule, Termination
+from rulemodels.algorithms.result import ExactInfo, LearnedRule, Termination
 from rulemodels.data import FeatureBinarizer
 from rulemodels.models import (
     CNFProblem,
@@ -370,11 +370,7 @@ def solve_exact_problem(
         n_solves=1,
         n_builds=1,
         solver_seconds=float(result.wall_time),
-        exact_bound=bound,
-        gap=gap,
-        breakdown=breakdown,
-        solve=result,
-        model=model,
+        exact=ExactInfo(bound=bound, gap=gap, breakdown=breakdown, solve=result, model=model),
     )
 
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from rulemodels.algorithms.polish import PolishReport
     from rulemodels.algorithms.prune import PruneReport
 
-__all__ = ["FitResult", "LearnedRule", "Termination", "TimeLimitWarning"]
+__all__ = ["ExactInfo", "FitResult", "LearnedRule", "Termination", "TimeLimitWarning"]
 
 
 class Termination(str, enum.Enum):  # its signature is Enum's lookup and functional API; numpydoc ignore=PR01
@@ -134,6 +134,31 @@ class FitResult:
 
 
 @dataclass(frozen=True)
+class ExactInfo:
+    """What only the exact MIP knows of its rule: the bound, the gap and the solve (``LearnedRule.exact``).
+
+    Parameters
+    ----------
+    bound : float or None
+        The MIP's best bound on the objective (None when none holds for the returned rule).
+    gap : float or None
+        The relative gap between the rule's objective and ``bound`` (0 when proved optimal).
+    breakdown : dict
+        The accuracy and sparsity parts of the solver's objective (empty when not known).
+    solve : SolveResult or None
+        The backend's full result of the MIP (solver name, version, wall time).
+    model : ConcreteModel or None
+        The solved MIP.
+    """
+
+    bound: float | None = None
+    gap: float | None = None
+    breakdown: dict[str, float] = field(default_factory=dict)
+    solve: Any = field(default=None, repr=False)
+    model: Any = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
 class LearnedRule:
     """What one fit learned: the rule, its objective and how the learner got there.
 
@@ -162,16 +187,10 @@ class LearnedRule:
     solver_seconds : float
         Wall time of this fit's LP/MIP solves (the backend's ``solve`` calls,
         their in-place updates included; polishing not included).
-    exact_bound : float or None
-        The exact MIP's best bound (``algorithm="exact"`` only).
-    gap : float or None
-        The exact MIP's relative gap (0 when proved optimal).
-    breakdown : dict
-        The exact MIP's accuracy and sparsity parts of the solver's objective.
-    solve : SolveResult or None
-        The backend's full result of the exact MIP (solver name, version, wall time).
-    model : ConcreteModel or None
-        The solved exact MIP.
+    exact : ExactInfo or None
+        What only the exact MIP knows (``algorithm="exact"`` and :func:`~rulemodels.solve_exact`; None for
+        the heuristics): its bound, gap, objective breakdown, solve result and model. ``exact_bound``,
+        ``gap``, ``breakdown``, ``solve`` and ``model`` read them (None, or an empty dict, without it).
     clause_columns : tuple of ndarray
         For each clause of ``rule``, the columns of the workspace's binary
         matrix that are its literals.
@@ -194,17 +213,38 @@ class LearnedRule:
     n_builds: int = 0
     n_reused: int = 0
     solver_seconds: float = 0.0
-    exact_bound: float | None = None
-    gap: float | None = None
-    breakdown: dict[str, float] = field(default_factory=dict)
-    solve: Any = field(default=None, repr=False)
-    model: Any = field(default=None, repr=False)
+    exact: ExactInfo | None = None
     clause_columns: tuple[np.ndarray, ...] = ()
     polish: PolishReport | None = None
     prune: PruneReport | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "termination", Termination(self.termination))
+
+    @property
+    def exact_bound(self) -> float | None:
+        """The exact MIP's best bound (:attr:`ExactInfo.bound`); None for the heuristics."""
+        return None if self.exact is None else self.exact.bound
+
+    @property
+    def gap(self) -> float | None:
+        """The exact MIP's relative gap (:attr:`ExactInfo.gap`); None for the heuristics."""
+        return None if self.exact is None else self.exact.gap
+
+    @property
+    def breakdown(self) -> dict[str, float]:
+        """The exact MIP's accuracy and sparsity parts of its objective (:attr:`ExactInfo.breakdown`); empty otherwise."""
+        return {} if self.exact is None else self.exact.breakdown
+
+    @property
+    def solve(self) -> Any:
+        """The backend's result of the exact MIP (:attr:`ExactInfo.solve`); None for the heuristics."""
+        return None if self.exact is None else self.exact.solve
+
+    @property
+    def model(self) -> Any:
+        """The solved exact MIP (:attr:`ExactInfo.model`); None for the heuristics."""
+        return None if self.exact is None else self.exact.model
 
     @property
     def status(self) -> str:

@@ -52,7 +52,7 @@ from rulemodels.algorithms.exact import solve_exact_problem
 from rulemodels.algorithms.lp_cache import LPSolutionCache
 from rulemodels.algorithms.polish import PolishReport, polish_rule
 from rulemodels.algorithms.prune import prune_rule
-from rulemodels.algorithms.result import FitResult, LearnedRule
+from rulemodels.algorithms.result import ExactInfo, FitResult, LearnedRule
 from rulemodels.algorithms.rounding import tautological_clauses
 from rulemodels.algorithms.run import ALGORITHMS, CG_SETTINGS, learn
 from rulemodels.algorithms.spec import FitSpec
@@ -590,8 +590,7 @@ class TrainingWorkspace:
             return LearnedRule(
                 rule=rule, objective=objective, history=[objective], n_iter=1,
                 termination=exact.termination, n_solves=1, n_builds=1, n_reused=0, solver_seconds=exact.solver_seconds,
-                exact_bound=exact.exact_bound,
-                gap=exact.gap, clause_columns=self._clause_columns(rule),
+                exact=ExactInfo(bound=exact.exact_bound, gap=exact.gap), clause_columns=self._clause_columns(rule),
             )
         if algorithm not in ALGORITHMS:
             raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)} or 'exact', got {algorithm!r}")
