@@ -399,3 +399,20 @@ def test_a_time_limited_exact_fit_is_no_worse_than_the_majority_class_or_the_heu
         heuristic = BooleanRuleClassifier(algorithm="cg", **settings).fit(X, y)
     assert exact.training_error_ <= exact.baseline_error_
     assert exact.objective_ <= heuristic.objective_ + 1e-6
+
+
+def test_what_only_the_exact_mip_knows_is_grouped_in_one_field():
+    backend = require_backend("highs")
+    A, y = tiny_data(3)
+    frame = pd.DataFrame(A, columns=["smoker", "old", "male", "obese"])
+    result = solve_exact(frame, y, n_clauses=1, theta=0.3, form="cnf", solver=backend)
+    exact = result.exact
+    assert exact is not None and exact.solve is not None and exact.model is not None
+    assert (result.exact_bound, result.gap, result.breakdown) == (exact.bound, exact.gap, exact.breakdown)
+    assert result.solve is exact.solve and result.model is exact.model
+    assert result.gap == pytest.approx(0.0, abs=TOL) and {"accuracy", "sparsity"} <= set(exact.breakdown)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.exact = None  # type: ignore[misc]
+    # a heuristic's result has none of it
+    heuristic = dataclasses.replace(result, exact=None)
+    assert (heuristic.exact_bound, heuristic.gap, heuristic.breakdown, heuristic.solve, heuristic.model) == (None, None, {}, None, None)
