@@ -347,8 +347,9 @@ def load_data(source: str, target: str | None = None, positive: str | None = Non
         info = DATASET_INFO[source]
         if target is not None and target != info["target"]:
             raise ValueError(f"bundled dataset '{source}' has target '{info['target']}', not '{target}'")
-        X = _without(X, drop, info["target"])
-        return LabeledData(_as_categories(X, categorical, source), y.to_numpy().astype(int), info["target"], (0, 1), source)
+        name = str(info["target"])
+        X = _without(X, drop, name)
+        return LabeledData(_as_categories(X, categorical, source), y.to_numpy().astype(int), name, (0, 1), source)
     frame = read_features(source, options, dtypes=dict.fromkeys(categorical, str))
     if target is None:
         raise ValueError(
