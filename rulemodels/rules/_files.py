@@ -232,7 +232,7 @@ def _rates_document(rates: PatternRates) -> dict[str, Any]:
 def save_model(
     path: str | Path, rule: Rule | RuleList, classes: tuple[Any, ...], target: str, features: list[str], *,
     pattern_rates: PatternRates | None = None, column_kinds: Mapping[str, ColumnKind] | None = None,
-    class_rates: ClassRates | None = None, **metadata: Any,
+    class_rates: ClassRates | None = None, **metadata: object,
 ) -> None:
     """Write a rule, its class names, its feature columns and (optionally) its pattern rates and
     column kinds as JSON.
