@@ -12,7 +12,8 @@
 #                                                                 (no notebooks, sweeps, PostgreSQL, ...)
 #   bash dev.sh check   set up, then only the static checks: ruff (lint and import
 #                       order), lint-imports (the layers of docs/architecture.md) and
-#                       mypy (solvers/ and the public API); configured in pyproject.toml
+#                       mypy (rulemodels/ and solvers/); configured in pyproject.toml;
+#                       then prints the count of Any in public signatures
 #   bash dev.sh test-oldest [ARGS]
 #                       the oldest-versions lane alone (ARGS: other pytest arguments)
 #   bash dev.sh docs [ARGS]      (tests/test_docs_site.py builds it the same way in the test suite)
@@ -140,8 +141,9 @@ check() {  # the static checks; any failure stops here, before the minutes of py
     "$VENV/bin/ruff" check .
     log "lint-imports: the layers of docs/architecture.md"
     "$VENV/bin/lint-imports" --no-logo
-    log "mypy: solvers/ and the public API of rulemodels"
+    log "mypy: rulemodels/ and solvers/"
     "$VENV/bin/mypy"
+    "$VENV/bin/python" -m tests.test_typing  # the count of Any in public signatures (tests/test_typing.py)
 }
 
 test_oldest() {

@@ -9,8 +9,12 @@ expected to fail.
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import os
 import sqlite3
+import sys
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -22,6 +26,52 @@ from solvers import get_backend
 
 #: Under CI (``CI=true``) a missing solver, PostgreSQL or psycopg fails a test instead of skipping it.
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+# ---------------------------------------------------------------------------
+# The public API
+# ---------------------------------------------------------------------------
+
+#: The package faces whose ``__all__`` is the public API.
+FACES = (
+    "rulemodels", "rulemodels.rules", "rulemodels.data", "rulemodels.models", "rulemodels.algorithms",
+    "rulemodels.experiments", "solvers",
+)
+
+
+def public_objects() -> Iterator[str]:
+    """The qualified names of the public API, each once, in the order of the faces' ``__all__``: the classes
+    and functions, and each class's public methods and properties defined in the class itself (and ``__init__``)."""
+    seen: set[str] = set()
+    for face in FACES:
+        module = importlib.import_module(face)
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if not (inspect.isclass(obj) or inspect.isfunction(obj)):
+                continue
+            names = [f"{face}.{name}"]
+            if inspect.isclass(obj):
+                names += [
+                    f"{face}.{name}.{member}" for member, value in vars(obj).items()
+                    if (not member.startswith("_") or member == "__init__")
+                    and (inspect.isfunction(value) or isinstance(value, property))
+                ]
+            for qualified in names:
+                if qualified not in seen:
+                    seen.add(qualified)
+                    yield qualified
+
+
+def public_object(qualified: str) -> tuple[Any, Any]:
+    """The owner (the class of a method, the module of a function or class) and the object that ``qualified``
+    names, looked up from its longest prefix that is an imported module."""
+    parts = qualified.split(".")
+    split = max(k for k in range(1, len(parts)) if ".".join(parts[:k]) in sys.modules)  # the longest module prefix
+    owner: Any = None
+    obj: Any = sys.modules[".".join(parts[:split])]
+    for part in parts[split:]:
+        owner, obj = obj, getattr(obj, part)
+    return owner, obj
 
 
 # ---------------------------------------------------------------------------

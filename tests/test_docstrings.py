@@ -15,20 +15,15 @@ The main entry points (``WITH_EXAMPLES``) also have an ``Examples`` section
 from __future__ import annotations
 
 import ast
-import importlib
 import inspect
-import sys
 import textwrap
-from collections.abc import Iterator
 from typing import Any
 
 from numpydoc.docscrape import NumpyDocString
 from numpydoc.validate import validate
 
-FACES = (
-    "rulemodels", "rulemodels.rules", "rulemodels.data", "rulemodels.models", "rulemodels.algorithms",
-    "rulemodels.experiments", "solvers",
-)
+from tests.helpers import public_object, public_objects
+
 CHECKS = ("PR01", "PR02", "RT01")
 #: The main entry points, each with an ``Examples`` section (numpydoc EX01); the examples run as doctests.
 WITH_EXAMPLES = (
@@ -38,28 +33,6 @@ WITH_EXAMPLES = (
     "rulemodels.TrainingWorkspace", "rulemodels.rules.explain_rule", "rulemodels.rules.simplify_rule",
     "solvers.get_backend",
 )
-
-
-def public_objects() -> Iterator[str]:
-    """The qualified names to check, each once, in the order of the faces' ``__all__``."""
-    seen: set[str] = set()
-    for face in FACES:
-        module = importlib.import_module(face)
-        for name in module.__all__:
-            obj = getattr(module, name)
-            if not (inspect.isclass(obj) or inspect.isfunction(obj)):
-                continue
-            names = [f"{face}.{name}"]
-            if inspect.isclass(obj):
-                names += [
-                    f"{face}.{name}.{member}" for member, value in vars(obj).items()
-                    if (not member.startswith("_") or member == "__init__")
-                    and (inspect.isfunction(value) or isinstance(value, property))
-                ]
-            for qualified in names:
-                if qualified not in seen:
-                    seen.add(qualified)
-                    yield qualified
 
 
 def parameter_errors(qualified: str) -> list[str]:
@@ -139,12 +112,7 @@ def undocumented_raises(qualified: str) -> list[str]:
     A method's docstring is its own; an ``__init__`` without one is documented in its class's docstring
     (numpydoc's convention). Properties and objects defined outside the package are not checked.
     """
-    parts = qualified.split(".")
-    split = max(k for k in range(1, len(parts)) if ".".join(parts[:k]) in sys.modules)  # the longest module prefix
-    owner: Any = None
-    obj: Any = sys.modules[".".join(parts[:split])]
-    for part in parts[split:]:
-        owner, obj = obj, getattr(obj, part)
+    owner, obj = public_object(qualified)
     if not inspect.isfunction(obj) or not obj.__module__.startswith(("rulemodels", "solvers", __name__)):
         return []
     raised = _raised_names(obj)

@@ -42,10 +42,8 @@ _LINE = "{name:>6}  {iter:>4d}  {objective:>13.6g}  {error:>11}  {literals:>8}  
 
 def training_error(data: Any, W: np.ndarray) -> float:
     """Weighted training error of the CNF of ``W`` on the working data (the learned form's error)."""
-    if W.shape[1] == 0:
-        predicted = np.ones(data.A.shape[0], dtype=bool)
-    else:
-        predicted = (row_products(data.A, W) > 0.5).all(axis=1)
+    empty = W.shape[1] == 0  # no clause: the CNF is true on every row
+    predicted = np.ones(data.A.shape[0], dtype=bool) if empty else (row_products(data.A, W) > 0.5).all(axis=1)
     wrong = predicted != (data.y > 0.5)
     total = float(data.weight.sum())
     return float(data.weight[wrong].sum() / total) if total > 0 else 0.0

@@ -208,20 +208,20 @@ def prune_rule(
                     best = (delta, r, k, new_truth)
         if best is None or best[0] > tolerance:
             break
-        delta, r, k, new_truth = best
+        _, r, dropped, dropped_truth = best  # dropped: the literal's index, None for the whole clause
         old = truth[r]
         count -= old if dnf else ~old
-        if k is None:
+        if dropped is None:
             removed_literals += len(clauses[r])
             removed_clauses += 1
             clauses[r] = []
             truth[r] = np.zeros(n_patterns, dtype=bool) if dnf else np.ones(n_patterns, dtype=bool)  # neutral: counts nothing
         else:
-            assert new_truth is not None
-            del clauses[r][k]
+            assert dropped_truth is not None
+            del clauses[r][dropped]
             removed_literals += 1
-            truth[r] = new_truth
-            count += new_truth if dnf else ~new_truth
+            truth[r] = dropped_truth
+            count += dropped_truth if dnf else ~dropped_truth
     if removed_literals == 0:
         return rule, PruneReport(0, 0, objective_before, objective_before)
     # the final objective from the counts, not the sum of the steps' changes (no rounding drift)

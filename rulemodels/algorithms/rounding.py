@@ -45,6 +45,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 import scipy.sparse as sp
@@ -252,7 +253,7 @@ class RedundancyAwareBinarizer:
         max_combinations: int = 4096,
         fallback_threshold: float = 0.2,
     ):
-        dense = A.toarray() if sp.issparse(A) else np.asarray(A)
+        dense = cast("sp.spmatrix", A).toarray() if sp.issparse(A) else np.asarray(A)  # issparse is no type guard
         dense = dense.astype(bool)
         self.fallback_threshold = fallback_threshold
         self.groups: list[_Group] = []

@@ -226,7 +226,7 @@ def _add_polish_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _column_value(kind: type, what: str) -> Callable[[str], tuple[str, Any]]:
+def _column_value(kind: Callable[[str], object], what: str) -> Callable[[str], tuple[str, Any]]:
     """An argparse ``type`` for ``COLUMN=VALUE`` (the value parsed as ``kind``; argparse names the flag)."""
 
     def parse(text: str) -> tuple[str, Any]:

@@ -229,8 +229,8 @@ def _print_rule_summary(data, clf, seconds: float) -> None:
     baseline = clf.baseline_error_
     class_weight = clf.get_params().get("class_weight")
     if class_weight is not None and not isinstance(data, _ParquetData):  # the plain error beside the plain baseline
-        counts = np.unique(np.asarray(data.y), return_counts=True)
-        majority, baseline = counts[0][np.argmax(counts[1])], 1.0 - counts[1].max() / counts[1].sum()
+        labels, sizes = np.unique(np.asarray(data.y), return_counts=True)
+        majority, baseline = labels[np.argmax(sizes)], 1.0 - sizes.max() / sizes.sum()
         if not hasattr(clf, "steps_"):
             majority = data.classes[int(majority)]
     weighted = " (class-weighted)" if class_weight is not None and isinstance(data, _ParquetData) else ""

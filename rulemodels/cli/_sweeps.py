@@ -84,6 +84,7 @@ def _cmd_cv(args: argparse.Namespace) -> int:
     if args.form == "auto" and not args.inner_folds:
         raise UsageError("--form auto chooses the form by nested CV: add --inner-folds J (e.g. --inner-folds 3)")
     path = _checked_output(args.results, _data_inputs(args), what="--results")
+    assert path is not None, "--results has a default"
     data = load_data(args.data, args.target, args.positive, _csv_options(args))
     _check_folds(data.y, args.folds, args.inner_folds, args.data)
     dataset = args.data if is_bundled_dataset(args.data) else _cv_csv(args)
@@ -129,6 +130,7 @@ def _cv_csv(args: argparse.Namespace) -> Any:
     data = load_data(args.data, target, args.positive, options)
     frame = read_features(args.data, options)
     copy = _checked_output(f"{args.results}.data.csv", _data_inputs(args), what="the runner's copy of the data")
+    assert copy is not None, "a path is given"
     if not copy.exists():
         write_csv(frame, copy)
         print(f"read {args.data} as {copy} (header row, ',' separator) for the runner", file=sys.stderr)

@@ -113,7 +113,7 @@ def _plain(value: Any) -> Any:
 
 
 def read_features(path: str | Path, options: CSVOptions | None = None,
-                  dtypes: Mapping[str, Any] | None = None) -> pd.DataFrame:
+                  dtypes: Mapping[str, object] | None = None) -> pd.DataFrame:
     """A CSV file (or a Parquet file or directory) as a DataFrame, with clear errors for a missing or empty file.
 
     Parquet data (``.parquet``/``.pq``, or a directory of them) is read whole, for
@@ -194,7 +194,7 @@ def read_features(path: str | Path, options: CSVOptions | None = None,
     return frame
 
 
-def _read_parquet_whole(path: str | Path, dtypes: Mapping[str, Any] | None) -> pd.DataFrame:
+def _read_parquet_whole(path: str | Path, dtypes: Mapping[str, object] | None) -> pd.DataFrame:
     """Every row of a Parquet file or directory; ``dtypes`` columns cast (missing values kept missing)."""
     from rulemodels.data._parquet import parquet_table
 
@@ -208,7 +208,7 @@ def _read_parquet_whole(path: str | Path, dtypes: Mapping[str, Any] | None) -> p
     return frame
 
 
-def _dtype_argument(dtypes: Mapping[str, Any] | None, header: bool) -> dict[Any, Any] | None:
+def _dtype_argument(dtypes: Mapping[str, object] | None, header: bool) -> dict[Any, Any] | None:
     """``read_csv``'s ``dtype``: by name, or by position for a file without a header (``x3`` is column 3)."""
     if not dtypes:
         return None
@@ -347,8 +347,9 @@ def load_data(source: str, target: str | None = None, positive: str | None = Non
         info = DATASET_INFO[source]
         if target is not None and target != info["target"]:
             raise ValueError(f"bundled dataset '{source}' has target '{info['target']}', not '{target}'")
-        X = _without(X, drop, info["target"])
-        return LabeledData(_as_categories(X, categorical, source), y.to_numpy().astype(int), info["target"], (0, 1), source)
+        name = str(info["target"])
+        X = _without(X, drop, name)
+        return LabeledData(_as_categories(X, categorical, source), y.to_numpy().astype(int), name, (0, 1), source)
     frame = read_features(source, options, dtypes=dict.fromkeys(categorical, str))
     if target is None:
         raise ValueError(

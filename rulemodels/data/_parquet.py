@@ -197,10 +197,10 @@ def _column_order(names: list[list[str]]) -> list[str]:
             name = min(set(follows) - done)
         done.add(name)
         order.append(name)
-        for other, before in follows.items():
-            if other not in done and name in before:
-                before.discard(name)
-                if not before:
+        for other, earlier in follows.items():
+            if other not in done and name in earlier:
+                earlier.discard(name)
+                if not earlier:
                     heapq.heappush(ready, other)
     return order
 

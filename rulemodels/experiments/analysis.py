@@ -409,10 +409,11 @@ def _selection_cell(outer: pd.DataFrame, inner: pd.DataFrame) -> dict[str, Any] 
         if not means:
             return None
         best = min(means, key=lambda c: (means[c], _candidate_order(c)))
-        if (*best, k) not in tests:
+        cell = (*best, k)  # named: mypy (target 3.10) misreads tests[(*best, k)] as 3.11 syntax, tests[*best, k]
+        if cell not in tests:
             return None
         chosen.append(best)
-        errors.append(tests[(*best, k)])
+        errors.append(tests[cell])
         inner_best.append(means[best])
     return {
         "nested_test_error": float(np.mean(errors)), "inner_cv_error": float(np.mean(inner_best)),

@@ -41,9 +41,11 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast, overload
 
 if TYPE_CHECKING:  # annotations only: rulemodels.rules._rule imports this module for Rule.to_sql & co.
+    from typing_extensions import TypeIs  # typing.TypeIs from Python 3.13 on
+
     from rulemodels.rules._rule import Clause, Literal, Rule
     from rulemodels.rules._rule_list import RuleList
 
@@ -189,7 +191,7 @@ def _sql_literal(lit: Literal, cast: bool = True) -> str:
     elif op in ("==", "!="):
         test = f"{column} {'=' if op == '==' else '<>'} {_sql_constant(value)}"
     else:  # in, not_in
-        members = ", ".join(_sql_constant(v) for v in value)  # type: ignore[union-attr]
+        members = ", ".join(_sql_constant(v) for v in _members(value))
         test = f"{column} {'IN' if op == 'in' else 'NOT IN'} ({members})"
     return f"({present} AND {test})"
 
@@ -237,13 +239,18 @@ def to_sql(rule: Rule | RuleList, *, cast: bool = True) -> str:
     '(("age" IS NOT NULL AND "age" > 50.0) AND ("bmi" IS NOT NULL AND "bmi" <= 30.0))'
     """
     if _is_rule_list(rule):
-        return _rule_list_sql(rule, cast)  # type: ignore[arg-type]
+        return _rule_list_sql(rule, cast)
     return _combine(rule, functools.partial(_sql_literal, cast=cast), and_=" AND ", or_=" OR ", true="TRUE", false="FALSE")
 
 
-def _is_rule_list(rule: object) -> bool:
+def _is_rule_list(rule: Rule | RuleList) -> TypeIs[RuleList]:
     """Whether ``rule`` is a :class:`~rulemodels.rules.RuleList` (read by its attributes: no import of the class)."""
     return hasattr(rule, "steps") and hasattr(rule, "default")
+
+
+def _members(value: object) -> tuple[object, ...]:
+    """The categories of a set literal's value (``in``/``not_in``), which :class:`Literal` stores as a tuple."""
+    return cast("tuple[object, ...]", value)
 
 
 def _sql_label(label: object) -> str:
@@ -284,13 +291,17 @@ def _query_literal(lit: Literal) -> str:
         return f"({column} == {_python_constant(value)})"
     if op == "!=":
         return f"({present} & ({column} != {_python_constant(value)}))"
-    members = "[" + ", ".join(_python_constant(v) for v in value) + "]"  # type: ignore[union-attr]
+    members = "[" + ", ".join(_python_constant(v) for v in _members(value)) + "]"
     if op == "in":
         return f"({present} & ({column} in {members}))"
     return f"({present} & ({column} not in {members}))"
 
 
-def to_query(rule: Rule | RuleList) -> Any:
+@overload
+def to_query(rule: Rule) -> str: ...
+@overload
+def to_query(rule: RuleList) -> dict[object, str]: ...
+def to_query(rule: Rule | RuleList) -> str | dict[object, str]:
     """The rule as an expression for ``pandas.DataFrame.query`` and ``DataFrame.eval``.
 
     ``frame.query(rule.to_query())`` keeps the rows where the rule is true and
@@ -325,7 +336,7 @@ def to_query(rule: Rule | RuleList) -> Any:
     [True, False]
     """
     if _is_rule_list(rule):
-        return _rule_list_queries(rule)  # type: ignore[return-value, arg-type]
+        return _rule_list_queries(rule)
     return _combine(rule, _query_literal, and_=" & ", or_=" | ", true=_QUERY_TRUE, false=_QUERY_FALSE)
 
 
@@ -531,7 +542,7 @@ def to_python(rule: Rule | RuleList) -> str:
     (1, 0)
     """
     if _is_rule_list(rule):
-        return _rule_list_python(rule)  # type: ignore[arg-type]
+        return _rule_list_python(rule)
     source = _PYTHON_HEADER.format(
         text=f"{rule.form.upper()}: {rule}", features=rule.features, missing=PYTHON_MISSING_TEXTS,
     )

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -225,7 +225,7 @@ def _rates_document(rates: PatternRates) -> dict[str, Any]:
 def save_model(
     path: str | Path, rule: Rule | RuleList, classes: tuple[Any, ...], target: str, features: list[str], *,
     pattern_rates: PatternRates | None = None, column_kinds: Mapping[str, ColumnKind] | None = None,
-    class_rates: ClassRates | None = None, **metadata: Any,
+    class_rates: ClassRates | None = None, **metadata: object,
 ) -> None:
     """Write a rule, its class names, its feature columns and (optionally) its pattern rates and
     column kinds as JSON.
@@ -444,7 +444,7 @@ def _check_kinds(kinds: Any, rule: Rule | RuleList, features: list[str], *, erro
         if literal.op not in _KIND_OPS[kind.kind]:
             raise error(f"'column_kinds.{literal.feature}' is {kind.kind}, but the rule has the literal '{literal}' "
                         "on it: the file is inconsistent")
-        values = literal.value if literal.op in SET_OPS else (literal.value,)
+        values = cast("tuple[object, ...]", literal.value) if literal.op in SET_OPS else (literal.value,)  # a set's value is a tuple
         wrong = [v for v in values if kind.values == "text" and not isinstance(v, str)
                  or kind.values == "numbers" and (isinstance(v, str | bool))]
         if wrong:

@@ -59,6 +59,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from rulemodels.rules._ops import CATEGORY_OPS, FLAG_OPS, SET_OPS, THRESHOLD_OPS
 from rulemodels.rules._rule import Clause, Literal, Rule, _category_sort_key
@@ -141,9 +142,9 @@ class _Column:
             below = ((1 << (j + 1)) - 1) & ~_MISSING  # cells 1..j
             return below if lit.op == "<=" else self.present & ~below
         if self.kind == "category":
-            members = lit.value if lit.op in SET_OPS else (lit.value,)
+            members = cast("tuple[object, ...]", lit.value) if lit.op in SET_OPS else (lit.value,)  # a set's value is a tuple
             inside = 0
-            for v in members:  # type: ignore[union-attr]
+            for v in members:
                 inside |= 1 << (self.values.index(v) + 1)
             return inside if lit.op in ("==", "in") else self.present & ~inside
         return 0b0010 if lit.op == "is_true" else 0b0100  # flag: cell 1 is x == 1, cell 2 is x == 0
@@ -475,8 +476,8 @@ def _two_valued_columns(literals: Iterable[Literal]) -> dict[str, tuple[object, 
     other: set[str] = set()
     for lit in literals:
         if lit.op in CATEGORY_OPS or lit.op in SET_OPS:
-            members = lit.value if lit.op in SET_OPS else (lit.value,)
-            categories.setdefault(lit.feature, {}).update(dict.fromkeys(members))  # type: ignore[arg-type]
+            members = cast("tuple[object, ...]", lit.value) if lit.op in SET_OPS else (lit.value,)  # a set's value is a tuple
+            categories.setdefault(lit.feature, {}).update(dict.fromkeys(members))
         elif lit.op not in ("is_nan", "not_nan"):
             other.add(lit.feature)
     out: dict[str, tuple[object, object]] = {}
@@ -542,7 +543,7 @@ def prefer_equality(rule: Rule, literals: Iterable[Literal]) -> tuple[Rule, tupl
                 changes[f"{lit} became {new} ({lit.feature} took the values {pair[0]} and {pair[1]} in training)"] = None
                 lit = new
             rewritten.append(lit)
-        clauses.append(Clause(rewritten))
+        clauses.append(Clause(tuple(rewritten)))
     if not changes:
         return rule, ()
     return Rule(rule.form, tuple(clauses)), tuple(changes)

@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from numbers import Integral, Real
-from typing import Any
+from typing import Any, cast
 
 from rulemodels import defaults
 
@@ -71,6 +71,7 @@ class Interval:
             return False
         if isinstance(value, Real) and not math.isfinite(value):
             return False
+        value = cast(float, value)  # for the comparisons below: the stubs of numbers.Real declare no > or >=
         if self.low is not None and (value < self.low or (value == self.low and self.closed in ("right", "neither"))):
             return False
         if self.high is not None and (value > self.high or (value == self.high and self.closed in ("left", "neither"))):
@@ -106,7 +107,7 @@ def _is_cv_object(value: Any) -> bool:
     if value is None:
         return True
     if isinstance(value, Integral) and not isinstance(value, bool):
-        return value >= 2
+        return int(value) >= 2
     if hasattr(value, "split") and hasattr(value, "get_n_splits"):
         return True
     return hasattr(value, "__iter__") and not isinstance(value, str)
@@ -122,7 +123,7 @@ def _is_random_state(value: Any) -> bool:
     import numpy as np
 
     return value is None or isinstance(value, np.random.RandomState) or (
-        isinstance(value, Integral) and not isinstance(value, bool) and 0 <= value <= 2**32 - 1
+        isinstance(value, Integral) and not isinstance(value, bool) and 0 <= int(value) <= 2**32 - 1
     )
 
 
@@ -139,7 +140,7 @@ _NAMED = {
         "an int in the range [0, 4294967295], an instance of 'numpy.random.mtrand.RandomState' or None",
     ),
     "verbose": (
-        lambda v: _is_boolean(v) or (isinstance(v, Integral) and v >= -1),
+        lambda v: _is_boolean(v) or (isinstance(v, Integral) and int(v) >= -1),
         "an int in the range [-1, inf) or an instance of 'bool'",
     ),
     "cv_object": (_is_cv_object, "an int in the range [2, inf), an object with split and get_n_splits, an iterable or None"),

@@ -52,6 +52,16 @@ def test_fit_a_bundled_dataset_by_name(capsys):
     assert "data: pima (768 samples" in out and "with glpk" in out
 
 
+def test_fit_with_class_weight_prints_the_plain_error_beside_the_plain_baseline(capsys):
+    assert main(["fit", "liver", "--class-weight", "balanced", "--clauses", "1"]) == 0
+    out = capsys.readouterr().out
+    _, y = load_dataset("liver")
+    majority = int(np.bincount(y).argmax())
+    baseline = 1 - np.bincount(y).max() / len(y)  # not the class-weighted 0.5
+    assert f"baseline: {baseline:.4f} (always {majority})" in out
+    assert "class weight: balanced; the error the learner minimised (class-weighted):" in out
+
+
 def test_fit_with_column_generation_matches_the_estimator(capsys):
     assert main(["fit", "liver", "--algorithm", "cg", "--clauses", "2", "--form", "cnf"]) == 0
     out = capsys.readouterr().out
