@@ -20,7 +20,14 @@ from solvers._common import classic_result, error_result
 from solvers._failure import process_failure, watchdog_message
 from solvers._supervise import supervised
 from solvers._watchdog import DEFAULT_TIME_LIMIT, WatchdogExpired, watchdog_deadline
-from solvers.base import Capabilities, MipProgress, SolveResult, SolverFallbackWarning, TerminationCondition
+from solvers.base import (
+    BackendBase,
+    Capabilities,
+    MipProgress,
+    SolveResult,
+    SolverFallbackWarning,
+    TerminationCondition,
+)
 from solvers.signals import reraise_interrupt
 
 logger = logging.getLogger(__name__)
@@ -44,7 +51,7 @@ def _warn_no_timer(name: str, reason: str) -> None:
     )
 
 
-class ClassicBackend:
+class ClassicBackend(BackendBase):
     """Settings and supervised solves of an adapter on Pyomo's classic ``SolverFactory``.
 
     Parameters

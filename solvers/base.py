@@ -7,6 +7,7 @@ live in sibling modules and are registered in :mod:`solvers.registry`.
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 import enum
 import math
@@ -20,6 +21,7 @@ import numpy as np
 __all__ = [
     "Availability",
     "Backend",
+    "BackendBase",
     "Capabilities",
     "MipProgress",
     "ModelChanges",
@@ -638,6 +640,10 @@ class Backend(Protocol):  # a protocol, never instantiated: no parameters; numpy
         It is not called for an LP. An exception it raises propagates after
         the solver was stopped.
 
+        The built-in adapters derive this method from :class:`BackendBase`;
+        what each does with ``changes``, ``load`` and the starts is in the
+        Notes of its class.
+
         Parameters
         ----------
         model : pyomo.environ.ConcreteModel
@@ -665,3 +671,33 @@ class Backend(Protocol):  # a protocol, never instantiated: no parameters; numpy
             The model whose solver state to free.
         """
         ...
+
+
+class BackendBase(Backend):
+    """The public ``solve`` of the built-in adapters, written once: the settings are read, then :meth:`_solve` runs.
+
+    :meth:`solve` has the signature and the documentation of :meth:`Backend.solve`; it builds the
+    :class:`SolveConfig` of the call (:meth:`SolveConfig.of`: a wrong ``config`` or an unknown keyword is
+    a ``TypeError`` before anything else) and hands it to the adapter's ``_solve``. A backend of one's own
+    may derive from this class or implement the :class:`Backend` protocol directly.
+    """
+
+    # The docstring of Backend.solve is inherited (inspect.getdoc): the protocol is its one home.
+    def solve(
+        self,
+        model: Any,
+        config: SolveConfig | None = None,
+        *,
+        changes: ModelChanges | None = None,
+        load: Sequence[Any] | None = None,
+        progress: Callable[[MipProgress], None] | None = None,
+        **settings: Any,
+    ) -> SolveResult:
+        return self._solve(model, SolveConfig.of(config, **settings), changes, load, progress)
+
+    @abc.abstractmethod
+    def _solve(
+        self, model: Any, config: SolveConfig, changes: ModelChanges | None, load: Sequence[Any] | None,
+        progress: Callable[[MipProgress], None] | None,
+    ) -> SolveResult:
+        """The adapter's solve, with the call's settings already checked (the arguments of :meth:`solve`)."""

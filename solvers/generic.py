@@ -115,6 +115,16 @@ class GenericBackend(ClassicBackend):
         Seconds a shell solver may run past its limit before the watchdog kills it.
     tee : bool, default=False
         Show the solver's output on stdout.
+
+    Notes
+    -----
+    :meth:`solve` reads the whole model and loads every variable at every
+    solve, so ``changes``, ``load`` and ``config.warm_start`` change nothing
+    here; nor does ``config.mip_start`` (no MIP start through this adapter).
+    ``config.time_limit`` None gives the solver no limit (a solver process is
+    still stopped by the watchdog after ``default_time_limit``);
+    ``config.options`` are applied over the backend's own. ``progress`` is
+    called at the start and the end of a MIP solve.
     """
 
     def available(self) -> Availability:
@@ -144,47 +154,11 @@ class GenericBackend(ClassicBackend):
             SolverFallbackWarning, stacklevel=3,
         )
 
-    def solve(
-        self,
-        model: Any,
-        config: SolveConfig | None = None,
-        *,
-        changes: ModelChanges | None = None,
-        load: Sequence[Any] | None = None,
-        progress: Callable[[MipProgress], None] | None = None,
-        **settings: Any,
+    def _solve(
+        self, model: Any, config: SolveConfig, changes: ModelChanges | None, load: Sequence[Any] | None,
+        progress: Callable[[MipProgress], None] | None,
     ) -> SolveResult:
-        """Solve ``model`` through ``SolverFactory(name)``; see :class:`solvers.base.Backend`.
-
-        The whole model is read and every variable loaded at every solve,
-        so ``changes``, ``load`` and ``config.warm_start`` change nothing
-        here; nor does ``config.mip_start`` (no MIP start through this
-        adapter). ``config.time_limit`` None gives the solver no limit (a
-        solver process is still stopped by the watchdog after
-        ``default_time_limit``); ``config.options`` are applied over the
-        backend's own.
-
-        Parameters
-        ----------
-        model : pyomo.environ.ConcreteModel
-            The model to solve; its variable values are loaded in place.
-        config : SolveConfig or None, default=None
-            How to solve (:class:`~solvers.base.SolveConfig`); None for the defaults.
-        changes : ModelChanges or None, default=None
-            Not used (the whole model is read).
-        load : sequence of VarData or None, default=None
-            Not used (every variable is loaded).
-        progress : callable or None, default=None
-            Called with a :class:`~solvers.base.MipProgress` at the start and the end of a MIP solve.
-        **settings
-            Fields of :class:`~solvers.base.SolveConfig`, set over ``config``.
-
-        Returns
-        -------
-        SolveResult
-            The termination, objective, bound and timings of the solve.
-        """
-        config = SolveConfig.of(config, **settings)
+        """Solve ``model`` through ``SolverFactory(name)`` (``changes`` and ``load`` are not used: see the Notes)."""
         start = time.perf_counter()
         status = self.available()
         if not status:

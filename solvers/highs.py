@@ -58,6 +58,7 @@ from pyomo.common.dependencies import attempt_import
 from solvers._common import zero_within_bounds
 from solvers.base import (
     Availability,
+    BackendBase,
     Capabilities,
     MipProgress,
     ModelChanges,
@@ -671,7 +672,7 @@ def _highs_version() -> str | None:
     return f"{highs.versionMajor()}.{highs.versionMinor()}.{highs.versionPatch()}"
 
 
-class HighsBackend:
+class HighsBackend(BackendBase):
     """HiGHS through highspy, one compiled instance per model.
 
     Parameters
@@ -688,7 +689,17 @@ class HighsBackend:
     -----
     The instance of a model is kept until :meth:`release` (or until the
     backend is dropped); pickling the backend (for parallel workers) drops
-    its instances.
+    its instances. :meth:`solve` re-uses it when ``changes`` says what changed
+    since the last solve of the model (None compiles the model again; see the
+    module docstring) and loads the variables of ``load`` (None: every one).
+
+    ``config.options`` of :meth:`solve` are native HiGHS options, applied over
+    the backend's own; ``warm_start=False`` clears the solver's previous
+    solution and basis first; ``mip_start=True`` passes the variables' current
+    values to highspy's ``setSolution`` (:func:`_set_start`). ``progress`` (a
+    MIP only) follows the search through highspy's MIP callbacks
+    (:class:`_MipWatch`): the start, each better solution, the state every
+    :data:`PROGRESS_INTERVAL` seconds, and the end.
     """
 
     name = "highs"
@@ -778,47 +789,11 @@ class HighsBackend:
                 _set_option(compiled.highs, name, value)
                 current[name] = value
 
-    def solve(
-        self,
-        model: Any,
-        config: SolveConfig | None = None,
-        *,
-        changes: ModelChanges | None = None,
-        load: Sequence[Any] | None = None,
-        progress: Callable[[MipProgress], None] | None = None,
-        **settings: Any,
+    def _solve(
+        self, model: Any, config: SolveConfig, changes: ModelChanges | None, load: Sequence[Any] | None,
+        progress: Callable[[MipProgress], None] | None,
     ) -> SolveResult:
-        """Solve ``model``, re-using its instance when ``changes`` says what changed (see the module docstring).
-
-        ``config.options`` are native HiGHS options, applied over the
-        backend's own; ``warm_start=False`` clears the solver's previous
-        solution and basis first; ``mip_start=True`` passes the variables'
-        current values to highspy's ``setSolution`` (:func:`_set_start`).
-        ``progress`` (a MIP only) follows the search through highspy's MIP
-        callbacks (:class:`_MipWatch`): the start, each better solution, the
-        state every :data:`PROGRESS_INTERVAL` seconds, and the end.
-
-        Parameters
-        ----------
-        model : pyomo.environ.ConcreteModel
-            The model to solve; its variable values are loaded in place.
-        config : SolveConfig or None, default=None
-            How to solve (:class:`~solvers.base.SolveConfig`); None for the defaults.
-        changes : ModelChanges or None, default=None
-            What changed since the last solve of ``model``; None compiles the model again.
-        load : sequence of VarData or None, default=None
-            The variables whose values to load; None loads every variable.
-        progress : callable or None, default=None
-            Called with a :class:`~solvers.base.MipProgress` while a MIP is solved.
-        **settings
-            Fields of :class:`~solvers.base.SolveConfig`, set over ``config``.
-
-        Returns
-        -------
-        SolveResult
-            The termination, objective, bound and timings of the solve.
-        """
-        config = SolveConfig.of(config, **settings)
+        """Solve ``model``, re-using its instance when ``changes`` says what changed (see the Notes)."""
         start = time.perf_counter()
         compiled = self._instance(model, changes)
         highs = compiled.highs

@@ -75,6 +75,19 @@ class ShellBackend(ClassicBackend):
     ------
     ValueError
         If ``name`` is not a supported executable.
+
+    Notes
+    -----
+    Every :meth:`solve` reads the whole model, starts from nothing and loads
+    every variable, so ``changes``, ``load`` and ``config.warm_start`` change
+    nothing here. ``config.mip_start`` with CBC: the nonzero integer values
+    the model holds are written as CBC's MIP start (Pyomo's
+    ``warmstart=True``; CBC fixes them and solves the LP of the other
+    variables to complete the start); GLPK has no MIP start and ignores it.
+    ``config.time_limit`` None means the backend's ``default_time_limit``;
+    ``config.options`` are applied over the backend's own, and one the binary
+    rejects is a ``ValueError`` naming it. ``progress`` is called at the start
+    and the end of a MIP solve.
     """
 
     def __init__(self, name: str, options: Mapping[str, Any] | None = None, threads: int | None = None, **settings: Any):
@@ -120,54 +133,11 @@ class ShellBackend(ClassicBackend):
             return TerminationCondition.infeasible_or_unbounded
         return map_legacy_termination(raw, self.name)
 
-    def solve(
-        self,
-        model: Any,
-        config: SolveConfig | None = None,
-        *,
-        changes: ModelChanges | None = None,
-        load: Sequence[Any] | None = None,
-        progress: Callable[[MipProgress], None] | None = None,
-        **settings: Any,
+    def _solve(
+        self, model: Any, config: SolveConfig, changes: ModelChanges | None, load: Sequence[Any] | None,
+        progress: Callable[[MipProgress], None] | None,
     ) -> SolveResult:
-        """Write ``model``, run the binary, load the solution; see :class:`solvers.base.Backend`.
-
-        Every solve reads the whole model, starts from nothing and loads
-        every variable, so ``changes``, ``load`` and ``config.warm_start``
-        change nothing here. ``config.mip_start`` with CBC: the nonzero
-        integer values the model holds are written as CBC's MIP start
-        (Pyomo's ``warmstart=True``; CBC fixes them and solves the LP of the
-        other variables to complete the start); GLPK has no MIP start and
-        ignores it. ``config.time_limit`` None means the backend's
-        ``default_time_limit``; ``config.options`` are applied over the
-        backend's own.
-
-        Parameters
-        ----------
-        model : pyomo.environ.ConcreteModel
-            The model to solve; its variable values are loaded in place.
-        config : SolveConfig or None, default=None
-            How to solve (:class:`~solvers.base.SolveConfig`); None for the defaults.
-        changes : ModelChanges or None, default=None
-            Not used (the whole model is read).
-        load : sequence of VarData or None, default=None
-            Not used (every variable is loaded).
-        progress : callable or None, default=None
-            Called with a :class:`~solvers.base.MipProgress` at the start and the end of a MIP solve.
-        **settings
-            Fields of :class:`~solvers.base.SolveConfig`, set over ``config``.
-
-        Returns
-        -------
-        SolveResult
-            The termination, objective, bound and timings of the solve.
-
-        Raises
-        ------
-        ValueError
-            A native option the binary rejects (the message names it).
-        """
-        config = SolveConfig.of(config, **settings)
+        """Write ``model``, run the binary, load the solution (``changes`` and ``load`` are not used: see the Notes)."""
         from pyomo.opt import SolverFactory
 
         start = time.perf_counter()
