@@ -36,7 +36,7 @@ import numpy.typing as npt
 from tests.helpers import public_object, public_objects
 
 #: The number of public annotations holding ``Any`` today. Lower it when you remove some; never raise it.
-CEILING = 197
+CEILING = 188
 
 
 def public_functions() -> Iterator[Callable[..., Any]]:

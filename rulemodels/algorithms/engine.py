@@ -184,9 +184,9 @@ class ClauseEngine:
             self.stats.n_repeats += 1
             return seen.copy()
         if self.formulation == "cuts":  # this fit's own master: nothing shared with other fits (ClauseCutLP)
-            clause = self.binarize(self._solve_by_cuts(weight), weight)
-            self._seen[weight_key] = clause
-            return clause.copy()
+            own = self.binarize(self._solve_by_cuts(weight), weight)
+            self._seen[weight_key] = own
+            return own.copy()
         lp_key = lp_digest(self._lp_prefix, weight_key)
         cache = self.cache
         clause = cache.clause(lp_key, self._method)

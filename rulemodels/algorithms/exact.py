@@ -50,7 +50,7 @@ logger = logging.getLogger(__name__)
 
 __all__ = ["ExactResult", "ExactSolveError", "heuristic_start", "prepare_problem", "solve_exact", "solve_exact_problem"]
 
-FORMULATIONS = {"zero_one": build_zero_one, "hamming": build_hamming}
+FORMULATIONS: dict[str, Callable[..., Any]] = {"zero_one": build_zero_one, "hamming": build_hamming}
 
 
 class ExactSolveError(SolveError):
@@ -107,7 +107,7 @@ def prepare_problem(
         if _is_binary(values):
             literals = [Literal(str(name), "is_true") for name in X.columns]
             return CNFProblem.from_binary(values.astype(np.int8), labels, literals=literals, form=form, sample_weight=sample_weight), None
-        settings = {} if n_thresholds is None else {"n_thresholds": n_thresholds}
+        settings: dict[str, Any] = {} if n_thresholds is None else {"n_thresholds": n_thresholds}
         binarizer = FeatureBinarizer(nan="indicator", **settings).fit(X)
         A = binarizer.transform(X)
         return CNFProblem.from_binary(A, labels, literals=binarizer.literals_, form=form, sample_weight=sample_weight), binarizer

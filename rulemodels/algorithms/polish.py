@@ -48,7 +48,7 @@ logger = logging.getLogger(__name__)
 
 __all__ = ["PolishReport", "polish_rule", "rule_weights"]
 
-_BUILDERS = {"zero_one": build_zero_one, "hamming": build_hamming}
+_BUILDERS: dict[str, Callable[..., Any]] = {"zero_one": build_zero_one, "hamming": build_hamming}
 _OBJECTIVES = {"zero_one": zero_one_objective, "hamming": hamming_objective}
 
 

@@ -85,7 +85,7 @@ def two_level_lp(
         relaxation.set_theta(theta)
     start = time.perf_counter()
     result = cache.backend.solve(
-        relaxation.model, config=SolveConfig(time_limit=time_limit, options=solver_options, warm_start=False),
+        relaxation.model, config=SolveConfig(time_limit=time_limit, options=solver_options or {}, warm_start=False),
         changes=ModelChanges(**relaxation.sparsity_changes()),
     )
     seconds = time.perf_counter() - start

@@ -378,14 +378,17 @@ class TrainingWorkspace:
         """
         if self.closed:
             raise RuntimeError("this TrainingWorkspace was closed: build a new one for further fits")
-        active = constraints is not None and constraints.active
-        key = (form, bool(allow_disable), float(disable_cost) if allow_disable else 0.0, constraints.key if active else None)
+        active = constraints if constraints is not None and constraints.active else None
+        key = (
+            form, bool(allow_disable), float(disable_cost) if allow_disable else 0.0,  # type: ignore[arg-type]  # None fails as before
+            None if active is None else active.key,
+        )
         cache = self._caches.get(key)
         if cache is None:
             problem = self.problem(form, constraints)
             hook = None
-            if active:
-                assert constraints is not None
+            if active is not None:
+                constraints = active
                 cost = constraints.literal_costs(problem.literals)
                 data = WorkingData.from_problem(
                     problem, allow_disable=allow_disable, disable_cost=disable_cost, tie_break=self.tie_break,
@@ -540,7 +543,7 @@ class TrainingWorkspace:
             # constraints do not bind), so a constraint the free rule already meets changes nothing.
             # Within the fit's time limit: the free fit gets what the constrained one left.
             free = self._learn(replace(spec, time_limit=remaining, constraints=None))
-            counters = {
+            counters: dict[str, Any] = {
                 "n_solves": learned.n_solves + free.n_solves, "n_builds": learned.n_builds + free.n_builds,
                 "n_reused": learned.n_reused + free.n_reused, "solver_seconds": learned.solver_seconds + free.solver_seconds,
             }
@@ -586,7 +589,7 @@ class TrainingWorkspace:
                 disable_cost=spec.disable_cost if spec.allow_disable else None, start=start,
                 **self._exact_settings(problem, constraints, "exact"),
             )
-            rule, objective = self._no_worse_than_a_constant(*self._better_constant(exact.rule, float(exact.objective)))
+            rule, objective = self._no_worse_than_a_constant(*self._better_constant(exact.rule, float(exact.objective or 0.0)))
             return LearnedRule(
                 rule=rule, objective=objective, history=[objective], n_iter=1,
                 termination=exact.termination, n_solves=1, n_builds=1, n_reused=0, solver_seconds=exact.solver_seconds,

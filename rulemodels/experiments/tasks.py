@@ -254,7 +254,7 @@ class Task:
                 f"Task.inner_fold and Task.n_inner_folds are set together (a nested-CV fit) or not at all, "
                 f"got inner_fold={self.inner_fold}, n_inner_folds={self.n_inner_folds}"
             )
-        if self.n_inner_folds is None:
+        if self.inner_fold is None or self.n_inner_folds is None:  # neither (checked above: both or neither)
             return
         if self.n_inner_folds < 2:
             raise ValueError(f"Task.n_inner_folds must be at least 2, got {self.n_inner_folds}")
@@ -479,7 +479,7 @@ def make_grid(
     thetas = _unique(float(t) for t in check_values("thetas", list(thetas), "theta", owner="make_grid", example="[0.01, 0.1]"))
     if isinstance(inner_folds, bool) or not isinstance(inner_folds, int | np.integer) or inner_folds < 0 or inner_folds == 1:
         raise ValueError(f"inner_folds must be 0 (no nested CV) or an integer >= 2, got {inner_folds!r}")
-    inner: list[dict[str, int | None]] = [{}]
+    inner: list[dict[str, Any]] = [{}]
     inner += [{"inner_fold": j, "n_inner_folds": int(inner_folds)} for j in range(int(inner_folds))]
     return [
         Task(algorithm=algorithm, n_clauses=r, theta=theta, fold=fold, n_folds=n_folds, **spec, **options, **split)
@@ -538,7 +538,8 @@ def split_indices(task: Task, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     splitter = StratifiedKFold(n_splits=task.n_folds, shuffle=True, random_state=task.random_state)
     train, test = next(islice(splitter.split(np.zeros(len(y)), y), task.fold, None))
     if task.is_inner:
-        inner = StratifiedKFold(n_splits=int(task.n_inner_folds), shuffle=True, random_state=task.random_state)
+        assert task.n_inner_folds is not None  # is_inner: a nested-CV task
+        inner = StratifiedKFold(n_splits=task.n_inner_folds, shuffle=True, random_state=task.random_state)
         inner_train, inner_test = next(islice(inner.split(train, y[train]), task.inner_fold, None))
         train, test = train[inner_train], train[inner_test]
     return train, test

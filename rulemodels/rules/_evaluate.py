@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
@@ -91,8 +91,8 @@ def threshold_tests(column: pd.Series, name: str, thresholds: Sequence[float]) -
     values, missing = integers
     info = np.iinfo(values.dtype)
     below = np.empty((len(values), len(thresholds)), dtype=bool)
-    for k, t in enumerate(thresholds):
-        bound = math.floor(t)  # exact: a Python int
+    for k, threshold in enumerate(thresholds):
+        bound = math.floor(threshold)  # exact: a Python int
         if bound < info.min:
             below[:, k] = False
         elif bound >= info.max:
@@ -177,9 +177,9 @@ def _binary_literal(lit: Literal, A: Any, index: Mapping[Literal, int]) -> np.nd
     """
     if lit.op in SET_OPS:
         member_op = "==" if lit.op == "in" else "!="
-        members = [_binary_literal(type(lit)(lit.feature, member_op, v), A, index) for v in lit.value]  # type: ignore[union-attr]
+        members = [_binary_literal(type(lit)(lit.feature, member_op, v), A, index) for v in cast("tuple[object, ...]", lit.value)]
         stacked = np.column_stack(members)
-        return stacked.any(axis=1) if lit.op == "in" else stacked.all(axis=1)
+        return np.asarray(stacked.any(axis=1) if lit.op == "in" else stacked.all(axis=1))
     if lit.op in NAN_OPS and lit not in index and lit.negate() not in index:
         present = _present_from_pair(lit.feature, A, index)
         if present is not None:

@@ -38,7 +38,7 @@ import math
 import numbers
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -223,7 +223,7 @@ class Literal:
         if op in CATEGORY_OPS:
             return f"{name} {op} {_format_category(value)}"
         if op in SET_OPS:
-            shown = ", ".join(_format_category(v) for v in value)  # type: ignore[union-attr]
+            shown = ", ".join(_format_category(v) for v in cast("tuple[object, ...]", value))
             return f"{name} {'in' if op == 'in' else 'not in'} {{{shown}}}"
         return {
             "is_true": name,
@@ -324,7 +324,7 @@ class Clause:
         Clause
             The clause of the negated literals.
         """
-        return Clause(lit.negate() for lit in self.literals)
+        return Clause(tuple(lit.negate() for lit in self.literals))
 
     def display_items(self, form: str) -> list[str]:
         """The conditions as printed: in an AND-term (``form='dnf'``) a column's
@@ -441,12 +441,12 @@ class Rule:
     @classmethod
     def dnf(cls, terms: Iterable[Iterable[Literal]]) -> Rule:
         """Build a DNF rule (OR of AND-terms) from iterables of literals."""
-        return cls("dnf", tuple(Clause(t) for t in terms))
+        return cls("dnf", tuple(Clause(cast("tuple[Literal, ...]", t)) for t in terms))  # Clause checks and converts
 
     @classmethod
     def cnf(cls, clauses: Iterable[Iterable[Literal]]) -> Rule:
         """Build a CNF rule (AND of OR-clauses) from iterables of literals."""
-        return cls("cnf", tuple(Clause(c) for c in clauses))
+        return cls("cnf", tuple(Clause(cast("tuple[Literal, ...]", c)) for c in clauses))  # Clause checks and converts
 
     # -- structure ---------------------------------------------------------
 
@@ -641,8 +641,8 @@ class Rule:
             The rule's value on each row.
         """
         if self.form == "cnf":
-            return clause_values.all(axis=1)
-        return clause_values.any(axis=1)
+            return np.asarray(clause_values.all(axis=1))
+        return np.asarray(clause_values.any(axis=1))
 
     # -- text --------------------------------------------------------------
 
@@ -743,7 +743,7 @@ class Rule:
             If anything is malformed; the message names the offending path.
         """
         form, clauses = read_rule_data(d, Literal)
-        return cls(form, tuple(Clause(c) for c in clauses))
+        return cls(form, tuple(Clause(tuple(c)) for c in clauses))
 
     @classmethod
     def from_json(cls, s: str | bytes) -> Rule:
