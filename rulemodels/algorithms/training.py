@@ -244,8 +244,9 @@ class TrainingWorkspace:
         started = time.perf_counter()
         if fit_binarizer:
             self.binarizer = clone(binarizer) if binarizer is not None else default_binarizer()
-            # labels and weights: label-aware thresholds
-            self.binarizer._fit(self.frame, self.labels, self.sample_weight, check_input=False)
+            # labels and weights, parsed and checked above: label-aware thresholds (the 0/1 labels are the class
+            # codes; which class is 0 does not change a two-class Gini impurity, so nor the thresholds)
+            self.binarizer._fit(self.frame, self.labels, self.sample_weight, check_input=False, n_classes=2)
         else:
             if binarizer is None:
                 raise ValueError("fit_binarizer=False needs the fitted binarizer to use (binarizer=...)")

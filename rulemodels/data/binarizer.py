@@ -480,13 +480,24 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         """
         return self._fit(X, y, sample_weight)
 
-    def _fit(self, X: Any, y: Any = None, sample_weight: Any = None, *, check_input: bool = True) -> FeatureBinarizer:
+    def _fit(
+        self, X: Any, y: Any = None, sample_weight: Any = None, *, check_input: bool = True, n_classes: int | None = None,
+    ) -> FeatureBinarizer:
         """:meth:`fit`; ``check_input=False`` is the inner path of a fit that checked ``X`` already: ``X`` is then
-        the DataFrame :func:`rulemodels.utils.to_frame` returned, taken as it is (scikit-learn's ``_fit(check_input=False)``)."""
+        the DataFrame :func:`rulemodels.utils.to_frame` returned, taken as it is (scikit-learn's ``_fit(check_input=False)``).
+
+        ``n_classes`` given (with ``check_input=False``) says the fit parsed ``y`` already: ``y`` is then each row's
+        class index (``0 .. n_classes - 1``) and ``sample_weight`` the checked weights, taken as they are (the labels
+        are parsed once per fit, at its boundary)."""
         validate_params(self)
         frame, had_names = _checked_frame(X) if check_input else (X, True)
         _check_cells(frame)
-        labels = self._fit_labels(y, sample_weight, frame.shape[0])
+        if n_classes is not None and not check_input and self.thresholds != "quantile":
+            labels: _Labels | None = _Labels(
+                np.asarray(y, dtype=np.intp), int(n_classes), np.asarray(sample_weight, dtype=float),
+            )
+        else:
+            labels = self._fit_labels(y, sample_weight, frame.shape[0])
         self.n_features_in_ = frame.shape[1]
         if had_names:
             self.feature_names_in_ = np.asarray(frame.columns, dtype=object)

@@ -3,6 +3,10 @@
 :func:`rulemodels.utils.to_frame` is the one check and conversion of the
 features; the binarizer inside a fit or a predict takes the checked frame as it
 is. The spy counts the converter's calls wherever the library imported it.
+
+The labels likewise: a two-class fit parses ``y`` once into its classes and 0/1
+labels (:func:`rulemodels.data.binary_labels`), and the binarizer's tree
+thresholds take those labels as class codes instead of parsing ``y`` again.
 """
 
 from __future__ import annotations
@@ -14,10 +18,11 @@ import pandas as pd
 import pytest
 import scipy.sparse as sp
 
+import rulemodels._fitted_rule as fitted_rule
+import rulemodels._rule_list_search as rule_list_search
 import rulemodels.algorithms.training as training
 import rulemodels.data._inputs as inputs
 import rulemodels.data.binarizer as binarizer
-import rulemodels.estimator as estimator
 import rulemodels.rules._rule as rule_module
 from rulemodels import BooleanRuleClassifier
 from rulemodels.data import FeatureBinarizer
@@ -25,7 +30,7 @@ from rulemodels.rules import Literal, Rule
 from rulemodels.utils import _frames, to_frame
 
 #: Every module that calls the converter, by the name it imported it under.
-CALLERS = (training, inputs, binarizer, estimator, rule_module)
+CALLERS = (training, inputs, binarizer, fitted_rule, rule_list_search, rule_module)
 
 
 @pytest.fixture
@@ -118,3 +123,50 @@ def test_the_converter_keeps_a_frame_and_names_an_array():
     assert to_frame(np.zeros((0, 2))).shape == (0, 2)  # a rule evaluates on no rows
     with pytest.raises(ValueError, match=r"^Found array with 0 sample\(s\) \(shape=\(0, 2\)\) while a minimum of 1 is required\.$"):
         to_frame(np.zeros((0, 2)), ensure_nonempty=True)
+
+
+@pytest.fixture
+def label_parses(monkeypatch) -> list[str]:
+    """The full parses of ``y`` (:func:`rulemodels.data.class_labels`, which :func:`rulemodels.data.binary_labels`
+    calls) and the binarizer's own label parsing, in the order of their calls."""
+    calls: list[str] = []
+    parse, codes = inputs.class_labels, binarizer._label_codes
+
+    def parse_spy(*args, **kwargs):
+        calls.append("class_labels")
+        return parse(*args, **kwargs)
+
+    def codes_spy(*args, **kwargs):
+        calls.append("_label_codes")
+        return codes(*args, **kwargs)
+
+    monkeypatch.setattr(inputs, "class_labels", parse_spy)
+    monkeypatch.setattr(binarizer, "_label_codes", codes_spy)
+    return calls
+
+
+@pytest.mark.parametrize("class_weight", [None, "balanced"])
+def test_a_two_class_fit_parses_y_once(pima_120_array_labels, label_parses, class_weight):
+    X, y = pima_120_array_labels
+    labels = np.where(y == 1, "yes", "no")
+    BooleanRuleClassifier(algorithm="scs", n_clauses=1, class_weight=class_weight).fit(X, labels)
+    assert label_parses == ["class_labels"]  # the tree thresholds took the workspace's 0/1 labels
+
+
+def test_a_binarizer_called_by_a_user_still_parses_its_labels(pima_120_array_labels, label_parses):
+    X, y = pima_120_array_labels
+    FeatureBinarizer(thresholds="tree").fit(X, y)
+    assert label_parses == ["_label_codes"]
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_the_tree_thresholds_do_not_depend_on_which_class_is_coded_1(pima_120_array_labels, weighted):
+    X, y = pima_120_array_labels
+    assert y[0] == 1  # the public fit codes the first row's class 0: the classes swapped against the 0/1 labels
+    weights = np.random.default_rng(0).uniform(0.1, 3.0, len(y)) if weighted else None
+    frame = to_frame(X, ensure_nonempty=True)
+    public = FeatureBinarizer(thresholds="tree").fit(X, np.where(y == 1, "yes", "no"), weights)  # codes by appearance
+    row_weights = np.ones(len(y)) if weights is None else weights
+    for codes in (y, 1 - y):  # the workspace's coding, and the classes swapped
+        trusted = FeatureBinarizer(thresholds="tree")._fit(frame, codes, row_weights, check_input=False, n_classes=2)
+        assert [repr(t) for t in trusted.literals_] == [repr(t) for t in public.literals_]  # bit for bit
