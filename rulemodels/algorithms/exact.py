@@ -194,8 +194,8 @@ def solve_exact(
     >>> learned = solve_exact(X, y, n_clauses=1, theta=0.01, solver="highs")
     >>> print(learned.rule)
     (x0)
-    >>> learned.termination
-    'optimal'
+    >>> print(learned.termination)
+    optimal
     """
     _check_arguments(formulation, theta, n_clauses)  # before binarizing: a typo should fail fast
     backend = get_backend(solver)  # and an unknown solver before the heuristic's start

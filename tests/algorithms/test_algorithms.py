@@ -273,17 +273,22 @@ def test_lower_layers_declare_no_defaults_for_the_estimator_settings():
     """``learn`` and the builders take θ, R, the algorithm and max_iter from their caller (the estimator's defaults live above)."""
     import inspect
 
-    from rulemodels.algorithms import TrainingWorkspace, learn
+    from rulemodels import defaults
+    from rulemodels.algorithms import FitSpec, learn
     from rulemodels.models import build_clause_dual_lp, build_clause_lp, build_hamming, build_zero_one
 
     required = {
         learn: {"algorithm", "n_clauses", "theta", "max_iter"},
-        TrainingWorkspace.learn: {"form", "algorithm", "n_clauses", "theta", "allow_disable", "disable_cost", "max_iter"},
+        FitSpec: {"form", "algorithm", "n_clauses", "theta"},  # the recipe a workspace learns with
         build_clause_lp: {"theta"}, build_clause_dual_lp: {"theta"}, build_zero_one: {"theta"}, build_hamming: {"theta"},
     }
     for function, names in required.items():
         parameters = inspect.signature(function).parameters
         assert {name for name in names if parameters[name].default is inspect.Parameter.empty} == names, function
+    # the recipe's other defaults are "off" or read from rulemodels.defaults, not numbers of its own
+    spec = inspect.signature(FitSpec).parameters
+    assert spec["max_iter"].default == defaults.DEFAULT_MAX_ITER and spec["polish_formulation"].default == defaults.POLISH_FORMULATION
+    assert (spec["allow_disable"].default, spec["disable_cost"].default, spec["time_limit"].default) == (False, None, None)
     with pytest.raises(TypeError, match="max_iter"):
         learn(None, algorithm="am", n_clauses=2, theta=0.01)
 
