@@ -10,17 +10,18 @@ LaTeX label: (2.1) OneLevelFormulation ... (2.4) OneLevelFormulationWj,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import pyomo.environ as pyo
 from pyomo.core.expr.numeric_expr import MonomialTermExpression, SumExpression
 
-from rulemodels.models._data import SampleGroups, check_nonnegative
+from rulemodels.models._data import SampleGroups, check_nonnegative, prepare_data
 
 __all__ = [
     "TwoLevelModel",
+    "build_two_level",
     "check_n_clauses",
     "clause_sum_rule",
     "declare_two_level",
@@ -206,6 +207,53 @@ def two_level_sparsity(m: pyo.ConcreteModel) -> Any:
     if m.find_component("w0") is not None:
         total = total + m.theta * m.c0 * sum(m.w0[r] for r in m.R)
     return total
+
+
+def build_two_level(
+    name: str,
+    A: Any,
+    y: Any,
+    n_clauses: int,
+    *,
+    declare_errors: Callable[[pyo.ConcreteModel, SampleGroups, bool], Any],
+    accuracy_doc: str,
+    objective_doc: str,
+    theta: float,
+    relax: bool,
+    sample_weight: Any,
+    feature_cost: Any,
+    disable_cost: float | None,
+    merge_identical: bool,
+    forbidden: Any,
+    max_literals: int | None,
+    counted: int | None,
+) -> TwoLevelModel:
+    """A two-level model named ``name``: what :func:`~rulemodels.models.build_zero_one` and :func:`~rulemodels.models.build_hamming` share.
+
+    Checks the inputs, groups the samples and declares, in this order, the
+    common part (:func:`declare_two_level`), the model's own error variables
+    and constraints (``declare_errors(m, groups, has_w0)``, which returns the
+    accuracy term ``Σ_i ω_i (error of sample i)``), the literal limits
+    (:func:`declare_literal_limits`), ``accuracy_cost`` (with ``accuracy_doc``),
+    ``sparsity_cost`` and the ``objective`` (with ``objective_doc``).
+    """
+    n_clauses = check_n_clauses(n_clauses)
+    data = prepare_data(
+        A, y, theta=theta, sample_weight=sample_weight, feature_cost=feature_cost,
+        disable_cost=disable_cost, merge_identical=merge_identical,
+    )
+    forbidden, max_literals = check_literal_limits(data.n_features, forbidden, max_literals, counted)
+    m = pyo.ConcreteModel(name=name)
+    declare_two_level(
+        m, n_features=data.n_features, n_clauses=n_clauses, groups=data.groups, group_weight=data.group_weight,
+        costs=data.costs, theta=theta, relax=relax, disable_cost=disable_cost,
+    )
+    accuracy = declare_errors(m, data.groups, disable_cost is not None)
+    declare_literal_limits(m, forbidden, max_literals, counted=counted)
+    m.accuracy_cost = pyo.Expression(expr=accuracy, doc=accuracy_doc)
+    m.sparsity_cost = pyo.Expression(expr=two_level_sparsity(m), doc="θ Σ_r Σ_j c_j w_jr")
+    m.objective = pyo.Objective(expr=m.accuracy_cost + m.sparsity_cost, doc=objective_doc)
+    return TwoLevelModel(m, data.groups)
 
 
 class TwoLevelModel:

@@ -14,11 +14,20 @@ from typing import Any
 import numpy as np
 
 from rulemodels.models._data import PreparedData, prepare_data
+from rulemodels.models._docs import fill_doc
 
 __all__ = ["TOLERANCE", "ClauseColumns", "prepare_cg_data"]
 
 TOLERANCE = 1e-9
 """Reduced costs above ``-TOLERANCE`` are not negative (a clause must improve the LP by more)."""
+
+#: The cost parameters of a clause's reduced cost and of the master's objective, filled into their docstrings.
+_CLAUSE_COSTS = """
+theta : float
+    The sparsity weight θ.
+clause_cost : float
+    ``c_0``, the cost of a clause in literals.
+"""
 
 
 class ClauseColumns:
@@ -99,6 +108,7 @@ class ClauseColumns:
         """
         return float(clause_cost + self.feature_cost[np.asarray(clause, dtype=np.intp)].sum())
 
+    @fill_doc(costs=_CLAUSE_COSTS)
     def reduced_cost(self, clause: Sequence[int], mu: np.ndarray, nu: float, theta: float, clause_cost: float) -> float:
         """``θ (c_0 + Σ_{j∈k} c_j) − Σ_{i ∈ P ∩ F_k} μ_i + Σ_{i ∈ Z ∩ F_k} ω_i − ν`` of one clause.
 
@@ -110,10 +120,7 @@ class ClauseColumns:
             The master's duals ``μ_i`` of the rows to cover.
         nu : float
             The master's dual ``ν`` of the cap on the number of clauses.
-        theta : float
-            The sparsity weight θ.
-        clause_cost : float
-            ``c_0``, the cost of a clause in literals.
+        {costs}
 
         Returns
         -------
@@ -123,6 +130,7 @@ class ClauseColumns:
         cover, pay = self.fails(clause)
         return float(theta * self.complexity(clause, clause_cost) - mu[cover].sum() + self.pay_weight[pay].sum() - nu)
 
+    @fill_doc(costs=_CLAUSE_COSTS)
     def objective(self, clauses: Sequence[Sequence[int]], theta: float, clause_cost: float) -> float:
         """The master's integer objective of selecting exactly ``clauses``: uncovered ``P`` + paying ``Z`` + θ·complexity.
 
@@ -130,10 +138,7 @@ class ClauseColumns:
         ----------
         clauses : sequence of sequence of int
             The selected clauses, each as feature indices.
-        theta : float
-            The sparsity weight θ.
-        clause_cost : float
-            ``c_0``, the cost of a clause in literals.
+        {costs}
 
         Returns
         -------

@@ -16,6 +16,7 @@ from pyomo.core.expr.relational_expr import InequalityExpression
 
 from rulemodels.models._build import ParamArray, linear_sum
 from rulemodels.models._data import check_nonnegative, unique_rows
+from rulemodels.models._docs import SET_THETA_SECTIONS, fill_doc
 from rulemodels.models.cg_columns import ClauseColumns
 
 __all__ = ["CGMaster", "build_cg_master"]
@@ -305,6 +306,7 @@ class CGMaster:
         m = self.model
         return float(pyo.value(m.pay[k] + m.theta * (m.c0 + m.literals[k])))
 
+    @fill_doc(sections=SET_THETA_SECTIONS)
     def set_theta(self, theta: float) -> dict[str, Any]:
         """Set θ (the Param ``theta``); return the new objective coefficients of every ``w_k`` for an in-place re-solve.
 
@@ -315,15 +317,7 @@ class CGMaster:
         re-solved at the next θ. Returns a dict for :class:`solvers.ModelChanges`
         (``objective``).
 
-        Parameters
-        ----------
-        theta : float
-            The new sparsity weight θ >= 0.
-
-        Returns
-        -------
-        dict
-            The changes for the backend: the new objective coefficients.
+        {sections}
         """
         check_nonnegative("theta", theta)
         self.model.theta = float(theta)

@@ -12,6 +12,7 @@ import pyomo.environ as pyo
 
 from rulemodels.models._build import ParamArray, linear_sum
 from rulemodels.models._data import check_nonnegative
+from rulemodels.models._docs import SET_THETA_SECTIONS, fill_doc
 from rulemodels.models.cg_columns import ClauseColumns
 
 __all__ = ["CGPricing", "build_cg_pricing"]
@@ -170,20 +171,13 @@ class CGPricing:
         self.model.nu = float(nu)
         return {"objective": (self._delta_cover, -mu)}
 
+    @fill_doc(sections=SET_THETA_SECTIONS)
     def set_theta(self, theta: float) -> dict[str, Any]:
         """Set θ (the Param ``theta``); return the new objective coefficients ``θ c_j`` of every ``z_j``.
 
         Returns a dict for :class:`solvers.ModelChanges` (``objective``).
 
-        Parameters
-        ----------
-        theta : float
-            The new sparsity weight θ >= 0.
-
-        Returns
-        -------
-        dict
-            The changes for the backend: the new objective coefficients of ``z_j``.
+        {sections}
         """
         check_nonnegative("theta", theta)
         m = self.model

@@ -61,8 +61,7 @@ import pyomo.environ as pyo
 import scipy.sparse as sp
 
 from rulemodels.models._build import ParamArray, weighted_sum
-from rulemodels.models._data import prepare_data
-from rulemodels.models.clause_lp import _add_data, _ClauseParams
+from rulemodels.models.clause_lp import _clause_model, _ClauseParams
 
 __all__ = [
     "CUT_GROUPS", "CUT_GROUPS_PER_SAMPLES", "CUT_GROUPS_RANGE", "CUT_STALL", "CUT_STALL_ROUNDS", "CUT_TOLERANCE",
@@ -102,12 +101,10 @@ def build_clause_cut_lp(
     ``cut`` (of the current ω) and the ``objective``. Without clause
     disabling (``disable_cost``).
     """
-    data = prepare_data(
-        A, y, theta=theta, sample_weight=sample_weight, feature_cost=feature_cost, disable_cost=None,
-        merge_identical=True,
+    m, data = _clause_model(
+        "clause_cut_lp", A, y, theta=theta, sample_weight=sample_weight, feature_cost=feature_cost,
+        disable_cost=None, merge_identical=True, tie_break=tie_break,
     )
-    m = pyo.ConcreteModel(name="clause_cut_lp")
-    _add_data(m, data, theta, None, tie_break)
     n_positive = int(data.groups.positives.shape[0])
     m.w = pyo.Var(m.J, domain=pyo.UnitInterval, doc="w_j = 1 if feature j is in the clause (eq. (2.4) OneLevelFormulationWj)")
     if n_groups is None:

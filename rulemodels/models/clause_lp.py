@@ -109,12 +109,10 @@ def build_clause_lp(
         ``neg_cost``, ``epsilon``, ``cover``, ``accuracy_cost``, ``sparsity_cost``, ``tie_break_cost``, ``objective``;
         with ``disable_cost``: ``w0``, ``c0``, ``neg_weight_total``.
     """
-    data = prepare_data(
-        A, y, theta=theta, sample_weight=sample_weight, feature_cost=feature_cost,
-        disable_cost=disable_cost, merge_identical=merge_identical,
+    m, data = _clause_model(
+        "clause_lp", A, y, theta=theta, sample_weight=sample_weight, feature_cost=feature_cost,
+        disable_cost=disable_cost, merge_identical=merge_identical, tie_break=tie_break,
     )
-    m = pyo.ConcreteModel(name="clause_lp")
-    _add_data(m, data, theta, disable_cost, tie_break)
     domain = pyo.Binary if integer else pyo.UnitInterval
     m.w = pyo.Var(m.J, domain=domain, doc="w_j = 1 if feature j is in the clause (eq. (2.4) OneLevelFormulationWj)")
     m.xi = pyo.Var(
@@ -212,12 +210,10 @@ def build_clause_dual_lp(
     ClauseLP
         The dual LP, not solved.
     """
-    data = prepare_data(
-        A, y, theta=theta, sample_weight=sample_weight, feature_cost=feature_cost,
-        disable_cost=disable_cost, merge_identical=merge_identical,
+    m, data = _clause_model(
+        "clause_dual_lp", A, y, theta=theta, sample_weight=sample_weight, feature_cost=feature_cost,
+        disable_cost=disable_cost, merge_identical=merge_identical, tie_break=tie_break,
     )
-    m = pyo.ConcreteModel(name="clause_dual_lp")
-    _add_data(m, data, theta, disable_cost, tie_break)
     m.u = pyo.Var(
         m.P, domain=pyo.NonNegativeReals, bounds=lambda model, p: (0, model.weight[p]),
         doc="u_i ∈ [0, ω_i]: dual of the cover constraint of positive sample i",
@@ -283,10 +279,16 @@ def tie_break_costs(n_features: int, scale: float) -> np.ndarray:
     return scale * np.arange(1, n_features + 1, dtype=float) / n_features
 
 
-def _add_data(
-    m: pyo.ConcreteModel, data: PreparedData, theta: float, disable_cost: float | None, tie_break: Any = None,
-) -> None:
-    """The sets and mutable Params both clause LPs share."""
+def _clause_model(
+    name: str, A: Any, y: Any, *, theta: float, sample_weight: Any, feature_cost: Any, disable_cost: float | None,
+    merge_identical: bool, tie_break: Any,
+) -> tuple[pyo.ConcreteModel, PreparedData]:
+    """The checked data and a new model named ``name`` with the sets and mutable Params every clause LP shares."""
+    data = prepare_data(
+        A, y, theta=theta, sample_weight=sample_weight, feature_cost=feature_cost,
+        disable_cost=disable_cost, merge_identical=merge_identical,
+    )
+    m = pyo.ConcreteModel(name=name)
     groups, costs, group_weight, n_features = data.groups, data.costs, data.group_weight, data.n_features
     positives = groups.positives
     negatives = groups.negatives
@@ -313,6 +315,7 @@ def _add_data(
         m.neg_weight_total = pyo.Param(
             initialize=float(group_weight[negatives].sum()), mutable=True, doc="Σ_{i: y_i=0} ω_i (a_i0 = 1 for all i)"
         )
+    return m, data
 
 
 class _ClauseParams:

@@ -22,20 +22,13 @@ This is the objective BCD and AM decrease; the exact MIP is for small data.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pyomo.environ as pyo
 
-from rulemodels.models._build import (
-    TwoLevelModel,
-    check_literal_limits,
-    check_n_clauses,
-    clause_sum_rule,
-    declare_literal_limits,
-    declare_two_level,
-    two_level_sparsity,
-)
-from rulemodels.models._data import prepare_data
+from rulemodels.models._build import TwoLevelModel, build_two_level, clause_sum_rule
+from rulemodels.models._data import SampleGroups
 
 __all__ = ["build_hamming"]
 
@@ -96,21 +89,17 @@ def build_hamming(
         ``eta`` (negatives), ``z`` (assignment), ``bigM``, ``xi_def``, ``assign_one``,
         ``eta_def``, ``accuracy_cost``, ``sparsity_cost``, ``objective``.
     """
-    n_clauses = check_n_clauses(n_clauses)
-    data = prepare_data(
-        A, y, theta=theta, sample_weight=sample_weight, feature_cost=feature_cost,
-        disable_cost=disable_cost, merge_identical=merge_identical,
+    return build_two_level(
+        "hamming_mip", A, y, n_clauses, declare_errors=partial(_declare_errors, relax=relax),
+        accuracy_doc="Σ_i ω_i η_i (minimal Hamming distance to a correct rule)", objective_doc="eq. (3.10) HammingFormulation",
+        theta=theta, relax=relax, sample_weight=sample_weight, feature_cost=feature_cost, disable_cost=disable_cost,
+        merge_identical=merge_identical, forbidden=forbidden, max_literals=max_literals, counted=counted,
     )
-    forbidden, max_literals = check_literal_limits(data.n_features, forbidden, max_literals, counted)
-    groups = data.groups
-    indptr = groups.patterns.indptr
-    has_w0 = disable_cost is not None
 
-    m = pyo.ConcreteModel(name="hamming_mip")
-    declare_two_level(
-        m, n_features=data.n_features, n_clauses=n_clauses, groups=groups, group_weight=data.group_weight,
-        costs=data.costs, theta=theta, relax=relax, disable_cost=disable_cost,
-    )
+
+def _declare_errors(m: pyo.ConcreteModel, groups: SampleGroups, has_w0: bool, *, relax: bool) -> Any:
+    """``bigM``, ``xi``, ``eta``, ``z`` and the constraints defining them; the accuracy term ``Σ_i ω_i η_i``."""
+    indptr = groups.patterns.indptr
     m.bigM = pyo.Param(
         m.N, initialize={int(i): float(indptr[i + 1] - indptr[i] + has_w0) for i in groups.negatives},
         doc="M_i = Σ_j a_ij, the largest clause sum of negative sample i",
@@ -138,11 +127,4 @@ def build_hamming(
         m.N, m.R, rule=lambda model, i, r: model.eta[i] >= clause_sum(model, i, r) - model.bigM[i] * (1 - model.z[i, r]),
         doc="η_i ≥ Σ_j a_ij w_jr − M_i (1 − z_ir) for y_i = 0",
     )
-    declare_literal_limits(m, forbidden, max_literals, counted=counted)
-    m.accuracy_cost = pyo.Expression(
-        expr=sum(m.weight[i] * m.xi[i, r] for i in m.P for r in m.R) + sum(m.weight[i] * m.eta[i] for i in m.N),
-        doc="Σ_i ω_i η_i (minimal Hamming distance to a correct rule)",
-    )
-    m.sparsity_cost = pyo.Expression(expr=two_level_sparsity(m), doc="θ Σ_r Σ_j c_j w_jr")
-    m.objective = pyo.Objective(expr=m.accuracy_cost + m.sparsity_cost, doc="eq. (3.10) HammingFormulation")
-    return TwoLevelModel(m, groups)
+    return sum(m.weight[i] * m.xi[i, r] for i in m.P for r in m.R) + sum(m.weight[i] * m.eta[i] for i in m.N)

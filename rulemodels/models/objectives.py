@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from rulemodels.models._docs import fill_doc
+
 __all__ = ["ROW_BLOCK_CELLS", "clause_sums", "hamming_objective", "row_products", "sparsity_cost", "zero_one_objective"]
 
 #: A 0/1 matrix held as integers (``WorkingData`` keeps large ones as uint8, 1 byte a cell instead of 8) is made
@@ -128,10 +130,32 @@ def sparsity_cost(W: np.ndarray, theta: float, feature_cost: Any = None, w0: Any
     return theta * total
 
 
+#: The parameters the two objectives share, filled into their docstrings.
+_OBJECTIVE_DATA = """
+A : array-like or sparse matrix of shape (n, d)
+    Binary features ``a_ij``.
+y : array-like of shape (n,), 0/1
+    The CNF labels.
+"""
+_OBJECTIVE_COSTS = """
+theta : float
+    The sparsity weight θ.
+sample_weight : array-like of shape (n,), optional
+    The weights ``ω_i`` (default 1).
+feature_cost : array-like of shape (d,), optional
+    The feature costs ``c_j`` (default 1).
+w0 : array-like of shape (R,), optional
+    The clause-disabling feature's weights ``w_0r``.
+disable_cost : float, default=0.0
+    ``c_0``, the cost of the clause-disabling feature.
+"""
+
+
 def _weights(sample_weight: Any, n: int) -> np.ndarray:
     return np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=float)
 
 
+@fill_doc(data=_OBJECTIVE_DATA, costs=_OBJECTIVE_COSTS)
 def zero_one_objective(
     A: Any, y: Any, W: np.ndarray, theta: float, *, sample_weight: Any = None, feature_cost: Any = None,
     w0: Any = None, disable_cost: float = 0.0,
@@ -140,22 +164,10 @@ def zero_one_objective(
 
     Parameters
     ----------
-    A : array-like or sparse matrix of shape (n, d)
-        Binary features ``a_ij``.
-    y : array-like of shape (n,), 0/1
-        The CNF labels.
+    {data}
     W : numpy.ndarray of shape (d, R)
         The binary clause weights ``w_jr``.
-    theta : float
-        The sparsity weight θ.
-    sample_weight : array-like of shape (n,), optional
-        The weights ``ω_i`` (default 1).
-    feature_cost : array-like of shape (d,), optional
-        The feature costs ``c_j`` (default 1).
-    w0 : array-like of shape (R,), optional
-        The clause-disabling feature's weights ``w_0r``.
-    disable_cost : float, default=0.0
-        ``c_0``, the cost of the clause-disabling feature.
+    {costs}
 
     Returns
     -------
@@ -177,6 +189,7 @@ def hamming_costs(A: Any, y: Any, W: np.ndarray, w0: Any = None) -> np.ndarray:
     return np.where(y == 1, positive_cost, negative_cost)
 
 
+@fill_doc(data=_OBJECTIVE_DATA, costs=_OBJECTIVE_COSTS)
 def hamming_objective(
     A: Any, y: Any, W: np.ndarray, theta: float, *, sample_weight: Any = None, feature_cost: Any = None,
     w0: Any = None, disable_cost: float = 0.0,
@@ -185,22 +198,10 @@ def hamming_objective(
 
     Parameters
     ----------
-    A : array-like or sparse matrix of shape (n, d)
-        Binary features ``a_ij``.
-    y : array-like of shape (n,), 0/1
-        The CNF labels.
+    {data}
     W : numpy.ndarray of shape (d, R)
         The clause weights ``w_jr``.
-    theta : float
-        The sparsity weight θ.
-    sample_weight : array-like of shape (n,), optional
-        The weights ``ω_i`` (default 1).
-    feature_cost : array-like of shape (d,), optional
-        The feature costs ``c_j`` (default 1).
-    w0 : array-like of shape (R,), optional
-        The clause-disabling feature's weights ``w_0r``.
-    disable_cost : float, default=0.0
-        ``c_0``, the cost of the clause-disabling feature.
+    {costs}
 
     Returns
     -------

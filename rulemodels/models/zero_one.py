@@ -27,16 +27,8 @@ from typing import Any
 
 import pyomo.environ as pyo
 
-from rulemodels.models._build import (
-    TwoLevelModel,
-    check_literal_limits,
-    check_n_clauses,
-    clause_sum_rule,
-    declare_literal_limits,
-    declare_two_level,
-    two_level_sparsity,
-)
-from rulemodels.models._data import prepare_data
+from rulemodels.models._build import TwoLevelModel, build_two_level, clause_sum_rule
+from rulemodels.models._data import SampleGroups
 
 __all__ = ["build_zero_one"]
 
@@ -93,21 +85,17 @@ def build_zero_one(
         ``beta_def``, ``accuracy_cost``, ``sparsity_cost``, ``objective``; with
         ``forbidden`` / ``max_literals`` also ``forbidden_literal`` / ``k_max`` and ``max_literals``.
     """
-    n_clauses = check_n_clauses(n_clauses)
-    data = prepare_data(
-        A, y, theta=theta, sample_weight=sample_weight, feature_cost=feature_cost,
-        disable_cost=disable_cost, merge_identical=merge_identical,
+    return build_two_level(
+        "tlp" if relax else "zero_one_mip", A, y, n_clauses, declare_errors=_declare_errors,
+        accuracy_doc="Σ_i ω_i ψ_i", objective_doc="eq. (4.14) GeneralLPFormulation",
+        theta=theta, relax=relax, sample_weight=sample_weight, feature_cost=feature_cost, disable_cost=disable_cost,
+        merge_identical=merge_identical, forbidden=forbidden, max_literals=max_literals, counted=counted,
     )
-    forbidden, max_literals = check_literal_limits(data.n_features, forbidden, max_literals, counted)
-    groups = data.groups
-    indptr, indices = groups.patterns.indptr, groups.patterns.indices
-    has_w0 = disable_cost is not None
 
-    m = pyo.ConcreteModel(name="tlp" if relax else "zero_one_mip")
-    declare_two_level(
-        m, n_features=data.n_features, n_clauses=n_clauses, groups=groups, group_weight=data.group_weight,
-        costs=data.costs, theta=theta, relax=relax, disable_cost=disable_cost,
-    )
+
+def _declare_errors(m: pyo.ConcreteModel, groups: SampleGroups, has_w0: bool) -> Any:
+    """``psi``, ``beta`` and the constraints bounding them; the accuracy term ``Σ_i ω_i ψ_i``."""
+    indptr, indices = groups.patterns.indptr, groups.patterns.indices
     m.psi = pyo.Var(m.P | m.N, domain=pyo.NonNegativeReals, doc="ψ_i: 0-1 error cost of sample i (eq. (4.14) GeneralLPFormulation)")
     m.beta = pyo.Var(m.N, m.R, bounds=(0, 1), doc="β_ir ≥ output of clause r on negative sample i")
     clause_sum = clause_sum_rule(groups, has_w0)
@@ -120,15 +108,11 @@ def build_zero_one(
         m.N, rule=lambda model, i: model.psi[i] >= sum(model.beta[i, r] for r in model.R) - (len(model.R) - 1),
         doc="ψ_i ≥ Σ_r β_ir − (R − 1) for y_i = 0 (eq. (4.14))",
     )
-    beta_index = [(int(i), int(j), r) for i in groups.negatives for j in indices[indptr[i]:indptr[i + 1]] for r in range(n_clauses)]
+    beta_index = [(int(i), int(j), r) for i in groups.negatives for j in indices[indptr[i]:indptr[i + 1]] for r in range(len(m.R))]
     m.beta_def = pyo.Constraint(
         beta_index, rule=lambda model, i, j, r: model.beta[i, r] >= model.w[j, r],
         doc="β_ir ≥ a_ij w_jr for y_i = 0 (rows only where a_ij = 1; eq. (4.14))",
     )
     if has_w0:
         m.beta_def0 = pyo.Constraint(m.N, m.R, rule=lambda model, i, r: model.beta[i, r] >= model.w0[r], doc="β_ir ≥ a_i0 w_0r")
-    declare_literal_limits(m, forbidden, max_literals, counted=counted)
-    m.accuracy_cost = pyo.Expression(expr=sum(m.weight[i] * m.psi[i] for i in m.P | m.N), doc="Σ_i ω_i ψ_i")
-    m.sparsity_cost = pyo.Expression(expr=two_level_sparsity(m), doc="θ Σ_r Σ_j c_j w_jr")
-    m.objective = pyo.Objective(expr=m.accuracy_cost + m.sparsity_cost, doc="eq. (4.14) GeneralLPFormulation")
-    return TwoLevelModel(m, groups)
+    return sum(m.weight[i] * m.psi[i] for i in m.P | m.N)

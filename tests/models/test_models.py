@@ -229,32 +229,21 @@ def test_clause_sums_and_sparsity_cost():
 # ---------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("which", "objective"), [("zero_one", zero_one_objective), ("hamming", hamming_objective)], ids=["zero_one", "hamming"],
+)
 @pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
-def test_zero_one_mip_matches_brute_force(backend, case):
-    model = build("zero_one", case, relax=False)
-    assert solve(backend, model) == pytest.approx(brute_force(case, "zero_one"), abs=TOL)
+def test_two_level_mip_matches_brute_force(backend, case, which, objective):
+    model = build(which, case)
+    assert solve(backend, model) == pytest.approx(brute_force(case, which), abs=TOL)
     # the solution itself scores its objective under the numpy definition
     W, w0 = two_level_weights(model.model)
     W, w0 = np.round(W), None if w0 is None else np.round(w0)
     data = case_data(case)
     kwargs = dict(data["kwargs"])
     extra = {"w0": w0, "disable_cost": kwargs.pop("disable_cost")} if w0 is not None else {}
-    assert zero_one_objective(data["A"], data["y"], W, case.theta, **kwargs, **extra) == pytest.approx(
-        brute_force(case, "zero_one"), abs=TOL
-    )
-
-
-@pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
-def test_hamming_mip_matches_brute_force(backend, case):
-    model = build("hamming", case)
-    assert solve(backend, model) == pytest.approx(brute_force(case, "hamming"), abs=TOL)
-    W, w0 = two_level_weights(model.model)
-    W, w0 = np.round(W), None if w0 is None else np.round(w0)
-    data = case_data(case)
-    kwargs = dict(data["kwargs"])
-    extra = {"w0": w0, "disable_cost": kwargs.pop("disable_cost")} if w0 is not None else {}
-    assert hamming_objective(data["A"], data["y"], W, case.theta, **kwargs, **extra) == pytest.approx(
-        brute_force(case, "hamming"), abs=TOL
+    assert objective(data["A"], data["y"], W, case.theta, **kwargs, **extra) == pytest.approx(
+        brute_force(case, which), abs=TOL
     )
 
 
