@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -174,37 +174,38 @@ def _seen(column: pd.Series, values: np.ndarray) -> str:
     return f"{values.size} {'value' if values.size == 1 else 'values'} of dtype {column.dtype}, e.g. {_example(values)}"
 
 
+def _convert_where(column: pd.Series, values: np.ndarray, where: np.ndarray, convert: Callable[[Any], Any],
+                   message: Callable[[Any], str]) -> tuple[pd.Series, str | None]:
+    """``column`` (its object ``values``) with ``convert`` applied where ``where`` holds, and ``message(first)``
+    (``first``: the first converted value); ``column`` itself and no message where ``where`` holds nowhere."""
+    if not where.any():
+        return column, None
+    out = values.copy()
+    out[where] = [convert(v) for v in values[where]]
+    return pd.Series(out, index=column.index, name=column.name, dtype=object), message(out[where][0])
+
+
 def _conform_text(name: str, column: pd.Series, kind: ColumnKind) -> tuple[pd.Series, str | None]:
     values = column.to_numpy(dtype=object)
     if all_text(values):  # no number among the present values
         return column, None
     missing = np.asarray(pd.isna(column), dtype=bool)
     numeric = np.fromiter((not m and is_number(v) for v, m in zip(values, missing)), dtype=bool, count=len(values))
-    if not numeric.any():
-        return column, None
-    out = values.copy()
-    out[numeric] = [_number_as_text(v) for v in values[numeric]]
-    message = (
+    return _convert_where(column, values, numeric, _number_as_text, lambda first: (
         f"column {name!r} was learned as {kind}, but the data holds numbers ({_seen(column, values[numeric])}): "
-        f"they are matched as text ({_example(values[numeric])} as {out[numeric][0]!r}); text lost when they were "
+        f"they are matched as text ({_example(values[numeric])} as {first!r}); text lost when they were "
         f"read as numbers (leading zeros, trailing decimal zeros) cannot be recovered: read the column as text, "
         f"e.g. pd.read_csv(..., dtype={{{name!r}: str}})"
-    )
-    return pd.Series(out, index=column.index, name=column.name, dtype=object), message
+    ))
 
 
 def _conform_number_categories(name: str, column: pd.Series, kind: ColumnKind) -> tuple[pd.Series, str | None]:
     values = column.to_numpy(dtype=object)
     text = np.fromiter((isinstance(v, str) for v in values), dtype=bool, count=len(values))
-    if not text.any():
-        return column, None
-    out = values.copy()
-    out[text] = [_text_as_number(v) for v in values[text]]
-    message = (
+    return _convert_where(column, values, text, _text_as_number, lambda _first: (
         f"column {name!r} was learned as {kind}, but the data holds text ({_seen(column, values[text])}): "
         "text that reads as a number is matched as that number, other text matches none of the learned categories"
-    )
-    return pd.Series(out, index=column.index, name=column.name, dtype=object), message
+    ))
 
 
 def _conform_numeric(name: str, column: pd.Series, kind: ColumnKind) -> tuple[pd.Series, str | None]:

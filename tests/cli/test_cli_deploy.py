@@ -136,6 +136,14 @@ def valid_document() -> dict:
     }
 
 
+def with_column_kinds(kinds: object) -> dict:
+    """The change to :func:`valid_document` that gives it a rule on the text codes ``icd`` (and a column ``age``)
+    and these column kinds (the column kinds' own tests: tests/rules/test_column_kinds.py)."""
+    return {"features": ["icd", "age"], "column_kinds": kinds,
+            "rule": {"format": "rulemodels.rule", "version": 1, "form": "dnf",
+                     "clauses": [[{"feature": "icd", "op": "==", "value": "250"}]]}}
+
+
 @pytest.mark.parametrize("change, field", [
     ({"classes": [1, 1]}, "'classes' must be two different labels"),
     ({"classes": [1, "1"]}, "'classes' must be two different labels"),
@@ -152,6 +160,19 @@ def valid_document() -> dict:
                         "unseen": [0.1, 0.9]}}, "'pattern_rates.patterns' must be a list of lists of 1 booleans"),
     ({"pattern_rates": {"patterns": [[True]], "n_samples": [1], "n_positive": [1], "proba": [1.5],
                         "unseen": [0.1, 0.9]}}, "'pattern_rates.proba' must be a list of 1 numbers in [0, 1]"),
+    (with_column_kinds([]), "'column_kinds' must be an object"),
+    (with_column_kinds({"icd": {"kind": "text"}}), "'column_kinds.icd': kind must be one of numeric, categorical, flag"),
+    (with_column_kinds({"icd": {"kind": "categorical"}}), "'column_kinds.icd': a categorical column's values must be one of"),
+    (with_column_kinds({"icd": {"kind": "categorical", "values": "text", "x": 1}}), "'column_kinds.icd': expected an object"),
+    (with_column_kinds({"icd": "categorical"}), "'column_kinds.icd': expected an object"),
+    (with_column_kinds({"age": {"kind": "numeric", "values": "text"}, "icd": {"kind": "categorical", "values": "text"}}),
+     "'column_kinds.age': only a categorical column has 'values'"),
+    (with_column_kinds({"icd": {"kind": "categorical", "values": "text"}, "zip": {"kind": "numeric"}}),
+     "'column_kinds' names ['zip'], which 'features' does not list"),
+    (with_column_kinds({"age": {"kind": "numeric"}}), "'column_kinds' has no entry for ['icd'], which the rule uses"),
+    (with_column_kinds({"icd": {"kind": "numeric"}}), "'column_kinds.icd' is numeric, but the rule has the literal 'icd == 250'"),
+    (with_column_kinds({"icd": {"kind": "categorical", "values": "numbers"}}),
+     "says its categories are numbers, but the rule compares it with '250'"),
 ])
 def test_every_field_of_a_rule_file_is_checked_and_named(change, field, tmp_path):
     document = {**valid_document(), **change}

@@ -18,7 +18,7 @@ import pytest
 
 from rulemodels import BooleanRuleClassifier, ColumnKindDriftWarning, FeatureBinarizer, Literal, Rule
 from rulemodels.cli import main
-from rulemodels.rules import ColumnKind, RuleFormatError, conform, load_model, save_model
+from rulemodels.rules import ColumnKind, conform, load_model, save_model
 
 #: Training codes: some look like numbers, most do not, so pandas keeps the column as text.
 TRAIN_CODES = ["250", "428", "401", "E11", "V58", "E78", "Z79", "I10"]
@@ -176,28 +176,7 @@ def test_old_rule_files_without_kinds_still_load_and_predict(tmp_path):
         assert model.predict(X.assign(icd=[250, 1, 2, 3])).tolist() == ["no", "no", "no", "no"]
 
 
-@pytest.mark.parametrize("kinds, message", [
-    ([], "'column_kinds' must be an object"),
-    ({"icd": {"kind": "text"}}, "'column_kinds.icd': kind must be one of numeric, categorical, flag"),
-    ({"icd": {"kind": "categorical"}}, "'column_kinds.icd': a categorical column's values must be one of"),
-    ({"icd": {"kind": "categorical", "values": "text", "x": 1}}, "'column_kinds.icd': expected an object"),
-    ({"icd": "categorical"}, "'column_kinds.icd': expected an object"),
-    ({"age": {"kind": "numeric", "values": "text"}, "icd": {"kind": "categorical", "values": "text"}},
-     "'column_kinds.age': only a categorical column has 'values'"),
-    ({"icd": {"kind": "categorical", "values": "text"}, "zip": {"kind": "numeric"}},
-     "'column_kinds' names ['zip'], which 'features' does not list"),
-    ({"age": {"kind": "numeric"}}, "'column_kinds' has no entry for ['icd'], which the rule uses"),
-    ({"icd": {"kind": "numeric"}}, "'column_kinds.icd' is numeric, but the rule has the literal 'icd == 250'"),
-    ({"icd": {"kind": "categorical", "values": "numbers"}}, "says its categories are numbers, but the rule compares it with '250'"),
-])
-def test_column_kinds_are_validated_like_every_field(kinds, message, tmp_path):
-    document = {"format": "rulemodels.model", "version": 1, "target": "y", "classes": [0, 1], "features": ["icd", "age"],
-                "rule": Rule.dnf([[Literal("icd", "==", "250")]]).to_dict(), "column_kinds": kinds}
-    path = tmp_path / "rule.json"
-    path.write_text(json.dumps(document))
-    with pytest.raises(RuleFormatError) as info:
-        load_model(path)
-    assert str(info.value).startswith(f"'{path}': ") and message in str(info.value)
+# The column_kinds field is checked with every other field of a model file (tests/cli/test_cli_deploy.py).
 
 
 def test_save_model_refuses_kinds_that_miss_a_used_column(tmp_path):

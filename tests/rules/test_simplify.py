@@ -255,15 +255,21 @@ def _frames() -> st.SearchStrategy[pd.DataFrame]:
     )
 
 
+def _simplified_exactly(rule: Rule, X: pd.DataFrame) -> Rule:
+    """``simplify_rule(rule)``, checked to predict exactly as ``rule`` on ``X`` and to be a fixed point."""
+    simplified, _ = simplify_rule(rule)
+    assert simplified.evaluate(X).tolist() == rule.evaluate(X).tolist()
+    assert simplify_rule(simplified)[0] == simplified  # a fixed point
+    return simplified
+
+
 @settings(max_examples=300, deadline=None)
 @given(rule=_rules(), X=_frames())
 def test_simplified_rule_predicts_exactly_as_the_raw_rule(rule: Rule, X: pd.DataFrame) -> None:
-    simplified, report = simplify_rule(rule)
-    assert simplified.evaluate(X).tolist() == rule.evaluate(X).tolist()
+    simplified = _simplified_exactly(rule, X)
     assert simplified.n_clauses <= rule.n_clauses
     assert simplified.n_conditions <= rule.n_conditions
     assert Rule.from_json(simplified.to_json()) == simplified
-    assert simplify_rule(simplified)[0] == simplified  # a fixed point
 
 
 def _interval(bounds: tuple[float | None, float | None]) -> list[L]:
@@ -290,10 +296,8 @@ def _interval_rules() -> st.SearchStrategy[Rule]:
 @settings(max_examples=300, deadline=None)
 @given(rule=_interval_rules(), X=_frames())
 def test_merged_clauses_predict_exactly_as_the_raw_rule(rule: Rule, X: pd.DataFrame) -> None:
-    simplified, _ = simplify_rule(rule)
-    assert simplified.evaluate(X).tolist() == rule.evaluate(X).tolist()
+    simplified = _simplified_exactly(rule, X)
     assert simplified.n_literals <= rule.n_literals
-    assert simplify_rule(simplified)[0] == simplified
     negated, _ = simplify_rule(rule.negate())  # the other form of the same clauses
     assert negated.evaluate(X).tolist() == rule.negate().evaluate(X).tolist()
 
