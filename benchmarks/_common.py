@@ -1,7 +1,8 @@
-"""Helpers shared by the benchmark scripts: machine description, tables, JSON input and output."""
+"""Helpers shared by the benchmark scripts: machine description, command line, test errors, tables, JSON input and output."""
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import json
 import os
@@ -30,6 +31,23 @@ def machine() -> dict[str, Any]:
         "cpus": os.cpu_count(),
         "solvers": {info.name: info.version for info in describe_backends() if info.available},
     }
+
+
+def study_parser(doc: str, datasets: Sequence[str], out: Path) -> argparse.ArgumentParser:
+    """The command line of a study over datasets: ``--datasets``, ``--jobs`` (default 1) and ``--out`` (default
+    ``out``), described by the first line of the study's docstring ``doc``; a study adds its own options."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--datasets", nargs="+", default=list(datasets))
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=out)
+    return parser
+
+
+def error_percent(model: Any, X: Any, y: Any) -> float:
+    """The test error of a fitted classifier on ``X`` with labels ``y``, in percent."""
+    import numpy as np
+
+    return 100.0 * float(np.mean(model.predict(X) != np.asarray(y)))
 
 
 def peak_rss_mib() -> float:

@@ -27,60 +27,32 @@ from solvers.lazy import lazy_exports
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (milliseconds of `import rulemodels`)
 
-#: public name -> the module that defines it
-_EXPORTS: dict[str, str] = {
-    "AllMissingColumnWarning": "rulemodels.data",
-    "BooleanRuleCV": "rulemodels.model_selection",
-    "BooleanRuleClassifier": "rulemodels.estimator",
-    "Clause": "rulemodels.rules",
-    "ColumnKindDriftWarning": "rulemodels.rules",
-    "FeatureBinarizer": "rulemodels.data",
-    "HeaderLooksLikeDataWarning": "rulemodels.data",
-    "IDLikeColumnWarning": "rulemodels.data",
-    "Literal": "rulemodels.rules",
-    "Rule": "rulemodels.rules",
-    "RuleList": "rulemodels.rules",
-    "RuleFormatError": "rulemodels.rules",
-    "TimeLimitWarning": "rulemodels.algorithms.result",
-    "TrainingWorkspace": "rulemodels.algorithms.training",
-    "TrivialRuleWarning": "rulemodels.algorithms.baseline",
-    "__version__": "rulemodels.utils._version",  # the installed version, from the package metadata
-    "list_datasets": "rulemodels.datasets",
-    "load_dataset": "rulemodels.datasets",
-    "load_model": "rulemodels.rules",
-    "make_rule_data": "rulemodels.datasets",
-    "report_html": "rulemodels.report",
-    "save_model": "rulemodels.rules",
-    "solve_exact": "rulemodels.algorithms.exact",
-}
+# The public names, each from the module that defines it (`NAME as NAME`: an explicit re-export): imports
+# for type checkers and IDEs, and the table of what __getattr__ imports on first use (lazy_exports reads it).
+if TYPE_CHECKING:  # pragma: no cover - never runs
+    from rulemodels.algorithms.baseline import TrivialRuleWarning as TrivialRuleWarning
+    from rulemodels.algorithms.exact import solve_exact as solve_exact
+    from rulemodels.algorithms.result import TimeLimitWarning as TimeLimitWarning
+    from rulemodels.algorithms.training import TrainingWorkspace as TrainingWorkspace
+    from rulemodels.data import AllMissingColumnWarning as AllMissingColumnWarning
+    from rulemodels.data import FeatureBinarizer as FeatureBinarizer
+    from rulemodels.data import HeaderLooksLikeDataWarning as HeaderLooksLikeDataWarning
+    from rulemodels.data import IDLikeColumnWarning as IDLikeColumnWarning
+    from rulemodels.datasets import list_datasets as list_datasets
+    from rulemodels.datasets import load_dataset as load_dataset
+    from rulemodels.datasets import make_rule_data as make_rule_data
+    from rulemodels.estimator import BooleanRuleClassifier as BooleanRuleClassifier
+    from rulemodels.model_selection import BooleanRuleCV as BooleanRuleCV
+    from rulemodels.report import report_html as report_html
+    from rulemodels.rules import Clause as Clause
+    from rulemodels.rules import ColumnKindDriftWarning as ColumnKindDriftWarning
+    from rulemodels.rules import Literal as Literal
+    from rulemodels.rules import Rule as Rule
+    from rulemodels.rules import RuleFormatError as RuleFormatError
+    from rulemodels.rules import RuleList as RuleList
+    from rulemodels.rules import load_model as load_model
+    from rulemodels.rules import save_model as save_model
+    from rulemodels.utils._version import __version__ as __version__
 
-__all__ = sorted(_EXPORTS)
-
-if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from rulemodels.algorithms.baseline import TrivialRuleWarning
-    from rulemodels.algorithms.exact import solve_exact
-    from rulemodels.algorithms.result import TimeLimitWarning
-    from rulemodels.algorithms.training import TrainingWorkspace
-    from rulemodels.data import (
-        AllMissingColumnWarning,
-        FeatureBinarizer,
-        HeaderLooksLikeDataWarning,
-        IDLikeColumnWarning,
-    )
-    from rulemodels.datasets import list_datasets, load_dataset, make_rule_data
-    from rulemodels.estimator import BooleanRuleClassifier
-    from rulemodels.model_selection import BooleanRuleCV
-    from rulemodels.report import report_html
-    from rulemodels.rules import (
-        Clause,
-        ColumnKindDriftWarning,
-        Literal,
-        Rule,
-        RuleFormatError,
-        RuleList,
-        load_model,
-        save_model,
-    )
-    from rulemodels.utils._version import __version__
-
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__)
+__all__ = __dir__()  # the names above, sorted

@@ -12,7 +12,6 @@ of the grid, and writes ``benchmarks/studies/results/default_theta.md`` and ``.j
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 import warnings
@@ -27,7 +26,7 @@ REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # benchmarks._common when run as a script
 
-from benchmarks._common import machine, markdown_table, write_json  # noqa: E402
+from benchmarks._common import error_percent, machine, markdown_table, study_parser, write_json  # noqa: E402
 
 DATASETS = ("liver", "parkinsons", "pima", "sonar")
 #: θ as a share of the training rows, about four steps per factor of ten.
@@ -51,18 +50,14 @@ def run_fold(dataset: str, fold: int, train: np.ndarray, test: np.ndarray) -> li
                 fitted = BooleanRuleClassifier(form=form, theta=theta).fit(X.iloc[train], y[train], workspace=workspace)
                 records.append({
                     "dataset": dataset, "fold": fold, "form": form, "theta": theta,
-                    "error": 100.0 * float(np.mean(fitted.predict(X.iloc[test]) != y[test])),
+                    "error": error_percent(fitted, X.iloc[test], y[test]),
                     "n_literals": fitted.rule_.n_literals,
                 })
     return records
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--datasets", nargs="+", default=list(DATASETS))
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--out", type=Path, default=RESULTS / "default_theta")
-    args = parser.parse_args()
+    args = study_parser(__doc__, DATASETS, RESULTS / "default_theta").parse_args()
     from rulemodels import defaults, load_dataset
 
     tasks = []

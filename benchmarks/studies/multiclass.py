@@ -16,7 +16,6 @@ are ``BooleanRuleClassifier()`` with its defaults and the variants in
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 import warnings
@@ -32,7 +31,7 @@ REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # benchmarks._common when run as a script
 
-from benchmarks._common import machine, markdown_table, write_json  # noqa: E402
+from benchmarks._common import error_percent, machine, markdown_table, study_parser, write_json  # noqa: E402
 
 DATASETS = ("liver", "parkinsons", "pima", "sonar")
 RESULTS = Path(__file__).parent / "results"
@@ -82,23 +81,19 @@ def run_fold(name: str, fold: int, train: np.ndarray, test: np.ndarray) -> list[
         fitted = BooleanRuleClassifier(**params).fit(X.iloc[train], y[train])
         records.append({
             "dataset": name, "fold": fold, "model": model, "seconds": time.perf_counter() - start,
-            "error": 100.0 * float(np.mean(fitted.predict(X.iloc[test]) != y[test])),
+            "error": error_percent(fitted, X.iloc[test], y[test]),
             "conditions": fitted.rule_.n_conditions,
         })
     trees = OneVsRestClassifier(DecisionTreeClassifier(max_depth=4, random_state=0)).fit(X.iloc[train], y[train])
     records.append({
         "dataset": name, "fold": fold, "model": TREES, "seconds": 0.0,
-        "error": 100.0 * float(np.mean(trees.predict(X.iloc[test]) != y[test])), "conditions": tree_conditions(trees),
+        "error": error_percent(trees, X.iloc[test], y[test]), "conditions": tree_conditions(trees),
     })
     return records
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--datasets", nargs="+", default=list(DATASETS))
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--out", type=Path, default=RESULTS / "multiclass")
-    args = parser.parse_args()
+    args = study_parser(__doc__, DATASETS, RESULTS / "multiclass").parse_args()
     splitter = StratifiedKFold(10, shuffle=True, random_state=0)
     jobs = []
     features = {}

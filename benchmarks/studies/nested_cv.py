@@ -25,7 +25,6 @@ Errors in %, literals of the simplified rule (mean over the folds). Writes
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -41,7 +40,7 @@ REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # benchmarks._common when run as a script
 
-from benchmarks._common import machine, markdown_table  # noqa: E402
+from benchmarks._common import error_percent, machine, markdown_table, study_parser  # noqa: E402
 from rulemodels import defaults  # noqa: E402
 
 DATASETS = ("liver", "parkinsons", "pima", "sonar")
@@ -88,7 +87,7 @@ def run_fold(dataset: str, fold: int, train: np.ndarray, test: np.ndarray, algor
         for params in candidates:
             fitted = BooleanRuleClassifier(random_state=0, **params).fit(X_train, y_train, workspace=workspace)
             grid.append({
-                "error": 100.0 * float(np.mean(fitted.predict(X_test) != y_test)), "n_literals": fitted.rule_.n_literals,
+                "error": error_percent(fitted, X_test, y_test), "n_literals": fitted.rule_.n_literals,
             })
     grid_seconds = time.perf_counter() - start
     chosen = {}
@@ -140,11 +139,8 @@ def summarise(folds: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--datasets", nargs="+", default=list(DATASETS))
-    parser.add_argument("--jobs", type=int, default=1)
+    parser = study_parser(__doc__, DATASETS, RESULTS / "nested_cv")
     parser.add_argument("--folds", type=int, default=10, help="run only the first K of the 10 outer folds")
-    parser.add_argument("--out", type=Path, default=RESULTS / "nested_cv")
     parser.add_argument("--algorithms", nargs="+", default=None, help="BooleanRuleCV(algorithms=...) (default: its default)")
     parser.add_argument("--thetas", nargs="+", type=float, default=None, help="BooleanRuleCV(thetas=...)")
     parser.add_argument("--n-clauses", nargs="+", type=int, default=None, help="BooleanRuleCV(n_clauses=...)")

@@ -50,6 +50,13 @@ def _add_csv_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--encoding", default="utf-8", help="the CSV file's text encoding (default: utf-8; e.g. latin-1, cp1252)")
 
 
+def _add_rule_and_data_arguments(parser: argparse.ArgumentParser, data_help: str) -> None:
+    """RULE.json (a saved rule), DATA.csv (``data_help`` says what it holds) and the CSV options: 'predict', 'report'."""
+    parser.add_argument("rule", metavar="RULE.json", help="a file written by 'rulemodels fit --out'")
+    parser.add_argument("data", metavar="DATA.csv", help=data_help)
+    _add_csv_arguments(parser)
+
+
 def _csv_options(args: argparse.Namespace) -> Any:
     from rulemodels.data import CSVOptions
 
@@ -502,12 +509,10 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
     predict = commands.add_parser(
         "predict", help="apply a saved rule to a CSV or Parquet file", description="Apply a saved rule to a CSV or Parquet file.",
     )
-    predict.add_argument("rule", metavar="RULE.json", help="a file written by 'rulemodels fit --out'")
-    predict.add_argument(
-        "data", metavar="DATA.csv",
-        help="CSV or Parquet file (.parquet/.pq, or a directory of them; read in batches) with the rule's feature columns",
+    _add_rule_and_data_arguments(
+        predict,
+        "CSV or Parquet file (.parquet/.pq, or a directory of them; read in batches) with the rule's feature columns",
     )
-    _add_csv_arguments(predict)
     predict.add_argument(
         "--id", metavar="COL",
         help="copy this column (a record ID) into the output, first (default: the rule file's ID column from "
@@ -560,12 +565,9 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
                     "subgroup; with --results the Pareto front of a 'cv' results "
                     "file; and the metadata (versions, settings, the rule file's SHA-256).",
     )
-    report.add_argument("rule", metavar="RULE.json", help="a file written by 'rulemodels fit --out'")
-    report.add_argument(
-        "data", metavar="DATA.csv",
-        help="a CSV or Parquet file with the rule's feature columns and the label column, or a bundled dataset name",
+    _add_rule_and_data_arguments(
+        report, "a CSV or Parquet file with the rule's feature columns and the label column, or a bundled dataset name",
     )
-    _add_csv_arguments(report)
     report.add_argument(
         "--target", help="the label column (name or 0-based index; default: the rule file's target column)",
     )

@@ -29,65 +29,38 @@ from solvers.lazy import lazy_exports
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (milliseconds of `import rulemodels`)
 
-#: public name -> the module that defines it
-_EXPORTS: dict[str, str] = {
-    "CSVOptions": "rulemodels.data._csv",
-    "ColumnSummary": "rulemodels.data.binarizer",
-    "ParquetSchemaWarning": "rulemodels.data._parquet",
-    "StreamedData": "rulemodels.data._stream",
-    "is_parquet_path": "rulemodels.data._parquet",
-    "is_stream_input": "rulemodels.data._stream",
-    "parquet_batches": "rulemodels.data._parquet",
-    "parquet_columns": "rulemodels.data._parquet",
-    "read_stream": "rulemodels.data._stream",
-    "stream_map": "rulemodels.data._stream",
-    "DEFAULT_NA_VALUES": "rulemodels.data._csv",
-    "FeatureBinarizer": "rulemodels.data.binarizer",
-    "HeaderLooksLikeDataWarning": "rulemodels.data._csv",
-    "AllMissingColumnWarning": "rulemodels.data.binarizer",
-    "IDLikeColumnWarning": "rulemodels.data.binarizer",
-    "LabeledData": "rulemodels.data._csv",
-    "as_frame": "rulemodels.data._inputs",
-    "binary_labels": "rulemodels.data._inputs",
-    "class_labels": "rulemodels.data._inputs",
-    "columns_as_labels": "rulemodels.data._inputs",
-    "count_classes": "rulemodels.data._inputs",
-    "check_input": "rulemodels.data._inputs",
-    "check_no_missing_labels": "rulemodels.data._inputs",
-    "check_sample_weight": "rulemodels.data._inputs",
-    "class_weighted": "rulemodels.data._inputs",
-    "is_bundled_dataset": "rulemodels.data._csv",
-    "load_data": "rulemodels.data._csv",
-    "read_features": "rulemodels.data._csv",
-    "resolve_target": "rulemodels.data._csv",
-}
+# The public names, each from the module that defines it (`NAME as NAME`: an explicit re-export): imports
+# for type checkers and IDEs, and the table of what __getattr__ imports on first use (lazy_exports reads it).
+if TYPE_CHECKING:  # pragma: no cover - never runs
+    from rulemodels.data._csv import DEFAULT_NA_VALUES as DEFAULT_NA_VALUES
+    from rulemodels.data._csv import CSVOptions as CSVOptions
+    from rulemodels.data._csv import HeaderLooksLikeDataWarning as HeaderLooksLikeDataWarning
+    from rulemodels.data._csv import LabeledData as LabeledData
+    from rulemodels.data._csv import is_bundled_dataset as is_bundled_dataset
+    from rulemodels.data._csv import load_data as load_data
+    from rulemodels.data._csv import read_features as read_features
+    from rulemodels.data._csv import resolve_target as resolve_target
+    from rulemodels.data._inputs import as_frame as as_frame
+    from rulemodels.data._inputs import binary_labels as binary_labels
+    from rulemodels.data._inputs import check_input as check_input
+    from rulemodels.data._inputs import check_no_missing_labels as check_no_missing_labels
+    from rulemodels.data._inputs import check_sample_weight as check_sample_weight
+    from rulemodels.data._inputs import class_labels as class_labels
+    from rulemodels.data._inputs import class_weighted as class_weighted
+    from rulemodels.data._inputs import columns_as_labels as columns_as_labels
+    from rulemodels.data._inputs import count_classes as count_classes
+    from rulemodels.data._parquet import ParquetSchemaWarning as ParquetSchemaWarning
+    from rulemodels.data._parquet import is_parquet_path as is_parquet_path
+    from rulemodels.data._parquet import parquet_batches as parquet_batches
+    from rulemodels.data._parquet import parquet_columns as parquet_columns
+    from rulemodels.data._stream import StreamedData as StreamedData
+    from rulemodels.data._stream import is_stream_input as is_stream_input
+    from rulemodels.data._stream import read_stream as read_stream
+    from rulemodels.data._stream import stream_map as stream_map
+    from rulemodels.data.binarizer import AllMissingColumnWarning as AllMissingColumnWarning
+    from rulemodels.data.binarizer import ColumnSummary as ColumnSummary
+    from rulemodels.data.binarizer import FeatureBinarizer as FeatureBinarizer
+    from rulemodels.data.binarizer import IDLikeColumnWarning as IDLikeColumnWarning
 
-__all__ = sorted(_EXPORTS)
-
-if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from rulemodels.data._csv import (
-        DEFAULT_NA_VALUES,
-        CSVOptions,
-        HeaderLooksLikeDataWarning,
-        LabeledData,
-        is_bundled_dataset,
-        load_data,
-        read_features,
-        resolve_target,
-    )
-    from rulemodels.data._inputs import (
-        as_frame,
-        binary_labels,
-        check_input,
-        check_no_missing_labels,
-        check_sample_weight,
-        class_labels,
-        class_weighted,
-        columns_as_labels,
-        count_classes,
-    )
-    from rulemodels.data._parquet import ParquetSchemaWarning, is_parquet_path, parquet_batches, parquet_columns
-    from rulemodels.data._stream import StreamedData, is_stream_input, read_stream, stream_map
-    from rulemodels.data.binarizer import AllMissingColumnWarning, ColumnSummary, FeatureBinarizer, IDLikeColumnWarning
-
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__)
+__all__ = __dir__()  # the names above, sorted

@@ -33,6 +33,8 @@ protocol, one module per job (imports flow down this list):
   Dask is optional too (``'rulemodels[dask]'``); neither is imported before
   it is used.
 
+The names are imported on first use (PEP 562), each from its module.
+
 References
 ----------
 .. [1] G. Su, D. Wei, K. R. Varshney, D. M. Malioutov, "Interpretable
@@ -40,56 +42,43 @@ References
    "Numerical Evaluation", Table 1 and Figures 1-3.
 """
 
-from rulemodels.experiments.analysis import (
-    nested_cv_selection,
-    nested_model_selection,
-    pareto_front,
-    summarize,
-    table1,
-    table1_markdown,
-)
-from rulemodels.experiments.cells import run_task, run_unit
-from rulemodels.experiments.execute import BACKENDS, MAX_JOBS, check_solvers, run_experiments
-from rulemodels.experiments.paper import (
-    PAPER_ALGORITHMS,
-    PAPER_BASELINES,
-    PAPER_CLAUSES,
-    PAPER_DATASETS,
-    PAPER_TABLE1,
-    PAPER_THETAS,
-)
-from rulemodels.experiments.plotting import plot_pareto
-from rulemodels.experiments.reports import Report, write_report
-from rulemodels.experiments.store import is_failure, read_results
-from rulemodels.experiments.tasks import RECORD_FIELDS, CSVData, Task, make_grid, paper_grid
+from __future__ import annotations
 
-__all__ = [
-    "BACKENDS",
-    "MAX_JOBS",
-    "PAPER_ALGORITHMS",
-    "PAPER_BASELINES",
-    "PAPER_CLAUSES",
-    "PAPER_DATASETS",
-    "PAPER_TABLE1",
-    "PAPER_THETAS",
-    "RECORD_FIELDS",
-    "Report",
-    "CSVData",
-    "Task",
-    "check_solvers",
-    "is_failure",
-    "make_grid",
-    "nested_cv_selection",
-    "nested_model_selection",
-    "paper_grid",
-    "pareto_front",
-    "plot_pareto",
-    "read_results",
-    "run_experiments",
-    "run_task",
-    "run_unit",
-    "summarize",
-    "table1",
-    "table1_markdown",
-    "write_report",
-]
+from solvers.lazy import lazy_exports
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+
+# The public names, each from the module that defines it (`NAME as NAME`: an explicit re-export): imports
+# for type checkers and IDEs, and the table of what __getattr__ imports on first use (lazy_exports reads it).
+if TYPE_CHECKING:  # pragma: no cover - never runs
+    from rulemodels.experiments.analysis import nested_cv_selection as nested_cv_selection
+    from rulemodels.experiments.analysis import nested_model_selection as nested_model_selection
+    from rulemodels.experiments.analysis import pareto_front as pareto_front
+    from rulemodels.experiments.analysis import summarize as summarize
+    from rulemodels.experiments.analysis import table1 as table1
+    from rulemodels.experiments.analysis import table1_markdown as table1_markdown
+    from rulemodels.experiments.cells import run_task as run_task
+    from rulemodels.experiments.cells import run_unit as run_unit
+    from rulemodels.experiments.execute import BACKENDS as BACKENDS
+    from rulemodels.experiments.execute import MAX_JOBS as MAX_JOBS
+    from rulemodels.experiments.execute import check_solvers as check_solvers
+    from rulemodels.experiments.execute import run_experiments as run_experiments
+    from rulemodels.experiments.paper import PAPER_ALGORITHMS as PAPER_ALGORITHMS
+    from rulemodels.experiments.paper import PAPER_BASELINES as PAPER_BASELINES
+    from rulemodels.experiments.paper import PAPER_CLAUSES as PAPER_CLAUSES
+    from rulemodels.experiments.paper import PAPER_DATASETS as PAPER_DATASETS
+    from rulemodels.experiments.paper import PAPER_TABLE1 as PAPER_TABLE1
+    from rulemodels.experiments.paper import PAPER_THETAS as PAPER_THETAS
+    from rulemodels.experiments.plotting import plot_pareto as plot_pareto
+    from rulemodels.experiments.reports import Report as Report
+    from rulemodels.experiments.reports import write_report as write_report
+    from rulemodels.experiments.store import is_failure as is_failure
+    from rulemodels.experiments.store import read_results as read_results
+    from rulemodels.experiments.tasks import RECORD_FIELDS as RECORD_FIELDS
+    from rulemodels.experiments.tasks import CSVData as CSVData
+    from rulemodels.experiments.tasks import Task as Task
+    from rulemodels.experiments.tasks import make_grid as make_grid
+    from rulemodels.experiments.tasks import paper_grid as paper_grid
+
+__getattr__, __dir__ = lazy_exports(__name__)
+__all__ = __dir__()  # the names above, sorted

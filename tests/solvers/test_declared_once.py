@@ -12,7 +12,7 @@ import rulemodels.data
 import rulemodels.defaults
 import solvers
 from solvers import registered_backends
-from solvers.lazy import lazy_exports
+from solvers.lazy import exported_names, lazy_exports
 
 
 def test_the_solver_names_are_the_solver_layers_own():
@@ -46,3 +46,16 @@ def test_lazy_exports_on_a_module_without_all():
         assert module.DEFAULT_SOLVER == "highs" and "DEFAULT_SOLVER" in vars(module)
     finally:
         del sys.modules["lazy_probe"]
+
+
+@pytest.mark.parametrize("line", [
+    "from solvers.defaults import DEFAULT_SOLVER",  # not re-exported for strict type checkers
+    "from solvers.defaults import DEFAULT_SOLVER as SOLVER",  # a rename: the lazy import could not find it
+    "from .defaults import DEFAULT_SOLVER as DEFAULT_SOLVER",
+    "import solvers.defaults",
+])
+def test_a_face_declares_each_export_as_an_explicit_reexport(line):
+    with pytest.raises(ValueError, match="is not `from MODULE import NAME as NAME`"):
+        exported_names(f"if TYPE_CHECKING:\n    {line}\n")
+    with pytest.raises(ValueError, match="no top-level `if TYPE_CHECKING:` block"):
+        exported_names(line)

@@ -549,17 +549,22 @@ def test_a_ctrl_c_while_popen_returns_leaves_no_solver_process(fake_solvers, tmp
     assert not Path(f"/proc/{pid}").exists()  # killed and reaped: not even a zombie
 
 
+def signal_turned_into(signum: int, error: Exception) -> None:
+    """Send this process ``signum`` and raise ``error`` from the KeyboardInterrupt it brings, as code inside a watch may."""
+    try:
+        os.kill(os.getpid(), signum)
+        time.sleep(5)  # the signal arrives here
+    except KeyboardInterrupt as exc:
+        raise error from exc
+
+
 def test_the_interrupt_watch_keeps_a_ctrl_c_that_the_code_inside_turned_into_another_error():
     """Pyomo's output capture has been seen turning KeyboardInterrupt into RuntimeError."""
     from solvers.signals import watching_interrupts
 
     with pytest.raises(KeyboardInterrupt) as info:
         with watching_interrupts(reraise=True):
-            try:
-                os.kill(os.getpid(), signal.SIGINT)
-                time.sleep(5)  # the signal arrives here
-            except KeyboardInterrupt as exc:
-                raise RuntimeError("TeeStream: deadlock observed joining reader threads") from exc
+            signal_turned_into(signal.SIGINT, RuntimeError("TeeStream: deadlock observed joining reader threads"))
     assert isinstance(info.value.__cause__, RuntimeError)
     with pytest.raises(KeyboardInterrupt):
         with watching_interrupts(reraise=True):
@@ -584,11 +589,7 @@ def test_a_sigterm_inside_a_nested_terminating_block_is_seen_by_the_enclosing_wa
                 watch_handler = signal.getsignal(signal.SIGTERM)
                 with terminating_on_sigterm():
                     assert signal.getsignal(signal.SIGTERM) is watch_handler
-                    try:
-                        os.kill(os.getpid(), signal.SIGTERM)
-                        time.sleep(5)  # the signal arrives here
-                    except KeyboardInterrupt as exc:
-                        raise ImportError('generic_type: type "ObjSense" is already registered!') from exc
+                    signal_turned_into(signal.SIGTERM, ImportError('generic_type: type "ObjSense" is already registered!'))
         assert isinstance(info.value.__cause__, ImportError)
         assert watch.seen
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
