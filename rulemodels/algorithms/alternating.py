@@ -25,11 +25,11 @@ import logging
 
 import numpy as np
 
+from rulemodels.algorithms.descent import hamming_of, local_search, local_search_parameters
 from rulemodels.algorithms.engine import ClauseEngine, SolveBudgetExceeded
-from rulemodels.algorithms.iteration_log import IterationLog
 from rulemodels.algorithms.result import FitResult, Termination
 from rulemodels.algorithms.rounding import redundant_clauses
-from rulemodels.models.objectives import ROW_BLOCK_CELLS, hamming_objective, row_products
+from rulemodels.models.objectives import ROW_BLOCK_CELLS, row_products
 
 logger = logging.getLogger(__name__)
 
@@ -97,47 +97,18 @@ def _member_sums(members: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return total
 
 
+@local_search_parameters
 def alternating_minimization(
     engine: ClauseEngine, W_init: np.ndarray, *, max_iter: int, tol: float = 1e-9, started: float | None = None
 ) -> FitResult:
-    """AM from ``W_init`` (d', R); returns the best W and the objective trace.
-
-    ``started`` (a ``time.perf_counter()``) is when the fit began, for the
-    seconds of the verbose iteration log (default: when AM starts).
-
-    Parameters
-    ----------
-    engine : ClauseEngine
-        Learns each clause (its data, θ and LP work).
-    W_init : numpy.ndarray of shape (d', R)
-        The starting clause matrix.
-    max_iter : int
-        The most iterations.
-    tol : float, default=1e-9
-        The least decrease of the objective that counts as an improvement.
-    started : float or None, default=None
-        When the fit began (``time.perf_counter()``); None: when AM starts.
-
-    Returns
-    -------
-    FitResult
-        The best W, its objective and the objective trace.
-    """
+    """AM from ``W_init`` (d', R); returns the best W and the objective trace."""
     data = engine.data
     negatives = np.flatnonzero(data.y == 0)
+    objective = hamming_of(engine)
+    seen = {W_init.tobytes()}
 
-    def objective(W: np.ndarray) -> float:
-        return hamming_objective(data.A, data.y, W, engine.theta, sample_weight=data.weight, feature_cost=data.cost)
-
-    W = W_init.copy()
-    current = objective(W)
-    history = [current]
-    seen = {W.tobytes()}
-    stop = Termination.max_iter
-    iteration = 0
-    log = IterationLog(logger, "AM", data, max_iter, n_solves=lambda: engine.stats.n_solves, started=started)
-    log.iteration(0, W, current)
-    for iteration in range(1, max_iter + 1):
+    def step(W: np.ndarray, current: float) -> tuple[np.ndarray | None, float, Termination | None]:
+        """Assign the negatives, re-solve every clause; the new W, or the stop."""
         assignment = assign_negatives(data.A, W, negatives, data.weight)
         candidate = np.empty_like(W)
         try:
@@ -146,30 +117,24 @@ def alternating_minimization(
                 weight[negatives[assignment != r]] = 0.0
                 candidate[:, r] = engine.learn(r, weight)
         except SolveBudgetExceeded:
-            stop = Termination.time_limit
-            break
+            return None, current, Termination.time_limit
         value = objective(candidate)
         if np.array_equal(candidate, W):
-            stop = Termination.converged
-            break
+            return None, current, Termination.converged
         if value > current + tol:
-            stop = Termination.no_improvement
-            break
+            return None, current, Termination.no_improvement
         key = candidate.tobytes()
         if key in seen:
-            W, current = candidate, value
-            history.append(current)
-            stop = Termination.cycle
-            break
+            return candidate, value, Termination.cycle
         seen.add(key)
-        W, current = candidate, value
-        history.append(current)
-        log.iteration(iteration, W, current)
-    log.close(stop)
-    W, current = _drop_redundant(data, W, current, objective, tol)
-    if current < history[-1]:
-        history.append(current)
-    return FitResult(W=W, objective=current, history=history, n_iter=iteration, termination=stop)
+        return candidate, value, None
+
+    def finish(W: np.ndarray, current: float) -> tuple[np.ndarray, float]:
+        return _drop_redundant(data, W, current, objective, tol)
+
+    return local_search(
+        engine, W_init, step, name="AM", logger=logger, max_iter=max_iter, started=started, finish=finish,
+    )
 
 
 def _drop_redundant(data, W: np.ndarray, current: float, objective, tol: float) -> tuple[np.ndarray, float]:

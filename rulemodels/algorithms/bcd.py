@@ -17,10 +17,10 @@ import logging
 
 import numpy as np
 
+from rulemodels.algorithms.descent import hamming_of, local_search, local_search_parameters
 from rulemodels.algorithms.engine import ClauseEngine, SolveBudgetExceeded
-from rulemodels.algorithms.iteration_log import IterationLog
 from rulemodels.algorithms.result import FitResult, Termination
-from rulemodels.models.objectives import hamming_objective, row_products
+from rulemodels.models.objectives import row_products
 
 logger = logging.getLogger(__name__)
 
@@ -59,45 +59,16 @@ def bcd_weights(A: np.ndarray, y: np.ndarray, weight: np.ndarray, W: np.ndarray,
     return np.where((y == 0) & rejected_elsewhere, 0.0, weight)
 
 
+@local_search_parameters
 def block_coordinate_descent(
     engine: ClauseEngine, W_init: np.ndarray, *, max_iter: int, tol: float = 1e-9, started: float | None = None
 ) -> FitResult:
-    """Greedy BCD from ``W_init`` (d', R); returns the best W and the objective trace.
-
-    ``started`` (a ``time.perf_counter()``) is when the fit began, for the
-    seconds of the verbose iteration log (default: when BCD starts).
-
-    Parameters
-    ----------
-    engine : ClauseEngine
-        Learns each clause (its data, θ and LP work).
-    W_init : numpy.ndarray of shape (d', R)
-        The starting clause matrix.
-    max_iter : int
-        The most iterations.
-    tol : float, default=1e-9
-        The least decrease of the objective that counts as an improvement.
-    started : float or None, default=None
-        When the fit began (``time.perf_counter()``); None: when BCD starts.
-
-    Returns
-    -------
-    FitResult
-        The best W, its objective and the objective trace.
-    """
+    """Greedy BCD from ``W_init`` (d', R); returns the best W and the objective trace."""
     data = engine.data
+    objective = hamming_of(engine)
 
-    def objective(W: np.ndarray) -> float:
-        return hamming_objective(data.A, data.y, W, engine.theta, sample_weight=data.weight, feature_cost=data.cost)
-
-    W = W_init.copy()
-    current = objective(W)
-    history = [current]
-    stop = Termination.max_iter
-    iteration = 0
-    log = IterationLog(logger, "BCD", data, max_iter, n_solves=lambda: engine.stats.n_solves, started=started)
-    log.iteration(0, W, current)
-    for iteration in range(1, max_iter + 1):
+    def step(W: np.ndarray, current: float) -> tuple[np.ndarray | None, float, Termination | None]:
+        """Try every clause; the single update with the lowest objective, or the stop."""
         best_value, best_W = current, None
         outputs = row_products(data.A, W) > 0.5
         try:
@@ -107,17 +78,10 @@ def block_coordinate_descent(
                 value = objective(candidate)
                 if value < best_value - tol:
                     best_value, best_W = value, candidate
-        except SolveBudgetExceeded:
-            stop = Termination.time_limit
-            if best_W is not None:  # a better rule found before the limit in this iteration: keep it
-                W, current = best_W, best_value
-                history.append(current)
-            break
+        except SolveBudgetExceeded:  # a better rule found before the limit in this iteration is kept
+            return best_W, best_value, Termination.time_limit
         if best_W is None:
-            stop = Termination.no_improvement
-            break
-        W, current = best_W, best_value
-        history.append(current)
-        log.iteration(iteration, W, current)
-    log.close(stop)
-    return FitResult(W=W, objective=current, history=history, n_iter=iteration, termination=stop)
+            return None, current, Termination.no_improvement
+        return best_W, best_value, None
+
+    return local_search(engine, W_init, step, name="BCD", logger=logger, max_iter=max_iter, started=started)

@@ -54,15 +54,11 @@ FORMULATIONS: dict[str, Callable[..., Any]] = {"zero_one": build_zero_one, "hamm
 
 
 class ExactSolveError(SolveError):
-    """The exact MIP ended without a solution (infeasible, unbounded, time limit with no incumbent, error).
+    """The exact MIP ended without a solution (infeasible, unbounded, time limit with no incumbent, error)."""
 
-    Parameters
-    ----------
-    message : str
-        The error message.
-    result : SolveResult or None, default=None
-        The result of the failed solve, when there is one.
-    """
+
+# its constructor is SolveError's, and so are the parameters that SolveError's docstring documents
+ExactSolveError.__doc__ = str(ExactSolveError.__doc__) + "\n\n    Parameters\n" + str(SolveError.__doc__).partition("Parameters\n")[2]
 
 
 ExactResult = LearnedRule

@@ -38,7 +38,7 @@ import hashlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import pyomo.environ as pyo
@@ -58,6 +58,9 @@ from rulemodels.models.clause_cuts import ClauseCutLP, build_clause_cut_lp
 from solvers import Backend
 
 logger = logging.getLogger(__name__)
+
+K = TypeVar("K")
+H = TypeVar("H", ClauseCutLP, TwoLevelModel)  # a model the cache keeps one of at a time
 
 __all__ = ["CUTS_MIN_POSITIVES", "LPSolutionCache", "SetCoverChain", "choose_formulation", "lp_digest"]
 
@@ -413,14 +416,12 @@ class LPSolutionCache:
             ``(model, built)``: the ClauseCutLP and whether this call built it.
         """
         self._check_open()
-        if self._cut_master is not None and self._cut_master[0] is owner:
-            return self._cut_master[1], False
-        if self._cut_master is not None:
-            self.backend.release(self._cut_master[1].model)
         data = self.data
-        model = build_clause_cut_lp(data.A_binary, data.y, theta=theta, feature_cost=data.cost, tie_break=data.tie_break)
-        self._cut_master = (owner, model)
-        return model, True
+        self._cut_master, built = self._latest(
+            self._cut_master, owner,
+            lambda: build_clause_cut_lp(data.A_binary, data.y, theta=theta, feature_cost=data.cost, tie_break=data.tie_break),
+        )
+        return self._cut_master[1], built
 
     def relaxation(self, n_clauses: int, theta: float) -> tuple[TwoLevelModel, bool]:
         """The TLP model for R = ``n_clauses`` and whether it was built by this call.
@@ -441,18 +442,29 @@ class LPSolutionCache:
             ``(model, built)``: the TwoLevelModel and whether this call built it.
         """
         self._check_open()
-        if self._relaxation is not None and self._relaxation[0] == n_clauses:
-            return self._relaxation[1], False
-        if self._relaxation is not None:
-            self.backend.release(self._relaxation[1].model)
         data = self.data
-        model = build_zero_one(
-            data.A_binary, data.y, n_clauses, theta=theta, relax=True, sample_weight=data.weight,
-            feature_cost=data.cost, max_literals=data.max_literals, counted=data.n_literals,
-        )
-        self._call_hook(model, "tlp")
-        self._relaxation = (n_clauses, model)
-        return model, True
+
+        def build() -> TwoLevelModel:
+            model = build_zero_one(
+                data.A_binary, data.y, n_clauses, theta=theta, relax=True, sample_weight=data.weight,
+                feature_cost=data.cost, max_literals=data.max_literals, counted=data.n_literals,
+            )
+            self._call_hook(model, "tlp")
+            return model
+
+        self._relaxation, built = self._latest(self._relaxation, n_clauses, build)
+        return self._relaxation[1], built
+
+    def _latest(self, held: tuple[K, H] | None, key: K, build: Callable[[], H]) -> tuple[tuple[K, H], bool]:
+        """The one model kept in a slot: ``held`` when it is ``key``'s, else ``build()``'s (``held`` released first).
+
+        Returns the slot's new ``(key, model)`` and whether the model was built by this call.
+        """
+        if held is not None and held[0] == key:
+            return held, False
+        if held is not None:
+            self.backend.release(held[1].model)
+        return (key, build()), True
 
     def _call_hook(self, handle: Any, kind: str) -> None:
         """Hand a model just built to the fit's ``model_hook`` (once per model, before its first solve).

@@ -12,6 +12,7 @@ from rulemodels.algorithms.exact import solve_exact_problem
 from rulemodels.algorithms.polish import polish_rule, rule_weights
 from rulemodels.models import CNFProblem, build_hamming, build_zero_one, hamming_objective, zero_one_objective
 from rulemodels.rules import Clause, Literal, Rule
+from solvers import Backend
 from tests.helpers import DelegatingBackend, require_backend
 
 TOL = 1e-6
@@ -71,12 +72,19 @@ def test_set_start_refuses_a_start_of_the_wrong_shape():
         handle.set_start(np.zeros((7, 3)))
 
 
-@pytest.mark.parametrize("form", ["dnf", "cnf"])
-@pytest.mark.parametrize("seed", range(3))
-def test_polishing_never_returns_a_worse_objective_than_its_start(solver_name, seed, form):
-    backend = require_backend(solver_name)
+def polish_case(solver: str, seed: int, form: str, n_clauses: int) -> tuple[Backend, CNFProblem, Rule]:
+    """The backend, a random problem of ``form`` and a random start of ``n_clauses`` clauses for it."""
     problem = random_problem(seed, form)
-    start = random_rule(problem, seed, 3)
+    return require_backend(solver), problem, random_rule(problem, seed, n_clauses)
+
+
+#: The random problems and starts of the polishing tests: three seeds of each form.
+EACH_SEED_AND_FORM = pytest.mark.parametrize(("seed", "form"), [(seed, form) for form in ("dnf", "cnf") for seed in range(3)])
+
+
+@EACH_SEED_AND_FORM
+def test_polishing_never_returns_a_worse_objective_than_its_start(solver_name, seed, form):
+    backend, problem, start = polish_case(solver_name, seed, form, 3)
     theta = 0.8
     rule, report = polish_rule(problem, start, theta, backend=backend, time_limit=20)
     start_objective = zero_one(problem, start, theta)
@@ -92,12 +100,9 @@ def test_polishing_never_returns_a_worse_objective_than_its_start(solver_name, s
 
 
 @pytest.mark.parametrize("solver", ["highs", "cbc"])
-@pytest.mark.parametrize("form", ["dnf", "cnf"])
-@pytest.mark.parametrize("seed", range(3))
+@EACH_SEED_AND_FORM
 def test_polishing_with_enough_time_reaches_the_exact_optimum(solver, seed, form):
-    backend = require_backend(solver)
-    problem = random_problem(seed, form)
-    start = random_rule(problem, seed, 2)
+    backend, problem, start = polish_case(solver, seed, form, 2)
     theta = 0.8
     exact = solve_exact_problem(problem, 2, theta, solver=backend, time_limit=60)
     assert exact.termination == "optimal"
