@@ -25,11 +25,12 @@ import logging
 
 import numpy as np
 
-from rulemodels.algorithms.descent import hamming_of, local_search, local_search_parameters
+from rulemodels.algorithms.descent import LOCAL_SEARCH_SECTIONS, hamming_of, local_search
 from rulemodels.algorithms.engine import ClauseEngine, SolveBudgetExceeded
 from rulemodels.algorithms.result import FitResult, Termination
 from rulemodels.algorithms.rounding import redundant_clauses
 from rulemodels.models.objectives import ROW_BLOCK_CELLS, row_products
+from rulemodels.utils import fill_doc
 
 logger = logging.getLogger(__name__)
 
@@ -97,11 +98,14 @@ def _member_sums(members: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return total
 
 
-@local_search_parameters
+@fill_doc(sections=LOCAL_SEARCH_SECTIONS)
 def alternating_minimization(
     engine: ClauseEngine, W_init: np.ndarray, *, max_iter: int, tol: float = 1e-9, started: float | None = None
 ) -> FitResult:
-    """AM from ``W_init`` (d', R); returns the best W and the objective trace."""
+    """AM from ``W_init`` (d', R); returns the best W and the objective trace.
+
+    {sections}
+    """
     data = engine.data
     negatives = np.flatnonzero(data.y == 0)
     objective = hamming_of(engine)

@@ -17,10 +17,11 @@ import logging
 
 import numpy as np
 
-from rulemodels.algorithms.descent import hamming_of, local_search, local_search_parameters
+from rulemodels.algorithms.descent import LOCAL_SEARCH_SECTIONS, hamming_of, local_search
 from rulemodels.algorithms.engine import ClauseEngine, SolveBudgetExceeded
 from rulemodels.algorithms.result import FitResult, Termination
 from rulemodels.models.objectives import row_products
+from rulemodels.utils import fill_doc
 
 logger = logging.getLogger(__name__)
 
@@ -59,11 +60,14 @@ def bcd_weights(A: np.ndarray, y: np.ndarray, weight: np.ndarray, W: np.ndarray,
     return np.where((y == 0) & rejected_elsewhere, 0.0, weight)
 
 
-@local_search_parameters
+@fill_doc(sections=LOCAL_SEARCH_SECTIONS)
 def block_coordinate_descent(
     engine: ClauseEngine, W_init: np.ndarray, *, max_iter: int, tol: float = 1e-9, started: float | None = None
 ) -> FitResult:
-    """Greedy BCD from ``W_init`` (d', R); returns the best W and the objective trace."""
+    """Greedy BCD from ``W_init`` (d', R); returns the best W and the objective trace.
+
+    {sections}
+    """
     data = engine.data
     objective = hamming_of(engine)
 

@@ -10,10 +10,8 @@ its ``step`` (and, for AM, a last ``finish``).
 
 from __future__ import annotations
 
-import inspect
 import logging
 from collections.abc import Callable
-from typing import TypeVar
 
 import numpy as np
 
@@ -22,7 +20,7 @@ from rulemodels.algorithms.iteration_log import IterationLog
 from rulemodels.algorithms.result import FitResult, Termination
 from rulemodels.models.objectives import hamming_objective
 
-__all__ = ["hamming_of", "local_search", "local_search_parameters"]
+__all__ = ["LOCAL_SEARCH_SECTIONS", "hamming_of", "local_search"]
 
 Step = Callable[[np.ndarray, float], tuple[np.ndarray | None, float, Termination | None]]
 """One iteration: ``step(W, current) -> (candidate, value, stop)``.
@@ -34,7 +32,8 @@ on to the next iteration."""
 Finish = Callable[[np.ndarray, float], tuple[np.ndarray, float]]
 """After the last iteration: ``finish(W, current) -> (W, current)``."""
 
-_PARAMETERS = """
+#: The Parameters and Returns sections of every local search (filled in by :func:`rulemodels.utils.fill_doc`).
+LOCAL_SEARCH_SECTIONS = """
 Parameters
 ----------
 engine : ClauseEngine
@@ -54,25 +53,6 @@ Returns
 FitResult
     The best W, its objective and the objective trace.
 """
-
-F = TypeVar("F", bound=Callable[..., FitResult])
-
-
-def local_search_parameters(driver: F) -> F:
-    """Append the Parameters and Returns sections every local search shares to ``driver``'s docstring.
-
-    Parameters
-    ----------
-    driver : callable
-        A local search with the signature ``(engine, W_init, *, max_iter, tol=1e-9, started=None)``.
-
-    Returns
-    -------
-    callable
-        ``driver`` itself, its docstring completed.
-    """
-    driver.__doc__ = inspect.cleandoc(driver.__doc__ or "") + "\n" + _PARAMETERS
-    return driver
 
 
 def hamming_of(engine: ClauseEngine) -> Callable[[np.ndarray], float]:

@@ -19,6 +19,7 @@ without time limit on more than a small problem.
 
 from __future__ import annotations
 
+import inspect
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -44,6 +45,7 @@ from rulemodels.models import (
 )
 from rulemodels.models._data import check_nonnegative
 from rulemodels.rules import Clause, Literal, Rule
+from rulemodels.utils import fill_doc
 from solvers import Backend, SolveConfig, SolveError, TerminationCondition, get_backend
 
 logger = logging.getLogger(__name__)
@@ -53,12 +55,13 @@ __all__ = ["ExactResult", "ExactSolveError", "heuristic_start", "prepare_problem
 FORMULATIONS: dict[str, Callable[..., Any]] = {"zero_one": build_zero_one, "hamming": build_hamming}
 
 
-class ExactSolveError(SolveError):
-    """The exact MIP ended without a solution (infeasible, unbounded, time limit with no incumbent, error)."""
-
-
 # its constructor is SolveError's, and so are the parameters that SolveError's docstring documents
-ExactSolveError.__doc__ = str(ExactSolveError.__doc__) + "\n\n    Parameters\n" + str(SolveError.__doc__).partition("Parameters\n")[2]
+@fill_doc(parameters="Parameters\n" + inspect.cleandoc(str(SolveError.__doc__)).partition("Parameters\n")[2])
+class ExactSolveError(SolveError):
+    """The exact MIP ended without a solution (infeasible, unbounded, time limit with no incumbent, error).
+
+    {parameters}
+    """
 
 
 ExactResult = LearnedRule

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from rulemodels.models._data import PreparedData, prepare_data
-from rulemodels.models._docs import fill_doc
+from rulemodels.utils import fill_doc
 
 __all__ = ["TOLERANCE", "ClauseColumns", "prepare_cg_data"]
 

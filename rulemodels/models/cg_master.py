@@ -16,8 +16,9 @@ from pyomo.core.expr.relational_expr import InequalityExpression
 
 from rulemodels.models._build import ParamArray, linear_sum
 from rulemodels.models._data import check_nonnegative, unique_rows
-from rulemodels.models._docs import SET_THETA_SECTIONS, fill_doc
+from rulemodels.models._docs import SET_THETA_SECTIONS
 from rulemodels.models.cg_columns import ClauseColumns
+from rulemodels.utils import fill_doc
 
 __all__ = ["CGMaster", "build_cg_master"]
 

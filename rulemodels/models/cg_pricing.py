@@ -12,8 +12,9 @@ import pyomo.environ as pyo
 
 from rulemodels.models._build import ParamArray, linear_sum
 from rulemodels.models._data import check_nonnegative
-from rulemodels.models._docs import SET_THETA_SECTIONS, fill_doc
+from rulemodels.models._docs import SET_THETA_SECTIONS
 from rulemodels.models.cg_columns import ClauseColumns
+from rulemodels.utils import fill_doc
 
 __all__ = ["CGPricing", "build_cg_pricing"]
 

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from rulemodels.models._docs import fill_doc
+from rulemodels.utils import fill_doc
 
 __all__ = ["ROW_BLOCK_CELLS", "clause_sums", "hamming_objective", "row_products", "sparsity_cost", "zero_one_objective"]
 

@@ -2,13 +2,15 @@
 
 :mod:`rulemodels.utils` holds the parameter checks (one rule and one message
 per parameter, used by the estimators, the experiment grid and the command
-line), the progress bars, :func:`as_pandas`, the one conversion of a
+line), the progress bars, :func:`fill_doc` (a docstring section written once for the
+objects that share it), :func:`as_pandas`, the one conversion of a
 DataFrame of another library (polars, pyarrow, the dataframe interchange
 protocol) into pandas, and the one wording of an unknown column name (with a
 "did you mean"). The implementations live in private modules (``_params``,
 ``_progress``, ``_frames``, ``_names``), as in scikit-learn's ``sklearn.utils``.
 """
 
+from rulemodels.utils._docs import fill_doc
 from rulemodels.utils._frames import as_pandas, check_nonempty, check_unique_column_names, is_foreign_frame, to_frame
 from rulemodels.utils._names import did_you_mean, unknown_name
 from rulemodels.utils._params import (
@@ -47,6 +49,7 @@ __all__ = [
     "check_values",
     "describe_constraints",
     "did_you_mean",
+    "fill_doc",
     "in_notebook",
     "is_foreign_frame",
     "no_progress",
