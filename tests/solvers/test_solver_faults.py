@@ -982,9 +982,9 @@ def test_sigint_mid_sweep_stops_cleanly_and_resumes_exactly_once(tmp_path, monke
 def test_cli_time_limit_is_one_warning_line_and_the_summary_says_so(capsys):
     assert main(["fit", "liver", "--clauses", "2", "--thresholds", "3", "--time-limit", "0.000001"]) == 0
     captured = capsys.readouterr()
-    assert captured.err.startswith("rulemodels: warning: the time limit was reached")
-    assert "ConvergenceWarning" not in captured.err and "Traceback" not in captured.err
-    assert "(time_limit)" in captured.out
+    assert captured.err.startswith("rulemodels: warning: the time limit was reached"), captured
+    assert "ConvergenceWarning" not in captured.err and "Traceback" not in captured.err, captured
+    assert "(time_limit)" in captured.out, captured
 
 
 @pytest.mark.slow
