@@ -90,7 +90,7 @@ class TimeLimitWarning(UserWarning):
     """
 
 
-@dataclass
+@dataclass(frozen=True)
 class FitResult:
     """What a driver returns on a CNF problem: its clause matrix over the working features.
 
@@ -130,7 +130,7 @@ class FitResult:
     solver_seconds: float = 0.0
 
     def __post_init__(self) -> None:
-        self.termination = Termination(self.termination)
+        object.__setattr__(self, "termination", Termination(self.termination))
 
 
 @dataclass(frozen=True)
@@ -202,6 +202,12 @@ class LearnedRule:
         clauses removed, the 0-1 objective before and after), when the fit
         pruned (``learn(..., prune=True)``); when it removed something,
         ``objective`` is the 0-1 objective of the pruned ``rule``.
+    theta : float or None
+        The learner's (paper's) θ the rule was learned with, the fit's θ
+        converted by its ``theta_unit`` (:mod:`rulemodels.algorithms.theta`)
+        once, by :meth:`~rulemodels.TrainingWorkspace.learn`; the
+        estimator's ``paper_theta_``. None where no workspace learned it
+        (:func:`~rulemodels.solve_exact`).
     """
 
     rule: Rule
@@ -217,6 +223,7 @@ class LearnedRule:
     clause_columns: tuple[np.ndarray, ...] = ()
     polish: PolishReport | None = None
     prune: PruneReport | None = None
+    theta: float | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "termination", Termination(self.termination))
