@@ -50,7 +50,7 @@ from rulemodels.algorithms.constraints import HookInfo, RuleConstraints
 from rulemodels.algorithms.data import WorkingData
 from rulemodels.algorithms.exact import constant_rule as _constant_rule
 from rulemodels.algorithms.exact import solve_exact_problem
-from rulemodels.algorithms.lp_cache import LPSolutionCache
+from rulemodels.algorithms.lp_cache import LPSolutionCache, _ClosedOnExit
 from rulemodels.algorithms.polish import PolishReport, polish_rule
 from rulemodels.algorithms.prune import prune_rule
 from rulemodels.algorithms.result import ExactInfo, FitResult, LearnedRule
@@ -159,7 +159,7 @@ def _as_spec(spec: FitSpec | None, settings: dict[str, Any], **path: Any) -> Fit
     return spec
 
 
-class TrainingWorkspace:
+class TrainingWorkspace(_ClosedOnExit):
     """Everything the fits on one training set share (see the module docstring).
 
     Parameters
@@ -362,12 +362,6 @@ class TrainingWorkspace:
             cache.close()
         self._caches.clear()
         self.closed = True
-
-    def __enter__(self) -> TrainingWorkspace:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         state = "closed" if self.closed else f"{len(self._caches)} problem(s)"
