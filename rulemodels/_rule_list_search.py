@@ -76,7 +76,7 @@ def fit_rule_list(
     data = _prepare(estimator, X, frame, labels, sample_weight, target_name)
     search = _RuleListSearch(estimator, data)
     (found,) = search.run(len(estimator.classes_), (estimator.theta,)).values()
-    return _finish(estimator, data, found)
+    return _finish(estimator, data, found, stacklevel=4)  # the caller of fit (through this function)
 
 
 def fit_rule_list_path(
@@ -121,7 +121,7 @@ def fit_rule_list_path(
         with warnings.catch_warnings():
             if theta != min(found):
                 warnings.simplefilter("ignore", TrivialRuleWarning)
-            fitted[theta] = _finish(clone_of_theta, data, result)
+            fitted[theta] = _finish(clone_of_theta, data, result, stacklevel=5)
     return fitted
 
 def _prepare(
@@ -150,8 +150,8 @@ def _prepare(
     return _RuleListData(frame, A, labels.codes, weights)
 
 
-def _finish(estimator: BooleanRuleClassifier, data: _RuleListData, found: _ListState) -> BooleanRuleClassifier:
-    """The attributes of a fitted rule list from its search's result."""
+def _finish(estimator: BooleanRuleClassifier, data: _RuleListData, found: _ListState, stacklevel: int) -> BooleanRuleClassifier:
+    """The attributes of a fitted rule list from its search's result (``stacklevel``: that of the trivial-list warning)."""
     classes, A, class_index, weights = estimator.classes_, data.A, data.class_index, data.weights
     steps = [(classes[k], fitted) for k, fitted in found.steps]
     estimator.steps_ = [fitted for _, fitted in steps]
@@ -192,7 +192,7 @@ def _finish(estimator: BooleanRuleClassifier, data: _RuleListData, found: _ListS
             f"the rule list's training error {estimator.training_error_:.4f} is no lower than always predicting the "
             f"majority class {_plain_label(classes[estimator.baseline_class_])!r} ({estimator.baseline_error_:.4f}), or it predicts one "
             "class for every training row: lower theta or raise n_clauses",
-            TrivialRuleWarning, stacklevel=5,  # the caller of fit (through fit_rule_list and the estimator's method)
+            TrivialRuleWarning, stacklevel=stacklevel,
         )
     estimator.complexity_ = rules.complexity()
     logger.info("learned a rule list of %d steps:\n%s", len(rules.steps), rules)
