@@ -28,9 +28,10 @@ from sklearn.utils.validation import validate_data
 from rulemodels.algorithms import TrainingWorkspace
 from rulemodels.algorithms.baseline import TrivialRuleWarning
 from rulemodels.algorithms.theta import paper_theta
-from rulemodels.data import check_sample_weight, class_labels, class_weighted
+from rulemodels.data import check_sample_weight, class_weighted
+from rulemodels.data._inputs import ParsedLabels
 from rulemodels.rules import ClassRates, RuleList, SimplifyReport
-from rulemodels.utils import no_progress, progress_bar, to_frame
+from rulemodels.utils import no_progress, progress_bar
 
 if TYPE_CHECKING:
     from rulemodels.estimator import BooleanRuleClassifier
@@ -39,12 +40,16 @@ logger = logging.getLogger(__name__)
 
 __all__ = ["fit_rule_list", "fit_rule_list_path"]
 
+#: The classes of a step's labels "is this class" (0/1, int8), as parsing them would find.
+_BINARY_CLASSES = np.array([0, 1], dtype=np.int8)
+
 #: What a rule list fit sets from its inputs, the same for every θ of a path.
 _RULE_LIST_INPUTS: tuple[str, ...] = ("n_features_in_", "feature_names_in_", "classes_", "target_name_", "binarizer_")
 
 
 def fit_rule_list(
-    estimator: BooleanRuleClassifier, X: Any, y: Any, sample_weight: Any, target_name: str | None,
+    estimator: BooleanRuleClassifier, X: Any, frame: pd.DataFrame, labels: ParsedLabels, sample_weight: Any,
+    target_name: str | None,
 ) -> BooleanRuleClassifier:
     """More than two classes: learn the ordered rule list (see the estimator's docstring) and set its attributes.
 
@@ -53,9 +58,11 @@ def fit_rule_list(
     estimator : BooleanRuleClassifier
         The estimator to fit (its parameters are the steps' settings).
     X : DataFrame or array-like of shape (n_samples, n_features)
-        The training features (pandas).
-    y : array-like of shape (n_samples,)
-        The labels, of more than two classes.
+        The training features (pandas), as the estimator received them (their names).
+    frame : pandas.DataFrame
+        ``X`` checked by :func:`rulemodels.utils.to_frame` (``ensure_nonempty=True``), taken as it is.
+    labels : ParsedLabels
+        The labels, of more than two classes, parsed once by the estimator's fit.
     sample_weight : array-like of shape (n_samples,) or None
         The row weights (``class_weight`` not yet applied).
     target_name : str or None
@@ -66,14 +73,15 @@ def fit_rule_list(
     BooleanRuleClassifier
         ``estimator``, fitted.
     """
-    data = _prepare(estimator, X, y, sample_weight, target_name)
+    data = _prepare(estimator, X, frame, labels, sample_weight, target_name)
     search = _RuleListSearch(estimator, data)
     (found,) = search.run(len(estimator.classes_), (estimator.theta,)).values()
-    return _finish(estimator, data, found)
+    return _finish(estimator, data, found, stacklevel=4)  # the caller of fit (through this function)
 
 
 def fit_rule_list_path(
-    estimator: BooleanRuleClassifier, X: Any, y: Any, sample_weight: Any, thetas: Any, target_name: str | None,
+    estimator: BooleanRuleClassifier, X: Any, frame: pd.DataFrame, labels: ParsedLabels, sample_weight: Any, thetas: Any,
+    target_name: str | None,
 ) -> dict[float, BooleanRuleClassifier]:
     """Rule lists for every θ of ``thetas`` at once, each step's tries shared along a θ path: ``{θ: fitted}``.
 
@@ -94,7 +102,7 @@ def fit_rule_list_path(
     ----------
     estimator : BooleanRuleClassifier
         The settings of every list; its attributes of the inputs are set.
-    X, y, sample_weight, target_name
+    X, frame, labels, sample_weight, target_name
         As for :func:`fit_rule_list`.
     thetas : sequence of float
         The θ values (the estimator's ``theta_unit``).
@@ -104,7 +112,7 @@ def fit_rule_list_path(
     dict
         ``{θ: fitted clone}``.
     """
-    data = _prepare(estimator, X, y, sample_weight, target_name)
+    data = _prepare(estimator, X, frame, labels, sample_weight, target_name)
     found = _RuleListSearch(estimator, data, path=True).run(len(estimator.classes_), tuple(thetas))
     fitted = {}
     for theta, result in found.items():
@@ -113,16 +121,16 @@ def fit_rule_list_path(
         with warnings.catch_warnings():
             if theta != min(found):
                 warnings.simplefilter("ignore", TrivialRuleWarning)
-            fitted[theta] = _finish(clone_of_theta, data, result)
+            fitted[theta] = _finish(clone_of_theta, data, result, stacklevel=5)
     return fitted
 
 def _prepare(
-    estimator: BooleanRuleClassifier, X: Any, y: Any, sample_weight: Any, target_name: str | None,
+    estimator: BooleanRuleClassifier, X: Any, frame: pd.DataFrame, labels: ParsedLabels, sample_weight: Any,
+    target_name: str | None,
 ) -> _RuleListData:
-    """Check the inputs of a rule list fit, set the attributes of the inputs (``_RULE_LIST_INPUTS``), and
-    binarize the rows with all classes."""
-    frame = to_frame(X, ensure_nonempty=True)  # the one check of X in this fit: the binarizer trusts the frame
-    classes, y_array = class_labels(y, frame.shape[0], stacklevel=6)
+    """Refuse the exact MIP, set the attributes of the inputs (``_RULE_LIST_INPUTS``), and binarize the rows with
+    all classes (``frame`` and ``labels``: the estimator's fit checked ``X`` and parsed ``y``, once)."""
+    classes = labels.classes
     if estimator.algorithm == "exact":
         raise ValueError(
             f"algorithm='exact' learns one two-class rule (the exact 0-1 MIP), but y has {len(classes)} classes "
@@ -130,19 +138,20 @@ def _prepare(
             "with polish=True for MIP polishing of each step) for an ordered rule list, or reduce y to two classes"
         )
     # the class weights are those of the K classes, applied once here; each step's binary fit gets them as weights
-    weights = check_sample_weight(class_weighted(y_array, sample_weight, estimator.class_weight), frame.shape[0])
+    weights = check_sample_weight(class_weighted(labels, sample_weight, estimator.class_weight), frame.shape[0])
     validate_data(estimator, X, skip_check_array=True)
     estimator.classes_ = classes
     estimator.target_name_ = target_name
-    class_index = np.searchsorted(classes, y_array)
-    # all classes: label-aware thresholds
-    estimator.binarizer_ = estimator._make_binarizer()._fit(frame, y_array, weights, check_input=False)
+    # all classes: label-aware thresholds, from the parsed labels (coded as a binarizer given the raw labels codes them)
+    estimator.binarizer_ = estimator._make_binarizer()._fit(
+        frame, labels.codes_by_appearance, weights, check_input=False, n_classes=labels.n_classes,
+    )
     A = estimator.binarizer_._transform(frame, check_input=False)
-    return _RuleListData(frame, A, class_index, weights)
+    return _RuleListData(frame, A, labels.codes, weights)
 
 
-def _finish(estimator: BooleanRuleClassifier, data: _RuleListData, found: _ListState) -> BooleanRuleClassifier:
-    """The attributes of a fitted rule list from its search's result."""
+def _finish(estimator: BooleanRuleClassifier, data: _RuleListData, found: _ListState, stacklevel: int) -> BooleanRuleClassifier:
+    """The attributes of a fitted rule list from its search's result (``stacklevel``: that of the trivial-list warning)."""
     classes, A, class_index, weights = estimator.classes_, data.A, data.class_index, data.weights
     steps = [(classes[k], fitted) for k, fitted in found.steps]
     estimator.steps_ = [fitted for _, fitted in steps]
@@ -183,7 +192,7 @@ def _finish(estimator: BooleanRuleClassifier, data: _RuleListData, found: _ListS
             f"the rule list's training error {estimator.training_error_:.4f} is no lower than always predicting the "
             f"majority class {_plain_label(classes[estimator.baseline_class_])!r} ({estimator.baseline_error_:.4f}), or it predicts one "
             "class for every training row: lower theta or raise n_clauses",
-            TrivialRuleWarning, stacklevel=5,  # the caller of fit (through fit_rule_list and the estimator's method)
+            TrivialRuleWarning, stacklevel=stacklevel,
         )
     estimator.complexity_ = rules.complexity()
     logger.info("learned a rule list of %d steps:\n%s", len(rules.steps), rules)
@@ -299,9 +308,10 @@ class _RuleListSearch:
         base = self.estimator
         X_rows, w_rows = self.data.frame.iloc[rows], weights[rows]
         tried = {}
-        with warnings.catch_warnings(), TrainingWorkspace(
-            X_rows, positive, w_rows, binarizer=base.binarizer_, solver=base.solver, fit_binarizer=False,
-            binary=self.data.A[rows],
+        # the rows of the checked frame, and labels of both classes (checked above): nothing to check or parse again
+        with warnings.catch_warnings(), TrainingWorkspace.from_checked(
+            X_rows, ParsedLabels(_BINARY_CLASSES, positive), w_rows, binarizer=base.binarizer_, solver=base.solver,
+            fit_binarizer=False, binary=self.data.A[rows],
         ) as workspace:
             warnings.simplefilter("ignore", TrivialRuleWarning)  # a step may be trivial; the list's error is checked
             if self.path:

@@ -24,15 +24,14 @@ from rulemodels._rule_list_search import fit_rule_list, fit_rule_list_path
 from rulemodels.algorithms import FitSpec, LearnedRule, TrainingWorkspace
 from rulemodels.algorithms.baseline import majority_baseline, warn_if_trivial
 from rulemodels.algorithms.constraints import RuleConstraints
-from rulemodels.algorithms.theta import paper_theta
 from rulemodels.data import (
     FeatureBinarizer,
     class_weighted,
     columns_as_labels,
-    count_classes,
     is_stream_input,
     read_stream,
 )
+from rulemodels.data._inputs import ParsedLabels, parse_labels
 from rulemodels.rules import (
     PatternRates,
     Rule,
@@ -48,6 +47,7 @@ from rulemodels.utils import (
     no_progress,
     progress_bar,
     showing_progress,
+    to_frame,
     validate_params,
 )
 from solvers import get_backend
@@ -550,20 +550,32 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
             return self._fit_stream(X, y, sample_weight, spec, backend)
         X = as_pandas(X)  # a polars or pyarrow DataFrame: converted here, once, with its names and dtypes
         X, y, sample_weight = columns_as_labels(X, y, sample_weight)  # fit(frame, "label"), as for Parquet and Dask
-        if count_classes(y) > 2:
+        # X checked first (scikit-learn's order: an empty X is refused as such), then y parsed, each once for the fit
+        frame = to_frame(X, ensure_nonempty=True) if workspace is None else workspace._frame_of(X)
+        labels = parse_labels(y, frame.shape[0], stacklevel=2)
+        if labels.n_classes > 2:
             if workspace is not None:
                 raise ValueError(
                     "workspace= holds a two-class problem, but y has more than two classes: fit without workspace= "
                     "(BooleanRuleClassifier then learns an ordered rule list, each step on a workspace of its own)"
                 )
-            return self._fit_rule_list(X, y, sample_weight)
-        binarizer = self._make_binarizer()
-        sample_weight = class_weighted(y, sample_weight, self.class_weight)
+            with _log_level(self.verbose):
+                return fit_rule_list(self, X, frame, labels, sample_weight, _target_name(y))
         if workspace is None:
-            with TrainingWorkspace(X, y, sample_weight, binarizer=binarizer, solver=backend) as own:
+            with TrainingWorkspace.from_checked(
+                frame, labels, class_weighted(labels, sample_weight, self.class_weight), X=X,
+                binarizer=self._make_binarizer(), solver=backend,
+            ) as own:
                 return self._fit_on(own, X, y, spec)
-        workspace.check_fit_inputs(X, y, sample_weight, binarizer, self.solver)
-        return self._fit_on(workspace, X, y, spec)
+        return self._fit_on(self._checked_workspace(workspace, frame, labels, sample_weight), X, y, spec)
+
+    def _checked_workspace(
+        self, workspace: TrainingWorkspace, frame: pd.DataFrame, labels: ParsedLabels, sample_weight: Any,
+    ) -> TrainingWorkspace:
+        """``workspace``, once it is checked to hold this fit's data and settings (``class_weight`` applied here)."""
+        weights = class_weighted(labels, sample_weight, self.class_weight)
+        workspace._check_checked_inputs(frame, labels, weights, self._make_binarizer(), self.solver)
+        return workspace
 
     def _fit_spec(self) -> FitSpec:
         """The recipe of a fit with this estimator's parameters (θ in ``theta_unit``, polishing in seconds)."""
@@ -583,9 +595,9 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
         """
         self._reset_fitted()
         validate_params(self)
-        sample_weight = class_weighted(y, sample_weight, self.class_weight)
-        workspace.check_fit_inputs(X, y, sample_weight, self._make_binarizer(), self.solver)
-        return self._fit_on(workspace, X, y, self._fit_spec(), learned)
+        frame = workspace._frame_of(X)
+        labels = parse_labels(y, frame.shape[0], stacklevel=3)
+        return self._fit_on(self._checked_workspace(workspace, frame, labels, sample_weight), X, y, self._fit_spec(), learned)
 
     def _fit_stream(self, X: Any, y: Any, sample_weight: Any, spec: FitSpec, backend: Any) -> BooleanRuleClassifier:
         """Fit on a Parquet path or a Dask DataFrame: the fit on its weighted distinct patterns.
@@ -608,9 +620,11 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
             data = read_stream(X, y, sample_weight, binarizer=self._make_binarizer())
         # The tie-break is in units of the mean weight of a workspace row, here a group of n_samples / n_patterns rows.
         tie_break = defaults.DEFAULT_TIE_BREAK * data.n_patterns / data.n_samples
-        weights = class_weighted(data.y, data.sample_weight, self.class_weight, class_counts=data.class_counts)
-        with TrainingWorkspace(
-            data.X, data.y, weights, binarizer=data.binarizer, solver=backend, tie_break=tie_break,
+        frame = to_frame(data.X, ensure_nonempty=True)
+        labels = parse_labels(data.y, frame.shape[0])
+        weights = class_weighted(labels, data.sample_weight, self.class_weight, class_counts=data.class_counts)
+        with TrainingWorkspace.from_checked(
+            frame, labels, weights, X=data.X, binarizer=data.binarizer, solver=backend, tie_break=tie_break,
             fit_binarizer=False, n_rows=data.n_samples,
         ) as workspace:
             self._fit_on(workspace, data.X, data.y, spec)
@@ -620,16 +634,13 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
         logger.info("fitted on %d rows as %d distinct patterns", data.n_samples, data.n_patterns)
         return self
 
-    def _fit_rule_list(self, X: Any, y: Any, sample_weight: Any) -> BooleanRuleClassifier:
-        """More than two classes: learn the ordered rule list (see the class docstring and :mod:`rulemodels._rule_list_search`)."""
-        with _log_level(self.verbose):
-            return fit_rule_list(self, X, y, sample_weight, _target_name(y))
-
     def _fit_rule_list_path(self, X: Any, y: Any, sample_weight: Any, thetas: Any) -> dict[float, BooleanRuleClassifier]:
         """Rule lists for every θ of ``thetas`` at once, ``{θ: fitted clone}`` (:func:`rulemodels._rule_list_search.fit_rule_list_path`)."""
         self._reset_fitted()
+        frame = to_frame(X, ensure_nonempty=True)
+        labels = parse_labels(y, frame.shape[0], stacklevel=3)
         with _log_level(self.verbose):
-            return fit_rule_list_path(self, X, y, sample_weight, thetas, _target_name(y))
+            return fit_rule_list_path(self, X, frame, labels, sample_weight, thetas, _target_name(y))
 
     def _make_binarizer(self) -> FeatureBinarizer:
         """The (unfitted) binarizer of this estimator's settings: the one place they are read."""
@@ -652,9 +663,10 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
             self.form_ = self._choose_form(workspace) if self.form == "auto" else self.form
             spec = replace(spec, form=self.form_)
             labels, weights = workspace.labels, workspace.sample_weight
-            self.paper_theta_ = paper_theta(spec.theta, weights, spec.theta_unit)
             if learned is None:
                 learned = workspace.learn(spec)  # the one path from a recipe to a rule (the experiments take it too)
+            assert learned.theta is not None  # learn and learn_path set it: the fit's θ as the learner's, converted once
+            self.paper_theta_ = learned.theta
             self._set_learned(learned, spec)
             self._finish_rule(labels, weights, spec.constraints)  # simplification and baseline
             clause_values = self.rule_.clause_outputs_binary(workspace.A, workspace.literals)

@@ -29,8 +29,9 @@ from rulemodels.algorithms.result import LearnedRule
 from rulemodels.algorithms.theta import paper_theta
 from rulemodels.algorithms.training import TrainingWorkspace
 from rulemodels.data import check_input, class_weighted, columns_as_labels, count_classes
+from rulemodels.data._inputs import parse_labels
 from rulemodels.estimator import BooleanRuleClassifier, _clear_fitted, _log_level
-from rulemodels.utils import Interval, Options, as_pandas, check_values, no_progress, track, validate_params
+from rulemodels.utils import Interval, Options, as_pandas, check_values, no_progress, to_frame, track, validate_params
 from solvers import get_backend
 
 logger = logging.getLogger(__name__)
@@ -209,9 +210,12 @@ def _fit_fold_candidates(
     outcomes = []
     # a workspace holds two classes; a rule list (more than two) fits its steps on workspaces of its own. The
     # workspace holds the weights the fits learn from: sample_weight times the training fold's class weights.
-    shared = count_classes(y_train) <= 2
-    with (TrainingWorkspace(X_train, y_train, class_weighted(y_train, fit_weight, base.class_weight),
-                            binarizer=base._make_binarizer(), solver=base.solver)
+    # (the fold's X checked and its y parsed once here, for the workspace)
+    frame = to_frame(X_train, ensure_nonempty=True)
+    labels = parse_labels(y_train, frame.shape[0])
+    shared = labels.n_classes <= 2
+    with (TrainingWorkspace.from_checked(frame, labels, class_weighted(labels, fit_weight, base.class_weight), X=X_train,
+                                         binarizer=base._make_binarizer(), solver=base.solver)
           if shared else contextlib.nullcontext()) as workspace:
         with warnings.catch_warnings():  # trivial fold rules are expected at large θ; the refit warns
             warnings.simplefilter("ignore", TrivialRuleWarning)
@@ -821,7 +825,9 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         best = clone(base).set_params(**self.best_params_)
         if self.best_params_["algorithm"] != "cg" or not _path_ready(base):
             return best.fit(X, y, **({} if sample_weight is None else {"sample_weight": sample_weight}))
-        if count_classes(y) > 2:  # the rule lists' path down to the chosen θ (each list depends on the θ above it only)
+        frame = to_frame(X, ensure_nonempty=True)
+        labels = parse_labels(y, frame.shape[0])
+        if labels.n_classes > 2:  # the rule lists' path down to the chosen θ (each list depends on the θ above it only)
             members = [i for i, c in enumerate(candidates) if c["algorithm"] == "cg" and c["form"] == self.form_
                        and c["n_clauses"] == self.n_clauses_]
             walked = [i for i in members if candidates[i]["theta"] >= self.theta_]
@@ -831,11 +837,13 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
                 i: (fitted.raw_rule_.n_literals, fitted.training_error_, str(fitted.raw_rule_)) for i, fitted in lists.items()
             })
             return lists[self.best_index_]
-        weights = class_weighted(np.asarray(y), sample_weight, base.class_weight)
+        weights = class_weighted(labels, sample_weight, base.class_weight)
         members = [i for i, c in enumerate(candidates) if c["algorithm"] == "cg" and c["form"] == self.form_]
         # the path down to the chosen θ: a θ's rule depends only on the θ before it on the path
         walked = [i for i in members if candidates[i]["theta"] >= self.theta_]
-        with TrainingWorkspace(X, y, weights, binarizer=base._make_binarizer(), solver=base.solver) as workspace:
+        with TrainingWorkspace.from_checked(
+            frame, labels, weights, X=X, binarizer=base._make_binarizer(), solver=base.solver,
+        ) as workspace:
             paths, _ = _learn_paths(base, [candidates[i] for i in walked], workspace)
             learned = {walked[position]: entry for position, entry in paths.items()}
             best._fit_learned(X, y, sample_weight, workspace, learned[self.best_index_])

@@ -138,7 +138,24 @@ class SetCoverChain:
     clauses: list[np.ndarray] = field(default_factory=list)
 
 
-class LPSolutionCache:
+class _ClosedOnExit:
+    """A holder of solver instances that ``close()`` releases, and a context manager that closes it on exit
+    (:class:`LPSolutionCache`, :class:`~rulemodels.TrainingWorkspace`)."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self: _Holder) -> _Holder:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+_Holder = TypeVar("_Holder", bound=_ClosedOnExit)
+
+
+class LPSolutionCache(_ClosedOnExit):
     """Shared work of every fit on one binary training problem (see the module docstring).
 
     Parameters
@@ -194,12 +211,6 @@ class LPSolutionCache:
         self._clauses.clear()
         self._set_covers.clear()
         self.closed = True
-
-    def __enter__(self) -> LPSolutionCache:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     def _all_models(self) -> list[Any]:
         models: list[Any] = list(self._models.values())

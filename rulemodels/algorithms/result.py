@@ -8,7 +8,7 @@ One vocabulary for both: ``termination`` (why it stopped, a :class:`Termination`
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -90,8 +90,28 @@ class TimeLimitWarning(UserWarning):
     """
 
 
-@dataclass
-class FitResult:
+@dataclass(frozen=True, kw_only=True)
+class _RunRecord:
+    """How a learner ran, in the one vocabulary of :class:`FitResult` and :class:`LearnedRule` (their shared fields).
+
+    ``termination`` is kept as the :class:`Termination` of its value; the
+    fields are keyword-only in both classes.
+    """
+
+    history: list[float] = field(default_factory=list)
+    n_iter: int = 0
+    termination: Termination = Termination.single_pass
+    n_solves: int = 0
+    n_builds: int = 0
+    n_reused: int = 0
+    solver_seconds: float = 0.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "termination", Termination(self.termination))
+
+
+@dataclass(frozen=True)
+class FitResult(_RunRecord):
     """What a driver returns on a CNF problem: its clause matrix over the working features.
 
     This is the drivers' internal result; :class:`LearnedRule` is the learned
@@ -113,24 +133,14 @@ class FitResult:
     termination : Termination or str
         ``"converged"``, ``"no_improvement"``, ``"cycle"``, ``"max_iter"``, ``"time_limit"``, ``"single_pass"``
         (a string is taken as the :class:`Termination` of its value).
-    n_builds, n_solves, n_reused : int
-        Model builds and LP solves of this fit, and LP solutions (or clauses)
+    n_solves, n_builds, n_reused : int
+        LP solves and model builds of this fit, and LP solutions (or clauses)
         it took from this fit or from earlier fits on the cache instead of solving.
     solver_seconds : float
     """
 
     W: np.ndarray
     objective: float
-    history: list[float] = field(default_factory=list)
-    n_iter: int = 0
-    termination: Termination = Termination.single_pass
-    n_builds: int = 0
-    n_solves: int = 0
-    n_reused: int = 0
-    solver_seconds: float = 0.0
-
-    def __post_init__(self) -> None:
-        self.termination = Termination(self.termination)
 
 
 @dataclass(frozen=True)
@@ -159,7 +169,7 @@ class ExactInfo:
 
 
 @dataclass(frozen=True)
-class LearnedRule:
+class LearnedRule(_RunRecord):
     """What one fit learned: the rule, its objective and how the learner got there.
 
     Returned by :meth:`~rulemodels.TrainingWorkspace.learn` (every algorithm)
@@ -202,24 +212,23 @@ class LearnedRule:
         clauses removed, the 0-1 objective before and after), when the fit
         pruned (``learn(..., prune=True)``); when it removed something,
         ``objective`` is the 0-1 objective of the pruned ``rule``.
+    theta : float or None
+        The learner's (paper's) θ the rule was learned with, the fit's θ
+        converted by its ``theta_unit`` (:mod:`rulemodels.algorithms.theta`)
+        once, by :meth:`~rulemodels.TrainingWorkspace.learn`; the
+        estimator's ``paper_theta_``. None where no workspace learned it
+        (:func:`~rulemodels.solve_exact`).
     """
 
     rule: Rule
     objective: float | None
-    history: list[float] = field(default_factory=list)
+    _: KW_ONLY
     n_iter: int = 1
-    termination: Termination = Termination.single_pass
-    n_solves: int = 0
-    n_builds: int = 0
-    n_reused: int = 0
-    solver_seconds: float = 0.0
     exact: ExactInfo | None = None
     clause_columns: tuple[np.ndarray, ...] = ()
     polish: PolishReport | None = None
     prune: PruneReport | None = None
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "termination", Termination(self.termination))
+    theta: float | None = None
 
     @property
     def exact_bound(self) -> float | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from rulemodels import defaults
@@ -116,8 +117,7 @@ def learn(
             "%s: %s was reached after %d solves; keeping the best rule found (objective %.6g)",
             algorithm.upper(), limit, engine.stats.n_solves, result.objective,
         )
-    result.n_builds = engine.stats.n_builds
-    result.n_solves = engine.stats.n_solves
-    result.n_reused = engine.stats.n_repeats + engine.stats.n_shared
-    result.solver_seconds = engine.stats.solver_seconds
-    return result
+    return replace(
+        result, n_builds=engine.stats.n_builds, n_solves=engine.stats.n_solves,
+        n_reused=engine.stats.n_repeats + engine.stats.n_shared, solver_seconds=engine.stats.solver_seconds,
+    )

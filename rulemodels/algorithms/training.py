@@ -40,6 +40,7 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
+import pandas as pd
 from sklearn.base import clone
 from sklearn.utils.validation import check_is_fitted
 
@@ -49,7 +50,7 @@ from rulemodels.algorithms.constraints import HookInfo, RuleConstraints
 from rulemodels.algorithms.data import WorkingData
 from rulemodels.algorithms.exact import constant_rule as _constant_rule
 from rulemodels.algorithms.exact import solve_exact_problem
-from rulemodels.algorithms.lp_cache import LPSolutionCache
+from rulemodels.algorithms.lp_cache import LPSolutionCache, _ClosedOnExit
 from rulemodels.algorithms.polish import PolishReport, polish_rule
 from rulemodels.algorithms.prune import prune_rule
 from rulemodels.algorithms.result import ExactInfo, FitResult, LearnedRule
@@ -57,7 +58,8 @@ from rulemodels.algorithms.rounding import tautological_clauses
 from rulemodels.algorithms.run import ALGORITHMS, CG_SETTINGS, learn
 from rulemodels.algorithms.spec import FitSpec
 from rulemodels.algorithms.theta import paper_theta
-from rulemodels.data import FeatureBinarizer, binary_labels, check_sample_weight
+from rulemodels.data import FeatureBinarizer, check_sample_weight
+from rulemodels.data._inputs import ParsedLabels, parse_labels
 from rulemodels.defaults import DEFAULT_TIE_BREAK
 from rulemodels.models import unique_rows
 from rulemodels.models.objectives import hamming_objective, zero_one_objective
@@ -141,6 +143,13 @@ def _hook_caller(constraints: RuleConstraints, problem: CNFProblem) -> Callable[
     return call
 
 
+#: The refusal of a fit handed a workspace built from other data.
+_OTHER_DATA = (
+    "the workspace was built from other training data than this fit's X, y and sample_weight: "
+    "a workspace serves fits on exactly the data it was built from"
+)
+
+
 def _as_spec(spec: FitSpec | None, settings: dict[str, Any], **path: Any) -> FitSpec:
     """``spec``, or the recipe of the keyword ``settings`` (with the θ path's ``path`` fields) when it is None."""
     if spec is None:
@@ -150,7 +159,7 @@ def _as_spec(spec: FitSpec | None, settings: dict[str, Any], **path: Any) -> Fit
     return spec
 
 
-class TrainingWorkspace:
+class TrainingWorkspace(_ClosedOnExit):
     """Everything the fits on one training set share (see the module docstring).
 
     Parameters
@@ -233,10 +242,74 @@ class TrainingWorkspace:
         n_rows: int | None = None,
     ):
         X = as_pandas(X)  # a polars or pyarrow DataFrame: converted here, once, with its names and dtypes
-        self.frame = to_frame(X, ensure_nonempty=True)  # the one check of X in a fit: the binarizer trusts the frame
+        frame = to_frame(X, ensure_nonempty=True)  # the one check of X in a fit: the binarizer trusts the frame
+        self._build(
+            X, frame, parse_labels(y, frame.shape[0]), sample_weight, binarizer=binarizer, solver=solver,
+            tie_break=tie_break, fit_binarizer=fit_binarizer, binary=binary, n_rows=n_rows,
+        )
+
+    @classmethod
+    def from_checked(
+        cls,
+        frame: pd.DataFrame,
+        labels: ParsedLabels,
+        sample_weight: np.ndarray | None = None,
+        *,
+        X: object = None,
+        binarizer: FeatureBinarizer | None = None,
+        solver: str | Backend = defaults.DEFAULT_SOLVER,
+        tie_break: float = DEFAULT_TIE_BREAK,
+        fit_binarizer: bool = True,
+        binary: np.ndarray | None = None,
+        n_rows: int | None = None,
+    ) -> TrainingWorkspace:
+        """The workspace of features and labels a fit checked and parsed already: nothing is checked or parsed again.
+
+        The trusted path of :class:`~rulemodels.BooleanRuleClassifier` (and of
+        the searches built on it), which checks ``X`` and parses ``y`` once
+        at the boundary of its fit; the constructor is the same with the checks.
+
+        Parameters
+        ----------
+        frame : pandas.DataFrame
+            ``X`` as :func:`rulemodels.utils.to_frame` returned it (``ensure_nonempty=True``).
+        labels : ParsedLabels
+            ``y`` as :func:`rulemodels.data._inputs.parse_labels` returned it, of two classes.
+        sample_weight : ndarray of shape (n_samples,), optional
+            The row weights (checked and normalised here, as by the constructor).
+        X : DataFrame or array-like, optional
+            The object ``frame`` was converted from, which fits handed the
+            workspace may pass as their ``X`` (default: ``frame``).
+        binarizer, solver, tie_break, fit_binarizer, binary, n_rows
+            As for the constructor.
+
+        Returns
+        -------
+        TrainingWorkspace
+            The workspace.
+
+        Raises
+        ------
+        ValueError
+            If ``labels`` do not have two classes, ``binary``/``binarizer`` does not fit, no feature is left,
+            or one class has all weight.
+        """
+        workspace = cls.__new__(cls)
+        workspace._build(
+            frame if X is None else X, frame, labels, sample_weight, binarizer=binarizer, solver=solver,
+            tie_break=tie_break, fit_binarizer=fit_binarizer, binary=binary, n_rows=n_rows,
+        )
+        return workspace
+
+    def _build(
+        self, X: Any, frame: pd.DataFrame, labels: ParsedLabels, sample_weight: Any, *, binarizer: FeatureBinarizer | None,
+        solver: str | Backend, tie_break: float, fit_binarizer: bool, binary: Any, n_rows: int | None,
+    ) -> None:
+        """The constructor's work on the checked frame and the parsed labels."""
+        self.frame = frame
         self.tie_break = float(tie_break)
         self._X = X
-        self.classes, self.labels = binary_labels(y, self.frame.shape[0])
+        self.classes, self.labels = labels.classes, labels.binary()
         self.sample_weight = check_sample_weight(sample_weight, self.frame.shape[0])
         if n_rows is not None:  # groups of rows: mean 1 over the rows (unit weights: the group sizes, exactly)
             summed = np.asarray(sample_weight, dtype=float)
@@ -289,12 +362,6 @@ class TrainingWorkspace:
             cache.close()
         self._caches.clear()
         self.closed = True
-
-    def __enter__(self) -> TrainingWorkspace:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         state = "closed" if self.closed else f"{len(self._caches)} problem(s)"
@@ -426,8 +493,8 @@ class TrainingWorkspace:
         ``spec`` (:class:`~rulemodels.algorithms.FitSpec`) holds every setting
         of the fit; ``learn(form=..., algorithm=..., ...)`` builds it from the
         keywords (``FitSpec(**settings)``). Its θ is converted to the
-        learner's (paper's) θ by its ``theta_unit`` on this workspace's weights,
-        and its constraints' columns are checked against the training columns,
+        learner's (paper's) θ by its ``theta_unit`` on this workspace's weights
+        (the result's ``theta``), and its constraints' columns are checked against the training columns,
         here, for every caller.
 
         ``polish``: seconds of MIP polishing after the heuristic (None: none;
@@ -595,6 +662,7 @@ class TrainingWorkspace:
                 rule=rule, objective=objective, history=[objective], n_iter=1,
                 termination=exact.termination, n_solves=1, n_builds=1, n_reused=0, solver_seconds=exact.solver_seconds,
                 exact=ExactInfo(bound=exact.exact_bound, gap=exact.gap), clause_columns=self._clause_columns(rule),
+                theta=theta,
             )
         if algorithm not in ALGORITHMS:
             raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)} or 'exact', got {algorithm!r}")
@@ -704,7 +772,7 @@ class TrainingWorkspace:
             n_iter=int(result.n_iter), termination=result.termination, n_solves=int(result.n_solves),
             n_builds=int(result.n_builds), n_reused=int(result.n_reused), solver_seconds=float(result.solver_seconds),
             clause_columns=self._clause_columns(rule),
-            polish=report,
+            polish=report, theta=theta,
         )
 
     def _polish(
@@ -808,6 +876,25 @@ class TrainingWorkspace:
         ValueError
             If the binarizer settings, the solver or the training data differ from the workspace's.
         """
+        self._check_settings(binarizer, solver)
+        if not self._same_data(X, y, sample_weight):
+            raise ValueError(_OTHER_DATA)
+
+    def _check_checked_inputs(
+        self, frame: pd.DataFrame, labels: ParsedLabels, sample_weight: Any, binarizer: FeatureBinarizer, solver: Any,
+    ) -> None:
+        """:meth:`check_fit_inputs` for a fit that checked ``X`` (:meth:`_frame_of`) and parsed ``y`` already."""
+        self._check_settings(binarizer, solver)
+        same = (frame is self.frame or self._same_frame(frame)) and self._same_labels(labels.y)
+        if not (same and self._same_weights(sample_weight)):
+            raise ValueError(_OTHER_DATA)
+
+    def _frame_of(self, X: Any) -> pd.DataFrame:
+        """``X`` checked (:func:`rulemodels.utils.to_frame`), or the workspace's frame when ``X`` is what it was built from."""
+        return self.frame if X is self._X or X is self.frame else to_frame(X, ensure_nonempty=True)
+
+    def _check_settings(self, binarizer: FeatureBinarizer, solver: Any) -> None:
+        """Raise unless the workspace is open and was built with ``binarizer``'s settings and ``solver``."""
         if self.closed:
             raise RuntimeError("this TrainingWorkspace was closed: build a new one for further fits")
         wanted = binarizer.get_params()
@@ -823,22 +910,21 @@ class TrainingWorkspace:
                 f"the workspace solves with {self.backend.name!r} but this fit asks for solver={name!r}: "
                 "build the workspace with the same solver"
             )
-        if not self._same_data(X, y, sample_weight):
-            raise ValueError(
-                "the workspace was built from other training data than this fit's X, y and sample_weight: "
-                "a workspace serves fits on exactly the data it was built from"
-            )
 
     def _same_data(self, X: Any, y: Any, sample_weight: Any) -> bool:
-        if X is not self._X:
-            frame = to_frame(X)
-            if frame.shape != self.frame.shape or list(frame.columns) != list(self.frame.columns):
-                return False
-            if not frame.reset_index(drop=True).equals(self.frame.reset_index(drop=True)):
-                return False
-        labels = np.asarray(y).ravel()
-        if labels.shape[0] != self.labels.shape[0] or not np.array_equal(labels == self.classes[1], self.labels.astype(bool)):
+        if X is not self._X and not self._same_frame(to_frame(X)):
             return False
+        return self._same_labels(np.asarray(y).ravel()) and self._same_weights(sample_weight)
+
+    def _same_frame(self, frame: pd.DataFrame) -> bool:
+        if frame.shape != self.frame.shape or list(frame.columns) != list(self.frame.columns):
+            return False
+        return bool(frame.reset_index(drop=True).equals(self.frame.reset_index(drop=True)))
+
+    def _same_labels(self, labels: np.ndarray) -> bool:
+        return labels.shape[0] == self.labels.shape[0] and np.array_equal(labels == self.classes[1], self.labels.astype(bool))
+
+    def _same_weights(self, sample_weight: Any) -> bool:
         weights = check_sample_weight(sample_weight, self.labels.shape[0])
         return bool(np.array_equal(weights, self.sample_weight))
 

@@ -9,6 +9,8 @@ check included). Public names are re-exported by :mod:`rulemodels.data`.
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -19,8 +21,8 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from rulemodels.utils import to_frame, unknown_name
 
 __all__ = [
-    "as_frame", "binary_labels", "columns_as_labels", "check_input", "check_no_missing_labels", "check_sample_weight", "class_labels",
-    "class_weighted", "count_classes",
+    "ParsedLabels", "as_frame", "binary_labels", "columns_as_labels", "check_input", "check_no_missing_labels",
+    "check_sample_weight", "class_labels", "class_weighted", "count_classes", "parse_labels",
 ]
 
 
@@ -187,13 +189,107 @@ def class_labels(y: Any, n_samples: int, *, stacklevel: int = 3) -> tuple[np.nda
     ValueError
         If ``y`` is None, not 1-D, not of length ``n_samples``, or has a single class.
     """
+    parsed = parse_labels(y, n_samples, stacklevel=stacklevel)
+    return parsed.classes, parsed.y
+
+
+@dataclass(frozen=True)
+class ParsedLabels:
+    """``y`` parsed once (:func:`parse_labels`): its sorted classes and its labels as a 1-D array.
+
+    A fit parses its labels once, at its boundary, and hands this to what
+    needs them (the two-class workspace, the rule-list search,
+    :func:`class_weighted`), which then trust it instead of parsing ``y`` again.
+
+    Parameters
+    ----------
+    classes : numpy.ndarray
+        The sorted distinct labels (at least two).
+    y : numpy.ndarray of shape (n_samples,)
+        The labels as a 1-D array, checked (no missing label, class labels).
+    """
+
+    classes: np.ndarray
+    y: np.ndarray
+
+    @property
+    def n_classes(self) -> int:
+        """The number of classes."""
+        return int(self.classes.shape[0])
+
+    @cached_property
+    def codes(self) -> np.ndarray:
+        """Each row's class index into :attr:`classes` (computed on first use)."""
+        return np.searchsorted(self.classes, self.y)
+
+    @cached_property
+    def codes_by_appearance(self) -> np.ndarray:
+        """Each row's class index, the classes numbered in the order they first appear in ``y``.
+
+        The coding a :class:`~rulemodels.data.FeatureBinarizer` given raw labels
+        uses for its label-aware thresholds, so one handed these codes places
+        the same thresholds.
+        """
+        _, first = np.unique(self.codes, return_index=True)
+        rank = np.empty(self.n_classes, dtype=np.intp)
+        rank[np.argsort(first)] = np.arange(self.n_classes)
+        return rank[self.codes]
+
+    def binary(self) -> np.ndarray:
+        """The 0/1 labels of a two-class ``y`` (1 where ``y == classes[1]``).
+
+        Returns
+        -------
+        numpy.ndarray of int8
+            1 where ``y == classes[1]``, else 0.
+
+        Raises
+        ------
+        ValueError
+            If ``y`` does not have exactly two classes.
+        """
+        if self.n_classes != 2:
+            kind = type_of_target(self.y)
+            raise ValueError(
+                f"Only binary classification is supported by a two-class learner (a TrainingWorkspace, the exact MIP): "
+                f"it needs exactly two classes in y, got {self.n_classes} classes ({kind}: {self.classes[:10].tolist()}); "
+                "BooleanRuleClassifier.fit on in-memory data (a DataFrame or array, without workspace=) "
+                "learns an ordered rule list for more classes"
+            )
+        return (self.y == self.classes[1]).astype(np.int8)
+
+
+def parse_labels(y: Any, n_samples: int, *, stacklevel: int = 2) -> ParsedLabels:
+    """The one parse of a fit's labels: ``y`` checked as :func:`class_labels` checks it, kept as :class:`ParsedLabels`.
+
+    Any number of classes passes (:meth:`ParsedLabels.binary` refuses more than two).
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        The fit's labels; a column vector is raveled, with a ``DataConversionWarning``.
+    n_samples : int
+        The length ``y`` must have: the number of rows of the checked ``X``.
+    stacklevel : int, default=2
+        Where that warning points, counted from the caller of this function (2: the caller's caller).
+
+    Returns
+    -------
+    ParsedLabels
+        The sorted classes and the labels.
+
+    Raises
+    ------
+    ValueError
+        If ``y`` is None, not 1-D, not of length ``n_samples``, has a missing label, or a single class.
+    """
     if y is None:
         raise ValueError("requires y to be passed, but the target y is None")
     y_array = np.asarray(y)
     if y_array.ndim == 2 and y_array.shape[1] == 1:
         warnings.warn(
             "A column-vector y was passed when a 1d array was expected; it is raveled to shape (n_samples,)",
-            DataConversionWarning, stacklevel=stacklevel,
+            DataConversionWarning, stacklevel=stacklevel + 1,
         )
         y_array = y_array.ravel()
     if y_array.ndim != 1:
@@ -208,7 +304,7 @@ def class_labels(y: Any, n_samples: int, *, stacklevel: int = 3) -> tuple[np.nda
             f"y has only 1 class ({classes[0]}): BooleanRuleClassifier learns a rule from "
             "samples of both classes"
         )
-    return classes, y_array
+    return ParsedLabels(classes, y_array)
 
 
 def count_classes(y: Any) -> int:
@@ -261,17 +357,8 @@ def binary_labels(y: Any, n_samples: int, *, stacklevel: int = 3) -> tuple[np.nd
     ValueError
         If ``y`` does not have exactly two classes.
     """
-    classes, y_array = class_labels(y, n_samples, stacklevel=stacklevel + 1)
-    if classes.shape[0] != 2:
-        kind = type_of_target(y_array)
-        count = classes.shape[0]
-        raise ValueError(
-            f"Only binary classification is supported by a two-class learner (a TrainingWorkspace, the exact MIP): "
-            f"it needs exactly two classes in y, got {count} classes ({kind}: {classes[:10].tolist()}); "
-            "BooleanRuleClassifier.fit on in-memory data (a DataFrame or array, without workspace=) "
-            "learns an ordered rule list for more classes"
-        )
-    return classes, (y_array == classes[1]).astype(np.int8)
+    parsed = parse_labels(y, n_samples, stacklevel=stacklevel)
+    return parsed.classes, parsed.binary()
 
 
 def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray:
@@ -341,8 +428,8 @@ def class_weighted(y: Any, sample_weight: Any, class_weight: Any, *, class_count
 
     Parameters
     ----------
-    y : array-like of shape (n_samples,)
-        The labels.
+    y : array-like of shape (n_samples,) or ParsedLabels
+        The labels, or the labels a fit parsed already (:func:`parse_labels`), which are not parsed again.
     sample_weight : array-like or None
         The sample weights (None: all 1).
     class_weight : dict, "balanced" or None
@@ -362,6 +449,8 @@ def class_weighted(y: Any, sample_weight: Any, class_weight: Any, *, class_count
     """
     if class_weight is None:
         return sample_weight
+    if isinstance(y, ParsedLabels):
+        return _class_weighted(y.classes, y.codes, sample_weight, class_weight, class_counts)
     y_array = np.asarray(y)
     if y_array.ndim == 2 and y_array.shape[1] == 1:
         y_array = y_array.ravel()
@@ -369,6 +458,11 @@ def class_weighted(y: Any, sample_weight: Any, class_weight: Any, *, class_count
         raise ValueError(f"y must be 1-dimensional (one label per sample), got shape {y_array.shape}")
     check_no_missing_labels(y_array)
     classes, index = np.unique(y_array, return_inverse=True)
+    return _class_weighted(classes, index, sample_weight, class_weight, class_counts)
+
+
+def _class_weighted(classes: np.ndarray, index: np.ndarray, sample_weight: Any, class_weight: Any, class_counts: Any) -> np.ndarray:
+    """:func:`class_weighted` on parsed labels: ``classes`` sorted, ``index`` each row's class index into them."""
     if isinstance(class_weight, str):
         if class_weight != "balanced":
             raise ValueError(f"class_weight must be None, 'balanced' or a dict {{class: weight}}, got {class_weight!r}")

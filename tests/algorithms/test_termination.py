@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 
@@ -37,3 +38,13 @@ def test_results_hold_the_enum_whatever_they_were_given():
     assert learned.termination is Termination.optimal
     with pytest.raises(ValueError, match="'finished' is not a valid Termination"):
         LearnedRule(rule=Rule("dnf", ()), objective=0.0, termination="finished")  # type: ignore[arg-type]
+
+
+def test_a_drivers_result_is_frozen_and_replaced_not_mutated():
+    fit = FitResult(W=None, objective=1.0, n_iter=3, termination="cycle")  # type: ignore[arg-type]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fit.n_solves = 4  # type: ignore[misc]
+    counted = dataclasses.replace(fit, n_solves=4, solver_seconds=0.5)
+    assert (counted.n_solves, counted.n_iter, counted.termination) == (4, 3, Termination.cycle) and fit.n_solves == 0
+    with pytest.raises(TypeError):
+        FitResult(None, 1.0, [1.0])  # type: ignore[misc]  # the run fields are keyword-only, as in LearnedRule

@@ -4,14 +4,16 @@
 features; the binarizer inside a fit or a predict takes the checked frame as it
 is. The spy counts the converter's calls wherever the library imported it.
 
-The labels likewise: a two-class fit parses ``y`` once into its classes and 0/1
-labels (:func:`rulemodels.data.binary_labels`), and the binarizer's tree
-thresholds take those labels as class codes instead of parsing ``y`` again.
+The labels likewise: a fit parses ``y`` once (:func:`rulemodels.data._inputs.parse_labels`)
+into its classes and labels, and hands them to what needs them (the workspace, the
+class weights, a rule list's search and binarizer), which trust them instead of
+parsing ``y`` again; the binarizer's tree thresholds take them as class codes.
 """
 
 from __future__ import annotations
 
 import re
+import sys
 
 import numpy as np
 import pandas as pd
@@ -23,27 +25,36 @@ import rulemodels._rule_list_search as rule_list_search
 import rulemodels.algorithms.training as training
 import rulemodels.data._inputs as inputs
 import rulemodels.data.binarizer as binarizer
+import rulemodels.estimator as estimator_module
+import rulemodels.model_selection as model_selection
 import rulemodels.rules._rule as rule_module
 from rulemodels import BooleanRuleClassifier
 from rulemodels.data import FeatureBinarizer
 from rulemodels.rules import Literal, Rule
 from rulemodels.utils import _frames, to_frame
 
-#: Every module that calls the converter, by the name it imported it under.
-CALLERS = (training, inputs, binarizer, fitted_rule, rule_list_search, rule_module)
+#: Modules that call the converter (imported so that the spies below find them loaded).
+CALLERS = (training, inputs, binarizer, fitted_rule, rule_list_search, rule_module, estimator_module, model_selection)
+
+
+def _patch_everywhere(monkeypatch, original, name, spy) -> None:
+    """Put ``spy`` in place of ``original`` in every loaded module of the library that imported it as ``name``."""
+    for module in [m for key, m in list(sys.modules.items()) if key.startswith("rulemodels") and m is not None]:
+        if getattr(module, name, None) is original:
+            monkeypatch.setattr(module, name, spy)
 
 
 @pytest.fixture
 def converter_calls(monkeypatch) -> list[str]:
     """The kinds of ``X`` each call of :func:`to_frame` received (a list the test reads after its calls)."""
     calls: list[str] = []
+    original = _frames.to_frame
 
     def spy(X, *args, **kwargs):
         calls.append(type(X).__name__)
-        return _frames.to_frame(X, *args, **kwargs)
+        return original(X, *args, **kwargs)
 
-    for module in CALLERS:
-        monkeypatch.setattr(module, "to_frame", spy)
+    _patch_everywhere(monkeypatch, original, "to_frame", spy)
     return calls
 
 
@@ -125,33 +136,58 @@ def test_the_converter_keeps_a_frame_and_names_an_array():
         to_frame(np.zeros((0, 2)), ensure_nonempty=True)
 
 
+#: Every function that parses raw labels: the one parse of a fit (:func:`parse_labels`), the public parsers
+#: built on it or beside it (a fit calls none of them), and the binarizer's own parse of raw labels.
+LABEL_PARSERS = {
+    "parse_labels": inputs, "class_labels": inputs, "binary_labels": inputs, "count_classes": inputs,
+    "class_weighted": inputs, "_label_codes": binarizer,
+}
+
+
 @pytest.fixture
 def label_parses(monkeypatch) -> list[str]:
-    """The full parses of ``y`` (:func:`rulemodels.data.class_labels`, which :func:`rulemodels.data.binary_labels`
-    calls) and the binarizer's own label parsing, in the order of their calls."""
+    """The parses of raw ``y`` (:data:`LABEL_PARSERS`), in the order of their calls, wherever the library
+    imported the parsers (``class_weighted`` counts only when it has class weights to apply to raw labels)."""
     calls: list[str] = []
-    parse, codes = inputs.class_labels, binarizer._label_codes
+    for name, home in LABEL_PARSERS.items():
+        original = getattr(home, name)
 
-    def parse_spy(*args, **kwargs):
-        calls.append("class_labels")
-        return parse(*args, **kwargs)
+        def spy(*args, _name=name, _original=original, **kwargs):
+            if _name != "class_weighted" or (args[2] is not None and not isinstance(args[0], inputs.ParsedLabels)):
+                calls.append(_name)
+            return _original(*args, **kwargs)
 
-    def codes_spy(*args, **kwargs):
-        calls.append("_label_codes")
-        return codes(*args, **kwargs)
-
-    monkeypatch.setattr(inputs, "class_labels", parse_spy)
-    monkeypatch.setattr(binarizer, "_label_codes", codes_spy)
+        _patch_everywhere(monkeypatch, original, name, spy)
     return calls
 
 
-@pytest.mark.parametrize("class_weight", [None, "balanced"])
+@pytest.mark.parametrize("class_weight", [None, "balanced", {"yes": 2.0}])
 def test_a_two_class_fit_parses_y_once(pima_120_array_labels, label_parses, class_weight):
     X, y = pima_120_array_labels
     labels = np.where(y == 1, "yes", "no")
     BooleanRuleClassifier(algorithm="scs", n_clauses=1, class_weight=class_weight).fit(X, labels)
-    assert label_parses == ["class_labels"]  # the tree thresholds took the workspace's 0/1 labels
+    # the estimator parses y once and hands the parsed labels to its workspace and the class weights; the tree
+    # thresholds take the workspace's 0/1 labels (before: count_classes, class_weighted, class_labels)
+    assert label_parses == ["parse_labels"]
 
+
+def test_a_fit_on_a_given_workspace_parses_y_once(pima_120_array_labels, label_parses):
+    X, y = pima_120_array_labels
+    with training.TrainingWorkspace(X, y) as workspace:
+        assert label_parses == ["parse_labels"]  # the public constructor parses y itself
+        del label_parses[:]
+        BooleanRuleClassifier(algorithm="scs", n_clauses=1).fit(X, y, workspace=workspace)
+    assert label_parses == ["parse_labels"]
+
+
+def test_a_multiclass_fit_parses_y_once_and_each_step_its_own_labels_once(pima_120_array_labels, label_parses):
+    X, y = pima_120_array_labels
+    three = np.where(X.iloc[:, 1] > X.iloc[:, 1].median(), "high", np.where(y == 1, "mid", "low"))
+    model = BooleanRuleClassifier(algorithm="scs", n_clauses=1, class_order="rarest").fit(X, three)
+    # the list's y once (its binarizer takes the parsed codes), and each step's binary fit (class_order="rarest":
+    # K - 1 = 2 of them) its 0/1 labels once: its workspace takes them from the search without parsing
+    assert len(model.steps_) == 2
+    assert label_parses == ["parse_labels"] * 3
 
 def test_a_binarizer_called_by_a_user_still_parses_its_labels(pima_120_array_labels, label_parses):
     X, y = pima_120_array_labels

@@ -130,3 +130,23 @@ def test_a_refit_with_other_parameters_leaves_no_stale_attribute(tmp_path) -> No
         assert _fitted_names(estimator) == _fitted_names(fresh), params
         seen |= _fitted_names(fresh)
     assert {"form_cv_errors_", "exact_bound_", "polish_report_", "steps_", "n_samples_seen_", "_bucket_classes"} <= seen
+
+
+def test_theta_is_converted_once_per_fit_and_read_back_as_paper_theta(monkeypatch) -> None:
+    import rulemodels.algorithms.training as training
+
+    X, y = _small()
+    weights = np.linspace(0.5, 2.0, len(y))
+    calls = []
+    convert = training.paper_theta
+
+    def spy(*args, **kwargs):
+        calls.append(args)
+        return convert(*args, **kwargs)
+
+    monkeypatch.setattr(training, "paper_theta", spy)
+    model = BooleanRuleClassifier(algorithm="scs", n_clauses=1, theta=0.01).fit(X, y, sample_weight=weights)
+    assert len(calls) == 1  # by TrainingWorkspace.learn; the estimator reads the result's θ
+    with TrainingWorkspace(X, y, weights) as workspace:
+        learned = workspace.learn(model._fit_spec())
+    assert model.paper_theta_ == learned.theta == convert(0.01, workspace.sample_weight, "fraction")
