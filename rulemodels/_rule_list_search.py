@@ -28,8 +28,7 @@ from sklearn.utils.validation import validate_data
 from rulemodels.algorithms import TrainingWorkspace
 from rulemodels.algorithms.baseline import TrivialRuleWarning
 from rulemodels.algorithms.theta import paper_theta
-from rulemodels.data import check_sample_weight, class_weighted
-from rulemodels.data._inputs import ParsedLabels
+from rulemodels.data import ParsedLabels, check_sample_weight, class_weighted
 from rulemodels.rules import ClassRates, RuleList, SimplifyReport
 from rulemodels.utils import no_progress, progress_bar
 

@@ -26,12 +26,13 @@ from rulemodels.algorithms.baseline import majority_baseline, warn_if_trivial
 from rulemodels.algorithms.constraints import RuleConstraints
 from rulemodels.data import (
     FeatureBinarizer,
+    ParsedLabels,
     class_weighted,
     columns_as_labels,
     is_stream_input,
+    parse_labels,
     read_stream,
 )
-from rulemodels.data._inputs import ParsedLabels, parse_labels
 from rulemodels.rules import (
     PatternRates,
     Rule,

@@ -28,8 +28,7 @@ from rulemodels.algorithms.baseline import TrivialRuleWarning
 from rulemodels.algorithms.result import LearnedRule
 from rulemodels.algorithms.theta import paper_theta
 from rulemodels.algorithms.training import TrainingWorkspace
-from rulemodels.data import check_input, class_weighted, columns_as_labels, count_classes
-from rulemodels.data._inputs import parse_labels
+from rulemodels.data import check_input, class_weighted, columns_as_labels, count_classes, parse_labels
 from rulemodels.estimator import BooleanRuleClassifier, _clear_fitted, _log_level
 from rulemodels.utils import Interval, Options, as_pandas, check_values, no_progress, to_frame, track, validate_params
 from solvers import get_backend

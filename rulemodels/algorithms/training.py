@@ -58,8 +58,7 @@ from rulemodels.algorithms.rounding import tautological_clauses
 from rulemodels.algorithms.run import ALGORITHMS, CG_SETTINGS, learn
 from rulemodels.algorithms.spec import FitSpec
 from rulemodels.algorithms.theta import paper_theta
-from rulemodels.data import FeatureBinarizer, check_sample_weight
-from rulemodels.data._inputs import ParsedLabels, parse_labels
+from rulemodels.data import FeatureBinarizer, ParsedLabels, check_sample_weight, parse_labels
 from rulemodels.defaults import DEFAULT_TIE_BREAK
 from rulemodels.models import unique_rows
 from rulemodels.models.objectives import hamming_objective, zero_one_objective
@@ -274,7 +273,7 @@ class TrainingWorkspace(_ClosedOnExit):
         frame : pandas.DataFrame
             ``X`` as :func:`rulemodels.utils.to_frame` returned it (``ensure_nonempty=True``).
         labels : ParsedLabels
-            ``y`` as :func:`rulemodels.data._inputs.parse_labels` returned it, of two classes.
+            ``y`` as :func:`rulemodels.data.parse_labels` returned it, of two classes.
         sample_weight : ndarray of shape (n_samples,), optional
             The row weights (checked and normalised here, as by the constructor).
         X : DataFrame or array-like, optional

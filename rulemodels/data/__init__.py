@@ -6,7 +6,8 @@
 - the checks every fit runs on X, y and sample weights: :func:`check_input`,
   :func:`as_frame`, :func:`binary_labels`, :func:`class_labels`, :func:`count_classes`,
   :func:`columns_as_labels` (``fit(frame, "label")``), :func:`check_no_missing_labels`,
-  :func:`check_sample_weight`;
+  :func:`check_sample_weight`; :func:`parse_labels` (a fit's one parse of y,
+  :class:`ParsedLabels`, handed on to what needs the labels);
 - :class:`FeatureBinarizer`: raw columns to the 0/1 literal columns a rule is
   learned from (:meth:`FeatureBinarizer.fit_summary` fits it from per-column
   counts, :class:`ColumnSummary`; :class:`IDLikeColumnWarning` names a column that
@@ -40,6 +41,7 @@ if TYPE_CHECKING:  # pragma: no cover - never runs
     from rulemodels.data._csv import load_data as load_data
     from rulemodels.data._csv import read_features as read_features
     from rulemodels.data._csv import resolve_target as resolve_target
+    from rulemodels.data._inputs import ParsedLabels as ParsedLabels
     from rulemodels.data._inputs import as_frame as as_frame
     from rulemodels.data._inputs import binary_labels as binary_labels
     from rulemodels.data._inputs import check_input as check_input
@@ -49,6 +51,7 @@ if TYPE_CHECKING:  # pragma: no cover - never runs
     from rulemodels.data._inputs import class_weighted as class_weighted
     from rulemodels.data._inputs import columns_as_labels as columns_as_labels
     from rulemodels.data._inputs import count_classes as count_classes
+    from rulemodels.data._inputs import parse_labels as parse_labels
     from rulemodels.data._parquet import ParquetSchemaWarning as ParquetSchemaWarning
     from rulemodels.data._parquet import is_parquet_path as is_parquet_path
     from rulemodels.data._parquet import parquet_batches as parquet_batches

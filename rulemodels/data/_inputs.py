@@ -15,10 +15,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 from sklearn.exceptions import DataConversionWarning
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 
-from rulemodels.utils import to_frame, unknown_name
+from rulemodels.utils import fill_doc, to_frame, unknown_name
 
 __all__ = [
     "ParsedLabels", "as_frame", "binary_labels", "columns_as_labels", "check_input", "check_no_missing_labels",
@@ -163,6 +164,20 @@ def columns_as_labels(X: Any, y: Any, sample_weight: Any = None) -> tuple[Any, A
     return features, y, sample_weight
 
 
+#: The Parameters section of the label checks :func:`class_labels` and :func:`binary_labels` (:func:`rulemodels.utils.fill_doc`).
+_LABEL_PARAMETERS = """
+Parameters
+----------
+y : array-like of shape (n_samples,)
+    The labels (a column vector is raveled with a warning).
+n_samples : int
+    The number of rows of ``X``, which ``y`` must have.
+stacklevel : int, default=3
+    The ``stacklevel`` of the column-vector warning.
+"""
+
+
+@fill_doc(parameters=_LABEL_PARAMETERS)
 def class_labels(y: Any, n_samples: int, *, stacklevel: int = 3) -> tuple[np.ndarray, np.ndarray]:
     """``(classes, y)``: the sorted distinct labels (at least two) and ``y`` as a 1-D array.
 
@@ -170,14 +185,7 @@ def class_labels(y: Any, n_samples: int, *, stacklevel: int = 3) -> tuple[np.nda
     shape or length, not class labels, one class). Any number of classes
     passes: :func:`binary_labels` is the check of the two-class learners.
 
-    Parameters
-    ----------
-    y : array-like of shape (n_samples,)
-        The labels (a column vector is raveled with a warning).
-    n_samples : int
-        The number of rows of ``X``, which ``y`` must have.
-    stacklevel : int, default=3
-        The ``stacklevel`` of the column-vector warning.
+    {parameters}
 
     Returns
     -------
@@ -259,7 +267,7 @@ class ParsedLabels:
         return (self.y == self.classes[1]).astype(np.int8)
 
 
-def parse_labels(y: Any, n_samples: int, *, stacklevel: int = 2) -> ParsedLabels:
+def parse_labels(y: ArrayLike, n_samples: int, *, stacklevel: int = 2) -> ParsedLabels:
     """The one parse of a fit's labels: ``y`` checked as :func:`class_labels` checks it, kept as :class:`ParsedLabels`.
 
     Any number of classes passes (:meth:`ParsedLabels.binary` refuses more than two).
@@ -332,20 +340,14 @@ def count_classes(y: Any) -> int:
     return int(sum(1 for value in values if not pd.isna(value)))
 
 
+@fill_doc(parameters=_LABEL_PARAMETERS)
 def binary_labels(y: Any, n_samples: int, *, stacklevel: int = 3) -> tuple[np.ndarray, np.ndarray]:
     """``(classes, labels)``: the two classes in sorted order and 0/1 labels (1 = ``classes[1]``).
 
     Raises a ValueError that says what is wrong with ``y`` (missing, wrong
     shape or length, one class, more than two classes).
 
-    Parameters
-    ----------
-    y : array-like of shape (n_samples,)
-        The labels (a column vector is raveled with a warning).
-    n_samples : int
-        The number of rows of ``X``, which ``y`` must have.
-    stacklevel : int, default=3
-        The ``stacklevel`` of the column-vector warning.
+    {parameters}
 
     Returns
     -------
