@@ -552,7 +552,7 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
         X = as_pandas(X)  # a polars or pyarrow DataFrame: converted here, once, with its names and dtypes
         X, y, sample_weight = columns_as_labels(X, y, sample_weight)  # fit(frame, "label"), as for Parquet and Dask
         # X checked first (scikit-learn's order: an empty X is refused as such), then y parsed, each once for the fit
-        frame = to_frame(X, ensure_nonempty=True) if workspace is None else workspace._frame_of(X)
+        frame = to_frame(X, ensure_nonempty=True) if workspace is None else workspace.frame_of(X)
         labels = parse_labels(y, frame.shape[0], stacklevel=2)
         if labels.n_classes > 2:
             if workspace is not None:
@@ -575,7 +575,7 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
     ) -> TrainingWorkspace:
         """``workspace``, once it is checked to hold this fit's data and settings (``class_weight`` applied here)."""
         weights = class_weighted(labels, sample_weight, self.class_weight)
-        workspace._check_checked_inputs(frame, labels, weights, self._make_binarizer(), self.solver)
+        workspace.check_parsed_inputs(frame, labels, weights, self._make_binarizer(), self.solver)
         return workspace
 
     def _fit_spec(self) -> FitSpec:
@@ -596,7 +596,7 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
         """
         self._reset_fitted()
         validate_params(self)
-        frame = workspace._frame_of(X)
+        frame = workspace.frame_of(X)
         labels = parse_labels(y, frame.shape[0], stacklevel=3)
         return self._fit_on(self._checked_workspace(workspace, frame, labels, sample_weight), X, y, self._fit_spec(), learned)
 

@@ -879,17 +879,55 @@ class TrainingWorkspace(_ClosedOnExit):
         if not self._same_data(X, y, sample_weight):
             raise ValueError(_OTHER_DATA)
 
-    def _check_checked_inputs(
-        self, frame: pd.DataFrame, labels: ParsedLabels, sample_weight: Any, binarizer: FeatureBinarizer, solver: Any,
+    def check_parsed_inputs(
+        self, frame: pd.DataFrame, labels: ParsedLabels, sample_weight: np.ndarray | None, binarizer: FeatureBinarizer,
+        solver: str | Backend,
     ) -> None:
-        """:meth:`check_fit_inputs` for a fit that checked ``X`` (:meth:`_frame_of`) and parsed ``y`` already."""
+        """:meth:`check_fit_inputs` for a fit that checked ``X`` (:meth:`frame_of`) and parsed ``y`` already.
+
+        Parameters
+        ----------
+        frame : pandas.DataFrame
+            The fit's features as :meth:`frame_of` returned them.
+        labels : ParsedLabels
+            The fit's labels as :func:`rulemodels.data.parse_labels` returned them.
+        sample_weight : array-like of shape (n_samples,) or None
+            The fit's sample weights (with its class weights applied).
+        binarizer : FeatureBinarizer
+            The fit's binarization settings.
+        solver : str or Backend
+            The fit's solver.
+
+        Raises
+        ------
+        RuntimeError
+            If the workspace was closed.
+        ValueError
+            If the binarizer settings, the solver or the training data differ from the workspace's.
+        """
         self._check_settings(binarizer, solver)
         same = (frame is self.frame or self._same_frame(frame)) and self._same_labels(labels.y)
         if not (same and self._same_weights(sample_weight)):
             raise ValueError(_OTHER_DATA)
 
-    def _frame_of(self, X: Any) -> pd.DataFrame:
-        """``X`` checked (:func:`rulemodels.utils.to_frame`), or the workspace's frame when ``X`` is what it was built from."""
+    def frame_of(self, X: object) -> pd.DataFrame:
+        """``X`` checked (:func:`rulemodels.utils.to_frame`), or the workspace's frame when ``X`` is what it was built from.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            A fit's training features.
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``X`` as a checked frame (the workspace's own when ``X`` is the object it was built from).
+
+        Raises
+        ------
+        ValueError
+            If ``X`` is not a 2-D table with unique column names and at least one row.
+        """
         return self.frame if X is self._X or X is self.frame else to_frame(X, ensure_nonempty=True)
 
     def _check_settings(self, binarizer: FeatureBinarizer, solver: Any) -> None:
