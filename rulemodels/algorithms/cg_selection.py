@@ -129,8 +129,9 @@ def select_clauses(
     then local search; deterministic). With ``settings.selection == "mip"``
     the integer program is then solved (``selection_time_limit``,
     ``selection_gap``) and its selection kept unless the local search's is
-    better (a MIP stopped at its time limit, or without a solution). Clauses
-    that fail on no row to cover are dropped (they only cost).
+    better (a MIP stopped at its time limit, or without a solution); when
+    the fit's ``deadline`` has passed, the integer program is not tried.
+    Clauses that fail on no row to cover are dropped (they only cost).
 
     Parameters
     ----------
@@ -165,8 +166,8 @@ def select_clauses(
         return columns.objective([master.clauses[k] for k in selection], theta, settings.clause_cost)
 
     local = useful(greedy_selection(*master.coverage(), max_clauses, starts=settings.selection_starts))
-    if settings.selection != "mip":
-        return local
+    if settings.selection != "mip" or (deadline is not None and time.perf_counter() >= deadline):
+        return local  # the local search's, also when the fit's time limit leaves no time for the integer program
     time_limit = remaining_seconds(deadline, settings.selection_time_limit)
     try:
         # incumbent, bound and gap when it runs for seconds

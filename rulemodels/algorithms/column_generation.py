@@ -419,6 +419,9 @@ class _ClausePool:
             self.stats.rounds += 1
             result = self._solve(master.model, self.changes)
             self.changes = {}
+            if deadline is not None and not result.has_solution and result.termination.value == "time_limit":
+                termination = Termination.time_limit  # the fit's time limit stopped the LP: select from the clauses so far
+                break
             result.raise_for_status("the column generation master LP")
             self.lp_objective = result.objective
             log.iteration(self.stats.rounds, None, self.lp_objective)

@@ -457,3 +457,37 @@ def test_estimator_learns_with_cg(pima_200, form: str, allow_disable: bool) -> N
     baseline = max(np.mean(y), 1 - np.mean(y))
     assert clf.score(X, y) > baseline  # a rule that beats the majority class on its training rows
     np.testing.assert_array_equal(clf.predict(X), clf.rule_.evaluate(X).astype(int) if set(np.unique(y)) == {0, 1} else clf.predict(X))
+
+
+class _FirstSolveGetsNoTime(HighsBackend):
+    """HiGHS whose first solve (column generation's first master LP) gets no time at all, as a fit's time limit
+    on a loaded machine can leave it: the real solver really stops, before any feasible solution."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.solves = 0
+
+    def _solve(self, model, config, *args):
+        self.solves += 1
+        if self.solves == 1:
+            config = replace(config, time_limit=1e-12)
+        return super()._solve(model, config, *args)
+
+
+def test_a_master_lp_stopped_by_the_fit_time_limit_keeps_the_clauses_so_far():
+    """A fit's time limit that stops the first master LP before it has a solution ends the rounds (time_limit);
+    the selection from the clauses so far (the local search, no MIP once the deadline has passed) is the rule.
+    It was a SolveError ("the column generation master LP ... failed"), seen as a failing CLI fit under load."""
+    from rulemodels.datasets import load_dataset
+
+    X, y = load_dataset("liver")
+    rules = []
+    for _ in range(2):
+        backend = _FirstSolveGetsNoTime()
+        with pytest.warns(UserWarning, match="the time limit was reached"):
+            clf = BooleanRuleClassifier(n_clauses=2, n_thresholds=3, time_limit=1e-6, solver=backend).fit(X, y)
+        assert clf.termination_ == "time_limit"
+        assert backend.solves == 1  # the master LP only: no pricing, and no selection MIP after the deadline
+        assert clf.training_error_ <= clf.baseline_error_  # at worst the better constant
+        rules.append(str(clf.rule_))
+    assert rules[0] == rules[1]  # the clauses so far and a deterministic selection: the same rule again

@@ -982,7 +982,12 @@ def test_sigint_mid_sweep_stops_cleanly_and_resumes_exactly_once(tmp_path, monke
 def test_cli_time_limit_is_one_warning_line_and_the_summary_says_so(capsys):
     assert main(["fit", "liver", "--clauses", "2", "--thresholds", "3", "--time-limit", "0.000001"]) == 0
     captured = capsys.readouterr()
-    assert captured.err.startswith("rulemodels: warning: the time limit was reached"), captured
+    lines = captured.err.splitlines()
+    # one line says the limit was reached; how far the fit got before it (a trivial rule, with its own one-line
+    # warning, when not even the first LP finished on a loaded machine) depends on the machine, not the format
+    said = [line for line in lines if "time limit" in line]
+    assert len(said) == 1 and said[0].startswith("rulemodels: warning: the time limit was reached"), captured
+    assert all(line.startswith("rulemodels: ") for line in lines), captured  # every warning as one CLI line
     assert "ConvergenceWarning" not in captured.err and "Traceback" not in captured.err, captured
     assert "(time_limit)" in captured.out, captured
 
