@@ -64,7 +64,7 @@ from rulemodels.models import unique_rows
 from rulemodels.models.objectives import hamming_objective, zero_one_objective
 from rulemodels.models.problem import CNFProblem
 from rulemodels.rules import Literal, Rule
-from rulemodels.utils import as_pandas, to_frame
+from rulemodels.utils import as_pandas, fill_doc, to_frame
 from solvers import Backend, get_backend
 
 logger = logging.getLogger(__name__)
@@ -141,6 +141,21 @@ def _hook_caller(constraints: RuleConstraints, problem: CNFProblem) -> Callable[
 
     return call
 
+
+#: The last parameters and the Raises section of the two checks of a fit handed a workspace (``fill_doc``).
+_CHECK_SECTIONS = """
+binarizer : FeatureBinarizer
+    The fit's binarization settings.
+solver : str or Backend
+    The fit's solver.
+
+Raises
+------
+RuntimeError
+    If the workspace was closed.
+ValueError
+    If the binarizer settings, the solver or the training data differ from the workspace's.
+"""
 
 #: The refusal of a fit handed a workspace built from other data.
 _OTHER_DATA = (
@@ -852,6 +867,7 @@ class TrainingWorkspace(_ClosedOnExit):
         return tuple(np.array([column_of[literal] for literal in clause.literals], dtype=np.intp) for clause in rule.clauses)
 
     # -- checks for fits handed this workspace -------------------------------
+    @fill_doc(settings=_CHECK_SECTIONS)
     def check_fit_inputs(self, X: Any, y: Any, sample_weight: Any, binarizer: FeatureBinarizer, solver: Any) -> None:
         """Raise a ValueError unless a fit on ``(X, y, sample_weight)`` with these settings may use this workspace.
 
@@ -863,22 +879,13 @@ class TrainingWorkspace(_ClosedOnExit):
             The fit's labels.
         sample_weight : array-like of shape (n_samples,) or None
             The fit's sample weights.
-        binarizer : FeatureBinarizer
-            The fit's binarization settings.
-        solver : str or Backend
-            The fit's solver.
-
-        Raises
-        ------
-        RuntimeError
-            If the workspace was closed.
-        ValueError
-            If the binarizer settings, the solver or the training data differ from the workspace's.
+        {settings}
         """
         self._check_settings(binarizer, solver)
         if not self._same_data(X, y, sample_weight):
             raise ValueError(_OTHER_DATA)
 
+    @fill_doc(settings=_CHECK_SECTIONS)
     def check_parsed_inputs(
         self, frame: pd.DataFrame, labels: ParsedLabels, sample_weight: np.ndarray | None, binarizer: FeatureBinarizer,
         solver: str | Backend,
@@ -893,17 +900,7 @@ class TrainingWorkspace(_ClosedOnExit):
             The fit's labels as :func:`rulemodels.data.parse_labels` returned them.
         sample_weight : array-like of shape (n_samples,) or None
             The fit's sample weights (with its class weights applied).
-        binarizer : FeatureBinarizer
-            The fit's binarization settings.
-        solver : str or Backend
-            The fit's solver.
-
-        Raises
-        ------
-        RuntimeError
-            If the workspace was closed.
-        ValueError
-            If the binarizer settings, the solver or the training data differ from the workspace's.
+        {settings}
         """
         self._check_settings(binarizer, solver)
         same = (frame is self.frame or self._same_frame(frame)) and self._same_labels(labels.y)
