@@ -27,7 +27,6 @@ from sklearn.utils.validation import validate_data
 
 from rulemodels.algorithms import TrainingWorkspace
 from rulemodels.algorithms.baseline import TrivialRuleWarning
-from rulemodels.algorithms.theta import paper_theta
 from rulemodels.data import ParsedLabels, check_sample_weight, class_weighted
 from rulemodels.rules import ClassRates, RuleList, SimplifyReport
 from rulemodels.utils import no_progress, progress_bar
@@ -314,15 +313,12 @@ class _RuleListSearch:
         ) as workspace:
             warnings.simplefilter("ignore", TrivialRuleWarning)  # a step may be trivial; the list's error is checked
             if self.path:
-                paper = {theta: paper_theta(theta, workspace.sample_weight, base.theta_unit) for theta in thetas}
-                learned = workspace.learn_path(
-                    self.spec, thetas=sorted(set(paper.values()), reverse=True), n_clauses=[base.n_clauses],
-                )
+                learned = workspace.learn_path(self.spec, thetas=sorted(thetas, reverse=True), n_clauses=[base.n_clauses])
             for theta in thetas:
                 # every other parameter as given, present and future; time_limit and polish: this try's share
                 fitted = clone(base).set_params(class_weight=None, theta=theta, **self.budget.next_try())
                 if self.path:
-                    fitted._fit_learned(X_rows, positive, w_rows, workspace, learned[(paper[theta], base.n_clauses)])
+                    fitted._fit_learned(X_rows, positive, w_rows, workspace, learned[(theta, base.n_clauses)])
                 else:
                     fitted.fit(X_rows, positive, sample_weight=w_rows, workspace=workspace)
                 self.budget.spent(fitted)

@@ -26,7 +26,6 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from rulemodels import defaults
 from rulemodels.algorithms.baseline import TrivialRuleWarning
 from rulemodels.algorithms.result import LearnedRule
-from rulemodels.algorithms.theta import paper_theta
 from rulemodels.algorithms.training import TrainingWorkspace
 from rulemodels.data import check_input, class_weighted, columns_as_labels, count_classes, parse_labels
 from rulemodels.estimator import BooleanRuleClassifier, _clear_fitted, _log_level
@@ -139,19 +138,17 @@ def _learn_paths(
         return {}, {}
     learned: dict[int, LearnedRule] = {}
     seconds: dict[int, float] = {}
-    weights = workspace.sample_weight
-    spec = base._fit_spec()  # the recipe every path shares; its form, θ and R are the candidates'
+    spec = base._fit_spec()  # the recipe every path shares (θ in its theta_unit); its form, θ and R are the candidates'
     for form in dict.fromkeys(c["form"] for c in candidates if c["algorithm"] == "cg"):
         members = [i for i, c in enumerate(candidates) if c["algorithm"] == "cg" and c["form"] == form]
-        paper = {i: paper_theta(candidates[i]["theta"], weights, base.theta_unit) for i in members}
         start = time.perf_counter()
         path = workspace.learn_path(
-            replace(spec, form=form), thetas=sorted(set(paper.values()), reverse=True),
+            replace(spec, form=form), thetas=sorted({candidates[i]["theta"] for i in members}, reverse=True),
             n_clauses=sorted({candidates[i]["n_clauses"] for i in members}),
         )
         share = (time.perf_counter() - start) / len(members)
         for i in members:
-            learned[i] = path[(paper[i], candidates[i]["n_clauses"])]
+            learned[i] = path[(candidates[i]["theta"], candidates[i]["n_clauses"])]
             seconds[i] = share
     return learned, seconds
 

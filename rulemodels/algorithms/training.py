@@ -712,7 +712,11 @@ class TrainingWorkspace(_ClosedOnExit):
         spec : FitSpec, optional
             The recipe (positional only); without it, ``settings``.
         thetas : sequence of float
-            The sparsity weights θ of the path, the learner's (paper's).
+            The sparsity weights θ of the path, in the recipe's ``theta_unit``
+            (the keyword form's default, ``"sample"``: the learner's, paper's
+            θ), each converted once on this workspace's weights as by
+            :meth:`learn`; the returned keys hold them as given and each
+            rule's ``theta`` the converted value.
         n_clauses : sequence of int
             The numbers of clauses R.
         **settings
@@ -741,18 +745,19 @@ class TrainingWorkspace(_ClosedOnExit):
                 "a θ path has no time limit, polishing or domain constraints: fit those one θ at a time with "
                 "TrainingWorkspace.learn"
             )
+        learner = {theta: paper_theta(theta, self.sample_weight, spec.theta_unit) for theta in thetas}
         cache = self.lp_cache(form, allow_disable=spec.allow_disable, disable_cost=spec.disable_cost)
         results = column_generation_path(
-            cache.data, cache.backend, thetas=thetas, n_clauses=n_clauses, max_iter=spec.max_iter, settings=CG_SETTINGS,
-            solver_options=spec.solver_options, model_hook=cache.model_hook,
+            cache.data, cache.backend, thetas=list(learner.values()), n_clauses=n_clauses,
+            max_iter=spec.max_iter, settings=CG_SETTINGS, solver_options=spec.solver_options, model_hook=cache.model_hook,
         )
-        path = {
+        learned = {
             key: self._learned(cache, result, replace(spec, algorithm="cg", theta=key[0], theta_unit="sample"))
             for key, result in results.items()
         }
         if spec.prune:
-            path = {key: self._prune(learned, key[0], None) for key, learned in path.items()}
-        return path
+            learned = {key: self._prune(rule, key[0], None) for key, rule in learned.items()}
+        return {(theta, r): learned[(learner[theta], r)] for theta in thetas for r in n_clauses}
 
     def _learned(self, cache: LPSolutionCache, result: FitResult, spec: FitSpec) -> LearnedRule:
         """A driver's clause matrix on ``cache`` as the learned rule (rounding checks, the better constant, polishing)."""
