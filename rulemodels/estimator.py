@@ -62,9 +62,9 @@ __all__ = ["BooleanRuleClassifier", "DEFAULT_THETA", "PAPER_SETTINGS"]
 DEFAULT_THETA = defaults.DEFAULT_THETA
 
 #: The estimator settings that reproduce the paper's protocol: θ in the paper's
-#: units (misclassified samples) and the rule exactly as learned (no simplification),
-#: so ``rule_.n_literals`` is the paper's literal count.
-PAPER_SETTINGS: dict[str, Any] = {"theta_unit": "sample", "simplify": False}
+#: units (misclassified samples) with no floor in rows, and the rule exactly as learned
+#: (no simplification), so ``rule_.n_literals`` is the paper's literal count.
+PAPER_SETTINGS: dict[str, Any] = {"theta_unit": "sample", "simplify": False, "min_literal_rows": 0}
 
 
 @contextlib.contextmanager
@@ -165,6 +165,17 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
         ``"sample"``: ``theta`` is the paper's θ, the cost of one literal in
         misclassified samples (its effect then depends on n); used to
         reproduce the paper (:data:`PAPER_SETTINGS`).
+    min_literal_rows : float or "auto", default="auto"
+        A floor in rows under θ: a literal costs at least this many training
+        rows (of mean weight), whatever ``theta`` and ``theta_unit`` say.
+        ``"auto"``: ½ ln n on n training rows (2.6 rows on 200 rows, 3.5 on
+        1,000, 6.1 on 200,000), the Bayesian information criterion's price of
+        one parameter counted in misclassified rows, so that no literal fits
+        a handful of rows on small data; it binds below about 1,900 rows at
+        the default θ, where θ·n is smaller. With ``thresholds="tree"`` it is
+        also the least number of rows a cut leaves on each side. 0: no floor
+        (the paper's objective; :data:`PAPER_SETTINGS`). See
+        ``docs/theta.md``, "A floor in rows".
     algorithm : {"cg", "am", "bcd", "tlp", "scs", "scn", "exact"}, default="cg"
         Column generation (Dash, Günlük & Wei 2018; the default: as accurate as
         AM on the real tables and several times faster), alternating
@@ -437,6 +448,7 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
         n_clauses: int = defaults.DEFAULT_N_CLAUSES,
         theta: float = defaults.DEFAULT_THETA,
         theta_unit: str = defaults.DEFAULT_THETA_UNIT,
+        min_literal_rows: float | str = defaults.DEFAULT_MIN_LITERAL_ROWS,
         algorithm: str = defaults.DEFAULT_ALGORITHM,
         n_thresholds: int = defaults.DEFAULT_N_THRESHOLDS,
         thresholds: str = defaults.DEFAULT_THRESHOLDS,
@@ -466,6 +478,7 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
         self.n_clauses = n_clauses
         self.theta = theta
         self.theta_unit = theta_unit
+        self.min_literal_rows = min_literal_rows
         self.algorithm = algorithm
         self.n_thresholds = n_thresholds
         self.thresholds = thresholds
@@ -647,6 +660,7 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
         """The (unfitted) binarizer of this estimator's settings: the one place they are read."""
         return FeatureBinarizer(
             n_thresholds=self.n_thresholds, thresholds=self.thresholds, nan=self.nan, high_cardinality=self.high_cardinality,
+            min_leaf_rows=self.min_literal_rows,
         )
 
     def _fit_on(

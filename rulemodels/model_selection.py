@@ -29,7 +29,9 @@ from rulemodels.algorithms.result import LearnedRule
 from rulemodels.algorithms.training import TrainingWorkspace
 from rulemodels.data import check_input, class_weighted, columns_as_labels, count_classes, parse_labels
 from rulemodels.estimator import BooleanRuleClassifier, _clear_fitted, _log_level
-from rulemodels.utils import Interval, Options, as_pandas, check_values, no_progress, to_frame, track, validate_params
+from rulemodels.utils import (
+    Interval, Options, as_pandas, check_values, no_progress, resolve_min_rows, to_frame, track, validate_params,
+)
 from solvers import get_backend
 
 logger = logging.getLogger(__name__)
@@ -47,7 +49,7 @@ FINE_THETAS: tuple[float, ...] = defaults.FINE_THETAS
 _BASE_PARAMS: tuple[str, ...] = (
     "n_thresholds", "thresholds", "allow_disable", "disable_cost", "max_iter",
     "solver", "solver_options", "time_limit", "random_state",
-    "theta_unit", "nan", "high_cardinality", "simplify", "polish", "prune", "class_weight", "class_order",
+    "theta_unit", "min_literal_rows", "nan", "high_cardinality", "simplify", "polish", "prune", "class_weight", "class_order",
     *defaults.CONSTRAINT_PARAMS,
 )
 
@@ -260,12 +262,13 @@ def _fit_fold_candidates(
 def theta_path(
     y: Any, sample_weight: Any = None, *, n_thetas: int = defaults.DEFAULT_N_THETAS,
     ratio: float = defaults.THETA_PATH_RATIO, clause_cost: float = defaults.CG_CLAUSE_COST,
+    min_rows: float | str = 1.0,
 ) -> tuple[float, ...]:
     """A θ path scaled to the data (θ as a share of the training weight), largest first, as ``LassoCV``'s alphas.
 
     The path runs from the θ at which no rule pays for itself down to
     ``ratio`` times it, in ``n_thetas`` steps equally spaced on a log scale,
-    and never below one row's share of the weight:
+    and never below ``min_rows`` rows' share of the weight:
 
     * ``θ_max = m / (1 + c_0)``: a clause of one literal costs
       ``θ (1 + c_0)`` of the weight (``c_0``, ``clause_cost``, the cost of a
@@ -273,8 +276,10 @@ def theta_path(
       smaller side (for two classes the minority class; for more, the largest
       ``min(p_k, 1 - p_k)`` over the classes), so at ``θ ≥ θ_max`` the
       constant rule is optimal;
-    * ``θ_min = max(ratio · θ_max, 1 / n)``: a literal must correct at least
-      about one row.
+    * ``θ_min = max(ratio · θ_max, c / n)``: a literal must correct at least
+      ``c`` rows (``min_rows``; ``"auto"``: ½ ln n,
+      :func:`rulemodels.utils.literal_floor`, the estimators' floor in rows,
+      ``docs/theta.md``).
 
     Parameters
     ----------
@@ -288,6 +293,9 @@ def theta_path(
         ``θ_min / θ_max`` before the one-row floor (in (0, 1]).
     clause_cost : float, default=1.0
         ``c_0``.
+    min_rows : float or "auto", default=1.0
+        ``c``, the least cost of a literal in rows (``BooleanRuleCV`` passes
+        its ``min_literal_rows``, ``"auto"`` by default).
 
     Returns
     -------
@@ -306,7 +314,8 @@ def theta_path(
     shares = totals / totals.sum()
     minority = float(np.max(np.minimum(shares, 1.0 - shares)))
     largest = minority / (1.0 + clause_cost)
-    smallest = max(ratio * largest, 1.0 / labels.shape[0])
+    n_rows = labels.shape[0]
+    smallest = min(max(ratio * largest, max(resolve_min_rows(min_rows, n_rows), 1.0) / n_rows), largest)
     if n_thetas <= 1 or smallest >= largest:
         return (largest,)
     values = np.geomspace(largest, smallest, int(n_thetas))
@@ -497,10 +506,11 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         Jupyter notebook, and nothing in a pipe (:mod:`rulemodels.utils`);
         the fits inside it draw no bars of their own.
     n_thresholds, thresholds, allow_disable, disable_cost, max_iter, solver, solver_options, time_limit, \
-theta_unit, nan, high_cardinality, simplify, polish, prune, class_weight, class_order, monotone, \
+theta_unit, min_literal_rows, nan, high_cardinality, simplify, polish, prune, class_weight, class_order, monotone, \
 forbidden_features, feature_costs, max_literals_per_clause, model_hook
         Passed to every :class:`~rulemodels.BooleanRuleClassifier` (see it for
-        their meaning); ``time_limit`` applies to each fit, and so does
+        their meaning); ``min_literal_rows`` is also the least cost of a
+        literal at the bottom of the θ path (:func:`theta_path`); ``time_limit`` applies to each fit, and so does
         ``polish`` (one MIP per fit of the search: slow, off by default)
         and ``prune`` (exact pruning of each fit's rule, on by default);
         the domain constraints hold in every fit (``docs/constraints.md``).
@@ -627,6 +637,7 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         solver_options: dict | None = None,
         time_limit: float | None = None,
         theta_unit: str = defaults.DEFAULT_THETA_UNIT,
+        min_literal_rows: float | str = defaults.DEFAULT_MIN_LITERAL_ROWS,
         nan: str = defaults.DEFAULT_NAN,
         high_cardinality: str = defaults.DEFAULT_HIGH_CARDINALITY,
         simplify: bool = defaults.DEFAULT_SIMPLIFY,
@@ -661,6 +672,7 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         self.solver_options = solver_options
         self.time_limit = time_limit
         self.theta_unit = theta_unit
+        self.min_literal_rows = min_literal_rows
         self.nan = nan
         self.high_cardinality = high_cardinality
         self.simplify = simplify
@@ -678,7 +690,7 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         """``thetas``, or for ``"auto"`` the data-scaled path of :func:`theta_path` (on the class-weighted rows)."""
         if isinstance(self.thetas, str) and self.thetas == "auto":
             weights = class_weighted(np.asarray(y), sample_weight, self.class_weight)
-            return theta_path(y, weights, n_thetas=self.n_thetas)
+            return theta_path(y, weights, n_thetas=self.n_thetas, min_rows=self.min_literal_rows)
         return self.thetas
 
     def _n_clauses(self, y: Any) -> Any:

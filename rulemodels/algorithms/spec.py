@@ -89,6 +89,11 @@ class FitSpec:
         The domain constraints (``docs/constraints.md``).
     prune : bool, default=False
         Prune the learned rule (:meth:`TrainingWorkspace.learn <rulemodels.TrainingWorkspace.learn>`).
+    min_literal_rows : float or "auto", default=0.0
+        The least cost of a literal, in training rows of mean weight: the
+        learner's θ is at least this many rows' weight (``"auto"``: ½ ln n,
+        :func:`~rulemodels.algorithms.theta.literal_floor`; 0: no floor, the
+        paper's objective).
 
     Examples
     --------
@@ -112,6 +117,7 @@ class FitSpec:
     polish_formulation: str = defaults.POLISH_FORMULATION
     constraints: RuleConstraints | None = None
     prune: bool = False
+    min_literal_rows: float | str = 0.0
 
     def __post_init__(self) -> None:
         if not self.allow_disable and self.disable_cost is not None:

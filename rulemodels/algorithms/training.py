@@ -57,7 +57,7 @@ from rulemodels.algorithms.result import ExactInfo, FitResult, LearnedRule
 from rulemodels.algorithms.rounding import tautological_clauses
 from rulemodels.algorithms.run import ALGORITHMS, CG_SETTINGS, learn
 from rulemodels.algorithms.spec import FitSpec
-from rulemodels.algorithms.theta import paper_theta
+from rulemodels.algorithms.theta import paper_theta, resolve_min_rows
 from rulemodels.data import FeatureBinarizer, ParsedLabels, check_sample_weight, parse_labels
 from rulemodels.defaults import DEFAULT_TIE_BREAK
 from rulemodels.models import unique_rows
@@ -325,6 +325,8 @@ class TrainingWorkspace(_ClosedOnExit):
         self._X = X
         self.classes, self.labels = labels.classes, labels.binary()
         self.sample_weight = check_sample_weight(sample_weight, self.frame.shape[0])
+        #: The training rows (for groups of rows, the rows they stand for): the n of a floor in rows.
+        self.n_rows = float(self.frame.shape[0] if n_rows is None else n_rows)
         if n_rows is not None:  # groups of rows: mean 1 over the rows (unit weights: the group sizes, exactly)
             summed = np.asarray(sample_weight, dtype=float)
             self.sample_weight = summed * (float(n_rows) / float(summed.sum()))
@@ -580,7 +582,12 @@ class TrainingWorkspace(_ClosedOnExit):
         """``spec`` with the learner's θ on this workspace's weights, its constraints checked against the columns."""
         if spec.constraints is not None:
             spec.constraints.check_columns(list(self.frame.columns), self.literals)
-        return replace(spec, theta=paper_theta(spec.theta, self.sample_weight, spec.theta_unit), theta_unit="sample")
+        return replace(spec, theta=self._learner_theta(spec, spec.theta), theta_unit="sample")
+
+    def _learner_theta(self, spec: FitSpec, theta: float) -> float:
+        """The learner's θ of ``theta`` in ``spec``'s unit on these weights, at least ``spec.min_literal_rows`` rows."""
+        floor = resolve_min_rows(spec.min_literal_rows, self.n_rows)
+        return paper_theta(theta, self.sample_weight, spec.theta_unit, min_rows=floor, n_rows=self.n_rows)
 
     def _prune(self, learned: LearnedRule, theta: float, constraints: RuleConstraints | None) -> LearnedRule:
         """``learned`` with its rule pruned (:func:`~rulemodels.algorithms.prune.prune_rule`) and a :class:`PruneReport`."""
@@ -745,10 +752,10 @@ class TrainingWorkspace(_ClosedOnExit):
                 "a θ path has no time limit, polishing or domain constraints: fit those one θ at a time with "
                 "TrainingWorkspace.learn"
             )
-        learner = {theta: paper_theta(theta, self.sample_weight, spec.theta_unit) for theta in thetas}
+        learner = {theta: self._learner_theta(spec, theta) for theta in thetas}
         cache = self.lp_cache(form, allow_disable=spec.allow_disable, disable_cost=spec.disable_cost)
         results = column_generation_path(
-            cache.data, cache.backend, thetas=list(learner.values()), n_clauses=n_clauses,
+            cache.data, cache.backend, thetas=list(dict.fromkeys(learner.values())), n_clauses=n_clauses,
             max_iter=spec.max_iter, settings=CG_SETTINGS, solver_options=spec.solver_options, model_hook=cache.model_hook,
         )
         learned = {

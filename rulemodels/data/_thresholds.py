@@ -104,7 +104,7 @@ def _shorten(thresholds: np.ndarray, distinct: np.ndarray, maximum: float) -> np
 
 def _tree_cuts(
     values: np.ndarray, codes: np.ndarray, weights: np.ndarray, n_classes: int, max_leaves: int,
-    min_leaf_share: float = defaults.TREE_MIN_LEAF_SHARE, shortest: bool = True,
+    min_leaf_share: float = defaults.TREE_MIN_LEAF_SHARE, shortest: bool = True, min_leaf_weight: float = 0.0,
 ) -> np.ndarray:
     """Cut points of a one-column classification tree (CART, Gini impurity) with at most ``max_leaves`` leaves.
 
@@ -112,8 +112,9 @@ def _tree_cuts(
     and ``weights`` their sample weights. The tree grows best first (the leaf whose best split lowers the
     weighted Gini impurity most is split next, as a tree with ``max_leaf_nodes`` does) over the distinct
     values, so tied values stay together; a split must lower the impurity and leave each side at least
-    ``min_leaf_share`` of the column's weight (no cut that isolates a few rows: a literal must fix a share
-    of the training weight to pay its cost θ anyway, :data:`~rulemodels.defaults.DEFAULT_THETA`). Each cut lies between two
+    ``min_leaf_share`` of the column's weight and at least ``min_leaf_weight`` (no cut that isolates a few
+    rows: a literal must fix a share of the training weight, and at least a floor of rows, to pay its cost θ
+    anyway; ``docs/theta.md``, "A floor in rows"). Each cut lies between two
     consecutive distinct values ``a < b``: the number of fewest significant digits in ``[a, b)`` nearest
     their midpoint (:func:`_shortest_between`), or with ``shortest=False`` the midpoint itself.
     Deterministic: ties between splits go to the lower value. Returns the cuts ascending.
@@ -125,7 +126,7 @@ def _tree_cuts(
     counts = np.zeros((m, n_classes))
     np.add.at(counts, (inverse, codes), weights)
     cumulative = np.vstack([np.zeros((1, n_classes)), np.cumsum(counts, axis=0)])
-    min_leaf = max(min_leaf_share * float(cumulative[-1].sum()), 0.0)
+    min_leaf = max(min_leaf_share * float(cumulative[-1].sum()), float(min_leaf_weight), 0.0)
 
     def best_split(lo: int, hi: int) -> tuple[float, int] | None:
         """(gain, s) of the best split of the node of distinct values ``lo .. hi - 1`` into ``lo .. s - 1`` and ``s .. hi - 1``."""

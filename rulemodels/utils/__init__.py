@@ -11,6 +11,7 @@ protocol) into pandas, and the one wording of an unknown column name (with a
 """
 
 from rulemodels.utils._docs import fill_doc
+from rulemodels.utils._floor import literal_floor, resolve_min_rows
 from rulemodels.utils._frames import as_pandas, check_nonempty, check_unique_column_names, is_foreign_frame, to_frame
 from rulemodels.utils._names import did_you_mean, unknown_name
 from rulemodels.utils._params import (
@@ -52,9 +53,11 @@ __all__ = [
     "fill_doc",
     "in_notebook",
     "is_foreign_frame",
+    "literal_floor",
     "no_progress",
     "progress_bar",
     "progress_enabled",
+    "resolve_min_rows",
     "showing_progress",
     "stderr_is_terminal",
     "to_frame",

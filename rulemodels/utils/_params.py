@@ -184,6 +184,7 @@ PARAMETERS: dict[str, list[Any]] = {
     "n_clauses": [Interval(Integral, 1, None, closed="left")],
     "theta": [Interval(Real, 0, None, closed="left")],
     "theta_unit": [Options(defaults.THETA_UNITS)],
+    "min_literal_rows": [Options({"auto"}), Interval(Real, 0, None, closed="left")],
     "algorithm": [Options(defaults.ALGORITHMS)],
     "n_thresholds": [Interval(Integral, 1, None, closed="left")],
     "thresholds": [Options(defaults.THRESHOLD_METHODS)],
