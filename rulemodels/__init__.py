@@ -6,6 +6,7 @@ Public names: :class:`BooleanRuleClassifier` (the estimator),
 :class:`Literal`, :class:`Clause`, :class:`Rule`, :class:`FeatureBinarizer`,
 :class:`RuleList`, and the warnings a fit or a prediction may give:
 :class:`TrivialRuleWarning` (the rule is no better than the majority class),
+:class:`WeakLiteralWarning` (a literal rests on fewer training rows than a literal costs),
 :class:`TimeLimitWarning` (a solve stopped at its time limit),
 :class:`IDLikeColumnWarning` (a column looks like a row identifier),
 :class:`AllMissingColumnWarning` (a column is missing in every training row),
@@ -31,6 +32,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (millisec
 # for type checkers and IDEs, and the table of what __getattr__ imports on first use (lazy_exports reads it).
 if TYPE_CHECKING:  # pragma: no cover - never runs
     from rulemodels.algorithms.baseline import TrivialRuleWarning as TrivialRuleWarning
+    from rulemodels.algorithms.baseline import WeakLiteralWarning as WeakLiteralWarning
     from rulemodels.algorithms.exact import solve_exact as solve_exact
     from rulemodels.algorithms.result import TimeLimitWarning as TimeLimitWarning
     from rulemodels.algorithms.training import TrainingWorkspace as TrainingWorkspace

@@ -22,7 +22,7 @@ from rulemodels import defaults
 from rulemodels._fitted_rule import _FittedRuleMixin
 from rulemodels._rule_list_search import fit_rule_list, fit_rule_list_path
 from rulemodels.algorithms import FitSpec, LearnedRule, TrainingWorkspace
-from rulemodels.algorithms.baseline import majority_baseline, warn_if_trivial
+from rulemodels.algorithms.baseline import majority_baseline, warn_if_trivial, warn_thin_literals
 from rulemodels.algorithms.constraints import RuleConstraints
 from rulemodels.data import (
     FeatureBinarizer,
@@ -47,6 +47,7 @@ from rulemodels.utils import (
     as_pandas,
     no_progress,
     progress_bar,
+    resolve_min_rows,
     showing_progress,
     to_frame,
     validate_params,
@@ -688,6 +689,10 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
             self.pattern_rates_ = PatternRates.fit(clause_values, self.rule_.reduce(clause_values), labels, weights)
             self.training_error_ = warn_if_trivial(  # the caller of fit (through _fit_on; warn_if_trivial adds its own)
                 self.rule_.reduce(clause_values), labels, weights, self._baseline, self.classes_, stacklevel=3,
+            )
+            warn_thin_literals(  # a kept literal that rests on fewer rows than the floor (docs/theta.md)
+                self.raw_rule_, workspace.A, workspace.literals, weights, workspace.n_rows,
+                resolve_min_rows(self.min_literal_rows, workspace.n_rows), stacklevel=3,
             )
         self.complexity_ = self.rule_.complexity()
         return self

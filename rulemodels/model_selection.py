@@ -17,6 +17,7 @@ import pandas as pd
 from joblib import Parallel, delayed
 from scipy.stats import rankdata
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
+from sklearn.dummy import DummyClassifier
 from sklearn.metrics import check_scoring, get_scorer_names
 from sklearn.model_selection import StratifiedKFold, check_cv
 from sklearn.utils.metaestimators import available_if
@@ -36,7 +37,7 @@ from solvers import get_backend
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["BooleanRuleCV", "choose_candidate", "theta_path"]
+__all__ = ["BooleanRuleCV", "choose_candidate", "minority_form", "theta_path"]
 
 #: BooleanRuleCV's default θ values (θ as a share of the training set,
 #: ``theta_unit='fraction'``): the estimator's default θ alone. Declared in
@@ -259,6 +260,56 @@ def _fit_fold_candidates(
     return outcomes
 
 
+def _majority_score(
+    scorer: Callable[..., float], X: Any, y: Any, sample_weight: Any, splits: list[tuple[np.ndarray, np.ndarray]],
+    weigh_scores: bool,
+) -> float:
+    """The mean score over ``splits`` of always predicting each training fold's majority class (by ``sample_weight``)."""
+    labels = np.asarray(y)
+    weights = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    placeholder = np.zeros((labels.shape[0], 1))
+    scores = []
+    for train, test in splits:
+        dummy = DummyClassifier(strategy="most_frequent").fit(
+            placeholder[train], labels[train], sample_weight=None if weights is None else weights[train],
+        )
+        params = {"sample_weight": weights[test]} if weigh_scores and weights is not None else {}
+        scores.append(_score(scorer, dummy, placeholder[test], labels[test], params))
+    return float(np.mean(scores))
+
+
+def minority_form(y: Any, sample_weight: Any = None) -> str:
+    """The form whose clauses describe the smaller of two classes: ``"dnf"`` when the positive class is the smaller.
+
+    The positive class is the larger label (``classes_[1]``). A DNF's terms
+    describe the rows it predicts positive and a CNF is the negation of a
+    DNF of the other class, so a rule is shortest when it describes the
+    smaller class; RIPPER learns its rules for the minority class for the
+    same reason. Ties go to DNF.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        Two class labels.
+    sample_weight : array-like of shape (n_samples,), optional
+        Row weights (not the class weights: "smaller" is said of the data).
+
+    Returns
+    -------
+    {"dnf", "cnf"}
+
+    Examples
+    --------
+    >>> minority_form([0, 0, 0, 1]), minority_form([0, 1, 1, 1])
+    ('dnf', 'cnf')
+    """
+    labels = np.asarray(y)
+    classes, index = np.unique(labels, return_inverse=True)
+    weight = np.ones(labels.shape[0]) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    totals = np.bincount(index.ravel(), weights=weight, minlength=2)
+    return "cnf" if totals[-1] > totals.sum() / 2 else "dnf"
+
+
 def theta_path(
     y: Any, sample_weight: Any = None, *, n_thetas: int = defaults.DEFAULT_N_THETAS,
     ratio: float = defaults.THETA_PATH_RATIO, clause_cost: float = defaults.CG_CLAUSE_COST,
@@ -464,9 +515,16 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         Numbers of clauses R to try (each >= 1). ``"auto"``: 1, 2, 3 and 5
         (``defaults.DEFAULT_SEARCH_N_CLAUSES``) with two classes; with more,
         the estimator's R (2), since every candidate is then a rule list.
-    forms : {"dnf", "cnf"} or sequence of them, default=("dnf",)
-        Rule forms to try; ``("dnf", "cnf")`` lets the search choose the form
-        (each form is a path of its own: twice the time).
+    forms : {"minority", "dnf", "cnf"} or sequence of "dnf" and "cnf", default="minority"
+        Rule forms to try. ``"minority"`` (``defaults.DEFAULT_FORMS``): the
+        form whose clauses describe the smaller class, as RIPPER learns its
+        rules for the minority class: a DNF when the positive class
+        (``classes_[1]``) holds at most half of the sample weight, else a CNF
+        (a CNF of the positive class is a DNF of the other); with more than
+        two classes, DNF. On the four bundled datasets this is the form of
+        BRCG's best setting on every one (``docs/theta.md``). ``("dnf",
+        "cnf")`` lets the search choose the form (each form is a path of its
+        own: twice the time).
     selection : {"best", "1se"}, default="best"
         How the candidate is chosen from the CV scores (see above): the
         best mean score, or the fewest literals within one standard error of
@@ -538,6 +596,12 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         ``{"algorithm": ..., "form": ..., "n_clauses": ..., "theta": ...}`` of the chosen candidate.
     best_score_ : float
         Its mean test score (with ``selection="1se"`` not necessarily the highest).
+    baseline_score_ : float
+        The mean test score, on the same folds and with the same scorer, of
+        always predicting each training fold's majority class. When
+        ``best_score_`` is not above it, ``fit`` warns with a
+        :class:`~rulemodels.TrivialRuleWarning`: the chosen rule explains
+        nothing the folds can confirm.
     selection_bar_ : float
         The lowest mean score ``selection`` accepted: the best mean minus its
         standard error (``"1se"``), or the best mean (``"best"``).
@@ -603,7 +667,7 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         "thetas": ["array-like", Real, Options({"auto"})],
         "n_thetas": [Interval(Integral, 1, None, closed="left")],
         "n_clauses": ["array-like", Integral, Options({"auto"})],
-        "forms": ["array-like", Options(defaults.FORMS)],
+        "forms": ["array-like", Options((*defaults.FORMS, "minority"))],
         "cv": ["cv_object"],
         "scoring": [Options(set(get_scorer_names())), callable, None],
         "n_jobs": [Integral, None],
@@ -699,12 +763,20 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
             return defaults.DEFAULT_SEARCH_N_CLAUSES if y is None or count_classes(y) <= 2 else (defaults.DEFAULT_N_CLAUSES,)
         return self.n_clauses
 
-    def _candidates(self, thetas: Any = None, y: Any = None) -> list[dict[str, Any]]:
+    def _forms(self, y: Any, sample_weight: Any = None) -> Any:
+        """``forms``, or for ``"minority"`` the form that describes the smaller class (DNF before ``y`` is known)."""
+        if not (isinstance(self.forms, str) and self.forms == "minority"):
+            return self.forms
+        if y is None or count_classes(y) != 2:
+            return ("dnf",)
+        return (minority_form(y, sample_weight),)
+
+    def _candidates(self, thetas: Any = None, y: Any = None, sample_weight: Any = None) -> list[dict[str, Any]]:
         """The grid as a list of parameter dicts, simplest first (fewest clauses, largest θ, algorithms and forms in order)."""
         algorithms = _grid_values("algorithms", self.algorithms, "algorithm")
         thetas = _grid_values("thetas", self.thetas if thetas is None else thetas, "theta")
         n_clauses = _grid_values("n_clauses", self._n_clauses(y), "n_clauses")
-        forms = _grid_values("forms", self.forms, "form")
+        forms = _grid_values("forms", self._forms(y, sample_weight), "form")
         return [
             {"algorithm": a, "form": f, "n_clauses": r, "theta": t}
             for r in n_clauses for t in thetas for a in algorithms for f in forms
@@ -766,7 +838,7 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         if y is None:
             raise ValueError("requires y to be passed, but the target y is None")
         check_classification_targets(y)  # before the splitter sees y; the fits check the rest
-        candidates = self._candidates(self._thetas(y, sample_weight), y)
+        candidates = self._candidates(self._thetas(y, sample_weight), y, sample_weight)
         check_input(X)
         base = self._base_estimator()
         scorer = check_scoring(base, scoring=self.scoring)
@@ -808,10 +880,24 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
                 self.theta_, self.n_clauses_, self.form_, self.best_score_,
                 self.cv_results_["mean_n_literals"][self.best_index_], self.selection, self.selection_bar_,
             )
+            self.baseline_score_ = _majority_score(scorer, X, y, sample_weight, splits, weigh_scores)
+            trivial = not self.best_score_ > self.baseline_score_ + 1e-12
+            if trivial:
+                warnings.warn(
+                    f"the chosen candidate's cross-validated score {self.best_score_:.4f} is no better than "
+                    f"{self.baseline_score_:.4f}, that of always predicting the training fold's majority class on the "
+                    f"same folds: the rule explains nothing the folds can confirm (best_score_, baseline_score_); "
+                    "collect more rows or more informative columns, or try class_weight='balanced' with "
+                    "scoring='balanced_accuracy' when a class is rare",
+                    TrivialRuleWarning, stacklevel=2,
+                )
             self.refit_time_ = 0.0
             if self.refit:
                 start = time.perf_counter()
-                self.best_estimator_ = self._refit(base, candidates, X, y, sample_weight)
+                with warnings.catch_warnings():
+                    if trivial:  # said once, above, in the terms of the cross-validation
+                        warnings.simplefilter("ignore", TrivialRuleWarning)
+                    self.best_estimator_ = self._refit(base, candidates, X, y, sample_weight)
                 self.refit_time_ = time.perf_counter() - start
                 self._mirror(self.best_estimator_)
                 logger.info("refitted on all %d samples in %.2f s: %s", np.asarray(y).shape[0], self.refit_time_, self.rule_)

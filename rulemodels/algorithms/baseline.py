@@ -14,11 +14,18 @@ when the rule does no better).
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-__all__ = ["Baseline", "TrivialRuleWarning", "majority_baseline", "trivial_rule_advice", "warn_if_trivial"]
+from rulemodels.rules import Literal, Rule
+
+__all__ = [
+    "Baseline", "TrivialRuleWarning", "WeakLiteralWarning", "majority_baseline", "thin_literals", "trivial_rule_advice",
+    "warn_if_trivial", "warn_thin_literals",
+]
 
 
 class TrivialRuleWarning(UserWarning):
@@ -28,6 +35,18 @@ class TrivialRuleWarning(UserWarning):
     Such a rule explains nothing: lower ``theta`` (each literal then needs to
     fix fewer rows), raise ``n_clauses``, or try another ``algorithm``.
     ``BooleanRuleClassifier.baseline_error_`` is the baseline.
+    """
+
+
+class WeakLiteralWarning(UserWarning):
+    """A literal of the learned rule changes the prediction of fewer training rows than a literal costs.
+
+    The floor is the estimator's ``min_literal_rows`` (``"auto"``: ½ ln n
+    rows, ``docs/theta.md``, "A floor in rows"): a literal that changes fewer
+    rows fits a handful of rows and may not hold on new data. Exact pruning
+    (``prune=True``, the default) removes such literals when they do not pay
+    for themselves, so the warning mostly comes with ``prune=False``, heavy
+    row weights or domain constraints.
     """
 
 
@@ -107,3 +126,53 @@ def warn_if_trivial(
         return error
     warnings.warn(message, TrivialRuleWarning, stacklevel=stacklevel + 1)
     return error
+
+
+def thin_literals(
+    rule: Rule, A: Any, literals: Sequence[Literal], weights: np.ndarray, n_rows: float, min_rows: float,
+) -> list[tuple[Literal, float]]:
+    """The literals of ``rule`` whose removal changes the prediction of fewer than ``min_rows`` training rows.
+
+    A literal's rows are the rows whose prediction changes when it is
+    removed from its clause (a clause of one literal: the clause removed),
+    counted in rows of mean weight (``weights`` summed over them, divided
+    by ``weights.sum() / n_rows``). ``A`` and ``literals`` are the binarized
+    training rows and their columns' literals. Returns ``(literal, rows)``
+    pairs in the rule's order.
+    """
+    if min_rows <= 0 or rule.n_literals == 0:
+        return []
+    weights = np.asarray(weights, dtype=float)
+    mean_weight = float(weights.sum()) / float(n_rows) if n_rows > 0 else 0.0
+    if mean_weight <= 0:
+        return []
+    before = rule.evaluate_binary(A, literals)
+    clauses = [list(clause.literals) for clause in rule.clauses]
+    make = Rule.dnf if rule.form == "dnf" else Rule.cnf
+    found = []
+    for r, clause in enumerate(clauses):
+        for literal in clause:
+            rest = [other for other in clause if other != literal]
+            variant = make([c for c in (rest if k == r else c for k, c in enumerate(clauses)) if c])
+            changed = variant.evaluate_binary(A, literals) != before
+            rows = float(weights[changed].sum()) / mean_weight
+            if rows < min_rows - 1e-9:
+                found.append((literal, rows))
+    return found
+
+
+def warn_thin_literals(
+    rule: Rule, A: Any, literals: Sequence[Literal], weights: np.ndarray, n_rows: float, min_rows: float,
+    *, stacklevel: int = 2,
+) -> list[tuple[Literal, float]]:
+    """Warn (:class:`WeakLiteralWarning`, once) when :func:`thin_literals` finds literals; returns them."""
+    found = thin_literals(rule, A, literals, weights, n_rows, min_rows)
+    if found:
+        listed = "; ".join(f"{literal} ({rows:.3g} row(s))" for literal, rows in found)
+        warnings.warn(
+            f"{len(found)} literal(s) of the rule change the prediction of fewer training rows than a literal costs "
+            f"(min_literal_rows: {min_rows:.3g} rows): {listed}; they fit a handful of rows and may not hold on new "
+            "data: keep prune=True (the default), raise theta, or use BooleanRuleCV()",
+            WeakLiteralWarning, stacklevel=stacklevel + 1,
+        )
+    return found
