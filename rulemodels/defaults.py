@@ -322,7 +322,8 @@ PARQUET_SUFFIXES: tuple[str, ...] = (".parquet", ".pq")
 #: Parquet and Dask input (``rulemodels.data._stream``, docs/large_data.md): rows per Parquet record batch.
 STREAM_BATCH_ROWS = 65_536
 #: Numeric columns with at most this many distinct values get exact thresholds (merged value counts);
-#: above it, thresholds are quantiles of a uniform sample of STREAM_SAMPLE_SIZE present values.
+#: above it, thresholds come from a uniform sample of STREAM_SAMPLE_SIZE present values (its quantiles, or
+#: the label-aware cuts placed from its per-class weights).
 STREAM_EXACT_DISTINCT = 100_000
 STREAM_SAMPLE_SIZE = 100_000
 #: The seed of that sample (the sample, so the thresholds, depend only on it and on the batches).

@@ -192,7 +192,8 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
         leaves, fitted on the training labels (and weights): thresholds where
         the classes change, e.g. around a rare class confined to a tail that
         deciles cannot isolate. ``"quantile+tree"``: both. A Parquet or Dask
-        fit uses quantiles (see :class:`~rulemodels.data.FeatureBinarizer`).
+        fit places the same cuts from per-class counts of each value kept in
+        its first pass (``docs/large_data.md``).
     nan : {"indicator", "error"}, default="indicator"
         Missing values (NaN, None) in X. ``"indicator"``: a missing value
         makes every other literal on its column false (``x <= t``, ``x > t``,
@@ -403,9 +404,10 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
         is that of all the rows.
     sampled_thresholds_ : list of str (only for Parquet or Dask input)
         The numeric columns with more distinct values than
-        ``rulemodels.defaults.STREAM_EXACT_DISTINCT`` whose thresholds are
-        quantiles of a uniform sample (approximate); empty when every
-        threshold is the one of the in-memory fit.
+        ``rulemodels.defaults.STREAM_EXACT_DISTINCT`` whose thresholds come
+        from a uniform sample (approximate: its quantiles, or with label-aware
+        ``thresholds`` the cuts placed from its per-class weights); empty when
+        every threshold is the one of the in-memory fit.
 
     Examples
     --------
@@ -520,9 +522,9 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
             in record batches; a Dask DataFrame partition by
             partition, on the workers of the active ``distributed`` client.
             Both are collapsed to weighted distinct binary patterns, with the
-            same result as the in-memory fit with ``thresholds="quantile"``, the
-            thresholds such a fit places (``docs/large_data.md``; needs
-            the ``large`` extra: pyarrow, dask). A directory whose files
+            same result as the in-memory fit on the same rows, label-aware
+            thresholds included (placed from per-class counts of each value;
+            ``docs/large_data.md``; needs the ``large`` extra: pyarrow, dask). A directory whose files
             differ in columns or types is read under their unified schema (a
             column absent from a file is missing in its rows, with a
             ``ParquetSchemaWarning``; types no one type holds are refused);
@@ -632,7 +634,7 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
                 "fit form='dnf' and form='cnf' and compare them on held-out data"
             )
         with _log_level(self.verbose):  # a log line per pass at verbose
-            data = read_stream(X, y, sample_weight, binarizer=self._make_binarizer())
+            data = read_stream(X, y, sample_weight, binarizer=self._make_binarizer(), class_weight=self.class_weight)
         # The tie-break is in units of the mean weight of a workspace row, here a group of n_samples / n_patterns rows.
         tie_break = defaults.DEFAULT_TIE_BREAK * data.n_patterns / data.n_samples
         frame = to_frame(data.X, ensure_nonempty=True)

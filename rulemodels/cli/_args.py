@@ -191,7 +191,7 @@ def _add_thresholds_argument(parser: argparse.ArgumentParser, *, methods: bool =
         metavar="{" + ",".join(defaults.THRESHOLD_METHODS) + "}",
         help="where each numeric column's thresholds go: 'quantile' (its quantiles), 'tree' (where the classes "
              "change: the cuts of a one-column classification tree fitted with the labels; helps a rare class "
-             "confined to a tail) or 'quantile+tree' (both); a Parquet fit uses quantiles "
+             "confined to a tail) or 'quantile+tree' (both), also on Parquet "
              f"(default: {defaults.DEFAULT_THRESHOLDS})",
     )
 

@@ -4,15 +4,19 @@ A fit on such data makes two passes over its chunks (Parquet record batches,
 or Dask partitions, on the Dask workers when a ``distributed`` client is
 active), and never holds more than one chunk of raw rows besides the result:
 
-1. **summaries** (:func:`summarize`): per column what
+1. **summaries** (:mod:`rulemodels.data._summaries`): per column what
    :class:`~rulemodels.data.FeatureBinarizer` needs, merged across chunks:
    rows, missing values, whether it is categorical, its distinct values with
    counts (exact), and for a numeric column with more than
    ``STREAM_EXACT_DISTINCT`` distinct values a seeded uniform sample of
    ``STREAM_SAMPLE_SIZE`` present values (bottom-k of uniform random keys, a
-   mergeable summary) plus its exact maximum. The binarizer is fitted from
-   them (:meth:`FeatureBinarizer.fit_summary`): with exact counts its
-   thresholds are those :meth:`~FeatureBinarizer.fit` computes on all the rows.
+   mergeable summary) plus its exact maximum. With label-aware thresholds
+   (the estimators' default ``thresholds="tree"``) each value's rows are also
+   summed per class with their weights (and the sample keeps each value's class
+   and weight), so the one-column trees see what they see on the rows. The
+   binarizer is fitted from them (:meth:`FeatureBinarizer.fit_summary`): with
+   exact counts its thresholds are those :meth:`~FeatureBinarizer.fit` computes
+   on all the rows, quantiles or label-aware cuts.
 2. **patterns** (:func:`collapse`): each chunk is binarized with that fitted
    binarizer, and rows are collapsed to the distinct (binary pattern, label)
    groups with summed weights, keeping the first raw row of each group.
@@ -40,10 +44,10 @@ import numpy as np
 import pandas as pd
 
 from rulemodels import defaults
-from rulemodels.data._columns import _is_categorical_dtype, numeric_column_values
+from rulemodels.data._inputs import class_weighted
 from rulemodels.data._parquet import dataset_batches, dataset_columns, parquet_dataset
-from rulemodels.data.binarizer import ColumnSummary, FeatureBinarizer
-from rulemodels.rules._kinds import holds_only_numbers
+from rulemodels.data._summaries import _Classes, _column_summary, _Layout, _merge_summaries, _summarize_chunk
+from rulemodels.data.binarizer import FeatureBinarizer
 from rulemodels.utils import check_unique_column_names, unknown_name
 
 __all__ = ["StreamedData", "is_stream_input", "read_stream", "stream_map"]
@@ -77,15 +81,6 @@ def is_stream_input(X: Any) -> bool:
 
 
 # -- the chunks --------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Layout:
-    """The columns of a chunk: features, label, weight (None: unit weights). What the per-chunk work receives."""
-
-    features: list[str]
-    label: str
-    weight: str | None
 
 
 @dataclass(frozen=True)
@@ -261,150 +256,6 @@ def _attach(frame: Any, values: Any, what: str, reserved: str, columns: list[str
     return frame.assign(**{reserved: values}), reserved
 
 
-# -- pass 1: summaries ---------------------------------------------------------
-
-
-@dataclass
-class _Counts:
-    """One column's counts over the chunks seen so far (merged with :meth:`merge`)."""
-
-    n_rows: int = 0
-    n_missing: int = 0
-    text: bool = False  # a categorical dtype (object, string, category) in some chunk
-    category_dtype: bool = True  # the category dtype in every chunk
-    numbers_only: bool = True  # an object column whose present values are all numbers (in every chunk)
-    values: np.ndarray = field(default_factory=lambda: np.empty(0))
-    counts: np.ndarray | None = field(default_factory=lambda: np.empty(0, dtype=np.int64))
-    keys: np.ndarray = field(default_factory=lambda: np.empty(0))  # random keys of the sample
-    sample: np.ndarray = field(default_factory=lambda: np.empty(0))
-    maximum: float = -np.inf
-
-    def merge(self, other: _Counts, cap: int, size: int) -> _Counts:
-        merged = _Counts(
-            self.n_rows + other.n_rows, self.n_missing + other.n_missing, self.text or other.text,
-            self.category_dtype and other.category_dtype, self.numbers_only and other.numbers_only,
-            maximum=max(self.maximum, other.maximum),
-        )
-        if self.counts is None or other.counts is None:
-            merged.values, merged.counts = np.empty(0), None
-        else:
-            merged.values, merged.counts = _merge_counts(
-                [self.values, other.values], [self.counts, other.counts], cap=None if merged.text else cap,
-            )
-        keys = np.concatenate([self.keys, other.keys])
-        sample = np.concatenate([self.sample, other.sample])
-        if keys.size > size:
-            keep = np.argpartition(keys, size)[:size]
-            keys, sample = keys[keep], sample[keep]
-        merged.keys, merged.sample = keys, sample
-        return merged
-
-
-def _merge_counts(values: list[np.ndarray], counts: list[np.ndarray], cap: int | None) -> tuple[np.ndarray, np.ndarray | None]:
-    """Distinct values and summed counts of several (values, counts); ``(empty, None)`` above ``cap`` distinct values."""
-    if values[0].dtype == object or values[-1].dtype == object:
-        series = pd.Series(np.concatenate(counts), index=pd.Index(np.concatenate([v.astype(object) for v in values]), dtype=object))
-        summed = series.groupby(level=0, sort=False).sum()
-        return summed.index.to_numpy(dtype=object), summed.to_numpy(dtype=np.int64)
-    distinct, inverse = np.unique(np.concatenate(values), return_inverse=True)
-    if cap is not None and distinct.size > cap:
-        return np.empty(0), None
-    return distinct, np.bincount(inverse, weights=np.concatenate(counts), minlength=distinct.size).astype(np.int64)
-
-
-def _column_counts(column: pd.Series, name: str, seed: tuple[int, ...], cap: int, size: int) -> _Counts:
-    """The :class:`_Counts` of one chunk of one column."""
-    missing = np.asarray(pd.isna(column), dtype=bool)
-    counts = _Counts(len(column), int(missing.sum()))
-    counts.category_dtype = isinstance(column.dtype, pd.CategoricalDtype)
-    if _is_categorical_dtype(column.dtype):
-        counts.text = True
-        present = column.to_numpy(dtype=object)[~missing]
-        # vacuously true without present values: a batch of missing values says nothing of the column's kind
-        counts.numbers_only = pd.api.types.is_object_dtype(column.dtype) and (not present.size or holds_only_numbers(column))
-        if present.size:
-            found = pd.Series(present, dtype=object).value_counts(sort=False)
-            counts.values, counts.counts = found.index.to_numpy(dtype=object), found.to_numpy(dtype=np.int64)
-        else:
-            counts.values = np.empty(0, dtype=object)
-        return counts
-    # A chunk of numbers (not bools) keeps an object column numeric, as pandas' concatenation of the chunks
-    # would: bools in an object column are categories (a Parquet bool column is object where it has nulls).
-    boolean = pd.api.types.is_bool_dtype(column.dtype)
-    counts.numbers_only = not boolean
-    x = numeric_column_values(column, name)[~missing]
-    if x.size:
-        counts.values, found = np.unique(column.to_numpy()[~missing] if boolean else x, return_counts=True)
-        counts.counts = found.astype(np.int64) if counts.values.size <= cap else None
-        if counts.counts is None:
-            counts.values = np.empty(0)
-        counts.maximum = float(x.max())
-        keys = np.random.default_rng(list(seed)).random(x.size)
-        if keys.size > size:
-            keep = np.argpartition(keys, size)[:size]
-            keys, x = keys[keep], x[keep]
-        counts.keys, counts.sample = keys, x
-    return counts
-
-
-@dataclass
-class _ChunkSummary:
-    """Pass 1 of one chunk (or of several merged): per-column counts, label counts, weights."""
-
-    columns: dict[str, _Counts]
-    labels: pd.Series  # count of each label value
-    n_missing_labels: int
-    weight_total: float
-    bad_weights: str | None
-
-
-def _summarize_chunk(chunk: pd.DataFrame, index: int, source: _Layout, seed: int, cap: int, size: int) -> _ChunkSummary:
-    """Pass 1 on one chunk (runs on a Dask worker for Dask input)."""
-    columns = {
-        name: _column_counts(chunk[name], name, (seed, index, k), cap, size) for k, name in enumerate(source.features)
-    }
-    labels = chunk[source.label]
-    n_missing = int(pd.isna(labels).sum())
-    found = labels.dropna().value_counts(sort=False)
-    bad, total = None, float(len(chunk))
-    if source.weight is not None:
-        weights = pd.to_numeric(chunk[source.weight], errors="coerce").to_numpy(dtype=float)
-        if not np.all(np.isfinite(weights)):
-            bad = "sample_weight must be finite: the weight column has NaN, infinity or text"
-        elif np.any(weights < 0):
-            bad = "Negative values in data passed to sample_weight: weights must be >= 0"
-        total = float(weights.sum()) if bad is None else 0.0
-    return _ChunkSummary(columns, found, n_missing, total, bad)
-
-
-def _merge_summaries(parts: list[_ChunkSummary], cap: int, size: int) -> _ChunkSummary:
-    merged = parts[0]
-    for part in parts[1:]:
-        merged = _ChunkSummary(
-            {name: merged.columns[name].merge(part.columns[name], cap, size) for name in merged.columns},
-            merged.labels.add(part.labels, fill_value=0),
-            merged.n_missing_labels + part.n_missing_labels,
-            merged.weight_total + part.weight_total,
-            merged.bad_weights or part.bad_weights,
-        )
-    return merged
-
-
-def _column_summary(name: str, counts: _Counts) -> ColumnSummary:
-    """The binarizer's :class:`ColumnSummary` of one column's merged counts."""
-    categorical = counts.text and not (counts.numbers_only and counts.n_rows > counts.n_missing)
-    if categorical or counts.counts is None or not counts.text:
-        values = counts.values if counts.counts is not None else np.sort(counts.sample)
-        return ColumnSummary(
-            name, categorical, counts.n_rows, counts.n_missing, values, counts.counts, counts.maximum, counts.category_dtype,
-        )
-    # an object column holding only numbers: numeric, its counted values read as numbers
-    numbers = numeric_column_values(pd.Series(counts.values, dtype=object), name)
-    values, inverse = np.unique(numbers, return_inverse=True)
-    summed = np.bincount(inverse, weights=counts.counts, minlength=values.size).astype(np.int64)
-    return ColumnSummary(name, False, counts.n_rows, counts.n_missing, values, summed, float(values.max()) if values.size else -np.inf)
-
-
 # -- pass 2: patterns ------------------------------------------------------------
 
 
@@ -477,7 +328,8 @@ class StreamedData:
     n_samples : int
         Rows read.
     approximate : list of str
-        Columns whose thresholds are quantiles of a sample (more distinct values than the cap).
+        Columns whose thresholds come from a sample (more distinct values than the cap): its quantiles, or
+        the label-aware cuts placed from its per-class weights.
     class_counts : dict
         Rows read of each label value (unweighted; for ``class_weight="balanced"``).
     """
@@ -501,6 +353,7 @@ def read_stream(
     sample_weight: Any = None,
     *,
     binarizer: FeatureBinarizer,
+    class_weight: Any = None,
     batch_rows: int = defaults.STREAM_BATCH_ROWS,
     exact_distinct: int = defaults.STREAM_EXACT_DISTINCT,
     sample_size: int = defaults.STREAM_SAMPLE_SIZE,
@@ -523,12 +376,18 @@ def read_stream(
     sample_weight : str, dask.dataframe.Series or None, default=None
         The weight column's name, or (Dask) an aligned Series; None weighs every row 1.
     binarizer : FeatureBinarizer
-        The binarization settings (unfitted).
+        The binarization settings (unfitted). With label-aware ``thresholds`` (``'tree'``,
+        ``'quantile+tree'``) pass 1 also sums each value's weights per class, and the cut points are placed
+        from those sums as :meth:`FeatureBinarizer.fit` places them on the rows.
+    class_weight : dict, "balanced" or None, default=None
+        The fit's ``class_weight``: the class weights that multiply the row weights in those per-class sums
+        (:func:`~rulemodels.data.class_weighted`; ``"balanced"`` counts the rows of each class). The returned
+        ``sample_weight`` stays without them.
     batch_rows : int, default=defaults.STREAM_BATCH_ROWS
         Rows per Parquet batch, at most.
     exact_distinct : int, default=defaults.STREAM_EXACT_DISTINCT
         The cap on a numeric column's distinct values counted exactly; beyond it the thresholds are
-        quantiles of a sample.
+        quantiles of a sample, or (label-aware) the cuts placed from the sample's per-class weights.
     sample_size : int, default=defaults.STREAM_SAMPLE_SIZE
         The size of that sample.
     seed : int, default=defaults.STREAM_SEED
@@ -542,13 +401,15 @@ def read_stream(
     Raises
     ------
     ValueError
-        If the data has no rows, missing labels, invalid or all-zero weights, or not exactly two classes.
+        If the data has no rows, missing labels, invalid or all-zero weights, or not exactly two classes,
+        or (label-aware thresholds) ``class_weight`` is invalid or names a label that is no class.
     """
     source = _source(X, y, sample_weight, int(batch_rows))
     start = time.perf_counter()
+    by_class = binarizer.thresholds != "quantile"  # label-aware thresholds: per-class counts of each value
     summary = source.map_reduce(
         _summarize_chunk, partial(_merge_summaries, cap=int(exact_distinct), size=int(sample_size)),
-        source.layout, int(seed), int(exact_distinct), int(sample_size),
+        source.layout, int(seed), int(exact_distinct), int(sample_size), by_class,
     )
     if summary is None:
         raise ValueError(f"the data {_describe(X)} has no rows: a rule is learned from rows of both classes")
@@ -570,12 +431,23 @@ def read_stream(
             "a Parquet or Dask fit learns a two-class rule; map the labels to two values first, or fit "
             "in-memory data (a DataFrame) for an ordered rule list over more classes"
         )
-    summaries = [_column_summary(name, counts) for name, counts in summary.columns.items()]
+    class_counts = {label: int(count) for label, count in summary.labels.items()}
+    classes_of = None
+    if by_class:  # each class's weight, as the in-memory fit weighs its rows (class_weight="balanced": row counts)
+        factors = np.ones(classes.size) if class_weight is None else np.asarray(
+            class_weighted(classes, None, class_weight, class_counts=class_counts), dtype=float,
+        )
+        classes_of = _Classes(np.asarray(summary.labels.index.get_indexer(classes), dtype=np.intp), factors)
+    summaries = [_column_summary(name, counts, classes_of) for name, counts in summary.columns.items()]
     approximate = [s.name for s in summaries if s.counts is None]
     if approximate:
+        placed = (
+            "their label-aware cut points are placed from the per-class weights of a uniform sample of %d values"
+            if by_class else "their thresholds are quantiles of a uniform sample of %d values"
+        )
         logger.info(
-            "columns %s have more than %d distinct values: their thresholds are quantiles of a uniform sample of "
-            "%d values (docs/large_data.md)", approximate, exact_distinct, sample_size,
+            "columns %s have more than %d distinct values: " + placed + " (docs/large_data.md)",
+            approximate, exact_distinct, sample_size,
         )
     fitted = binarizer.fit_summary(summaries)
     logger.info(
@@ -591,7 +463,7 @@ def read_stream(
     label_name = str(y) if isinstance(y, str) else str(getattr(y, "name", None) or "y")  # a Dask Series' name
     return StreamedData(
         patterns.rows, pd.Series(patterns.labels, name=label_name), patterns.weights, fitted, n_samples, approximate,
-        {label: int(count) for label, count in summary.labels.items()},
+        class_counts,
     )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -211,6 +212,15 @@ class ColumnSummary:
         Numeric column: its largest present value (exact, also when ``values`` is a sample).
     category_dtype : bool
         The column has pandas' ``category`` dtype (declared categorical: no numbers-and-text check).
+    class_weights : ndarray of shape (len(values), n_classes) or None, default=None
+        Numeric column, for label-aware thresholds: the summed weight of the rows of each of ``values`` in
+        each class (the weights the fit gives the rows, class weights included), the class indices being the
+        columns. With a sample (``counts`` None) each row is one sampled value, its weight in its class.
+        None: no labels were kept, and the thresholds are quantiles.
+    n_weighted_rows : int, default=0
+        Numeric column, with ``class_weights``: the rows of the whole column (not of the sample) whose value
+        is present and finite and whose weight is positive; the floor of ``min_leaf_rows`` is that many rows'
+        mean weight, ``sum(class_weights) / n_weighted_rows`` (of the sample's weights for a sample).
     """
 
     name: str
@@ -221,6 +231,8 @@ class ColumnSummary:
     counts: np.ndarray | None
     maximum: float = float("nan")
     category_dtype: bool = False
+    class_weights: np.ndarray | None = None
+    n_weighted_rows: int = 0
 
 
 def _column_kind(plan: _ColumnPlan, column: pd.Series, categorical: bool) -> ColumnKind:
@@ -289,7 +301,9 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         classes change (a one-column tree fitted with ``y``; :meth:`fit` then
         needs ``y``), or both. Label-aware thresholds help when a class is
         confined to a narrow range, e.g. a rare class in a tail smaller than
-        a quantile bin. :meth:`fit_summary` (no labels) uses quantiles.
+        a quantile bin. :meth:`fit_summary` places them from per-class
+        counts (:attr:`ColumnSummary.class_weights`), and uses quantiles for a
+        column summarised without them.
     round_thresholds : bool, default=True
         Write each numeric threshold as the number of fewest significant
         digits between the training values around it (see above). ``False``
@@ -561,9 +575,12 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
 
         For data read in batches (:func:`rulemodels.data.read_stream`): with exact counts (``counts`` given)
         the thresholds, categories and indicators are those :meth:`fit` computes on the same rows (the same
-        quantile code reads the counts as the sorted values); with a sample (``counts`` None) the thresholds
-        are the same quantiles of the sample, kept below the exact maximum (docs/large_data.md measures the
-        approximation). ``feature_names_in_`` is set to the summaries' names.
+        quantile code reads the counts as the sorted values; with label-aware ``thresholds`` the same tree
+        reads the per-class weights of each value, ``class_weights``, as :meth:`fit` reads the labels and
+        weights of the rows); with a sample (``counts`` None) the thresholds are the same quantiles of the
+        sample, or the tree's cuts on the sample's per-class weights, kept below the exact maximum
+        (docs/large_data.md measures the approximation). A numeric column summarised without
+        ``class_weights`` gets quantiles (logged at INFO). ``feature_names_in_`` is set to the summaries' names.
 
         Parameters
         ----------
@@ -581,10 +598,11 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             If the summaries have no columns, or ``categorical`` names a column they lack.
         """
         validate_params(self)
-        if self.thresholds != "quantile":
+        unlabelled = [s.name for s in summaries if not s.categorical and s.class_weights is None]
+        if self.thresholds != "quantile" and unlabelled:
             logger.info(
-                "thresholds=%r needs the labels of every row, which per-column summaries do not keep: "
-                "this fit from summaries (Parquet batches, Dask partitions) uses quantile thresholds", self.thresholds,
+                "thresholds=%r needs per-class counts, which the summaries of columns %s do not keep: "
+                "their thresholds are quantiles", self.thresholds, unlabelled,
             )
         names = check_unique_column_names([summary.name for summary in summaries])
         if not names:
@@ -637,7 +655,9 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         values = np.asarray(summary.values, dtype=float)
         if summary.counts is None:  # a sample: more distinct values than counted, so neither constant nor a flag
             sample = values[np.isfinite(values)]
-            thresholds = self._thresholds_of(sample, None, float(summary.maximum))
+            thresholds = self._summary_thresholds(
+                summary, values, np.unique(values), lambda: self._thresholds_of(sample, None, float(summary.maximum)),
+            )
             return _ColumnPlan(name, "threshold", tuple(float(t) for t in thresholds), indicator, negations, start), ColumnKind("numeric")
         if values.size <= 1:
             return _ColumnPlan(name, "threshold", (), indicator, negations, start), ColumnKind("numeric")
@@ -647,8 +667,30 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             return _ColumnPlan(name, "dropped", (), False, negations, start), ColumnKind("numeric")
         finite = np.isfinite(values)
         sorted_finite = _RepeatedValues(values[finite], np.asarray(summary.counts)[finite])
-        thresholds = self._thresholds_of(sorted_finite, values, float(values[-1]))
+        thresholds = self._summary_thresholds(
+            summary, values, values, lambda: self._thresholds_of(sorted_finite, values, float(values[-1])),
+        )
         return _ColumnPlan(name, "threshold", tuple(float(t) for t in thresholds), indicator, negations, start), ColumnKind("numeric")
+
+    def _summary_thresholds(
+        self, summary: ColumnSummary, values: np.ndarray, distinct: np.ndarray, quantiles: Callable[[], np.ndarray],
+    ) -> np.ndarray:
+        """The thresholds of a numeric column from its summary: the ``quantiles()``, or with label-aware
+        ``thresholds`` and per-class weights (``summary.class_weights``, one row per entry of ``values``) the
+        cuts :meth:`fit` places on the same rows (:meth:`_label_thresholds`: the (value, class, summed weight)
+        triples give the tree the sums the rows give it; the floor in rows uses the column's true row count
+        and mean weight)."""
+        if self.thresholds == "quantile" or summary.class_weights is None:
+            return quantiles()
+        table = np.asarray(summary.class_weights, dtype=float)
+        entries, codes = np.nonzero((table > 0) & np.isfinite(values)[:, None])  # as fit: finite, positive weight
+        weights = table[entries, codes]
+        n_weighted = int(summary.n_weighted_rows)
+        mean_weight = float(weights.sum()) / n_weighted if n_weighted and weights.size else 0.0
+        return self._label_thresholds(
+            values[entries], codes.astype(np.intp), weights, int(table.shape[1]), float(summary.n_rows), mean_weight,
+            distinct, quantiles,
+        )
 
     def _categorical_columns(self, frame: pd.DataFrame) -> set[str]:
         if isinstance(self.categorical, str):  # 'auto', checked by _parameter_constraints
@@ -749,16 +791,35 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             return "threshold", tuple(float(t) for t in self._thresholds(x[~missing], distinct))
         present = ~missing & np.isfinite(x) & (labels.weights > 0)  # a row of weight 0 is no row to the tree
         weights = labels.weights[present]
-        floor = resolve_min_rows(self.min_leaf_rows, labels.n_rows) * (float(weights.mean()) if weights.size else 0.0)
-        cuts = _tree_cuts(x[present], labels.codes[present], weights, labels.n_classes,
-                          int(self.n_thresholds) + 1, shortest=bool(self.round_thresholds), min_leaf_weight=floor)
-        if cuts.size == 0:  # no cut lowers the impurity (e.g. one class weighs all): the column's quantiles
-            return "threshold", tuple(float(t) for t in self._thresholds(x[~missing], distinct))
-        if self.thresholds == "quantile+tree":  # a tree cut in the gap of a quantile threshold adds nothing
-            quantiles = self._thresholds(x[~missing], distinct)
-            gap = np.searchsorted(distinct, cuts, side="right")
-            cuts = np.union1d(quantiles, cuts[~np.isin(gap, np.searchsorted(distinct, quantiles, side="right"))])
+        mean_weight = float(weights.mean()) if weights.size else 0.0
+        cuts = self._label_thresholds(
+            x[present], labels.codes[present], weights, labels.n_classes, labels.n_rows, mean_weight, distinct,
+            lambda: self._thresholds(x[~missing], distinct),
+        )
         return "threshold", tuple(float(t) for t in cuts)
+
+    def _label_thresholds(
+        self, values: np.ndarray, codes: np.ndarray, weights: np.ndarray, n_classes: int, n_rows: float,
+        mean_weight: float, distinct: np.ndarray, quantiles: Callable[[], np.ndarray],
+    ) -> np.ndarray:
+        """The label-aware thresholds of one numeric column: the cuts of :func:`_tree_cuts` on ``values`` (finite,
+        of positive weight; one entry per row, or per value and class with the summed weight: the tree sums
+        equal values itself) with their class ``codes`` and ``weights``, at least ``min_leaf_rows`` rows of
+        ``mean_weight`` on each side (``n_rows``: the training rows); the ``quantiles()`` when no cut lowers
+        the impurity, and with them for ``'quantile+tree'``. ``distinct``: the column's distinct present values.
+
+        The one placement of :meth:`fit` (on the rows) and :meth:`fit_summary` (on per-class counts), so both
+        give the same cuts on the same rows."""
+        floor = resolve_min_rows(self.min_leaf_rows, n_rows) * mean_weight
+        cuts = _tree_cuts(values, codes, weights, n_classes, int(self.n_thresholds) + 1,
+                          shortest=bool(self.round_thresholds), min_leaf_weight=floor)
+        if cuts.size == 0:  # no cut lowers the impurity (e.g. one class weighs all): the column's quantiles
+            return quantiles()
+        if self.thresholds == "quantile+tree":  # a tree cut in the gap of a quantile threshold adds nothing
+            found = quantiles()
+            gap = np.searchsorted(distinct, cuts, side="right")
+            cuts = np.union1d(found, cuts[~np.isin(gap, np.searchsorted(distinct, found, side="right"))])
+        return cuts
 
     def _thresholds(self, present: np.ndarray, distinct: np.ndarray) -> np.ndarray:
         """Quantile thresholds :math:`q_{k/(K+1)}`, ``k = 1..K``, strictly below the maximum."""

@@ -855,13 +855,32 @@ def test_a_column_the_labels_ignore_gets_no_tree_cut_and_no_isolated_rows() -> N
     assert all(0.005 <= s <= 0.995 for s in share)
 
 
-def test_summaries_have_no_labels_so_tree_thresholds_fall_back_to_quantiles(caplog: pytest.LogCaptureFixture) -> None:
+def test_summaries_without_class_weights_fall_back_to_quantiles_and_say_so(caplog: pytest.LogCaptureFixture) -> None:
     from rulemodels.data.binarizer import ColumnSummary
 
     values = np.arange(100.0)
     summary = ColumnSummary("x", False, 100, 0, values, np.ones(100, dtype=int), float(values[-1]))
     with caplog.at_level("INFO", logger="rulemodels.data.binarizer"):
         tree = FeatureBinarizer(thresholds="tree", high_cardinality="keep").fit_summary([summary])  # 0..99: kept
-    assert "uses quantile thresholds" in caplog.text
+    assert "summaries of columns ['x'] do not keep: their thresholds are quantiles" in caplog.text
     quantiles = FeatureBinarizer(high_cardinality="keep").fit_summary([summary]).thresholds_["x"]
     assert quantiles.size and np.array_equal(tree.thresholds_["x"], quantiles)
+
+
+def test_a_summary_with_per_class_weights_gets_the_cuts_of_the_rows() -> None:
+    """(value, class, summed weight) with the true row count and mean weight: the tree of the rows, floor included."""
+    from rulemodels.data.binarizer import ColumnSummary
+
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 40, 250).astype(float)
+    y = (x + rng.normal(scale=6, size=250) > 25).astype(int)
+    weights = rng.choice([0.0, 0.5, 1.0, 2.0], 250)
+    values, inverse, counts = np.unique(x, return_inverse=True, return_counts=True)
+    table = np.zeros((values.size, 2))
+    np.add.at(table, (inverse, y), weights)
+    summary = ColumnSummary("x", False, 250, 0, values, counts, float(values[-1]),
+                            class_weights=table, n_weighted_rows=int(np.sum(weights > 0)))
+    for options in ({}, {"min_leaf_rows": 0}, {"thresholds": "quantile+tree", "round_thresholds": False}):
+        binarizer = FeatureBinarizer(**{"thresholds": "tree", **options})
+        expected = binarizer.fit(pd.DataFrame({"x": x}), y, weights).thresholds_["x"]
+        assert np.array_equal(binarizer.fit_summary([summary]).thresholds_["x"], expected), options

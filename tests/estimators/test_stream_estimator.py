@@ -15,7 +15,7 @@ from tests.helpers import mixed_frame, write_parquet_parts
 
 pytest.importorskip("pyarrow")
 
-# quantile thresholds: a Parquet or Dask fit has no labels for label-aware ones (it says so, and uses quantiles)
+# quantile thresholds (the default label-aware ones: tests/data/test_stream_label_thresholds.py)
 SETTINGS = dict(algorithm="am", n_clauses=3, theta=0.01, thresholds="quantile")
 
 
@@ -161,14 +161,16 @@ def test_a_dask_fit_refuses_labels_it_cannot_align(mixed_data, dask_client):
         BooleanRuleClassifier().fit(data, None)
 
 
-def test_a_parquet_fit_with_the_default_tree_thresholds_uses_quantiles_and_says_so(mixed_data, caplog):
+def test_a_parquet_fit_with_the_default_tree_thresholds_places_them_as_in_memory(mixed_data, caplog):
     frame, y, path = mixed_data
     settings = {**SETTINGS, "thresholds": defaults.DEFAULT_THRESHOLDS}
     assert settings["thresholds"] == "tree"
     with caplog.at_level("INFO", logger="rulemodels"):
         streamed = BooleanRuleClassifier(**settings).fit(path, "label")
-    assert "uses quantile thresholds" in caplog.text
-    assert_same_fit(streamed, BooleanRuleClassifier(**SETTINGS).fit(frame, y))
+    assert "quantile" not in caplog.text  # the per-class counts of pass 1 place the label-aware cuts
+    in_memory = BooleanRuleClassifier(**settings).fit(frame, y)
+    assert_same_fit(streamed, in_memory)
+    assert streamed.binarizer_.literals_ == in_memory.binarizer_.literals_
 
 
 # -- directories whose files differ, Dask partitions without rows ----------------------
