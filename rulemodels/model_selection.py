@@ -30,7 +30,15 @@ from rulemodels.algorithms.training import TrainingWorkspace
 from rulemodels.data import check_input, class_weighted, columns_as_labels, count_classes, parse_labels
 from rulemodels.estimator import BooleanRuleClassifier, _clear_fitted, _log_level
 from rulemodels.utils import (
-    Interval, Options, as_pandas, check_values, no_progress, resolve_min_rows, to_frame, track, validate_params,
+    Interval,
+    Options,
+    as_pandas,
+    check_values,
+    no_progress,
+    resolve_min_rows,
+    to_frame,
+    track,
+    validate_params,
 )
 from solvers import get_backend
 
