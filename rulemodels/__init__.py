@@ -12,6 +12,7 @@ Public names: :class:`BooleanRuleClassifier` (the estimator),
 :class:`AllMissingColumnWarning` (a column is missing in every training row),
 :class:`HeaderLooksLikeDataWarning` (a CSV header looks like a data row),
 :class:`ColumnKindDriftWarning` (a column's values drifted from the kind learned),
+:class:`UnseenCategoryWarning` (a new category in a two-valued column the rule reads as an equality),
 :class:`RuleFormatError`, :func:`load_model` / :func:`save_model` (model files),
 :func:`load_dataset` / :func:`list_datasets`, :func:`make_rule_data` (synthetic data of any size), :func:`solve_exact`,
 and :func:`report_html` (a self-contained HTML report of a rule for a reviewer). The rule's
@@ -52,6 +53,7 @@ if TYPE_CHECKING:  # pragma: no cover - never runs
     from rulemodels.rules import Rule as Rule
     from rulemodels.rules import RuleFormatError as RuleFormatError
     from rulemodels.rules import RuleList as RuleList
+    from rulemodels.rules import UnseenCategoryWarning as UnseenCategoryWarning
     from rulemodels.rules import load_model as load_model
     from rulemodels.rules import save_model as save_model
     from rulemodels.utils._version import __version__ as __version__

@@ -9,6 +9,7 @@ binarizer's trusted path.
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -17,7 +18,15 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from rulemodels._rule_list_search import _step_values
 from rulemodels.data import is_stream_input, stream_map
-from rulemodels.rules import RuleList, conform, explain_rule, explain_rule_list
+from rulemodels.rules import (
+    ColumnKindDriftWarning,
+    Literal,
+    RuleList,
+    UnseenCategoryWarning,
+    conform,
+    explain_rule,
+    explain_rule_list,
+)
 from rulemodels.utils import as_pandas, to_frame
 
 if TYPE_CHECKING:
@@ -49,6 +58,32 @@ def _check_columns_as_in_fit(columns: list[str], fitted: list[str]) -> None:
     raise ValueError(f"{prefix}: X has the fitted columns in a different order; reorder them with X[clf.feature_names_in_]")
 
 
+def _warn_unseen_categories(frame: pd.DataFrame, columns: dict[str, tuple[Any, Any]], binarizer: FeatureBinarizer,
+                            stacklevel: int) -> None:
+    """One :class:`~rulemodels.rules.UnseenCategoryWarning` per column of ``columns`` (``{column: (a, b)}``: the
+    two categories it took in training, the rule's ``x != a`` written ``x == b``) where ``frame`` holds another
+    category."""
+    if not columns:
+        return
+    kinds = getattr(binarizer, "column_kinds_", {})
+    with warnings.catch_warnings():  # the binarizer warns of a drifted kind itself, once
+        warnings.simplefilter("ignore", ColumnKindDriftWarning)
+        read = conform(frame[list(columns)], {name: kinds[name] for name in columns if name in kinds})
+    for name, (a, b) in columns.items():
+        unseen = Literal(name, "not_in", (a, b)).evaluate(read[[name]])
+        if not unseen.any():
+            continue
+        values = pd.unique(read[name][unseen])
+        shown = ", ".join(repr(v) for v in values[:5]) + (", ..." if len(values) > 5 else "")
+        warnings.warn(
+            f"column {name!r}: {int(unseen.sum())} row(s) hold a category not seen in training ({shown}); {name!r} "
+            f"took only {a!r} and {b!r} in training, so the rule reads it as an equality ({name} == {b!r} for the "
+            f"learned {name} != {a!r}; raw_rule_ is the rule as learned), and a new category makes that equality "
+            "false where the learned inequality was true",
+            UnseenCategoryWarning, stacklevel=stacklevel,
+        )
+
+
 def _shorten(names: list[str], limit: int = 5) -> str:
     shown = ", ".join(repr(name) for name in names[:limit])
     return f"[{shown}{', ...' if len(names) > limit else ''}]"
@@ -75,7 +110,14 @@ class _FittedRuleMixin:
     termination_: str
     algorithm: str
 
-    def _frame_for_predict(self, X: Any) -> pd.DataFrame:
+    def _frame_for_predict(self, X: Any, stacklevel: int = 4) -> pd.DataFrame:
+        """``X`` checked against the fit, as a DataFrame; warns of new categories in the columns the rule reads as
+        equalities (``stacklevel``: the warning's, 4 from ``predict`` through ``_clause_values``)."""
+        frame = self._checked_frame(X)
+        _warn_unseen_categories(frame, getattr(self, "_equality_columns", {}), self.binarizer_, stacklevel + 1)
+        return frame
+
+    def _checked_frame(self, X: Any) -> pd.DataFrame:
         check_is_fitted(self)
         X = as_pandas(X)  # a polars or pyarrow DataFrame: converted here, once, with its names and dtypes
         frame = to_frame(X)  # the one check of X in a predict: the binarizer trusts the frame
@@ -205,7 +247,7 @@ class _FittedRuleMixin:
             number of steps + 1 for the default), ``clauses`` and ``reason``
             (:func:`rulemodels.rules.explain_rule_list`).
         """
-        frame = self._frame_for_predict(X)
+        frame = self._frame_for_predict(X, stacklevel=3)
         # predict reads the columns by their fitted kinds in binarizer_.transform; explain reads the rule's columns
         kinds = getattr(self.binarizer_, "column_kinds_", {})
         frame = conform(frame, {name: kinds[name] for name in self.rule_.features if name in kinds})

@@ -161,6 +161,8 @@ def _finish(estimator: BooleanRuleClassifier, data: _RuleListData, found: _ListS
     estimator.rule_, estimator.raw_rule_ = rules, raw  # type: ignore[assignment]
     estimator.class_order_ = list(rules.classes)
     estimator._bucket_classes = np.array([k for k, _ in found.steps] + [default], dtype=int)
+    estimator._equality_columns = {name: pair for fitted in estimator.steps_
+                                   for name, pair in getattr(fitted, "_equality_columns", {}).items()}
     estimator.simplification_ = SimplifyReport(
         raw.n_literals, rules.n_literals,
         tuple(f"step {k + 1}: {line}" for k, fitted in enumerate(estimator.steps_) for line in fitted.simplification_.removed_clauses),

@@ -99,8 +99,21 @@ def _target_name(y: Any) -> str | None:
     return None
 
 
-#: The fitted attributes whose names do not end in ``_``: the baseline behind the warnings, a rule list's step classes.
-_PRIVATE_FITTED: tuple[str, ...] = ("_baseline", "_bucket_classes")
+#: The fitted attributes whose names do not end in ``_``: the baseline behind the warnings, a rule list's step classes,
+#: the two-valued columns the rule reads as equalities (``{column: (a, b)}``; predict warns of a third category).
+_PRIVATE_FITTED: tuple[str, ...] = ("_baseline", "_bucket_classes", "_equality_columns")
+
+
+def _rewritten_columns(raw: Rule, canonical: Rule) -> dict[str, tuple[Any, Any]]:
+    """``{column: (a, b)}`` for each ``x != a`` (or ``x not in {a}``) of ``raw`` that
+    :func:`~rulemodels.rules.prefer_equality` wrote as ``x == b`` in ``canonical`` (literal by literal, in place)."""
+    out: dict[str, tuple[Any, Any]] = {}
+    for old_clause, new_clause in zip(raw.clauses, canonical.clauses):
+        for old, new in zip(old_clause.literals, new_clause.literals):
+            if old != new:
+                excluded = old.value if old.op == "!=" else old.value[0]  # type: ignore[index]
+                out.setdefault(old.feature, (excluded, new.value))
+    return out
 
 
 def _clear_fitted(estimator: Any, private: tuple[str, ...] = ()) -> None:
@@ -220,8 +233,9 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
         (:func:`rulemodels.rules.prefer_equality`): the learner saw them as
         one column; they agree on ``a``, ``b`` and missing values, and only a
         category unseen in training, which makes ``x != a`` true, makes
-        ``x == b`` false. ``rule_`` is the simplified rule, ``raw_rule_``
-        the learned one.
+        ``x == b`` false (``predict``, ``predict_proba`` and ``explain`` warn of
+        such a category with an ``UnseenCategoryWarning`` naming the column).
+        ``rule_`` is the simplified rule, ``raw_rule_`` the learned one.
     allow_disable : bool, default=False
         Let the learner disable clauses (always-true feature, paper section 3).
     disable_cost : float, default=0.5
@@ -714,8 +728,10 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
         picked by a tie), so every fit writes such a column the same way.
         """
         self.raw_rule_ = self.rule_
+        self._equality_columns: dict[str, tuple[Any, Any]] = {}
         if self.simplify:
             canonical, equalities = prefer_equality(self.raw_rule_, self.binarizer_.literals_)
+            self._equality_columns = _rewritten_columns(self.raw_rule_, canonical)
             self.rule_, report = simplify_rule(canonical)
             self.simplification_ = SimplifyReport(
                 self.raw_rule_.n_literals, self.rule_.n_literals, report.removed_clauses,
@@ -726,6 +742,7 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
                 logger.warning("the simplified rule broke the constraints (%s); keeping the learned rule", "; ".join(broken))
                 self.rule_ = self.raw_rule_
                 self.simplification_ = SimplifyReport(self.raw_rule_.n_literals, self.raw_rule_.n_literals)
+                self._equality_columns = {}
         else:
             self.simplification_ = SimplifyReport(self.raw_rule_.n_literals, self.raw_rule_.n_literals)
         self._baseline = majority_baseline(labels, weights)

@@ -399,14 +399,26 @@ def _mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else float("nan")
 
 
-def summarize(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], Cell]:
-    """``{(table, method label): Cell}``; a later record of the same fold replaces an earlier one."""
+def latest_records(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], list[Mapping[str, Any]]]:
+    """``{(table, method label): its records}``, one per fold: a later record of the same fold replaces an earlier one."""
     latest: dict[tuple[str, str, int], Mapping[str, Any]] = {}
     for record in records:
         latest[(record["table"], record["method"], record["fold"])] = record
     groups: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
     for (table, method, _), record in latest.items():
         groups.setdefault((table, method), []).append(record)
+    return groups
+
+
+def misclassified(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], int]:
+    """``{(table, method label): misclassified test rows summed over its folds}`` (folds that failed count none)."""
+    return {key: sum(round(r["error"] * r["n_test"]) for r in group if "failed" not in r)
+            for key, group in latest_records(records).items()}
+
+
+def summarize(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], Cell]:
+    """``{(table, method label): Cell}``; a later record of the same fold replaces an earlier one."""
+    groups = latest_records(records)
     cells = {}
     for key, group in groups.items():
         ok = [r for r in group if "failed" not in r]

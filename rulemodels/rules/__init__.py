@@ -18,7 +18,9 @@
   (probabilities per pattern of clause outputs) and :func:`rule_html` (the
   notebook view);
 - column kinds (:class:`ColumnKind`, :func:`conform`,
-  :class:`ColumnKindDriftWarning`): read new data as the columns were in training.
+  :class:`ColumnKindDriftWarning`): read new data as the columns were in training;
+  :class:`UnseenCategoryWarning`: a category unseen in training meets a two-valued
+  column that the rule reads as an equality.
 
 This is the lowest layer of rulemodels: it depends on numpy and pandas only
 (no Pyomo, no scikit-learn), so loading a rule file and predicting with it is
@@ -36,7 +38,15 @@ from rulemodels.rules._display import rule_html, rule_list_html
 from rulemodels.rules._explain import explain_rule, explain_rule_list
 from rulemodels.rules._export import to_python, to_query, to_sql
 from rulemodels.rules._files import MAX_RULE_FILE_BYTES, MODEL_FORMAT, SavedModel, load_model, save_model
-from rulemodels.rules._kinds import CATEGORY_VALUES, KINDS, ColumnKind, ColumnKindDriftWarning, conform, text_dtypes
+from rulemodels.rules._kinds import (
+    CATEGORY_VALUES,
+    KINDS,
+    ColumnKind,
+    ColumnKindDriftWarning,
+    UnseenCategoryWarning,
+    conform,
+    text_dtypes,
+)
 from rulemodels.rules._probability import PatternRates
 from rulemodels.rules._rule import VALID_OPS, Clause, Literal, Rule, RuleFormatError
 from rulemodels.rules._rule_list import ClassRates, RuleList, class_label
@@ -59,6 +69,7 @@ __all__ = [
     "RuleList",
     "SavedModel",
     "SimplifyReport",
+    "UnseenCategoryWarning",
     "class_label",
     "conform",
     "explain_rule",

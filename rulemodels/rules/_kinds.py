@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["CATEGORY_VALUES", "KINDS", "ColumnKind", "ColumnKindDriftWarning", "conform", "text_dtypes"]
+__all__ = ["CATEGORY_VALUES", "KINDS", "ColumnKind", "ColumnKindDriftWarning", "UnseenCategoryWarning", "conform", "text_dtypes"]
 
 #: The kinds of a column.
 KINDS: tuple[str, ...] = ("numeric", "categorical", "flag")
@@ -41,6 +41,18 @@ class ColumnKindDriftWarning(UserWarning):
 
     Said once per column and call, naming the column, the kind learned, what
     the data holds, and what the prediction does with those values.
+    """
+
+
+class UnseenCategoryWarning(UserWarning):
+    """A column that took two categories in training holds another one, and the rule reads it as an equality.
+
+    A fitted estimator writes a learned ``x != a`` as ``x == b`` on a column whose only categories in
+    training were ``a`` and ``b`` (:func:`~rulemodels.rules.prefer_equality`); the two agree on ``a``,
+    ``b`` and missing values, and differ on a category unseen in training, which makes ``x == b``
+    false where ``x != a`` was true. ``predict``, ``predict_proba`` and ``explain`` of the estimator
+    say so once per such column and call, naming the column, the rows' new categories and what the
+    prediction does with them.
     """
 
 

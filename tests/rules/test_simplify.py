@@ -173,6 +173,33 @@ def test_the_estimator_writes_a_two_valued_column_the_same_way_whichever_literal
     assert fitted.rule_.evaluate(X).tolist() == fitted.raw_rule_.evaluate(X).tolist()
 
 
+def test_predict_warns_of_a_category_unseen_in_training_in_a_column_read_as_an_equality() -> None:
+    import warnings
+
+    from rulemodels import BooleanRuleClassifier, UnseenCategoryWarning
+
+    rng = np.random.default_rng(0)
+    x, z = rng.choice(["no", "yes"], 200), rng.normal(size=200)
+    X, y = pd.DataFrame({"x": x, "z": z}), ((x == "yes") | (z > 1)).astype(int)
+    fitted = BooleanRuleClassifier(form="dnf", algorithm="bcd", n_clauses=2).fit(X, y)
+    assert "x != no" in str(fitted.raw_rule_) and str(fitted.rule_) == "(x == yes) OR (z > 1.0)"
+    new = pd.DataFrame({"x": ["maybe", "yes", None, "no", "maybe"], "z": [0.0] * 5})
+    with pytest.warns(UnseenCategoryWarning, match=r"column 'x': 2 row\(s\) hold a category not seen in training \('maybe'\)") as caught:
+        predicted = fitted.predict(new)
+    assert len([w for w in caught if w.category is UnseenCategoryWarning]) == 1  # once per column and call
+    assert "x == 'yes'" in str(caught[0].message) and "x != 'no'" in str(caught[0].message)
+    # the rewrite stays: the new category makes x == yes false, where the learned x != no was true
+    assert predicted.tolist() == [0, 1, 0, 0, 0]
+    assert fitted.raw_rule_.evaluate(new).tolist() == [True, True, False, False, True]
+    for method in (fitted.predict_proba, fitted.explain):
+        with pytest.warns(UnseenCategoryWarning, match="column 'x'"):
+            method(new)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UnseenCategoryWarning)
+        fitted.predict(new.iloc[1:4])  # the categories seen in training and a missing value: no warning
+        BooleanRuleClassifier(form="dnf", algorithm="bcd", n_clauses=2, simplify=False).fit(X, y).predict(new)
+
+
 # -- set literals ----------------------------------------------------------------
 
 
