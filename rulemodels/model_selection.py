@@ -321,7 +321,7 @@ def minority_form(y: Any, sample_weight: Any = None) -> str:
 def theta_path(
     y: Any, sample_weight: Any = None, *, n_thetas: int = defaults.DEFAULT_N_THETAS,
     ratio: float = defaults.THETA_PATH_RATIO, clause_cost: float = defaults.CG_CLAUSE_COST,
-    min_rows: float | str = 1.0,
+    min_rows: float | str = defaults.DEFAULT_SEARCH_MIN_LITERAL_ROWS,
 ) -> tuple[float, ...]:
     """A θ path scaled to the data (θ as a share of the training weight), largest first, as ``LassoCV``'s alphas.
 
@@ -352,9 +352,10 @@ def theta_path(
         ``θ_min / θ_max`` before the one-row floor (in (0, 1]).
     clause_cost : float, default=1.0
         ``c_0``.
-    min_rows : float or "auto", default=1.0
-        ``c``, the least cost of a literal in rows (``BooleanRuleCV`` passes
-        its ``min_literal_rows``, ``"auto"`` by default).
+    min_rows : float or "auto", default=1
+        ``c``, the least cost of a literal in rows, at least one row
+        (``BooleanRuleCV`` passes its ``min_literal_rows``; ``"auto"``:
+        ½ ln n).
 
     Returns
     -------
@@ -575,8 +576,12 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
 theta_unit, min_literal_rows, nan, high_cardinality, simplify, polish, prune, class_weight, class_order, monotone, \
 forbidden_features, feature_costs, max_literals_per_clause, model_hook
         Passed to every :class:`~rulemodels.BooleanRuleClassifier` (see it for
-        their meaning); ``min_literal_rows`` is also the least cost of a
-        literal at the bottom of the θ path (:func:`theta_path`); ``time_limit`` applies to each fit, and so does
+        their meaning). ``min_literal_rows`` is 1 here, not
+        ``BooleanRuleClassifier``'s ``"auto"`` (½ ln n): a floor in rows
+        guards a θ that no held-out rows checked, and the search chooses θ
+        on held-out rows along a path that goes down to one row's share
+        (:func:`theta_path`), as ``LassoCV``'s path of alphas has no floor
+        but its ratio; set ``"auto"`` to floor the search too. ``time_limit`` applies to each fit, and so does
         ``polish`` (one MIP per fit of the search: slow, off by default)
         and ``prune`` (exact pruning of each fit's rule, on by default);
         the domain constraints hold in every fit (``docs/constraints.md``).
@@ -709,7 +714,7 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         solver_options: dict | None = None,
         time_limit: float | None = None,
         theta_unit: str = defaults.DEFAULT_THETA_UNIT,
-        min_literal_rows: float | str = defaults.DEFAULT_MIN_LITERAL_ROWS,
+        min_literal_rows: float | str = defaults.DEFAULT_SEARCH_MIN_LITERAL_ROWS,
         nan: str = defaults.DEFAULT_NAN,
         high_cardinality: str = defaults.DEFAULT_HIGH_CARDINALITY,
         simplify: bool = defaults.DEFAULT_SIMPLIFY,

@@ -156,6 +156,7 @@ def _fit_estimator(args: argparse.Namespace, algorithm: str):
     )
     clf = BooleanRuleClassifier(
         form=args.form, n_clauses=args.n_clauses, theta=args.theta, algorithm=algorithm, n_thresholds=args.n_thresholds,
+        min_literal_rows=getattr(args, "min_literal_rows", defaults.DEFAULT_MIN_LITERAL_ROWS),
         thresholds=getattr(args, "thresholds", defaults.DEFAULT_THRESHOLDS), allow_disable=args.allow_disable, max_iter=args.max_iter,
         solver=args.solver, time_limit=args.time_limit, verbose=args.verbose,
         solver_options={"output_flag": True} if args.solver_log and args.solver == "highs" else None,

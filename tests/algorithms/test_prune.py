@@ -203,8 +203,9 @@ def test_a_model_hook_skips_pruning(pima_workspace) -> None:
 
 def test_estimator_prunes_by_default_and_not_with_prune_false() -> None:
     X, y = load_dataset("pima")
-    pruned = BooleanRuleClassifier(algorithm="am", n_clauses=3, form="dnf").fit(X, y)
-    plain = BooleanRuleClassifier(algorithm="am", n_clauses=3, form="dnf", prune=False).fit(X, y)
+    # no floor in rows: AM at θ = 0.002 keeps literals that do not pay for themselves, and pruning removes them
+    pruned = BooleanRuleClassifier(algorithm="am", n_clauses=3, form="dnf", min_literal_rows=0).fit(X, y)
+    plain = BooleanRuleClassifier(algorithm="am", n_clauses=3, form="dnf", min_literal_rows=0, prune=False).fit(X, y)
     assert plain.prune_report_ is None and pruned.prune_report_.pruned
     with TrainingWorkspace(X, y) as workspace:
         args = (workspace.A, workspace.literals, workspace.labels, workspace.sample_weight, pruned.paper_theta_)
@@ -239,7 +240,8 @@ def test_cli_fit_prunes_unless_no_prune(tmp_path, capsys) -> None:
     literals = {}
     for flag in ([], ["--no-prune"]):
         out = tmp_path / f"rule{len(flag)}.json"
-        assert main(["fit", "pima", "--algorithm", "am", "--clauses", "3", "--form", "dnf", *flag, "--out", str(out)]) == 0
+        assert main(["fit", "pima", "--algorithm", "am", "--clauses", "3", "--form", "dnf", "--min-literal-rows", "0", *flag,
+                     "--out", str(out)]) == 0
         printed = capsys.readouterr().out
         meta = json.loads(out.read_text())["metadata"]["prune"]
         literals[bool(flag)] = load_model(out).rule.n_literals

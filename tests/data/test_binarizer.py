@@ -522,7 +522,8 @@ def test_clone_and_params() -> None:
     binarizer = FeatureBinarizer(n_thresholds=4, negations=False, nan="indicator",
                                  categorical=["a"])
     assert binarizer.get_params() == {"n_thresholds": 4, "thresholds": "quantile", "negations": False, "nan": "indicator",
-                                      "high_cardinality": "drop", "categorical": ["a"], "round_thresholds": True}
+                                      "high_cardinality": "drop", "categorical": ["a"], "round_thresholds": True,
+                                      "min_leaf_rows": "auto"}
     copy = clone(binarizer)
     assert copy is not binarizer and copy.get_params() == binarizer.get_params()
     assert copy.set_params(n_thresholds=2).n_thresholds == 2
@@ -575,12 +576,17 @@ def _expected_failed(estimator: FeatureBinarizer) -> dict[str, str]:
     expected = dict(_EXPECTED_FAILED) if estimator.nan == "error" else {}
     if estimator.thresholds != "tree":
         expected.update(_QUANTILES_IGNORE_WEIGHTS)
+    elif estimator.min_leaf_rows != 0:
+        expected["check_sample_weight_equivalence_on_dense_data"] = (
+            "the floor in rows under the tree's leaves (min_leaf_rows) counts rows: a row of weight 2 is not two rows"
+        )
     return expected
 
 
 @parametrize_with_checks(
     [FeatureBinarizer(), FeatureBinarizer(n_thresholds=2, nan="indicator"),
-     FeatureBinarizer(thresholds="tree", nan="indicator")],
+     FeatureBinarizer(thresholds="tree", nan="indicator"),
+     FeatureBinarizer(thresholds="tree", nan="indicator", min_leaf_rows=0)],
     expected_failed_checks=_expected_failed,
 )
 def test_sklearn_compatible(estimator: FeatureBinarizer,

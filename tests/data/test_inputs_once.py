@@ -183,7 +183,7 @@ def test_a_fit_on_a_given_workspace_parses_y_once(pima_120_array_labels, label_p
 def test_a_multiclass_fit_parses_y_once_and_each_step_its_own_labels_once(pima_120_array_labels, label_parses):
     X, y = pima_120_array_labels
     three = np.where(X.iloc[:, 1] > X.iloc[:, 1].median(), "high", np.where(y == 1, "mid", "low"))
-    model = BooleanRuleClassifier(algorithm="scs", n_clauses=1, class_order="rarest").fit(X, three)
+    model = BooleanRuleClassifier(algorithm="scs", n_clauses=1, class_order="rarest", min_literal_rows=0).fit(X, three)
     # the list's y once (its binarizer takes the parsed codes), and each step's binary fit (class_order="rarest":
     # K - 1 = 2 of them) its 0/1 labels once: its workspace takes them from the search without parsing
     assert len(model.steps_) == 2

@@ -13,6 +13,7 @@ from rulemodels import BooleanRuleClassifier, TrainingWorkspace, load_dataset
 from rulemodels.algorithms import FitSpec, RuleConstraints
 from rulemodels.experiments import Task
 from rulemodels.experiments.cells import run_task
+from rulemodels.utils import literal_floor
 
 
 def _small(n: int = 80, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
@@ -34,7 +35,8 @@ def test_a_fit_spec_is_frozen_and_normalised() -> None:
 def test_the_estimator_and_a_sweep_task_build_equal_recipes_for_equal_parameters() -> None:
     settings = dict(form="cnf", algorithm="am", n_clauses=3, max_iter=50, time_limit=30.0, polish=5.0)
     constraints = {"monotone": {"glucose": 1}, "forbidden_features": ["age"]}
-    estimator = BooleanRuleClassifier(theta=2.0, theta_unit="sample", prune=False, **settings, **constraints)
+    estimator = BooleanRuleClassifier(theta=2.0, theta_unit="sample", min_literal_rows=0, prune=False, **settings,
+                                      **constraints)
     task = Task("pima", algorithm="am", n_clauses=3, theta=2.0, fold=0, n_folds=5, form="cnf", max_iter=50,
                 time_limit=30.0, polish=5.0, constraints=constraints)
     assert estimator._fit_spec() == task.fit_spec()
@@ -149,4 +151,9 @@ def test_theta_is_converted_once_per_fit_and_read_back_as_paper_theta(monkeypatc
     assert len(calls) == 1  # by TrainingWorkspace.learn; the estimator reads the result's θ
     with TrainingWorkspace(X, y, weights) as workspace:
         learned = workspace.learn(model._fit_spec())
-    assert model.paper_theta_ == learned.theta == convert(0.01, workspace.sample_weight, "fraction")
+    floor = literal_floor(len(y))  # ½ ln 80 rows of mean weight: above θ · W = 0.8 here, so the floor holds
+    assert convert(0.01, workspace.sample_weight, "fraction") < floor
+    expected = convert(0.01, workspace.sample_weight, "fraction", min_rows=floor, n_rows=len(y))
+    assert model.paper_theta_ == learned.theta == pytest.approx(expected) == pytest.approx(floor * workspace.sample_weight.mean())
+    unfloored = BooleanRuleClassifier(algorithm="scs", n_clauses=1, theta=0.01, min_literal_rows=0).fit(X, y, sample_weight=weights)
+    assert unfloored.paper_theta_ == convert(0.01, workspace.sample_weight, "fraction")

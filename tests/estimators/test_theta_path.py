@@ -2,25 +2,31 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from rulemodels import BooleanRuleClassifier, BooleanRuleCV, TrainingWorkspace, defaults, load_dataset
-from rulemodels.model_selection import theta_path
+from rulemodels.model_selection import minority_form, theta_path
 
 
 def test_theta_path_runs_from_where_no_clause_pays_down_to_a_floor() -> None:
     y = np.array([0] * 90 + [1] * 10)
-    path = theta_path(y, n_thetas=5, ratio=0.01, clause_cost=1.0)
+    path = theta_path(y, n_thetas=5, ratio=0.01, clause_cost=1.0, min_rows=1)
     assert path[0] == pytest.approx(0.10 / 2)  # minority share / (1 + c0)
     assert list(path) == sorted(path, reverse=True) and len(path) == 5
     assert path[-1] == pytest.approx(max(0.01 * path[0], 1 / 100))
+    # by default the floor is one row (BooleanRuleCV's min_literal_rows); "auto" is ½ ln n rows; never below one row
+    assert theta_path(y, n_thetas=5)[-1] == pytest.approx(1 / 100)
+    assert theta_path(y, n_thetas=5, min_rows="auto")[-1] == pytest.approx(0.5 * np.log(100) / 100)
+    assert theta_path(y, n_thetas=5, min_rows=0)[-1] == pytest.approx(1 / 100)
     ratios = np.array(path[:-1]) / np.array(path[1:])
     assert np.allclose(ratios, ratios[0])  # equally spaced on a log scale
     # weights count, and the floor is one row's share of the rows
     weighted = theta_path(y, np.where(y == 1, 9.0, 1.0), n_thetas=3)
     assert weighted[0] == pytest.approx(0.5 / 2)
-    assert theta_path(np.array([0, 1] * 5), n_thetas=8, ratio=0.5)[-1] == pytest.approx(0.125)
+    assert theta_path(np.array([0, 1] * 5), n_thetas=8, ratio=0.5, min_rows=1)[-1] == pytest.approx(0.125)
     assert theta_path(y, n_thetas=1) == (path[0],)
 
 
@@ -70,13 +76,11 @@ def test_the_fold_rules_are_the_path_rules(liver_search) -> None:
     X, y, search = liver_search
     train, _ = next(iter(search._splitter().split(X, y)))
     base = search._base_estimator()
+    assert search.form_ == minority_form(y) == "cnf"  # liver: 58 % positive, so the rule describes the other class
     with TrainingWorkspace(X.iloc[train], y[train], binarizer=base._make_binarizer()) as workspace:
-        n = workspace.sample_weight.sum()
-        thetas = [t * n for t in theta_path(y)]
-        path = workspace.learn_path(form="dnf", thetas=thetas, n_clauses=list(defaults.DEFAULT_SEARCH_N_CLAUSES), allow_disable=False,
-                                    disable_cost=None, max_iter=base.max_iter, prune=True)
+        spec = replace(base._fit_spec(), form=search.form_)  # θ as a share, floored at one row (the search's floor)
+        path = workspace.learn_path(spec, thetas=list(theta_path(y)), n_clauses=list(defaults.DEFAULT_SEARCH_N_CLAUSES))
     literals = search.cv_results_["split0_n_literals"]
     for i, params in enumerate(search.cv_results_["params"]):
-        key = (params["theta"] * n, params["n_clauses"])
-        match = min(path, key=lambda k: abs(k[0] - key[0]) + abs(k[1] - key[1]))
+        match = (params["theta"], params["n_clauses"])
         assert literals[i] == path[match].rule.n_literals
