@@ -235,9 +235,10 @@ DEFAULT_CV = 5
 DEFAULT_SEARCH_CV = 5
 
 #: BooleanRuleCV's default search: column generation along a θ path scaled to the data (``thetas="auto"``,
-#: DEFAULT_N_THETAS values) × DEFAULT_SEARCH_N_CLAUSES, in DNF, on DEFAULT_SEARCH_CV folds, chosen on the real
-#: tables (docs/theta.md, "The defaults are chosen on real tables"). The earlier default, one θ and R in both
-#: forms, had been chosen on the bundled datasets and underfit tables of thousands of rows.
+#: DEFAULT_N_THETAS values) × DEFAULT_SEARCH_N_CLAUSES, in the form of the smaller class (DEFAULT_FORMS), on
+#: DEFAULT_SEARCH_CV folds, chosen on the real tables (docs/theta.md, "The defaults are chosen on real tables").
+#: The earlier default, one θ and R in both forms, had been chosen on the bundled datasets and underfit tables of
+#: thousands of rows.
 DEFAULT_SEARCH_ALGORITHMS: tuple[str, ...] = ("cg",)
 DEFAULT_THETAS: tuple[float, ...] = (DEFAULT_THETA,)
 DEFAULT_SEARCH_N_CLAUSES: tuple[int, ...] = (1, 2, 3, 5)

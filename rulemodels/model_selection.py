@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
+from numpy.typing import ArrayLike
 from scipy.stats import rankdata
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.dummy import DummyClassifier
@@ -286,7 +287,7 @@ def _majority_score(
     return float(np.mean(scores))
 
 
-def minority_form(y: Any, sample_weight: Any = None) -> str:
+def minority_form(y: ArrayLike, sample_weight: ArrayLike | None = None) -> str:
     """The form whose clauses describe the smaller of two classes: ``"dnf"`` when the positive class is the smaller.
 
     The positive class is the larger label (``classes_[1]``). A DNF's terms
@@ -467,7 +468,9 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
 
     **The default search is a θ path** (``thetas="auto"``), as
     :class:`sklearn.linear_model.LassoCV` searches a path of alphas: column
-    generation in DNF at ``n_thetas`` values of θ scaled to the data
+    generation in the form that describes the smaller class (``forms="minority"``:
+    DNF when the positive class is the smaller, else CNF) at ``n_thetas`` values
+    of θ scaled to the data
     (:func:`theta_path`: from the θ at which no clause pays for itself down to
     a hundredth of it, never below one row's share) × R = 1, 2, 3, 5
     (``n_clauses="auto"``; R = 2 with more than two classes, where each

@@ -21,6 +21,7 @@ Written to ``results/floor_sizes.json`` and ``results/floor_sizes.md``::
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import sys
@@ -77,7 +78,8 @@ def fit_one(kind: str, n: int, seed: int, floor: str | float) -> dict:
     }
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0]).parse_args(argv)
     records = []
     for kind, seeds in (("noise", (0, 1, 2)), ("planted", (0,))):
         for n in SIZES:

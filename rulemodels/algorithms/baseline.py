@@ -16,9 +16,9 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from rulemodels.rules import Literal, Rule
 
@@ -129,7 +129,7 @@ def warn_if_trivial(
 
 
 def thin_literals(
-    rule: Rule, A: Any, literals: Sequence[Literal], weights: np.ndarray, n_rows: float, min_rows: float,
+    rule: Rule, A: ArrayLike, literals: Sequence[Literal], weights: np.ndarray, n_rows: float, min_rows: float,
 ) -> list[tuple[Literal, float]]:
     """The literals of ``rule`` whose removal changes the prediction of fewer than ``min_rows`` training rows.
 
@@ -162,7 +162,7 @@ def thin_literals(
 
 
 def warn_thin_literals(
-    rule: Rule, A: Any, literals: Sequence[Literal], weights: np.ndarray, n_rows: float, min_rows: float,
+    rule: Rule, A: ArrayLike, literals: Sequence[Literal], weights: np.ndarray, n_rows: float, min_rows: float,
     *, stacklevel: int = 2,
 ) -> list[tuple[Literal, float]]:
     """Warn (:class:`WeakLiteralWarning`, once) when :func:`thin_literals` finds literals; returns them."""

@@ -353,7 +353,7 @@ def read_stream(
     sample_weight: Any = None,
     *,
     binarizer: FeatureBinarizer,
-    class_weight: Any = None,
+    class_weight: str | dict | None = None,
     batch_rows: int = defaults.STREAM_BATCH_ROWS,
     exact_distinct: int = defaults.STREAM_EXACT_DISTINCT,
     sample_size: int = defaults.STREAM_SAMPLE_SIZE,

@@ -37,7 +37,7 @@ def assert_same_rule(streamed: BooleanRuleClassifier, in_memory: BooleanRuleClas
 
 
 @pytest.fixture(scope="module")
-def pima(tmp_path_factory):
+def pima_parquet(tmp_path_factory):
     X, y = rulemodels.load_dataset("pima")
     path = write_parquet_parts(X.assign(label=y), tmp_path_factory.mktemp("pima") / "pima", row_group_size=100)
     assert len(list(parquet_batches(path))) >= 6  # several files and row groups: summaries merged across batches
@@ -56,7 +56,7 @@ def weighted_mixed(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def dask_client():
+def local_dask():
     """A local ``distributed`` cluster of two single-threaded workers (in this process), closed after the module."""
     distributed = pytest.importorskip("distributed")
     pytest.importorskip("dask.dataframe")
@@ -72,8 +72,8 @@ def dask_client():
 # -- the estimator with its defaults ------------------------------------------------------
 
 
-def test_the_default_parquet_fit_learns_the_in_memory_rule_on_pima(pima, caplog):
-    X, y, path = pima
+def test_the_default_parquet_fit_learns_the_in_memory_rule_on_pima(pima_parquet, caplog):
+    X, y, path = pima_parquet
     assert BooleanRuleClassifier().thresholds == "tree"
     in_memory = BooleanRuleClassifier().fit(X, y)
     with caplog.at_level("INFO", logger="rulemodels"):
@@ -86,15 +86,15 @@ def test_the_default_parquet_fit_learns_the_in_memory_rule_on_pima(pima, caplog)
     assert np.array_equal(streamed.predict(path), in_memory.predict(X))
 
 
-def test_the_default_dask_fit_learns_the_in_memory_rule_on_pima(pima, dask_client):
+def test_the_default_dask_fit_learns_the_in_memory_rule_on_pima(pima_parquet, local_dask):
     import dask.dataframe as dd
 
-    X, y, _ = pima
+    X, y, _ = pima_parquet
     data = dd.from_pandas(X.assign(label=y), npartitions=5)
     in_memory = BooleanRuleClassifier().fit(X, y)
     assert_same_rule(BooleanRuleClassifier().fit(data, "label"), in_memory)
     assert_same_rule(BooleanRuleClassifier().fit(data.drop(columns="label"), data["label"]), in_memory)
-    assert dask_client.status == "running"
+    assert local_dask.status == "running"
 
 
 @pytest.mark.parametrize("class_weight", [None, "balanced"])
@@ -107,7 +107,7 @@ def test_a_weighted_parquet_fit_with_missing_values_and_text_learns_the_in_memor
 
 
 @pytest.mark.parametrize("class_weight", [None, "balanced"])
-def test_a_weighted_dask_fit_with_missing_values_and_text_learns_the_in_memory_rule(weighted_mixed, dask_client, class_weight):
+def test_a_weighted_dask_fit_with_missing_values_and_text_learns_the_in_memory_rule(weighted_mixed, local_dask, class_weight):
     import dask.dataframe as dd
 
     frame, y, weights, _ = weighted_mixed

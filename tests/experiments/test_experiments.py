@@ -633,7 +633,7 @@ def test_inner_fits_split_the_training_fold_only(nested_run: pd.DataFrame) -> No
     fit_idx, val_idx = list(StratifiedKFold(2, shuffle=True, random_state=0).split(train, y[train]))[1]
     row = inner[(inner["n_clauses"] == 2) & (inner["theta"] == TINY_THETAS[0]) & (inner["fold"] == 0) & (inner["inner_fold"] == 1)].iloc[0]
     model = BooleanRuleClassifier(algorithm="scs", n_clauses=2, theta=TINY_THETAS[0], n_thresholds=3, max_iter=3,
-                                  thresholds="quantile", prune=False)  # the protocol's binarization, unpruned
+                                  thresholds="quantile", prune=False, min_literal_rows=0)  # the protocol's binarization, unpruned, no floor
     model.fit(X.iloc[train[fit_idx]], y[train[fit_idx]])
     assert row["test_error"] == pytest.approx(np.mean(model.predict(X.iloc[train[val_idx]]) != y[train[val_idx]]))
 
@@ -711,7 +711,7 @@ def test_a_polished_task_has_its_own_key_and_fits_as_the_polished_estimator():
     train, _ = next(StratifiedKFold(10, shuffle=True, random_state=0).split(X, y))
     clf = BooleanRuleClassifier(
         algorithm="am", n_clauses=1, theta=0.02, theta_unit="sample", n_thresholds=2, simplify=False, polish=5,
-        thresholds="quantile", prune=False,  # the protocol's binarization, unpruned
+        thresholds="quantile", prune=False, min_literal_rows=0,  # the protocol's binarization, unpruned, no floor
     ).fit(X.iloc[train], y.iloc[train])
     assert record["objective"] == pytest.approx(clf.objective_)
     assert Rule.from_json(record["rule"]) == clf.raw_rule_

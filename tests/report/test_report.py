@@ -326,7 +326,8 @@ def test_a_searchs_report_plots_error_and_literals_along_its_theta_path(report_s
     assert section.count("<tr>") == 1 + len(same_r)
     assert f"{100 * (1 - chosen['mean_test_score']):.1f} %" in section
     walked = same_r.dropna(subset=["n_literals"])
-    assert 0 < len(walked) < len(same_r)  # the refit stops at the chosen θ
+    # the refit stops at the chosen θ: it walked the θ values down to it, not below
+    assert 0 < len(walked) <= len(same_r) and list(walked["theta"]) == [t for t in same_r["theta"] if t >= search.theta_]
     for rule in walked["rule"]:
         assert html.escape(str(rule)) in section
     assert '<h2 id="path">' not in report_html(search.best_estimator_, X, y)  # a plain fit has no path
