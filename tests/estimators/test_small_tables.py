@@ -115,8 +115,8 @@ def test_the_search_learns_the_rule_of_the_smaller_class_by_default() -> None:
         BooleanRuleCV(forms="smaller").fit(X, y)
 
 
-def test_the_search_has_one_row_as_its_floor_and_the_classifier_half_log_n() -> None:
-    assert BooleanRuleCV().min_literal_rows == 1 and BooleanRuleClassifier().min_literal_rows == "auto"
+def test_the_search_has_no_floor_and_the_classifier_half_log_n() -> None:
+    assert BooleanRuleCV().min_literal_rows == 0 and BooleanRuleClassifier().min_literal_rows == "auto"
     with pytest.raises(ValueError, match="min_literal_rows"):
         BooleanRuleClassifier(min_literal_rows=-1).fit(*noise(50, 0))
     with pytest.raises(ValueError, match="min_literal_rows"):

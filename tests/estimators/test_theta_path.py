@@ -17,7 +17,7 @@ def test_theta_path_runs_from_where_no_clause_pays_down_to_a_floor() -> None:
     assert path[0] == pytest.approx(0.10 / 2)  # minority share / (1 + c0)
     assert list(path) == sorted(path, reverse=True) and len(path) == 5
     assert path[-1] == pytest.approx(max(0.01 * path[0], 1 / 100))
-    # by default the floor is one row (BooleanRuleCV's min_literal_rows); "auto" is ½ ln n rows; never below one row
+    # never below one row (BooleanRuleCV's min_literal_rows is 0); "auto" is ½ ln n rows
     assert theta_path(y, n_thetas=5)[-1] == pytest.approx(1 / 100)
     assert theta_path(y, n_thetas=5, min_rows="auto")[-1] == pytest.approx(0.5 * np.log(100) / 100)
     assert theta_path(y, n_thetas=5, min_rows=0)[-1] == pytest.approx(1 / 100)
@@ -78,7 +78,7 @@ def test_the_fold_rules_are_the_path_rules(liver_search) -> None:
     base = search._base_estimator()
     assert search.form_ == minority_form(y) == "cnf"  # liver: 58 % positive, so the rule describes the other class
     with TrainingWorkspace(X.iloc[train], y[train], binarizer=base._make_binarizer()) as workspace:
-        spec = replace(base._fit_spec(), form=search.form_)  # θ as a share, floored at one row (the search's floor)
+        spec = replace(base._fit_spec(), form=search.form_)  # θ as a share, with the search's floor (none)
         path = workspace.learn_path(spec, thetas=list(theta_path(y)), n_clauses=list(defaults.DEFAULT_SEARCH_N_CLAUSES))
     literals = search.cv_results_["split0_n_literals"]
     for i, params in enumerate(search.cv_results_["params"]):
