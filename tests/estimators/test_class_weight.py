@@ -82,10 +82,12 @@ def test_cv_weighs_each_training_fold_and_scores_balanced_accuracy(imbalanced):
     for index, params in enumerate(search.cv_results_["params"]):
         scores = []
         for train, test in folds.split(X, y):
-            fold = BooleanRuleClassifier(class_weight="balanced", **params).fit(X.iloc[train], y.iloc[train])
+            fold = BooleanRuleClassifier(class_weight="balanced", min_literal_rows=search.min_literal_rows,
+                                         **params).fit(X.iloc[train], y.iloc[train])
             scores.append(balanced_accuracy_score(y.iloc[test], fold.predict(X.iloc[test])))
         assert search.cv_results_["mean_test_score"][index] == pytest.approx(np.mean(scores), abs=1e-12)
-    refit = BooleanRuleClassifier(class_weight="balanced", **search.best_params_).fit(X, y)
+    refit = BooleanRuleClassifier(class_weight="balanced", min_literal_rows=search.min_literal_rows,
+                                  **search.best_params_).fit(X, y)
     assert search.best_estimator_.raw_rule_ == refit.raw_rule_
 
 

@@ -18,7 +18,7 @@ from rulemodels.model_selection import choose_candidate
 from tests.helpers import EXPECTED_FAILED_CHECKS
 
 # θ in the paper's units (misclassified samples): these tests were written on that scale
-FAST = {"max_iter": 5, "n_thresholds": 3, "theta_unit": "sample"}
+FAST = {"max_iter": 5, "n_thresholds": 3, "theta_unit": "sample", "min_literal_rows": 0}  # BooleanRuleCV's: no floor
 # The search these tests were written for (before issue 27): AM only, DNF unless a test names the forms, best mean
 ONE = {"algorithms": "am", "forms": "dnf", "selection": "best"}
 
@@ -326,16 +326,19 @@ def test_algorithms_are_searched_and_the_choice_is_refitted(planted):
 def test_default_grid():
     cv = BooleanRuleCV()
     assert cv.algorithms == defaults.DEFAULT_SEARCH_ALGORITHMS == ("cg",)
-    assert cv.forms == defaults.DEFAULT_FORMS == ("dnf",)
+    assert cv.forms == defaults.DEFAULT_FORMS == "minority"  # the form of the smaller class
+    assert cv.min_literal_rows == defaults.DEFAULT_SEARCH_MIN_LITERAL_ROWS == 0
     assert cv.selection == defaults.DEFAULT_CV_SELECTION == "best"
     assert cv.cv == defaults.DEFAULT_SEARCH_CV == 5 and cv._splitter().get_n_splits() == 5
     assert BooleanRuleCV(cv=None)._splitter().get_n_splits() == 5
     # a θ path scaled to the data, and R = 1, 2, 3, 5 with two classes (R = 2 with more: rule lists)
     assert cv.thetas == "auto" and cv.n_thetas == defaults.DEFAULT_N_THETAS == 8
     assert cv.n_clauses == "auto"
-    y = np.array([0, 1] * 50)
+    y = np.array([0, 1] * 50)  # a tie: DNF
     candidates = cv._candidates(cv._thetas(y, None), y)
     assert len(candidates) == 8 * len(defaults.DEFAULT_SEARCH_N_CLAUSES) and {c["form"] for c in candidates} == {"dnf"}
+    more = np.array([0, 1, 1] * 30)  # the positive class is the larger: its rule is the CNF (the other class's DNF)
+    assert {c["form"] for c in cv._candidates(cv._thetas(more, None), more)} == {"cnf"}
     assert {c["n_clauses"] for c in candidates} == {1, 2, 3, 5}
     three = np.array([0, 1, 2] * 30)
     assert {c["n_clauses"] for c in cv._candidates(cv._thetas(three, None), three)} == {BooleanRuleClassifier().n_clauses}

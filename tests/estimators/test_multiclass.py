@@ -203,7 +203,7 @@ def test_boolean_rule_cv_grows_rule_lists_along_its_theta_path(pima_three):
     assert isinstance(search.rule_, RuleList)
     # the refit is the chosen θ's list on the path over all rows, as each fold scored its own path's lists
     walked = [t for t in thetas if t >= search.theta_]
-    chain = BooleanRuleClassifier(n_clauses=2)._fit_rule_list_path(X, y, None, walked)
+    chain = BooleanRuleClassifier(n_clauses=2, min_literal_rows=0)._fit_rule_list_path(X, y, None, walked)
     assert search.rule_ == chain[search.theta_].rule_
     # rule_path_: every θ's CV scores, and the refit's lists down to the chosen θ
     path = search.rule_path_
@@ -220,7 +220,7 @@ def test_boolean_rule_cv_grows_rule_lists_along_its_theta_path(pima_three):
     # each fold's score is its path list's accuracy on the test fold
     splits = list(search._splitter().split(X, y))
     train, test = splits[0]
-    lists = BooleanRuleClassifier(n_clauses=2)._fit_rule_list_path(X.iloc[train], y.iloc[train], None, list(thetas))
+    lists = BooleanRuleClassifier(n_clauses=2, min_literal_rows=0)._fit_rule_list_path(X.iloc[train], y.iloc[train], None, list(thetas))
     for i, params in enumerate(search.cv_results_["params"]):
         fitted = lists[params["theta"]]
         assert search.cv_results_["split0_test_score"][i] == pytest.approx(fitted.score(X.iloc[test], y.iloc[test]))
