@@ -313,7 +313,7 @@ def minority_form(y: ArrayLike, sample_weight: ArrayLike | None = None) -> str:
     ('dnf', 'cnf')
     """
     labels = np.asarray(y)
-    classes, index = np.unique(labels, return_inverse=True)
+    _, index = np.unique(labels, return_inverse=True)
     weight = np.ones(labels.shape[0]) if sample_weight is None else np.asarray(sample_weight, dtype=float)
     totals = np.bincount(index.ravel(), weights=weight, minlength=2)
     return "cnf" if totals[-1] > totals.sum() / 2 else "dnf"

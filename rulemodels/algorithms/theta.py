@@ -29,8 +29,8 @@ experiment runner that reproduces the paper's tables uses it.
 
 **A floor in rows.** A share of the rows vanishes on small data: θ = 0.002 is
 0.6 of a row on 300 rows, so a literal that fixes one training row pays for
-itself and rules fit noise. The estimators therefore never let a literal cost
-less than
+itself and rules fit noise. :class:`~rulemodels.BooleanRuleClassifier`
+therefore never lets a literal cost less than
 
 .. math::
 
@@ -45,8 +45,9 @@ matters beside θ·n, which grows like n. The same count is the least weight
 the label-aware cut points leave on each side of a cut
 (:class:`~rulemodels.data.binarizer.FeatureBinarizer`'s ``min_leaf_rows``): a
 literal true or false on fewer rows than it costs can never pay for itself.
-The paper's protocol (``theta_unit='sample'`` through
-:meth:`~rulemodels.TrainingWorkspace.learn`) has no floor.
+:class:`~rulemodels.BooleanRuleCV` chooses θ on held-out rows and has no
+floor by default (``min_literal_rows=0``), nor has the paper's protocol
+(``theta_unit='sample'`` through :meth:`~rulemodels.TrainingWorkspace.learn`).
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ from rulemodels.utils import literal_floor, resolve_min_rows
 __all__ = ["THETA_UNITS", "literal_floor", "paper_theta", "resolve_min_rows"]
 
 THETA_UNITS = ("fraction", "sample")
+
 
 def paper_theta(
     theta: float, sample_weight: np.ndarray, unit: str = "fraction", min_rows: float = 0.0, n_rows: float | None = None,
