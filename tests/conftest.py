@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 
 import numpy as np
 import pytest
@@ -133,3 +134,19 @@ def postgres():
             yield connection
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    """A local ``distributed`` cluster of two single-threaded workers (in this process: quick to start and
+    stop), closed with its client when the module's tests are done (the Dask tests of tests/data and
+    tests/estimators)."""
+    distributed = pytest.importorskip("distributed")
+    pytest.importorskip("dask.dataframe")
+    threads_before = threading.active_count()
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None)
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
+    assert threading.active_count() <= threads_before + 2  # the cluster's worker threads are gone (allow a lingering pool)

@@ -9,7 +9,6 @@ column's mean weight): the same rows give the same rule, Parquet, Dask or in mem
 from __future__ import annotations
 
 import math
-import threading
 
 import numpy as np
 import pandas as pd
@@ -55,20 +54,6 @@ def weighted_mixed(tmp_path_factory):
     return frame, y, weights, path
 
 
-@pytest.fixture(scope="module")
-def local_dask():
-    """A local ``distributed`` cluster of two single-threaded workers (in this process), closed after the module."""
-    distributed = pytest.importorskip("distributed")
-    pytest.importorskip("dask.dataframe")
-    threads_before = threading.active_count()
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None)
-    client = distributed.Client(cluster)
-    yield client
-    client.close()
-    cluster.close()
-    assert threading.active_count() <= threads_before + 2
-
-
 # -- the estimator with its defaults ------------------------------------------------------
 
 
@@ -86,7 +71,7 @@ def test_the_default_parquet_fit_learns_the_in_memory_rule_on_pima(pima_parquet,
     assert np.array_equal(streamed.predict(path), in_memory.predict(X))
 
 
-def test_the_default_dask_fit_learns_the_in_memory_rule_on_pima(pima_parquet, local_dask):
+def test_the_default_dask_fit_learns_the_in_memory_rule_on_pima(pima_parquet, dask_client):
     import dask.dataframe as dd
 
     X, y, _ = pima_parquet
@@ -94,7 +79,7 @@ def test_the_default_dask_fit_learns_the_in_memory_rule_on_pima(pima_parquet, lo
     in_memory = BooleanRuleClassifier().fit(X, y)
     assert_same_rule(BooleanRuleClassifier().fit(data, "label"), in_memory)
     assert_same_rule(BooleanRuleClassifier().fit(data.drop(columns="label"), data["label"]), in_memory)
-    assert local_dask.status == "running"
+    assert dask_client.status == "running"
 
 
 @pytest.mark.parametrize("class_weight", [None, "balanced"])
@@ -107,7 +92,7 @@ def test_a_weighted_parquet_fit_with_missing_values_and_text_learns_the_in_memor
 
 
 @pytest.mark.parametrize("class_weight", [None, "balanced"])
-def test_a_weighted_dask_fit_with_missing_values_and_text_learns_the_in_memory_rule(weighted_mixed, local_dask, class_weight):
+def test_a_weighted_dask_fit_with_missing_values_and_text_learns_the_in_memory_rule(weighted_mixed, dask_client, class_weight):
     import dask.dataframe as dd
 
     frame, y, weights, _ = weighted_mixed

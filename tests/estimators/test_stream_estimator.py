@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import threading
 
 import numpy as np
 import pytest
@@ -111,21 +110,6 @@ def test_predict_on_parquet_needs_a_fit_and_the_fitted_columns(mixed_data, tmp_p
 
 
 # -- Dask ------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def dask_client():
-    """A local ``distributed`` cluster of two single-threaded workers (in this process: quick to start and
-    stop), closed with its client when the module's tests are done."""
-    distributed = pytest.importorskip("distributed")
-    pytest.importorskip("dask.dataframe")
-    threads_before = threading.active_count()
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None)
-    client = distributed.Client(cluster)
-    yield client
-    client.close()
-    cluster.close()
-    assert threading.active_count() <= threads_before + 2  # the cluster's worker threads are gone (allow a lingering pool)
 
 
 @pytest.mark.parametrize("form", ["dnf", "cnf"])
