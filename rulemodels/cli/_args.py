@@ -147,6 +147,7 @@ def _add_alias(parser: argparse.ArgumentParser, old: str, dest: str, **kwargs: A
 
 def _add_rule_arguments(
     parser: argparse.ArgumentParser, *, solver: str, forms: tuple[str, ...] = defaults.FORMS, threshold_methods: bool = False,
+    min_literal_rows: bool = False,
 ) -> None:
     n_clauses = _parameter_type("n_clauses", int)
     parser.add_argument(
@@ -159,11 +160,12 @@ def _add_rule_arguments(
         help="sparsity weight θ: the share of the training rows a literal must fix to be kept "
              f"(default: {defaults.DEFAULT_THETA:g})",
     )
-    parser.add_argument(
-        "--min-literal-rows", type=_auto_or_rows, default=defaults.DEFAULT_MIN_LITERAL_ROWS, metavar="ROWS",
-        help="a floor in rows under θ: a literal costs at least this many training rows; 'auto': ½ ln n on n rows "
-             "(2.6 on 200 rows, 3.5 on 1,000), 0: no floor (default: auto)",
-    )
+    if min_literal_rows:  # fit's floor in rows (the exact MIP solves the θ it is given)
+        parser.add_argument(
+            "--min-literal-rows", type=_auto_or_rows, default=defaults.DEFAULT_MIN_LITERAL_ROWS, metavar="ROWS",
+            help="a floor in rows under θ: a literal costs at least this many training rows; 'auto': ½ ln n on n rows "
+                 "(2.6 on 200 rows, 3.5 on 1,000), 0: no floor (default: auto)",
+        )
     auto = f" ('auto': the one with the lower {defaults.DEFAULT_CV}-fold inner-CV error)" if "auto" in forms else ""
     parser.add_argument(
         "--form", choices=forms, default=defaults.DEFAULT_FORM, help=f"rule form{auto} (default: {defaults.DEFAULT_FORM})",
@@ -491,7 +493,8 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
         "--algorithm", choices=defaults.ALGORITHMS, default=defaults.DEFAULT_ALGORITHM,
         help=f"learning algorithm (default: {defaults.DEFAULT_ALGORITHM})",
     )
-    _add_rule_arguments(fit, solver=defaults.DEFAULT_SOLVER, forms=defaults.FORMS_AND_AUTO, threshold_methods=True)
+    _add_rule_arguments(fit, solver=defaults.DEFAULT_SOLVER, forms=defaults.FORMS_AND_AUTO, threshold_methods=True,
+                        min_literal_rows=True)
     _add_max_iter_argument(fit)
     fit.add_argument("--allow-disable", action="store_true", help="let the learner switch clauses off")
     fit.add_argument(
