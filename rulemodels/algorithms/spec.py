@@ -92,7 +92,7 @@ class FitSpec:
     min_literal_rows : float or "auto", default=0.0
         The least cost of a literal, in training rows of mean weight: the
         learner's θ is at least this many rows' weight (``"auto"``: ½ ln n,
-        :func:`~rulemodels.algorithms.theta.literal_floor`; 0: no floor, the
+        :func:`~rulemodels.utils.literal_floor`; 0: no floor, the
         paper's objective).
 
     Examples

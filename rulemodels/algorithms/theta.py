@@ -36,7 +36,7 @@ therefore never lets a literal cost less than
 
     \\theta_{\\text{paper}} \\ge c(n) \\cdot \\frac{W}{n}, \\qquad c(n) = \\tfrac12 \\ln n
 
-rows (:func:`literal_floor`; ``min_literal_rows``): the price of one
+rows (:func:`rulemodels.utils.literal_floor`; ``min_literal_rows``): the price of one
 parameter in the Bayesian information criterion, ½ ln n, with one
 misclassified row counted as one unit of the objective. It is 2.6 rows on 200
 rows, 3.5 on 1,000 and 6.1 on 200,000, so it binds only below about 1,900
@@ -54,9 +54,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rulemodels.utils import literal_floor, resolve_min_rows
-
-__all__ = ["THETA_UNITS", "literal_floor", "paper_theta", "resolve_min_rows"]
+__all__ = ["THETA_UNITS", "paper_theta"]
 
 THETA_UNITS = ("fraction", "sample")
 

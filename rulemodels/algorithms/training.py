@@ -57,14 +57,14 @@ from rulemodels.algorithms.result import ExactInfo, FitResult, LearnedRule
 from rulemodels.algorithms.rounding import tautological_clauses
 from rulemodels.algorithms.run import ALGORITHMS, CG_SETTINGS, learn
 from rulemodels.algorithms.spec import FitSpec
-from rulemodels.algorithms.theta import paper_theta, resolve_min_rows
+from rulemodels.algorithms.theta import paper_theta
 from rulemodels.data import FeatureBinarizer, ParsedLabels, check_sample_weight, parse_labels
 from rulemodels.defaults import DEFAULT_TIE_BREAK
 from rulemodels.models import unique_rows
 from rulemodels.models.objectives import hamming_objective, zero_one_objective
 from rulemodels.models.problem import CNFProblem
 from rulemodels.rules import Literal, Rule
-from rulemodels.utils import as_pandas, fill_doc, to_frame
+from rulemodels.utils import as_pandas, fill_doc, resolve_min_rows, to_frame
 from solvers import Backend, get_backend
 
 logger = logging.getLogger(__name__)
