@@ -209,7 +209,11 @@ def to_sql(rule: Rule | RuleList, *, cast: bool = True) -> str:
     stored as text (a CSV file loaded with its ``.import``, which makes every
     column TEXT) as numbers, as :meth:`Rule.evaluate` does, where it would
     otherwise compare them as text (DuckDB and PostgreSQL refuse to compare
-    text with a number: an error, never a silent disagreement).
+    text with a number: an error, never a silent disagreement). SQLite reads
+    a text cell as the number at its start, 0 if none: ``'inf'``, ``'nan'``
+    and ``'abc'`` as 0, ``'1_000'`` as 1, where ``predict`` reads infinity,
+    missing and missing; the deployment guide gives the statements that store
+    such cells as ``predict`` reads them.
     ``cast=False`` writes ``"x" > 50.0``, which an index on ``x`` can serve,
     for tables whose numeric columns have numeric types. Missing values must be
     stored as NULL: pandas' ``to_sql`` writes NaN as NULL, but ``.import``
@@ -415,8 +419,10 @@ values (a dict, a pandas Series) or CSV text (csv.DictReader).
 A missing value (None, NaN, pandas' NA, or a text in MISSING_TEXTS: the empty
 cell and the texts the rulemodels CLI reads as missing) makes every test on
 its column false, except "is missing". Text is read as the CLI reads a CSV
-cell: leading spaces skipped, numbers parsed (integers exactly), True/False
-as 1/0 for flags. A category not listed makes "==" and "in" false, "!=" and
+cell: leading spaces skipped, numbers parsed as pandas parses them (integers
+exactly; '1_000' or full-width digits are no number), True/False as 1/0 for
+flags; in a column tested as a number or a flag, text that is no number is
+missing, as rulemodels' predict reads it. A category not listed makes "==" and "in" false, "!=" and
 "not in" true. Remove texts from MISSING_TEXTS if they are real values in
 your data (e.g. the category "NA").
 \"\"\"
