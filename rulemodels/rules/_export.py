@@ -209,7 +209,11 @@ def to_sql(rule: Rule | RuleList, *, cast: bool = True) -> str:
     stored as text (a CSV file loaded with its ``.import``, which makes every
     column TEXT) as numbers, as :meth:`Rule.evaluate` does, where it would
     otherwise compare them as text (DuckDB and PostgreSQL refuse to compare
-    text with a number: an error, never a silent disagreement).
+    text with a number: an error, never a silent disagreement). SQLite reads
+    a text cell as the number at its start, 0 if none: ``'inf'``, ``'nan'``
+    and ``'abc'`` as 0, ``'1_000'`` as 1, where ``predict`` reads infinity,
+    missing and missing; the deployment guide gives the statements that store
+    such cells as ``predict`` reads them.
     ``cast=False`` writes ``"x" > 50.0``, which an index on ``x`` can serve,
     for tables whose numeric columns have numeric types. Missing values must be
     stored as NULL: pandas' ``to_sql`` writes NaN as NULL, but ``.import``
@@ -415,8 +419,10 @@ values (a dict, a pandas Series) or CSV text (csv.DictReader).
 A missing value (None, NaN, pandas' NA, or a text in MISSING_TEXTS: the empty
 cell and the texts the rulemodels CLI reads as missing) makes every test on
 its column false, except "is missing". Text is read as the CLI reads a CSV
-cell: leading spaces skipped, numbers parsed (integers exactly), True/False
-as 1/0 for flags. A category not listed makes "==" and "in" false, "!=" and
+cell: leading spaces skipped, numbers parsed as pandas parses them (integers
+exactly; '1_000' or full-width digits are no number), True/False as 1/0 for
+flags; in a column tested as a number or a flag, text that is no number is
+missing, as rulemodels' predict reads it. A category not listed makes "==" and "in" false, "!=" and
 "not in" true. Remove texts from MISSING_TEXTS if they are real values in
 your data (e.g. the category "NA").
 \"\"\"
@@ -441,42 +447,94 @@ def _missing(value):
 
 
 def _number(value, column):
-    \"\"\"A present value as a number; integers stay exact (no float rounding beyond 2**53).\"\"\"
+    \"\"\"A present value as a number; integers stay exact (no float rounding beyond 2**53).
+
+    Text is read by _text_number; text that is not a number is NaN, which
+    makes every threshold and flag test on it false, as "is missing" is true
+    (_no_number): rulemodels' predict reads such text as missing.
+    \"\"\"
     if isinstance(value, bool):
         return int(value)
     if isinstance(value, (int, float)):
         return value
     if isinstance(value, str):
-        text = value.strip()
-        if text.lower() in ("true", "false"):
-            return int(text.lower() == "true")
-        digits = text[1:] if text[:1] in ("+", "-") else text
-        if digits.isascii() and digits.isdigit():
-            return int(text)
-        try:
-            return float(text)
-        except ValueError:
-            raise ValueError("column %r: %r is not a number" % (column, value)) from None
+        number = _text_number(value)
+        return float("nan") if number is None else number
     index = getattr(type(value), "__index__", None)  # numpy integers: exactly
     if index is not None:
         try:
             return index(value)
         except TypeError:
             pass
-    return float(value)
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise ValueError("column %r: %r is not a number" % (column, value)) from None
+
+
+#: The characters that pandas skips around a number (C's isspace): not other Unicode spaces.
+_SPACES = " \\t\\n\\v\\f\\r"
+
+
+def _text_number(text):
+    \"\"\"The number a text spells as pandas reads it (pd.to_numeric, read_csv), None if none.
+
+    A number is ASCII: an optional sign, digits with an optional decimal point,
+    an optional exponent (e or E, optional sign, digits), with ASCII
+    whitespace around it; or inf / infinity in any case, with an optional
+    sign and no space. Not numbers: '1_000', '1,000', full-width or other
+    non-ASCII digits, '0x10', 'nan', ' inf'. Integers stay exact.
+    \"\"\"
+    word = text[1:] if text[:1] in ("+", "-") else text
+    if word.lower() in ("inf", "infinity"):
+        return float("-inf") if text[:1] == "-" else float("inf")
+    text = text.strip(_SPACES)
+    sign = text[:1] if text[:1] in ("+", "-") else ""
+    mantissa, mark, exponent = text[len(sign):].lower().partition("e")
+    if sign == "+":  # pandas also reads spaces after the exponent mark when the number has a "+" sign
+        exponent = exponent.lstrip(_SPACES)
+    whole, point, fraction = mantissa.partition(".")
+    digits = (whole + fraction).isascii() and (whole + fraction).isdigit()
+    power = exponent[1:] if exponent[:1] in ("+", "-") else exponent
+    if not digits or (mark and not (power.isascii() and power.isdigit())):
+        return None
+    if not point and not mark:
+        return int(sign + whole)
+    return float(sign + mantissa + mark + exponent)
+
+
+def _flag(value, column):
+    \"\"\"A present value of a flag as a number: the texts true and false (any case) are 1 and 0.\"\"\"
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return int(value.strip().lower() == "true")
+    return _number(value, column)
+
+
+def _no_number(value, column, flag=False):
+    \"\"\"Whether a value of a number (or flag) column is missing, or text that is not a number.
+
+    rulemodels' predict reads such text as missing: "is missing" is true on it.
+    \"\"\"
+    if _missing(value):
+        return True
+    number = _flag(value, column) if flag else _number(value, column)
+    return number != number
 
 
 def _member(value, members):
-    \"\"\"Whether a present value is one of the categories; text also matches the number it spells.\"\"\"
+    \"\"\"Whether a present value is one of the categories; text also matches the finite number it spells.\"\"\"
     if not isinstance(value, str):
         return value in members
     text = value.lstrip()
     if text in members:
         return True
     try:
-        return _number(text, "") in members
+        number = float(text)
     except ValueError:
         return False
+    if number != number or number in (float("inf"), float("-inf")):
+        return False
+    return (int(number) if number.is_integer() else number) in members
 
 
 def predict_row(row: Mapping[str, object]) -> int:
@@ -491,10 +549,16 @@ PYTHON_MISSING_TEXTS: tuple[str, ...] = (
 )
 
 
-def _python_literal(lit: Literal) -> str:
+def _python_literal(lit: Literal, kinds: dict[str, str] | None = None) -> str:
+    """``lit`` as a Python expression; ``kinds`` maps a column the rule tests as a number or a flag to
+    ``"number"`` or ``"flag"`` (:func:`_number_columns`): there, text that is no number is missing."""
     value = f"row[{lit.feature!r}]"
     present = f"not _missing({value})"
     op = lit.op
+    kind = (kinds or {}).get(lit.feature)
+    if op in ("is_nan", "not_nan") and kind is not None:
+        flag = ", flag=True" if kind == "flag" else ""
+        return f"{'' if op == 'is_nan' else 'not '}_no_number({value}, {lit.feature!r}{flag})"
     if op == "is_nan":
         return f"_missing({value})"
     if op == "not_nan":
@@ -503,11 +567,27 @@ def _python_literal(lit: Literal) -> str:
     if op in ("<=", ">"):
         return f"({present} and {number} {op} {_number(lit.value)})"  # type: ignore[arg-type]
     if op in ("is_true", "is_false"):
-        return f"({present} and {number} == {1 if op == 'is_true' else 0})"
+        return f"({present} and _flag({value}, {lit.feature!r}) == {1 if op == 'is_true' else 0})"
     members = [lit.value] if op in ("==", "!=") else list(lit.value)  # type: ignore[call-overload]
     listed = "(" + "".join(f"{_python_constant(v)}, " for v in members).rstrip() + ")"
     negation = "not " if op in ("!=", "not_in") else ""
     return f"({present} and {negation}_member({value}, {listed}))"
+
+
+def _number_columns(rules: Sequence[Rule]) -> dict[str, str]:
+    """The columns that ``rules`` test with a flag (``"flag"``) or a threshold (``"number"``) literal.
+
+    rulemodels' ``predict`` reads such a column as numbers: text that is not a number is missing
+    there, also for ``x is missing``; on other columns, text is a category.
+    """
+    kinds: dict[str, str] = {}
+    for rule in rules:
+        for lit in rule.literals:
+            if lit.op in ("is_true", "is_false"):
+                kinds[lit.feature] = "flag"
+            elif lit.op in ("<=", ">"):
+                kinds.setdefault(lit.feature, "number")
+    return kinds
 
 
 def to_python(rule: Rule | RuleList) -> str:
@@ -546,7 +626,8 @@ def to_python(rule: Rule | RuleList) -> str:
     source = _PYTHON_HEADER.format(
         text=f"{rule.form.upper()}: {rule}", features=rule.features, missing=PYTHON_MISSING_TEXTS,
     )
-    body = _combine(rule, _python_literal, and_=" and ", or_=" or ", true="True", false="False")
+    literal = functools.partial(_python_literal, kinds=_number_columns([rule]))
+    body = _combine(rule, literal, and_=" and ", or_=" or ", true="True", false="False")
     return source + f"    return int({body})\n"
 
 
@@ -574,8 +655,9 @@ def _rule_list_python(rules: RuleList) -> str:
         "else the default.\"\"\"\n",
     )
     lines = []
+    literal = functools.partial(_python_literal, kinds=_number_columns(rules.rules))
     for label, rule in rules.steps:
-        body = _combine(rule, _python_literal, and_=" and ", or_=" or ", true="True", false="False")
+        body = _combine(rule, literal, and_=" and ", or_=" or ", true="True", false="False")
         lines.append(f"    if {body}:\n        return {_python_constant(label)}\n")
     lines.append(f"    return {_python_constant(rules.default)}\n")
     return source + "".join(lines)

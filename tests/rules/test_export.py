@@ -9,7 +9,9 @@ with each row as a plain dict.
 from __future__ import annotations
 
 import math
+import re
 import sqlite3
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -19,7 +21,9 @@ from hypothesis import strategies as st
 
 from rulemodels import BooleanRuleClassifier, Literal, Rule, list_datasets, load_dataset
 from rulemodels.rules import to_python, to_query, to_sql
-from tests.helpers import EXPORTS, duckdb_predictions, sql_predictions
+from rulemodels.rules._export import PYTHON_MISSING_TEXTS
+from rulemodels.rules._kinds import ColumnKind, ColumnKindDriftWarning, conform
+from tests.helpers import EXPORTS, any_rule, duckdb_predictions, sql_predictions
 
 
 def assert_exports_match(rule: Rule, frame: pd.DataFrame, exports=EXPORTS) -> None:
@@ -141,3 +145,113 @@ def test_random_rules_export_to_the_same_predictions(form, clauses, mixed_frame)
     rule = Rule(form, [tuple(c) for c in clauses])
     assert_exports_match(rule, mixed_frame)
     assert np.array_equal(duckdb_predictions(rule, mixed_frame), rule.evaluate(mixed_frame))
+
+
+# ---------------------------------------------------------------------------
+# Numbers stored as text: the Python module reads them as predict does, SQLite as the deploy guide says
+# ---------------------------------------------------------------------------
+
+#: Text cells of a number column: numbers pandas reads, texts it reads as missing, and infinities.
+NUMBER_TEXTS = [
+    "1", "7", "-4", " 1.5 ", "\t12.25", "1e3", "1E1", ".5", "5.", "+3", "00012", "inf", "INF", "Infinity", "-inf",
+    "-Infinity", "+inf", " inf", "nan", "NaN", "NAN", "", " ", "1_000", "１２", "١٢", "0x10", "abc", "12abc", "1,5",
+    "1.5.2", "true", None,
+]
+#: Text cells of a flag column on which predict's two readings (a CSV column of numbers, text) agree.
+FLAG_TEXTS = ["1", "0", "true", "False", " 1 ", "1.0", "0.0", "abc", "", "2", None]
+
+TEXT_POOL = [
+    *[Literal("x", op, t) for t in (-5.0, 0.0, 1.5, 6.0, 11.5, 500.0) for op in ("<=", ">")],
+    Literal("x", "is_nan"), Literal("x", "not_nan"), Literal("f", "is_true"), Literal("f", "is_false"),
+    Literal("f", "is_nan"), Literal("f", "not_nan"),
+]
+
+
+def predicted(rule: Rule, frame: pd.DataFrame, columns: set[str] | None = None) -> np.ndarray:
+    """What a fitted model's ``predict`` gives: the columns read as the kinds learned (numbers, a flag); only
+    ``columns`` among them, if given (the others are left as text)."""
+    kinds = {"x": ColumnKind("numeric"), "f": ColumnKind("flag")}
+    kinds = {name: kind for name, kind in kinds.items() if columns is None or name in columns}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ColumnKindDriftWarning)
+        return rule.evaluate(conform(frame, {name: kinds[name] for name in frame.columns if name in kinds}))
+
+
+def sqlite_reading(text: str | None) -> float | None:
+    """SQLite's ``text + 0`` as the deploy guide states it: the longest number at the start (after spaces), else 0."""
+    if text is None:
+        return None
+    found = re.match(r"[ \t]*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)", text, re.ASCII)
+    return float(found.group(1)) if found else 0.0
+
+
+def sqlite_values(rule: Rule, texts: list, recipe: bool) -> np.ndarray:
+    """The SQL of ``rule`` on a table whose column ``x`` is TEXT (as ``.import`` makes it), or, with ``recipe``,
+    a NUMERIC column cleaned by the deploy guide's statements."""
+    column_type = "NUMERIC" if recipe else "TEXT"
+    with sqlite3.connect(":memory:") as connection:
+        connection.execute(f'CREATE TABLE data (i INTEGER, "x" {column_type})')
+        connection.executemany("INSERT INTO data VALUES (?, ?)", list(enumerate(texts)))
+        if recipe:
+            connection.execute("""UPDATE data SET "x" = 9e999 WHERE lower("x") IN ('inf', '+inf', 'infinity', '+infinity')""")
+            connection.execute("""UPDATE data SET "x" = -9e999 WHERE lower("x") IN ('-inf', '-infinity')""")
+            connection.execute("""UPDATE data SET "x" = NULL WHERE typeof("x") = 'text'""")
+        query = f"SELECT CASE WHEN {to_sql(rule)} THEN 1 ELSE 0 END FROM data ORDER BY i"
+        return np.array([v for (v,) in connection.execute(query)], dtype=bool)
+
+
+def python_rows(rule: Rule, frame: pd.DataFrame) -> np.ndarray:
+    namespace: dict = {}
+    exec(to_python(rule), namespace)
+    return np.array([namespace["predict_row"](row) for row in frame.to_dict("records")], dtype=bool)
+
+
+def test_the_filed_text_numbers_are_read_by_the_python_module_as_predict_reads_them():
+    """float() read '1_000' as 1000 and '１２' as 12, which predict reads as missing."""
+    X = pd.DataFrame({"x": np.tile(np.arange(20.0), 3)})
+    y = (X["x"] > 9).astype(int)
+    clf = BooleanRuleClassifier(theta=0.01).fit(X, y)
+    (learned,) = clf.rule_.literals
+    assert learned.op == ">" and 9 <= learned.value < 10
+    texts = pd.DataFrame({"x": pd.Series(["1_000", "１２", "12", "inf", "INF", "Infinity", "-inf", " 15 ", "1e3"], dtype=object)})
+    with pytest.warns(ColumnKindDriftWarning, match="treated as missing"):
+        expected = clf.predict(texts) == 1
+    assert expected.tolist() == [False, False, True, True, True, True, False, True, True]
+    assert python_rows(clf.rule_, texts).tolist() == expected.tolist()
+    namespace: dict = {}
+    exec(to_python(Rule.dnf([[Literal("x", "is_nan")]])), namespace)  # no threshold: text is a category
+    exec(to_python(Rule.dnf([[Literal("x", "is_nan"), Literal("x", "<=", 1.0)], [Literal("x", "is_nan")]])), namespace)
+    assert [namespace["predict_row"]({"x": t}) for t in ("1_000", "１２", "nan", "2")] == [1, 1, 1, 0]
+
+
+def test_sqlite_reads_infinity_text_as_0_and_the_guide_s_recipe_reads_it_as_predict():
+    """SQLite's ``'inf' + 0`` is 0: on a TEXT column ``x > -5`` holds on '-inf' and ``x > 6`` fails on 'Infinity'."""
+    rule = Rule.dnf([[Literal("x", ">", -5.0), Literal("x", "<=", 6.0)]])
+    texts = ["inf", "INF", "Infinity", "-inf", "1_000", "１２", "nan", "abc", "", "3"]
+    frame = pd.DataFrame({"x": pd.Series(texts, dtype=object)})
+    expected = predicted(rule, frame)
+    assert expected.tolist() == [False] * 9 + [True]
+    as_text = sqlite_values(rule, texts, recipe=False)
+    assert as_text.tolist() == [True] * 10  # the documented readings: every text but '1_000' (1) and '3' is 0
+    assert np.array_equal(sqlite_values(rule, texts, recipe=True), expected)
+
+
+@settings(max_examples=60, deadline=None)
+@given(rule=any_rule(st.sampled_from(TEXT_POOL)),
+       cells=st.lists(st.tuples(st.sampled_from(NUMBER_TEXTS), st.sampled_from(FLAG_TEXTS)), min_size=1, max_size=25))
+@pytest.mark.slow
+def test_random_rules_on_text_cells_match_predict_in_python_and_the_documented_reading_in_sqlite(rule, cells):
+    frame = pd.DataFrame({"x": pd.Series([c[0] for c in cells], dtype=object),
+                          "f": pd.Series([c[1] for c in cells], dtype=object)})
+    # the module knows a column is a number or a flag from the rule's threshold and flag literals; a column
+    # that the rule only tests with "is missing" is read as text, and only the missing texts are missing there
+    tested = {lit.feature for lit in rule.literals if lit.op not in ("is_nan", "not_nan")}
+    as_text = frame.apply(lambda column: column if column.name in tested else column.map(
+        lambda v: None if v is None or v.lstrip() in PYTHON_MISSING_TEXTS else v))
+    assert np.array_equal(python_rows(rule, frame), predicted(rule, as_text, tested))
+    number_rule = Rule(rule.form, [tuple(lit for lit in clause.literals if lit.feature == "x") for clause in rule.clauses])
+    texts = frame["x"].tolist()
+    # SQLite on a TEXT column: each cell read as the guide says (not as predict); with the recipe, as predict
+    as_sqlite = pd.DataFrame({"x": [sqlite_reading(t) for t in texts]}, dtype=float)
+    assert np.array_equal(sqlite_values(number_rule, texts, recipe=False), number_rule.evaluate(as_sqlite))
+    assert np.array_equal(sqlite_values(number_rule, texts, recipe=True), predicted(number_rule, frame[["x"]]))

@@ -424,14 +424,15 @@ def test_python_export_on_a_larger_csv_matches_the_cli(tmp_path):
         assert wrong.size == 0, f"{rule}: rows {wrong[:10].tolist()}"
 
 
-def test_python_export_keeps_integers_exact_and_refuses_non_numbers():
+def test_python_export_keeps_integers_exact_and_reads_other_text_as_missing():
     namespace: dict = {}
-    exec(to_python(Rule.dnf([[Literal("n", "<=", float(2**53))]])), namespace)
+    exec(to_python(Rule.dnf([[Literal("n", "<=", float(2**53))], [Literal("n", "is_nan")]])), namespace)
     predict_row = namespace["predict_row"]
     assert predict_row({"n": 2**53 + 1}) == 0 and predict_row({"n": np.int64(2**53 + 1)}) == 0
     assert predict_row({"n": str(2**53 + 1)}) == 0 and predict_row({"n": str(2**53)}) == 1
-    with pytest.raises(ValueError, match="'n': 'abc' is not a number"):
-        predict_row({"n": "abc"})
+    assert predict_row({"n": "abc"}) == 1  # not a number: missing, as predict reads it
+    with pytest.raises(ValueError, match="'n': <object.*> is not a number"):
+        predict_row({"n": object()})
 
 
 # ---------------------------------------------------------------------------
