@@ -1,24 +1,24 @@
-"""The comparison with the column-generation peer (issue 27): one table per dataset and form, on the same folds.
+"""The comparison with the column-generation peer BRCG: one table per dataset and form, on the same folds.
 
 Reads what other benchmarks wrote and writes ``docs/results/peers.md``:
 
 - **AM/BCD, test-fold selected (optimistic)**: the best mean test error over
-  the grid AM, BCD × R = 1..3 × 8 θ (``BooleanRuleCV``'s default before issue
-  27), from ``benchmarks/studies/results/nested_cv_am_bcd_grid.json``
+  the grid AM, BCD × R = 1..3 × 8 θ (``BooleanRuleCV``'s default until 2026-11-25), from
+  ``benchmarks/studies/results/nested_cv_am_bcd_grid.json``
   (``benchmarks/studies/nested_cv.py``, see ``nested_cv_grids.py``);
 - **CG, test-fold selected (optimistic)**: the best mean test error over a
   ``cg`` sweep (R ∈ {3, 5}, the paper's 18 θ; a results file of
   :func:`rulemodels.experiments.run_experiments`, given with ``--cg``), only
   cells with all 10 folds;
 - the same two at **at most BRCG's literals** (BRCG's best-of-sweep literals,
-  measured by the product owner on these folds, issue 27);
+  measured by the product owner on these folds);
 - **honest**: ``BooleanRuleCV()`` defaults inside each training fold
   (``nested_cv.json``; its default ``selection``), and the earlier 96-candidate AM/BCD grid inside each
   training fold (``nested_cv_am_bcd_grid.json``);
 - **CG with its defaults** (no selection at all: what ``BooleanRuleClassifier(algorithm="cg")``
   gives), from ``benchmarks/results/cg.json`` (``benchmarks/bench_cg.py``);
 - **fold by fold**: the honest default beside BRCG's (run here with ``peers_brcg.py``) on the
-  same folds of every outer split in ``SPLITS`` (the issue's and three more), per split and pooled;
+  same folds of every outer split in ``SPLITS`` (BRCG's and three more), per split and pooled;
 - **the paper's protocol** (SCS, SCN, BCD, AM × R = 1..5 × the paper's 18 θ in its units):
   DNF from ``docs/results/summary.csv`` (``rulemodels reproduce``), CNF from
   ``benchmarks/studies/results/protocol_cnf.jsonl.gz`` (``protocol_records.py --forms cnf``, the
@@ -49,10 +49,10 @@ if str(REPO) not in sys.path:
 from benchmarks._common import markdown_table, open_text, read_json  # noqa: E402
 from rulemodels import defaults  # noqa: E402
 
-#: BRCG (AIX360 BooleanRuleCG), best of its sweep on these folds: error %, form, literals (issue 27's table).
+#: BRCG (AIX360 BooleanRuleCG), best of its sweep on these folds: error %, form, literals (the product owner's table).
 BRCG_BEST = {"sonar": (22.1, "cnf", 10.4), "liver": (31.6, "cnf", 3.7), "pima": (23.4, "dnf", 20.9),
              "parkinsons": (8.7, "cnf", 10.8)}
-#: BRCG with its defaults on these folds (issue 27; confirmed by benchmarks/studies/peers_brcg.py: 23.0, 35.4, 23.7, 13.3).
+#: BRCG with its defaults on these folds (the product owner's table; confirmed by benchmarks/studies/peers_brcg.py: 23.0, 35.4, 23.7, 13.3).
 BRCG_DEFAULT = {"sonar": 23.0, "liver": 35.4, "pima": 23.4, "parkinsons": 13.3}
 
 
@@ -217,13 +217,14 @@ def paired_paragraph(splits: list[tuple[int, Path, Path]], selection: str) -> st
     return (
         "\n## Fold by fold: the honest default beside BRCG\n\n"
         "The difference a user can rely on is the paired one: the same folds, the same binary matrices "
-        "(`benchmarks/studies/peers_brcg.py`, BRCG run here; `nested_cv.py` for the library). Beside the issue's split "
+        "(`benchmarks/studies/peers_brcg.py`, BRCG run here; `nested_cv.py` for the library). Beside BRCG's own split "
         "(`random_state=0`), three more (`--outer-seed`): 1 and 2 were used to check the choice of the "
         "selection rule, 3 had not been looked at before this table. Each BRCG cell: its "
         "error; the library's error minus BRCG's, mean over the folds ± its standard error, in points "
         "(negative: the library is ahead); folds where the library's error is lower / higher. BRCG's best "
         "setting is the form and λ of its lowest mean test error among those `peers_brcg.py` ran, over all the "
-        "folds, so that column favours BRCG; the issue's best-of-sweep figures came from a wider λ sweep not "
+        "folds, so that column favours BRCG; BRCG's best-of-sweep figures (measured by the product owner on these "
+        "folds) came from a wider λ sweep not "
         "repeated here.\n\n"
         + markdown_table(rows, {}) + "\n\n"
         "The standard error treats the folds as independent; they are not (folds of one split share training "
@@ -276,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
                 "BRCG defaults": f"{BRCG_DEFAULT[dataset]:.1f}",
             })
     table = markdown_table(rows, {})
-    text = ("# rulemodels beside BRCG on the same folds (issue 27)\n\nWritten by `benchmarks/studies/peer_table.py`; "
+    text = ("# rulemodels beside BRCG on the same folds\n\nWritten by `benchmarks/studies/peer_table.py`; "
             "error % (mean literals; setting). 'optimistic' = best cell chosen on the test folds (Table 1's selection), "
             "'honest' = chosen inside each training fold. θ of the CG cells in the paper's units (cost of a literal "
             "in errors), of the AM/BCD cells in the estimator's default unit (share of the training rows).\n\n" + table + "\n")
