@@ -219,7 +219,7 @@ DEFAULT_POLISH_TIME_LIMIT = 10.0
 #: The MIP polishing solves: the exact 0-1 error MIP, whose objective (weighted training error + θ × literals)
 #: is the one the returned rule is chosen by (docs/polishing.md says why not the Hamming MIP).
 POLISH_FORMULATION = "zero_one"
-#: The domain constraints of issue 29 (docs/constraints.md): none by default, so a fit is the paper's.
+#: The domain constraints (docs/constraints.md): none by default, so a fit is the paper's.
 #: ``monotone`` {column: +1 | -1}, ``forbidden_features`` [columns], ``feature_costs`` {column: cost >= 0},
 #: ``max_literals_per_clause`` k >= 1, ``model_hook`` callable(handle, info).
 DEFAULT_MONOTONE = None

@@ -13,7 +13,7 @@ This script writes every block from the records of ``real_tables.py``
 ``tree_ovr``, ``ripper``, ``logreg`` and the earlier defaults' ``rm_cv_before`` and
 ``rm_classifier_before``), and from one figure that is not in those records: BRCG's best setting on
 the paper's four datasets, ``BRCG_BEST`` of ``peer_table.py`` (the best of its sweep on the same
-10 folds, chosen on the test folds; measured for issue 27 and shown in ``docs/results/peers.md``).
+10 folds, chosen on the test folds; measured by the product owner and shown in ``docs/results/peers.md``).
 
 A cell is the mean over a table's outer folds; it is shown only when every fold has a record and
 none failed ("–" otherwise: not run yet, not all folds finished, or the method does not apply),

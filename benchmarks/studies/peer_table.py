@@ -1,24 +1,25 @@
-"""The comparison with the column-generation peer (issue 27): one table per dataset and form, on the same folds.
+"""The comparison with the column-generation peer BRCG: one table per dataset and form, on the same folds.
 
 Reads what other benchmarks wrote and writes ``docs/results/peers.md``:
 
 - **AM/BCD, test-fold selected (optimistic)**: the best mean test error over
-  the grid AM, BCD × R = 1..3 × 8 θ (``BooleanRuleCV``'s default before issue
-  27), from ``benchmarks/studies/results/nested_cv_am_bcd_grid.json``
+  the grid AM, BCD × R = 1..3 × 8 θ (``BooleanRuleCV``'s default until 2026-11-25), from
+  ``benchmarks/studies/results/nested_cv_am_bcd_grid.json``
   (``benchmarks/studies/nested_cv.py``, see ``nested_cv_grids.py``);
 - **CG, test-fold selected (optimistic)**: the best mean test error over a
   ``cg`` sweep (R ∈ {3, 5}, the paper's 18 θ; a results file of
   :func:`rulemodels.experiments.run_experiments`, given with ``--cg``), only
   cells with all 10 folds;
 - the same two at **at most BRCG's literals** (BRCG's best-of-sweep literals,
-  measured by the product owner on these folds, issue 27);
-- **honest**: ``BooleanRuleCV()`` defaults inside each training fold
-  (``nested_cv.json``; its default ``selection``), and the earlier 96-candidate AM/BCD grid inside each
-  training fold (``nested_cv_am_bcd_grid.json``);
-- **CG with its defaults** (no selection at all: what ``BooleanRuleClassifier(algorithm="cg")``
-  gives), from ``benchmarks/results/cg.json`` (``benchmarks/bench_cg.py``);
-- **fold by fold**: the honest default beside BRCG's (run here with ``peers_brcg.py``) on the
-  same folds of every outer split in ``SPLITS`` (the issue's and three more), per split and pooled;
+  measured by the product owner on these folds);
+- **honest**: ``BooleanRuleCV()`` with its defaults of 2026-11-25 (``SEARCH_OF_THE_RECORDS``) inside
+  each training fold (``nested_cv.json``, scored with the selection those defaults had,
+  ``SELECTION_OF_THE_RECORDS``), and the earlier 96-candidate AM/BCD grid inside each training fold
+  (``nested_cv_am_bcd_grid.json``);
+- **CG with its defaults of 2026-11-24** (no selection at all: what ``BooleanRuleClassifier(algorithm="cg")``
+  gave then, ``CG_DEFAULTS_OF_THE_RECORDS``), from ``benchmarks/results/cg.json`` (``benchmarks/bench_cg.py``);
+- **fold by fold**: that honest ``BooleanRuleCV()`` beside BRCG's (run here with ``peers_brcg.py``) on the
+  same folds of every outer split in ``SPLITS`` (BRCG's and three more), per split and pooled;
 - **the paper's protocol** (SCS, SCN, BCD, AM × R = 1..5 × the paper's 18 θ in its units):
   DNF from ``docs/results/summary.csv`` (``rulemodels reproduce``), CNF from
   ``benchmarks/studies/results/protocol_cnf.jsonl.gz`` (``protocol_records.py --forms cnf``, the
@@ -28,14 +29,22 @@ Every number uses ``StratifiedKFold(10, shuffle=True, random_state=0)`` and 9
 quantile thresholds. Test-fold selection is optimistic: it is the number the
 paper's Table 1 reports, not an estimate of the error on new data.
 
+The page is a measurement of the settings named above, made on 2026-11-24 and
+2026-11-25; the library's defaults changed on 2026-11-27 (``docs/theta.md``),
+and what today's defaults give on these datasets is in
+``docs/defaults_compared.md`` and ``docs/theta.md``. The script reads only
+committed files, so ``--check`` can say whether the page still shows them.
+
     python benchmarks/studies/peer_table.py                       # the committed cg sweep
     python benchmarks/studies/peer_table.py --cg /tmp/cg.jsonl    # another one
+    python benchmarks/studies/peer_table.py --check               # exit status 1 and a diff when the page differs
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import difflib
 import json
 import sys
 from pathlib import Path
@@ -47,12 +56,24 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from benchmarks._common import markdown_table, open_text, read_json  # noqa: E402
-from rulemodels import defaults  # noqa: E402
 
-#: BRCG (AIX360 BooleanRuleCG), best of its sweep on these folds: error %, form, literals (issue 27's table).
+#: The page this script writes.
+PAGE = REPO / "docs" / "results" / "peers.md"
+
+#: The search the nested_cv.py files below ran (nested_cv.json and nested_cv_grids/cg_default_outer_seed*_10folds):
+#: BooleanRuleCV()'s defaults of 2026-11-25 (commit aeebee4) to 2026-11-27 (commit 4fa1462), and the selection
+#: rule those defaults had. The files score both rules; the page shows the one the search used, not today's
+#: defaults.DEFAULT_CV_SELECTION, which belongs to another search (docs/theta.md, "The defaults today").
+SEARCH_OF_THE_RECORDS = "cg R=2 θ=0.005, DNF or CNF by 10-fold inner CV, one-standard-error rule"
+SELECTION_OF_THE_RECORDS = "1se"
+#: The fit benchmarks/results/cg.json measured (benchmarks/bench_cg.py, 2026-11-24): BooleanRuleClassifier(algorithm="cg")
+#: with the defaults of that day.
+CG_DEFAULTS_OF_THE_RECORDS = "R=2 θ=0.005, 9 quantile thresholds"
+
+#: BRCG (AIX360 BooleanRuleCG), best of its sweep on these folds: error %, form, literals (the product owner's table).
 BRCG_BEST = {"sonar": (22.1, "cnf", 10.4), "liver": (31.6, "cnf", 3.7), "pima": (23.4, "dnf", 20.9),
              "parkinsons": (8.7, "cnf", 10.8)}
-#: BRCG with its defaults on these folds (issue 27; confirmed by benchmarks/studies/peers_brcg.py: 23.0, 35.4, 23.7, 13.3).
+#: BRCG with its defaults on these folds (the product owner's table; confirmed by benchmarks/studies/peers_brcg.py: 23.0, 35.4, 23.7, 13.3).
 BRCG_DEFAULT = {"sonar": 23.0, "liver": 35.4, "pima": 23.4, "parkinsons": 13.3}
 
 
@@ -201,7 +222,7 @@ def paired_differences(splits: list[tuple[int, dict, dict]], selection: str) -> 
             here = {k: errors[k] for k in keys}
             rows.append({
                 "dataset": dataset, "outer split": "all" if seed is None else f"random_state={seed}",
-                "folds": len(keys), "honest BooleanRuleCV()": f"{float(np.mean(list(here.values()))):.1f} %",
+                "folds": len(keys), "honest BooleanRuleCV() of 2026-11-25": f"{float(np.mean(list(here.values()))):.1f} %",
                 "BRCG defaults (DNF, λ 0.001)": _paired(here, complete[("dnf", 0.001)]) if ("dnf", 0.001) in complete else "–",
                 "BRCG's best setting run here (optimistic)": f"{best[0].upper()}, λ {best[1]:g}: {_paired(here, complete[best])}",
             })
@@ -215,15 +236,16 @@ def paired_paragraph(splits: list[tuple[int, Path, Path]], selection: str) -> st
         return ""
     rows = paired_differences(found, selection)
     return (
-        "\n## Fold by fold: the honest default beside BRCG\n\n"
+        "\n## Fold by fold: the honest BooleanRuleCV() of 2026-11-25 beside BRCG\n\n"
         "The difference a user can rely on is the paired one: the same folds, the same binary matrices "
-        "(`benchmarks/studies/peers_brcg.py`, BRCG run here; `nested_cv.py` for the library). Beside the issue's split "
+        "(`benchmarks/studies/peers_brcg.py`, BRCG run here; `nested_cv.py` for the library). Beside BRCG's own split "
         "(`random_state=0`), three more (`--outer-seed`): 1 and 2 were used to check the choice of the "
         "selection rule, 3 had not been looked at before this table. Each BRCG cell: its "
         "error; the library's error minus BRCG's, mean over the folds ± its standard error, in points "
         "(negative: the library is ahead); folds where the library's error is lower / higher. BRCG's best "
         "setting is the form and λ of its lowest mean test error among those `peers_brcg.py` ran, over all the "
-        "folds, so that column favours BRCG; the issue's best-of-sweep figures came from a wider λ sweep not "
+        "folds, so that column favours BRCG; BRCG's best-of-sweep figures (measured by the product owner on these "
+        "folds) came from a wider λ sweep not "
         "repeated here.\n\n"
         + markdown_table(rows, {}) + "\n\n"
         "The standard error treats the folds as independent; they are not (folds of one split share training "
@@ -250,7 +272,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", nargs=3, action="append", metavar=("SEED", "NESTED", "BRCG"),
                         help="an outer split for the fold-by-fold table: its seed, nested_cv.py's JSON (.gz) and "
                              "peers_brcg.py --run's JSON on it (repeatable; default: SPLITS)")
-    parser.add_argument("--out", type=Path, default=REPO / "docs" / "results" / "peers.md")
+    parser.add_argument("--out", type=Path, default=PAGE)
+    parser.add_argument("--check", action="store_true", help="write nothing; exit status 1 and a diff when --out differs")
     args = parser.parse_args(argv)
     nested = json.loads(args.nested.read_text(encoding="utf-8"))
     grid = json.loads(args.grid.read_text(encoding="utf-8"))
@@ -262,27 +285,40 @@ def main(argv: list[str] | None = None) -> int:
             amb, cg = grid_cells(grid, dataset, form), record_cells(args.cg, dataset, form, "")
             default = cg_defaults[dataset, form]
             protocol = protocol_cells(args.protocol, args.protocol_cnf, dataset, form)
-            every = [*amb, *cg, *protocol, (default["test error %"], default["literals"], "cg defaults")]
+            every = [*amb, *cg, *protocol, (default["test error %"], default["literals"], "cg defaults of 2026-11-24")]
             rows.append({
                 "dataset": dataset, "form": form,
                 "AM/BCD best (optimistic)": _best(amb), "CG best (optimistic)": _best(cg),
                 "AM/BCD ≤ BRCG literals": _best(amb, brcg_literals), "CG ≤ BRCG literals": _best(cg, brcg_literals),
                 "protocol ≤ BRCG literals": _best(protocol, brcg_literals),
                 "any cell ≤ BRCG literals": _best(every, brcg_literals),
-                "honest BooleanRuleCV() (cg, form chosen)": honest(nested, dataset, f"honest {defaults.DEFAULT_CV_SELECTION}"),
+                "honest BooleanRuleCV() of 2026-11-25 (cg, form chosen)": honest(nested, dataset, f"honest {SELECTION_OF_THE_RECORDS}"),
                 "honest AM/BCD 96-candidate grid, both forms": honest(grid, dataset, "honest best"),
-                "CG defaults (no selection)": "{:.1f} ({:.1f})".format(default["test error %"], default["literals"]),
+                "CG defaults of 2026-11-24 (no selection)": "{:.1f} ({:.1f})".format(default["test error %"], default["literals"]),
                 "BRCG best (form, literals)": f"{brcg_error:.1f} ({brcg_form}, {brcg_literals:.1f})",
                 "BRCG defaults": f"{BRCG_DEFAULT[dataset]:.1f}",
             })
     table = markdown_table(rows, {})
-    text = ("# rulemodels beside BRCG on the same folds (issue 27)\n\nWritten by `benchmarks/studies/peer_table.py`; "
-            "error % (mean literals; setting). 'optimistic' = best cell chosen on the test folds (Table 1's selection), "
+    text = ("# rulemodels beside BRCG on the same folds\n\nWritten by `benchmarks/studies/peer_table.py` from committed "
+            "records; error % (mean literals; setting). 'optimistic' = best cell chosen on the test folds (Table 1's selection), "
             "'honest' = chosen inside each training fold. θ of the CG cells in the paper's units (cost of a literal "
-            "in errors), of the AM/BCD cells in the estimator's default unit (share of the training rows).\n\n" + table + "\n")
+            "in errors), of the AM/BCD cells in the estimator's default unit (share of the training rows).\n\n"
+            "These are measurements of named settings, made on 2026-11-24 and 2026-11-25, not of today's defaults "
+            "(which changed on 2026-11-27; `docs/theta.md`, \"The defaults today\"; what they give on these datasets "
+            "is in `docs/defaults_compared.md`). 'honest BooleanRuleCV() of 2026-11-25' is the search of that day: "
+            f"{SEARCH_OF_THE_RECORDS} (`benchmarks/studies/nested_cv.py`). 'CG defaults of 2026-11-24' is "
+            f"`BooleanRuleClassifier(algorithm=\"cg\")` with the defaults of that day, {CG_DEFAULTS_OF_THE_RECORDS} "
+            "(`benchmarks/bench_cg.py`).\n\n" + table + "\n")
     splits = SPLITS if args.split is None else [(int(seed), Path(a), Path(b)) for seed, a, b in args.split]
-    text += paired_paragraph(splits, f"honest {defaults.DEFAULT_CV_SELECTION}")
+    text += paired_paragraph(splits, f"honest {SELECTION_OF_THE_RECORDS}")
     text += objectives_paragraph(args.objectives)
+    if args.check:
+        current = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
+        if current == text:
+            return 0
+        sys.stdout.writelines(difflib.unified_diff(current.splitlines(keepends=True), text.splitlines(keepends=True),
+                                                   str(args.out), "peer_table.py"))
+        return 1
     args.out.write_text(text, encoding="utf-8")
     print(text)
     return 0

@@ -142,7 +142,7 @@ def alternating_minimization(
 
 
 def _drop_redundant(data, W: np.ndarray, current: float, objective, tol: float) -> tuple[np.ndarray, float]:
-    """Issue 20: drop clauses that duplicate another or are true on every row through one column.
+    """Drop clauses that duplicate another or are true on every row through one column.
 
     A clause slot that no negative is assigned to learns such a clause (it
     only has to accept the positives), and AM's fixed point keeps it. Each is

@@ -1,4 +1,4 @@
-"""Domain constraints on the learned rule (issue 29; ``docs/constraints.md``).
+"""Domain constraints on the learned rule (``docs/constraints.md``).
 
 What regulators and clinicians ask of a rule, as constraints and costs on the
 clause weights ``w``:

@@ -75,7 +75,7 @@ class WorkingData:
         """The drivers' view of ``problem``; with ``allow_disable``, ``disable_cost`` (c_0) is required.
 
         ``feature_cost``: the cost multipliers c_j of the problem's d features
-        (default 1 each; issue 29's ``feature_costs``; ``disable_cost`` is
+        (default 1 each; the domain constraints' ``feature_costs``; ``disable_cost`` is
         appended for the always-true feature); ``max_literals``: at
         most this many literals per clause, which every driver honours
         (``docs/constraints.md``).

@@ -252,7 +252,7 @@ def solve_exact_problem(
     with more clauses than ``n_clauses``, or one that breaks ``forbidden``,
     ``max_literals`` or a ``model_hook``, is not used).
 
-    The domain constraints of issue 29 are constraints of the MIP, so the
+    The domain constraints are constraints of the MIP, so the
     rule is optimal among the rules that meet them (``docs/constraints.md``):
     ``feature_cost`` (c_j, default 1), ``forbidden`` (feature indices,
     constraint ``forbidden_literal[j, r]``), ``max_literals`` (constraint

@@ -154,7 +154,7 @@ def polish_rule(
     mip_gap : float, optional
         Relative gap at which the MIP stops (the backend's default otherwise).
     feature_cost, forbidden, max_literals : optional
-        The domain constraints (issue 29, ``docs/constraints.md``) as the MIP's
+        The domain constraints (``docs/constraints.md``) as the MIP's
         costs c_j and constraints ``forbidden_literal[j, r]``, ``max_literals[r]``;
         the start must meet them (a rule learned under them does).
     model_hook : callable, optional

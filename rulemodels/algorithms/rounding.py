@@ -95,7 +95,7 @@ def simple_binarize(w: np.ndarray, threshold: float = 0.2, *, snap_noise: bool =
 
 
 def limit_literals(clause: np.ndarray, w_lp: np.ndarray, max_literals: int | None, n_literals: int) -> np.ndarray:
-    """The binary ``clause`` (d,) with at most ``max_literals`` of its first ``n_literals`` features (issue 29).
+    """The binary ``clause`` (d,) with at most ``max_literals`` of its first ``n_literals`` features (``max_literals_per_clause``).
 
     The clause LP holds ``Σ_j w_j ≤ k``, but rounding a fractional solution
     may select more than k features; the k kept are those with the largest LP

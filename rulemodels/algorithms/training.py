@@ -520,7 +520,7 @@ class TrainingWorkspace(_ClosedOnExit):
         exact algorithm is not polished.
 
         ``constraints`` (:class:`~rulemodels.algorithms.constraints.RuleConstraints`):
-        the domain constraints of issue 29, honoured by every algorithm
+        the domain constraints (``docs/constraints.md``), honoured by every algorithm
         (``docs/constraints.md``): the heuristics learn on the allowed
         literals only, with the costs and the literal budget in their models
         and at rounding; the exact MIP and polishing hold them as constraints.

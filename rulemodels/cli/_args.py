@@ -264,7 +264,7 @@ def _direction(text: str) -> int:
 
 
 def _add_constraint_arguments(parser: argparse.ArgumentParser) -> None:
-    """The domain constraints of issue 29 (docs/constraints.md), honoured by every algorithm."""
+    """The domain constraints (docs/constraints.md), honoured by every algorithm."""
     group = parser.add_argument_group("domain constraints (docs/constraints.md)")
     group.add_argument(
         "--monotone", action="append", type=_column_value(_direction, "+1 or -1"), default=[], metavar="COL=±1",

@@ -164,7 +164,7 @@ def check_literal_limits(
 def declare_literal_limits(
     m: pyo.ConcreteModel, forbidden: Sequence[int], max_literals: int | None, *, counted: int | None = None,
 ) -> None:
-    """The domain constraints of issue 29 on ``w`` (``docs/constraints.md``), with the names ``pprint()`` shows.
+    """The domain constraints on ``w`` (``docs/constraints.md``), with the names ``pprint()`` shows.
 
     ``forbidden_literal[j, r]``: ``w_jr = 0`` for every forbidden feature j
     (a forbidden column, or a literal against a monotone direction) and

@@ -93,7 +93,7 @@ def build_clause_lp(
         Tie-break costs ``ε_j >= 0`` added to the cost of ``w_j`` (mutable
         Param ``epsilon``, default 0; see :func:`tie_break_costs`).
     forbidden : sequence of int, optional
-        Features with ``w_j = 0`` (constraint ``forbidden_literal[j]``, issue 29, ``docs/constraints.md``).
+        Features with ``w_j = 0`` (constraint ``forbidden_literal[j]``, ``docs/constraints.md``).
     max_literals : int, optional
         At most this many literals in the clause (constraint ``max_literals``:
         ``Σ_j w_j ≤ k`` over the first ``counted`` features, default all; Param ``k_max``).

@@ -125,8 +125,8 @@ class CNFProblem:
     def restrict(self, keep: np.ndarray) -> CNFProblem:
         """The same problem over the features where ``keep`` (bool, (d,)) is True: the others are no column of it.
 
-        How the heuristics honour forbidden literals (issue 29,
-        ``docs/constraints.md``): a literal that is no column cannot be
+        How the heuristics honour forbidden literals
+        (``docs/constraints.md``): a literal that is no column cannot be
         learned, by any LP, rounding or search. The literals, the labels and
         the form are unchanged, so :meth:`rule_from_weights` on the restricted
         problem names the same literals.

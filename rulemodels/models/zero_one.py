@@ -66,7 +66,7 @@ def build_zero_one(
         disables clause r (paper section 3).
     forbidden : sequence of int, optional
         Features j with ``w_jr = 0`` in every clause (constraint
-        ``forbidden_literal[j, r]``; issue 29's forbidden columns and monotone
+        ``forbidden_literal[j, r]``; the domain constraints' forbidden columns and monotone
         directions, ``docs/constraints.md``).
     max_literals : int, optional
         At most this many features per clause (constraint ``max_literals[r]``,

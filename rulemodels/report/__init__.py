@@ -1,4 +1,4 @@
-"""A learned rule on one page a reviewer can open anywhere: a self-contained HTML report (issue 30).
+"""A learned rule on one page a reviewer can open anywhere: a self-contained HTML report.
 
 The people this library serves must *show* a rule to someone who does not run
 Python (a clinician, a credit committee, a regulator). :func:`report_html`

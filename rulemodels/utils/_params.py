@@ -212,7 +212,7 @@ PARAMETERS: dict[str, list[Any]] = {
 def check_constraint_values(
     monotone: Any, forbidden_features: Any, feature_costs: Any, max_literals_per_clause: Any = None,
 ) -> tuple[dict[str, int], list[str], dict[str, float]]:
-    """The domain constraints (issue 29) as plain values, or a ValueError naming what is wrong and how to fix it.
+    """The domain constraints as plain values, or a ValueError naming what is wrong and how to fix it.
 
     ``monotone`` maps column names to +1 or -1, ``forbidden_features`` lists
     column names, ``feature_costs`` maps column names to finite numbers >= 0.

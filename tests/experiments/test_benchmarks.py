@@ -138,7 +138,7 @@ def test_peer_table_pairs_the_honest_default_with_brcg_fold_by_fold(tmp_path):
     assert row["BRCG defaults (DNF, λ 0.001)"] == f"24.7 %; +0.3 ± {se:.1f}; 1 / 1"
     # the best setting is CNF (mean 23.67 < 24.67); differences +1, +2, +1
     assert row["BRCG's best setting run here (optimistic)"] == "CNF, λ 0.001: 23.7 %; +1.3 ± 0.3; 0 / 3"
-    assert (row["outer split"], row["folds"], row["honest BooleanRuleCV()"]) == ("random_state=0", 3, "25.0 %")
+    assert (row["outer split"], row["folds"], row["honest BooleanRuleCV() of 2026-11-25"]) == ("random_state=0", 3, "25.0 %")
 
     # a second split: each split's row, then all folds pooled (the best setting chosen over all of them)
     other = [{**record, "error": record["error"] + (10.0 if record["form"] == "cnf" else 0.0)} for record in records]
@@ -154,6 +154,17 @@ def test_peer_table_pairs_the_honest_default_with_brcg_fold_by_fold(tmp_path):
         json.dump(nested, handle)
     brcg_path.write_text(json.dumps({"records": records}), encoding="utf-8")
     assert "| pima | random_state=0 | 3 | 25.0 % | 24.7 %; +0.3" in peer_table.paired_paragraph([(0, nested_path, brcg_path)], "honest 1se")
+
+
+def test_the_peers_page_shows_the_committed_records(tmp_path, capsys):
+    """docs/results/peers.md is what peer_table.py writes from the committed records; --check fails on any other text."""
+    from benchmarks.studies import peer_table
+
+    assert peer_table.main(["--check"]) == 0, "run python benchmarks/studies/peer_table.py\n" + capsys.readouterr().out
+    page = tmp_path / "peers.md"
+    page.write_text(peer_table.PAGE.read_text(encoding="utf-8").replace("20.6 (9.7)", "20.5 (9.7)", 1), encoding="utf-8")
+    assert peer_table.main(["--check", "--out", str(page)]) == 1
+    assert "+| sonar | dnf |" in capsys.readouterr().out
 
 
 def test_every_benchmark_script_starts_as_its_docstring_says_from_any_directory(tmp_path):
