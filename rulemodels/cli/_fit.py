@@ -342,9 +342,7 @@ def _cmd_predict(args: argparse.Namespace) -> int:
     --explain its reason); when the file has the label column, scores on stderr."""
     import pandas as pd
 
-    from rulemodels.data import (
-        is_parquet_path, parquet_batches_and_ids, parquet_columns, read_features, resolve_target,
-    )
+    from rulemodels.data import is_parquet_path, parquet_batches_and_ids, parquet_columns, read_features, resolve_target
     from rulemodels.rules import ColumnKindDriftWarning, load_model
 
     out = _checked_output(args.out, [("RULE.json", args.rule), ("DATA.csv", args.data)])
