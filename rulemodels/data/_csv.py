@@ -230,7 +230,7 @@ def read_text_columns(path: str | Path, names: Sequence[str], options: CSVOption
     >>> with tempfile.TemporaryDirectory() as directory:
     ...     path = os.path.join(directory, "records.csv")
     ...     with open(path, "w") as handle:
-    ...         _ = handle.write("id,x\n000001,1.5\n,2.5\n12345678901234567,3.5\n")
+    ...         _ = handle.write("id,x\\n000001,1.5\\n,2.5\\n12345678901234567,3.5\\n")
     ...     read_text_columns(path, ["id"])["id"].tolist()
     ['000001', '', '12345678901234567']
     """
