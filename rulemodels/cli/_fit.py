@@ -427,7 +427,7 @@ def _id_column(given: str | None, saved: Any, columns: list[str], *, no_id: bool
 
 
 def _csv_ids(args: argparse.Namespace, id_column: str | None, rows: int) -> Any:
-    """The ID column of ``predict``'s CSV data as the text of its cells (None without one)."""
+    """The ID column of ``predict``'s CSV data as the text of its cells (a frame of no columns without one)."""
     import pandas as pd
 
     from rulemodels.data import read_text_columns
