@@ -516,7 +516,7 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
     _add_constraint_arguments(fit)
     _add_column_arguments(
         fit, id_help="a column that identifies the rows (a record ID): left out of the features, and saved in the rule "
-                     "file so that 'rulemodels predict' copies it into its output",
+                     "file so that 'rulemodels predict' copies it, as written, into its output",
     )
     fit.add_argument("--out", help="save the rule (JSON) to this file, for 'rulemodels predict'")
     fit.set_defaults(handler=handlers["fit"])
@@ -528,10 +528,16 @@ def build_parser(handlers: Mapping[str, Callable[[argparse.Namespace], int]]) ->
         predict,
         "CSV or Parquet file (.parquet/.pq, or a directory of them; read in batches) with the rule's feature columns",
     )
-    predict.add_argument(
+    ids = predict.add_mutually_exclusive_group()
+    ids.add_argument(
         "--id", metavar="COL",
-        help="copy this column (a record ID) into the output, first (default: the rule file's ID column from "
-             "'fit --id', when the data has it)",
+        help="copy this column (a record ID) into the output, first, as written: a CSV column as the text of its "
+             "cells (leading zeros, long numbers and empty cells kept), a Parquet column in its own type "
+             "(default: the rule file's ID column from 'fit --id', an error if the data lacks it)",
+    )
+    ids.add_argument(
+        "--no-id", action="store_true",
+        help="write no ID column, also when the rule file names one (the predictions are in the data's row order)",
     )
     predict.add_argument("--out", help="write the predictions CSV here (default: stdout)")
     predict.add_argument(

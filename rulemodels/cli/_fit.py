@@ -342,27 +342,32 @@ def _cmd_predict(args: argparse.Namespace) -> int:
     --explain its reason); when the file has the label column, scores on stderr."""
     import pandas as pd
 
-    from rulemodels.data import is_parquet_path, parquet_batches, parquet_columns, read_features, resolve_target
+    from rulemodels.data import is_parquet_path, parquet_batches_and_ids, parquet_columns, read_features, resolve_target
     from rulemodels.rules import ColumnKindDriftWarning, load_model
 
     out = _checked_output(args.out, [("RULE.json", args.rule), ("DATA.csv", args.data)])
     args.result_on_stdout = out is None
     model = load_model(args.rule)
-    if is_parquet_path(args.data):  # read batch by batch; only the predictions (and labels) are kept
+    parquet = is_parquet_path(args.data)
+    if parquet:  # read batch by batch; only the predictions (and labels) are kept
         columns = parquet_columns(args.data)
-        chunks: Any = parquet_batches(args.data)
     else:
         # text-category columns are read as text (leading zeros kept)
         frame = read_features(args.data, _csv_options(args), dtypes=model.csv_dtypes())
-        columns, chunks = [str(c) for c in frame.columns], [frame]
+        columns = [str(c) for c in frame.columns]
     target = None
     if args.target is not None:
         target = resolve_target(args.target, columns)
     elif model.target in columns and model.target not in model.rule.features:
         target = model.target
-    id_column = _id_column(args.id, model.metadata.get("id_column"), columns)
+    id_column = _id_column(args.id, model.metadata.get("id_column"), columns, no_id=args.no_id)
+    # the ID column is read apart from the features, as written: CSV cells as their text, Parquet in its Arrow type
+    chunks: Any = (
+        parquet_batches_and_ids(args.data, [id_column] if id_column is not None else []) if parquet
+        else [(frame, _csv_ids(args, id_column, len(frame)))]
+    )
     tables, labels, fired = [], [], []
-    for k, chunk in enumerate(chunks):
+    for k, (chunk, ids) in enumerate(chunks):
         # each column the rule uses is read as its kind, warning once per drifted column (in the first chunk);
         # the calls below would say it again (the filter ends with main's scope)
         frame = model.conform(chunk)
@@ -379,7 +384,7 @@ def _cmd_predict(args: argparse.Namespace) -> int:
         elif args.proba:
             predictions.insert(1, "probability", model.predict_proba(frame))
         if id_column is not None:
-            predictions.insert(0, id_column, chunk[id_column].reset_index(drop=True))
+            predictions.insert(0, id_column, ids[id_column].reset_index(drop=True))
         tables.append(predictions)
         if target is not None:
             labels.append(frame[target].reset_index(drop=True))
@@ -396,17 +401,46 @@ def _cmd_predict(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _id_column(given: str | None, saved: Any, columns: list[str]) -> str | None:
-    """The column ``predict`` copies into its output: ``--id``, else the rule file's ``fit --id`` column if present."""
+def _id_column(given: str | None, saved: Any, columns: list[str], *, no_id: bool = False) -> str | None:
+    """The column ``predict`` copies into its output: ``--id``, else the rule file's ``fit --id`` column, which
+    the data must have (``--no-id``: none)."""
     from rulemodels.utils import unknown_name
 
+    if no_id:
+        return None
+    if given is None and isinstance(saved, str):
+        if saved not in columns:
+            raise ValueError(
+                f"the rule file's ID column {saved!r} (from 'fit --id') is not a column of the data, so the predictions "
+                f"could not be joined back to the records: name the data's ID column with --id COL, or pass --no-id "
+                f"to write them without one (in the data's row order); its columns are: "
+                f"{', '.join(map(repr, columns[:10]))}{', ...' if len(columns) > 10 else ''}"
+            )
+        given = saved
     if given is None:
-        return saved if isinstance(saved, str) and saved in columns else None
+        return None
     if given not in columns:
         raise ValueError(unknown_name("--id", given, columns, "the data"))
     if given in ("prediction", "reason") or given.startswith("probability"):
         raise ValueError(f"--id {given!r} has the name of an output column: rename it in the data")
     return given
+
+
+def _csv_ids(args: argparse.Namespace, id_column: str | None, rows: int) -> Any:
+    """The ID column of ``predict``'s CSV data as the text of its cells (a frame of no columns without one)."""
+    import pandas as pd
+
+    from rulemodels.data import read_text_columns
+
+    if id_column is None:
+        return pd.DataFrame(index=range(rows))
+    ids = read_text_columns(args.data, [id_column], _csv_options(args))
+    if len(ids) != rows:
+        raise ValueError(
+            f"data file '{args.data}': the ID column {id_column!r} read as text has {len(ids)} rows, the features "
+            f"{rows}: check the quoting of the file"
+        )
+    return ids
 
 
 def _write_table(table: Any, out: Path | None, what: str) -> None:

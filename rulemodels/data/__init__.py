@@ -2,6 +2,7 @@
 
 - CSV files and the bundled datasets: :func:`load_data` (features, 0/1 labels and
   the class names as :class:`LabeledData`), :func:`read_features`,
+  :func:`read_text_columns` (identifier columns as the text of their cells),
   :class:`CSVOptions`, :func:`resolve_target`, :func:`is_bundled_dataset`;
 - the checks every fit runs on X, y and sample weights: :func:`check_input`,
   :func:`as_frame`, :func:`binary_labels`, :func:`class_labels`, :func:`count_classes`,
@@ -15,7 +16,8 @@
 - data that does not fit in pandas (Parquet paths, Dask DataFrames):
   :func:`read_stream` (two passes: summaries, then weighted distinct
   patterns, :class:`StreamedData`), :func:`stream_map` (predict in chunks),
-  :func:`is_stream_input`; :func:`parquet_columns`, :func:`parquet_batches` and
+  :func:`is_stream_input`; :func:`parquet_columns`, :func:`parquet_batches`,
+  :func:`parquet_batches_and_ids` (ID columns in their Arrow types) and
   :func:`is_parquet_path` for the CLI (a directory whose files differ in
   columns is read under their unified schema, :class:`ParquetSchemaWarning`).
 
@@ -40,6 +42,7 @@ if TYPE_CHECKING:  # pragma: no cover - never runs
     from rulemodels.data._csv import is_bundled_dataset as is_bundled_dataset
     from rulemodels.data._csv import load_data as load_data
     from rulemodels.data._csv import read_features as read_features
+    from rulemodels.data._csv import read_text_columns as read_text_columns
     from rulemodels.data._csv import resolve_target as resolve_target
     from rulemodels.data._inputs import ParsedLabels as ParsedLabels
     from rulemodels.data._inputs import as_frame as as_frame
@@ -55,6 +58,7 @@ if TYPE_CHECKING:  # pragma: no cover - never runs
     from rulemodels.data._parquet import ParquetSchemaWarning as ParquetSchemaWarning
     from rulemodels.data._parquet import is_parquet_path as is_parquet_path
     from rulemodels.data._parquet import parquet_batches as parquet_batches
+    from rulemodels.data._parquet import parquet_batches_and_ids as parquet_batches_and_ids
     from rulemodels.data._parquet import parquet_columns as parquet_columns
     from rulemodels.data._stream import StreamedData as StreamedData
     from rulemodels.data._stream import is_stream_input as is_stream_input

@@ -23,7 +23,7 @@ from rulemodels.utils import unknown_name
 
 __all__ = [
     "CSVOptions", "DEFAULT_NA_VALUES", "HeaderLooksLikeDataWarning", "LabeledData", "is_bundled_dataset",
-    "load_data", "read_features", "resolve_target",
+    "load_data", "read_features", "read_text_columns", "resolve_target",
 ]
 
 #: Cell texts read as missing besides pandas' own (empty, NA, NaN, null, n/a, ...).
@@ -192,6 +192,67 @@ def read_features(path: str | Path, options: CSVOptions | None = None,
                 HeaderLooksLikeDataWarning, stacklevel=2,
             )
     return frame
+
+
+def read_text_columns(path: str | Path, names: Sequence[str], options: CSVOptions | None = None) -> pd.DataFrame:
+    """The columns ``names`` of a CSV file as the text of their cells, for identifiers copied into an output.
+
+    Nothing is parsed: ``"000001"`` keeps its zeros, ``"12345678901234567"``
+    stays those 17 digits (not a float), and a missing-value marker or an empty
+    cell is that text (``""`` for an empty cell), whatever ``options.na_values``
+    says, so that an output joins back to the records on them. As for every
+    column (:func:`read_features`), spaces after a separator are skipped. The
+    rows are those :func:`read_features` reads from the same file and options.
+
+    Parameters
+    ----------
+    path : str or Path
+        The CSV file.
+    names : sequence of str
+        The columns to read (``x0, x1, ...`` for a file without a header).
+    options : CSVOptions or None, default=None
+        How to read the CSV file; None uses ``CSVOptions()``.
+
+    Returns
+    -------
+    DataFrame
+        The named columns, in the order given, as text.
+
+    Raises
+    ------
+    ValueError
+        If a name is not a column of the file.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from rulemodels.data import read_text_columns
+    >>> with tempfile.TemporaryDirectory() as directory:
+    ...     path = os.path.join(directory, "records.csv")
+    ...     with open(path, "w") as handle:
+    ...         _ = handle.write("id,x\\n000001,1.5\\n,2.5\\n12345678901234567,3.5\\n")
+    ...     read_text_columns(path, ["id"])["id"].tolist()
+    ['000001', '', '12345678901234567']
+    """
+    options = options or CSVOptions()
+    names = list(dict.fromkeys(names))
+    if options.header:
+        usecols: list[Any] = names
+    else:  # x3 is column 3
+        bad = [name for name in names if not (name[:1] == "x" and name[1:].isdigit())]
+        if bad:
+            raise ValueError(f"the column {bad[0]!r} is not a column of a file without a header (x0, x1, ...)")
+        usecols = sorted({int(name[1:]) for name in names})
+    try:
+        frame = pd.read_csv(
+            path, sep=options.sep, header=0 if options.header else None, usecols=usecols,
+            dtype=str, na_filter=False, skipinitialspace=True, encoding=options.encoding,
+        )
+    except ValueError as exc:  # a name or position the file lacks
+        raise ValueError(f"data file '{path}' has no column(s) {', '.join(map(repr, names))} to read as text ({exc})") from None
+    if not options.header:
+        frame.columns = [f"x{k}" for k in usecols]
+    return frame[names]
 
 
 def _read_parquet_whole(path: str | Path, dtypes: Mapping[str, object] | None) -> pd.DataFrame:

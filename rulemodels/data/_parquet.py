@@ -27,7 +27,7 @@ from rulemodels import defaults
 
 __all__ = [
     "PARQUET_SUFFIXES", "ParquetSchemaWarning", "dataset_batches", "dataset_columns", "is_parquet_path", "parquet_batches",
-    "parquet_columns", "parquet_dataset", "parquet_table",
+    "parquet_batches_and_ids", "parquet_columns", "parquet_dataset", "parquet_table",
 ]
 
 logger = logging.getLogger(__name__)
@@ -388,10 +388,50 @@ def dataset_batches(dataset: Any, columns: list[str] | None = None,
     file, so that a value its file's type holds and the unified type does not
     (an integer beyond 2**53 read as ``float64``) is an error naming the file.
     """
+    for batch in _record_batches(dataset, columns, batch_rows):
+        yield batch.to_pandas()
+
+
+def parquet_batches_and_ids(path: str | os.PathLike, ids: list[str],
+                            batch_rows: int = defaults.STREAM_BATCH_ROWS) -> Iterator[tuple[pd.DataFrame, pd.DataFrame]]:
+    """The record batches of a Parquet file or directory as :func:`parquet_batches` gives them, each with its
+    columns ``ids`` in their Arrow types, for identifiers copied into an output.
+
+    pandas' default conversion turns an ``int64`` column with a null into
+    ``float64`` (``12345678901234567`` becomes ``1.2345678901234568e+16``);
+    the ID columns are converted to pandas' Arrow-backed dtypes
+    (:class:`pandas.ArrowDtype`) instead, so an ``int64`` with nulls stays
+    ``int64[pyarrow]`` with missing values, and every other type keeps its
+    values as written. The first DataFrame of each pair is the whole batch,
+    converted as before (the features are read as they always are, also when
+    an ID column is one of them).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A Parquet file or a directory of them.
+    ids : list of str
+        The ID columns (columns of the data).
+    batch_rows : int, default=defaults.STREAM_BATCH_ROWS
+        The number of rows per batch, at most.
+
+    Yields
+    ------
+    tuple of (DataFrame, DataFrame)
+        A batch's every column, and its ID columns in their Arrow types (a ``RangeIndex``).
+    """
+    for batch in _record_batches(parquet_dataset(path), None, batch_rows):
+        yield batch.to_pandas(), pd.DataFrame(
+            {name: batch.column(name).to_pandas(types_mapper=pd.ArrowDtype).reset_index(drop=True) for name in ids}
+        )
+
+
+def _record_batches(dataset: Any, columns: list[str] | None, batch_rows: int) -> Iterator[Any]:
+    """The non-empty record batches (``pyarrow.RecordBatch``) of a dataset, read as :func:`dataset_batches` says."""
     if (dataset.schema.metadata or {}).get(_UNIFIED) is None:
         for batch in dataset.to_batches(columns=columns, batch_size=int(batch_rows)):
             if batch.num_rows:
-                yield batch.to_pandas()
+                yield batch
         return
     import pyarrow as pa
 
@@ -399,6 +439,6 @@ def dataset_batches(dataset: Any, columns: list[str] | None = None,
         try:
             for batch in fragment.to_batches(schema=dataset.schema, columns=columns, batch_size=int(batch_rows)):
                 if batch.num_rows:
-                    yield batch.to_pandas()
+                    yield batch
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
             raise ValueError(_unreadable(fragment.path, exc)) from None
