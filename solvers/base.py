@@ -64,7 +64,49 @@ class Availability:
 
 
 class TerminationCondition(enum.Enum):  # its signature is Enum's lookup and functional API; numpydoc ignore=PR01
-    """Why a solve stopped. Every native status of every adapter maps to one member."""
+    """Why a solve stopped. Every native status of every adapter maps to one member.
+
+    The ``termination`` of a :class:`SolveResult`: each adapter translates its
+    solver's own status (HiGHS' model status, Pyomo's termination condition of
+    CBC and GLPK) into one of these members, so the code above the solver
+    layer reads one vocabulary. A member's value is its name.
+
+    Attributes
+    ----------
+    optimal : TerminationCondition
+        Proved optimal (LP) or optimal within the requested MIP gap.
+    feasible : TerminationCondition
+        A feasible solution was found but the solver stopped for another reason.
+    time_limit : TerminationCondition
+        The time limit was reached; a solution may or may not be loaded.
+    iteration_limit : TerminationCondition
+        An iteration or node limit was reached.
+    infeasible : TerminationCondition
+        The model has no feasible point.
+    unbounded : TerminationCondition
+        The objective is unbounded below (minimisation).
+    infeasible_or_unbounded : TerminationCondition
+        The solver proved one of the two without telling which.
+    interrupted : TerminationCondition
+        Interrupted by the user or by a signal.
+    error : TerminationCondition
+        The solver failed (crash, bad input, licensing).
+    unknown : TerminationCondition
+        Any status the adapter could not classify (logged as a warning).
+
+    See Also
+    --------
+    SolveResult : What a solve returns, with its termination.
+    rulemodels.algorithms.Termination : Why a fit stopped; a MIP's member has the same name and value.
+
+    Examples
+    --------
+    >>> from solvers import TerminationCondition
+    >>> TerminationCondition("time_limit") is TerminationCondition.time_limit
+    True
+    >>> TerminationCondition.optimal.value
+    'optimal'
+    """
 
     optimal = "optimal"
     """Proved optimal (LP) or optimal within the requested MIP gap."""

@@ -65,3 +65,25 @@ def test_the_user_guide_speaks_to_users():
     found = [f"{page.name}: {line.strip()[:80]}" for page in sorted(GUIDE.glob("*.md"))
              for line in page.read_text(encoding="utf-8").splitlines() if re.search(r"\bissue \d+", line, re.I)]
     assert not found
+
+
+#: a threshold method called the default: `"tree"` (the default), `"tree"`, the default, the default `"tree"`
+_METHOD = r'`"(quantile|tree|quantile\+tree)"`'
+DEFAULT_CLAIM = re.compile(rf"{_METHOD},? \(?the default|the default {_METHOD}")
+
+
+def test_where_the_readme_or_the_guide_names_the_default_thresholds_it_is_the_codes():
+    """The estimators' default (and ``rulemodels fit``'s), or ``FeatureBinarizer``'s in a sentence about it."""
+    from rulemodels import BooleanRuleClassifier
+    from rulemodels.data import FeatureBinarizer
+
+    claims = 0
+    for path in [README, *sorted(GUIDE.glob("*.md"))]:
+        text = " ".join(path.read_text(encoding="utf-8").split())
+        for match in DEFAULT_CLAIM.finditer(text):
+            sentence = text[text.rfind(". ", 0, match.start()) + 1:match.end()]
+            owner = FeatureBinarizer() if "FeatureBinarizer" in sentence else BooleanRuleClassifier()
+            assert (match.group(1) or match.group(2)) == owner.thresholds, f"{path.name}: {sentence!r}"
+            claims += 1
+    assert claims >= 1  # python.md lists the estimator's parameters with their defaults
+

@@ -15,7 +15,10 @@ The main entry points (``WITH_EXAMPLES``) also have an ``Examples`` section
 from __future__ import annotations
 
 import ast
+import enum
+import importlib
 import inspect
+import pkgutil
 import textwrap
 from typing import Any
 
@@ -153,3 +156,45 @@ def test_public_functions_document_what_they_raise() -> None:
         f"{len(failures)} public functions raise an exception their docstring does not name; add a numpydoc "
         f"Raises section (after Returns) naming each, with when it is raised:\n{report}"
     )
+
+
+def public_modules() -> list[str]:
+    """Every module of ``rulemodels`` and ``solvers`` with no private part in its dotted name (the packages too)."""
+    import rulemodels
+    import solvers
+
+    names = []
+    for package in (rulemodels, solvers):
+        names.append(package.__name__)
+        names += [info.name for info in pkgutil.walk_packages(package.__path__, package.__name__ + ".")
+                  if not any(part.startswith("_") for part in info.name.split("."))]
+    return names
+
+
+def public_enums() -> dict[str, type[enum.Enum]]:
+    """Each enum class in the ``__all__`` of a public module, under the first name that exports it."""
+    found: dict[str, type[enum.Enum]] = {}
+    for name in public_modules():
+        module = importlib.import_module(name)
+        for attribute in getattr(module, "__all__", ()):
+            value = getattr(module, attribute)
+            if isinstance(value, enum.EnumMeta) and value not in found.values():
+                found[f"{name}.{attribute}"] = value
+    return found
+
+
+def test_public_enums_have_numpydoc_sections_naming_every_member() -> None:
+    """An enum's members are its API: its docstring lists each in an Attributes section, with the summary,
+    extended summary, See Also and Examples sections numpydoc asks for."""
+    enums = public_enums()
+    assert {"solvers.TerminationCondition", "rulemodels.algorithms.Termination"} <= set(enums), enums
+    failures = {}
+    for qualified, cls in enums.items():
+        documented = {name.strip() for item in NumpyDocString(inspect.cleandoc(cls.__doc__ or ""))["Attributes"]
+                      for name in item.name.split(",")}
+        missing = sorted(set(cls.__members__) - documented)
+        errors = [code for code, _ in validate(qualified)["errors"] if code in (*CHECKS, "GL08", "ES01", "SA01", "EX01")]
+        if missing or errors:
+            failures[qualified] = (missing, errors)
+    assert not failures, f"document each member in an Attributes section, with the numpydoc sections: {failures}"
+

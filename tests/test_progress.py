@@ -11,6 +11,7 @@ from __future__ import annotations
 import fcntl
 import os
 import pty
+import re
 import struct
 import subprocess
 import sys
@@ -69,6 +70,28 @@ def _run(args: list[str], *, terminal: bool, timeout: float = 600) -> tuple[int,
     finally:
         os.close(master)
     return child.returncode, stdout.decode(), b"".join(chunks).decode(errors="replace")
+
+
+def _screen(stderr: str) -> list[str]:
+    """The lines a terminal shows after ``stderr``: a carriage return goes back to the start of the line, the
+    text after it overwrites what was there (cursor movements, which tqdm uses only for nested bars, dropped)."""
+    lines: list[list[str]] = [[]]
+    column = 0
+    for char in re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", stderr.replace("\r\n", "\n")):
+        if char == "\r":
+            column = 0
+        elif char == "\n":
+            lines.append([])
+            column = 0
+        else:
+            line = lines[-1]
+            line[column:column + 1] = [char]
+            column += 1
+    return ["".join(line).rstrip() for line in lines]
+
+
+#: a bar alone on its line: "BCD:  2%|#5      | 2/100 [00:00<00:01, 76.46iter/s]" (nothing written after it)
+BAR_LINE = re.compile(r"^\S.*: +\d+%\|.*\]$")
 
 
 def _python(code: str) -> list[str]:
@@ -159,6 +182,50 @@ def test_python_fit_on_a_terminal_draws_a_bar_by_default():
     assert status == 0, stderr
     assert "fitted" in stdout
     assert MIP_BAR in stderr and "%|" in stderr and "incumbent" in stderr
+
+
+#: run in a child whose stderr is a terminal, with the bars drawn at once (no two-second delay)
+NO_DELAY = "import rulemodels.utils._progress as progress; progress.DELAY = 0.0\n"
+
+
+def test_cli_log_lines_on_a_terminal_go_above_the_bar_not_onto_its_line():
+    code = NO_DELAY + "import sys; from rulemodels.cli import main; sys.exit(main(sys.argv[1:]))"
+    status, _, stderr = _run([sys.executable, "-c", code, "-v", "fit", "liver", "--algorithm", "bcd"], terminal=True)
+    assert status == 0, stderr
+    screen = _screen(stderr)
+    bars = [line for line in screen if "%|" in line]
+    assert bars and all(BAR_LINE.match(line) for line in bars), screen
+    assert any(line.split() == ["BCD", "iter", "objective", "train", "error", "literals", "LP", "solves", "seconds"]
+               for line in screen), screen  # -v's header line, logged once the bar is drawn, on its own line
+    assert any(line.startswith("binarized 345 rows") for line in screen), screen
+
+
+def test_python_warnings_and_log_records_during_a_fit_go_above_the_bar():
+    code = """
+        import logging, warnings
+        from rulemodels import BooleanRuleCV
+        from rulemodels.datasets import load_dataset
+
+        logging.basicConfig(format="%(name)s: %(message)s")  # the user's logging, on stderr
+        warnings.simplefilter("always")
+
+        def scoring(estimator, X, y):  # user code that warns, run inside the search's bar
+            warnings.warn("scored a fold")
+            return float((estimator.predict(X) == y).mean())
+
+        X, y = load_dataset("liver")
+        BooleanRuleCV(algorithms=["bcd"], thetas=[0.05], n_clauses=[1], forms=["cnf"], cv=3, scoring=scoring,
+                      verbose=1).fit(X, y)
+    """
+    status, _, stderr = _run([sys.executable, "-c", NO_DELAY + textwrap.dedent(code)], terminal=True)
+    assert status == 0, stderr
+    screen = _screen(stderr)
+    bars = [line for line in screen if "%|" in line]
+    assert any(line.startswith("BooleanRuleCV:") for line in bars), screen
+    assert all(BAR_LINE.match(line) for line in bars), screen
+    warned = [line for line in screen if "UserWarning: scored a fold" in line]
+    assert warned and all(line.startswith("<string>:") for line in warned), screen  # each on its own line
+    assert any(line.startswith("rulemodels.estimator: binarized") for line in screen), screen
 
 
 def test_python_fit_in_a_pipe_or_with_verbose_minus_one_draws_nothing():

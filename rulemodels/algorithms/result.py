@@ -32,6 +32,34 @@ class Termination(str, enum.Enum):  # its signature is Enum's lookup and functio
     polishing) stops for its solver's reason, the member of the same value as
     the backend's :class:`~solvers.TerminationCondition` (:meth:`from_solver`);
     ``time_limit`` is shared by both.
+
+    Attributes
+    ----------
+    converged : Termination
+        No clause changed (AM/BCD), or column generation proved no improving clause exists.
+    no_improvement : Termination
+        An iteration or round did not lower the objective.
+    cycle : Termination
+        AM came back to a clause matrix it had visited.
+    max_iter : Termination
+        The iteration cap (``max_iter``) was reached.
+    time_limit : Termination
+        The fit's (or the MIP's) time limit was reached.
+    single_pass : Termination
+        A one-pass algorithm (TLP, set covering) finished.
+    optimal, feasible, iteration_limit, infeasible, unbounded, infeasible_or_unbounded, interrupted, error, unknown : Termination
+        The exact MIP's (or polishing's) solver stopped for that reason: the
+        :class:`~solvers.TerminationCondition` member of the same name says what each means.
+
+    See Also
+    --------
+    solvers.TerminationCondition : Why a solve stopped, in the solver layer.
+
+    Examples
+    --------
+    >>> from rulemodels.algorithms import Termination
+    >>> Termination.converged == "converged", f"{Termination.time_limit}"
+    (True, 'time_limit')
     """
 
     # the drivers' reasons

@@ -21,6 +21,11 @@ column with these dtypes:
   refuses as the pandas path does, with a message saying how to turn them
   into numbers.
 
+A pandas DataFrame whose columns pandas backs with pyarrow (``pandas.ArrowDtype``:
+``convert_dtypes(dtype_backend="pyarrow")``, ``read_parquet(..., dtype_backend="pyarrow")``)
+has those columns converted by :func:`to_frame` with the same dtypes, so it is
+read as the same data in polars or pyarrow is.
+
 pandas and pyarrow are imported only when needed, so importing
 :mod:`rulemodels.utils` stays cheap; pyarrow is needed only for the DataFrames
 of other libraries (polars needs it for its own ``to_pandas`` too).
@@ -168,6 +173,32 @@ def _arrow_to_pandas(table: Any, pa: Any) -> Any:
     return frame
 
 
+def _without_arrow_dtypes(frame: Any) -> Any:
+    """``frame`` with each pyarrow-backed column (``pandas.ArrowDtype``: ``bool[pyarrow]``, ``dictionary<...>[pyarrow]``,
+    ``int64[pyarrow]``, from ``convert_dtypes(dtype_backend="pyarrow")`` or ``read_parquet(..., dtype_backend="pyarrow")``)
+    converted as :func:`as_pandas` converts the same Arrow column of a polars or pyarrow DataFrame.
+
+    So such a frame is read as the same data in polars or pyarrow is: booleans
+    as ``bool``/``boolean``, dictionaries as ``category``, integers with
+    missing values as ``Int64``. pandas' own string dtype (``string[pyarrow]``
+    of the default backend) is not an ``ArrowDtype`` and is kept. The frame
+    without such a column is returned as it is.
+    """
+    import pandas as pd
+
+    positions = [j for j, dtype in enumerate(frame.dtypes) if isinstance(dtype, pd.ArrowDtype)]
+    if not positions:
+        return frame
+    import pyarrow as pa  # installed: pandas made the columns with it
+
+    table = pa.table({str(j): pa.array(frame.iloc[:, j].array) for j in positions})
+    converted = _arrow_to_pandas(table, pa)
+    frame = frame.copy(deep=False)
+    for k, j in enumerate(positions):
+        frame.isetitem(j, converted.iloc[:, k].set_axis(frame.index))
+    return frame
+
+
 def duplicated_names(names: list[str]) -> list[str]:
     """The names that occur more than once in ``names``, sorted.
 
@@ -255,7 +286,7 @@ def to_frame(X: Any, columns: list[str] | None = None, *, ensure_nonempty: bool 
 
     X = as_pandas(X)
     if isinstance(X, pd.DataFrame):
-        frame = X.set_axis(check_unique_column_names(X.columns), axis=1)
+        frame = _without_arrow_dtypes(X.set_axis(check_unique_column_names(X.columns), axis=1))
     else:
         if hasattr(X, "tocsr") or hasattr(X, "toarray"):
             raise TypeError("X is a sparse matrix, which is not supported: pass a dense array (X.toarray()) or a DataFrame")

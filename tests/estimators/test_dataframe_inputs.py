@@ -8,8 +8,10 @@ conversion is :func:`rulemodels.utils.as_pandas` (issue 39, "Any DataFrame").
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 import warnings
+from contextlib import closing
 
 import numpy as np
 import pandas as pd
@@ -112,6 +114,63 @@ def test_polars_labels_name_the_target(credit_with_nullables, pandas_fit):
 def test_the_nullable_columns_are_in_the_rule(credit_with_nullables, pandas_fit):
     """The nullable Int64 column is used by the rule, so the Int64 mapping is exercised by the fits above."""
     assert "n_late_payments" in pandas_fit.rule_.features
+
+
+#: pandas frames whose columns pandas itself backs with pyarrow (``pandas.ArrowDtype``)
+ARROW_BACKED = ("convert_dtypes", "read_parquet")
+
+
+def arrow_backed(frame: pd.DataFrame, how: str, tmp_path) -> pd.DataFrame:
+    """``frame`` with pyarrow-backed columns: ``bool[pyarrow]`` (with and without nulls), ``int64[pyarrow]`` with
+    nulls, ``double[pyarrow]``, ``string``/``large_string[pyarrow]``, and from Parquet ``dictionary<...>[pyarrow]``."""
+    if how == "convert_dtypes":
+        return frame.convert_dtypes(dtype_backend="pyarrow")
+    path = tmp_path / "frame.parquet"
+    frame.to_parquet(path)
+    return pd.read_parquet(path, dtype_backend="pyarrow")
+
+
+@pytest.fixture(scope="module")
+def with_flag(credit_with_nullables):
+    """The credit frame with a plain bool column ``paid`` too, and the model pandas fits on it."""
+    X, y = credit_with_nullables
+    X = X.assign(paid=X["n_late_payments"].fillna(0).eq(0).to_numpy(dtype=bool))
+    return X, y, fit(X, y)
+
+
+@pytest.mark.parametrize("how", ARROW_BACKED)
+def test_a_pyarrow_backed_pandas_frame_is_read_as_the_same_data(with_flag, how, tmp_path):
+    X, y, pandas_model = with_flag
+    data = arrow_backed(X, how, tmp_path)
+    dtypes = {name: str(dtype) for name, dtype in data.dtypes.items()}
+    assert dtypes["paid"] == dtypes["late"] == "bool[pyarrow]" and dtypes["n_late_payments"] == "int64[pyarrow]"
+    assert data["late"].isna().any() and data["n_late_payments"].isna().any()
+    if how == "read_parquet":
+        assert dtypes["region"].startswith("dictionary<") and dtypes["employment"] == "large_string[pyarrow]"
+    fitted = fit(data, y)
+    assert str(fitted.rule_) == str(pandas_model.rule_)
+    assert fitted.binarizer_.column_kinds_ == pandas_model.binarizer_.column_kinds_
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours, theirs = FeatureBinarizer(nan="indicator").fit(data, y), FeatureBinarizer(nan="indicator").fit(X, y)
+    assert list(ours.get_feature_names_out()) == list(theirs.get_feature_names_out())  # the flags and categories too
+    np.testing.assert_array_equal(ours.transform(data), theirs.transform(X))
+    for model in (fitted, pandas_model):  # fitted on the pyarrow-backed frame or on pandas, asked on the former
+        np.testing.assert_array_equal(model.predict(data), pandas_model.predict(X))
+        np.testing.assert_array_equal(model.predict_proba(data), pandas_model.predict_proba(X))
+        pd.testing.assert_frame_equal(model.explain(data), pandas_model.explain(X))
+
+    # the exported rule on the same rows: Python on each row's values, SQL on the frame written to SQLite
+    rule = fitted.rule_
+    truth = rule.evaluate(X)
+    np.testing.assert_array_equal(rule.evaluate(data), truth)
+    namespace: dict = {}
+    exec(rule.to_python(), namespace)
+    np.testing.assert_array_equal([namespace["predict_row"](row) for row in data.to_dict("records")], truth)
+    with closing(sqlite3.connect(":memory:")) as connection:
+        data.to_sql("data", connection, index=False)
+        selected = [bool(value) for (value,) in connection.execute(f"SELECT {rule.to_sql()} FROM data")]
+    np.testing.assert_array_equal(selected, truth)
 
 
 @pytest.mark.parametrize("kind", KINDS)
