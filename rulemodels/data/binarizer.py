@@ -61,12 +61,14 @@ class AllMissingColumnWarning(UserWarning):
 
 
 class IDLikeColumnWarning(UserWarning):
-    """A text column has (nearly) one distinct value per row and was left out.
+    """A column has (nearly) one distinct value per row, or holds row numbers, and its values were left out.
 
-    Such a column (an ID, a timestamp or date kept as text, free text) would
-    become one ``x == v`` literal per row, and a rule over it only memorises
-    the training rows. :class:`FeatureBinarizer` drops it unless
-    ``high_cardinality='keep'``.
+    Such a column (an ID, a timestamp or date kept as text, free text, a
+    record number) would become one ``x == v`` literal per row, or thresholds
+    that split the file by position, and a rule over it only memorises the
+    training rows. :class:`FeatureBinarizer` drops its values unless
+    ``high_cardinality='keep'``; with missing values its ``x is missing``
+    literal stays (the message says so).
     """
 
 
