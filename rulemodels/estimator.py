@@ -214,12 +214,16 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
         training get ``x is missing`` / ``x is not missing`` literals; the same
         holds in ``predict``, in :meth:`Rule.evaluate` and in saved rules.
         ``"error"``: refuse missing values.
-    high_cardinality : {"drop", "keep"}, default="drop"
-        ID-like columns are left out with an ``IDLikeColumnWarning``: text
-        with (nearly) one distinct value per row (IDs, dates as text), and
-        numbers that look like row numbers (at least 20 distinct integers, one
-        per row, filling at least half of their range); ``"keep"`` uses them
-        (see :class:`~rulemodels.data.FeatureBinarizer`).
+    high_cardinality : {"drop", "keep"} or list of str, default="drop"
+        ID-like columns have their values left out with an
+        ``IDLikeColumnWarning``: text with (nearly) one distinct value per row
+        (IDs, dates as text), and numbers that look like row numbers (at least
+        20 distinct integers, one per row, filling at least half of their
+        range); a column with missing values keeps its ``x is missing``
+        literal. ``"keep"`` uses them; a list names the ID-like columns, a
+        decision made already (:class:`~rulemodels.BooleanRuleCV` makes it once
+        on all its rows and passes it to its folds and its refit; see
+        :class:`~rulemodels.data.FeatureBinarizer`).
     simplify : bool, default=True
         Simplify the learned rule without changing any prediction, missing
         values included (:func:`rulemodels.rules.simplify_rule`): implied literals dropped,
@@ -470,7 +474,7 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
         n_thresholds: int = defaults.DEFAULT_N_THRESHOLDS,
         thresholds: str = defaults.DEFAULT_THRESHOLDS,
         nan: str = defaults.DEFAULT_NAN,
-        high_cardinality: str = defaults.DEFAULT_HIGH_CARDINALITY,
+        high_cardinality: str | list[str] = defaults.DEFAULT_HIGH_CARDINALITY,
         simplify: bool = defaults.DEFAULT_SIMPLIFY,
         allow_disable: bool = defaults.DEFAULT_ALLOW_DISABLE,
         disable_cost: float = defaults.DEFAULT_DISABLE_COST,

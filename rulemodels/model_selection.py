@@ -588,6 +588,11 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         ``polish`` (one MIP per fit of the search: slow, off by default)
         and ``prune`` (exact pruning of each fit's rule, on by default);
         the domain constraints hold in every fit (``docs/constraints.md``).
+        With ``high_cardinality="drop"`` the ID-like columns are decided
+        once, on all the rows given to :meth:`fit` (one
+        ``IDLikeColumnWarning`` per column), and every fold and the refit
+        use that decision (``best_estimator_.high_cardinality`` lists them),
+        so ``best_score_`` scores the model that is returned.
         ``class_weight="balanced"`` is computed on each training fold; the
         test folds are scored with ``sample_weight`` only (pair it with
         ``scoring="balanced_accuracy"`` to score the classes alike).
@@ -719,7 +724,7 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         theta_unit: str = defaults.DEFAULT_THETA_UNIT,
         min_literal_rows: float | str = defaults.DEFAULT_SEARCH_MIN_LITERAL_ROWS,
         nan: str = defaults.DEFAULT_NAN,
-        high_cardinality: str = defaults.DEFAULT_HIGH_CARDINALITY,
+        high_cardinality: str | list[str] = defaults.DEFAULT_HIGH_CARDINALITY,
         simplify: bool = defaults.DEFAULT_SIMPLIFY,
         polish: Any = defaults.DEFAULT_POLISH,
         prune: bool = defaults.DEFAULT_PRUNE,
@@ -801,6 +806,23 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
     def _base_estimator(self) -> BooleanRuleClassifier:
         return BooleanRuleClassifier(**{name: getattr(self, name) for name in _BASE_PARAMS})
 
+    @staticmethod
+    def _decided_columns(base: BooleanRuleClassifier, X: Any) -> BooleanRuleClassifier:
+        """``base`` with its ID-like columns decided once, on all the rows of ``X``, for every fold and the refit.
+
+        Whether a column is ID-like depends on the rows (a unique integer column fills a smaller share of its
+        range in a training fold than in all the rows; a text column is more nearly unique in a fold): decided
+        in each fit, a column could be kept in the folds and left out of the refit, and ``best_score_`` would
+        score another model than the one returned. The decision
+        (:meth:`~rulemodels.data.FeatureBinarizer.id_like_columns`, one ``IDLikeColumnWarning`` per
+        column) is passed as the list ``high_cardinality`` that every fit's binarizer reads, as a
+        scikit-learn ``Pipeline`` carries the decisions of its steps. ``'keep'``, or a list, is a decision
+        already.
+        """
+        if base.high_cardinality != "drop":
+            return base
+        return base.set_params(high_cardinality=base._make_binarizer().id_like_columns(X))
+
     def _splitter(self) -> Any:
         if self.cv is None or isinstance(self.cv, Integral):
             n_splits = defaults.DEFAULT_SEARCH_CV if self.cv is None else int(self.cv)
@@ -856,7 +878,7 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         check_classification_targets(y)  # before the splitter sees y; the fits check the rest
         candidates = self._candidates(self._thetas(y, sample_weight), y, sample_weight)
         check_input(X)
-        base = self._base_estimator()
+        base = self._decided_columns(self._base_estimator(), X)
         scorer = check_scoring(base, scoring=self.scoring)
         splits = list(check_cv(self._splitter(), y, classifier=True).split(X, y))
         with _log_level(self.verbose):

@@ -49,10 +49,21 @@ def _check_scalar_cells(frame: pd.DataFrame) -> None:
                 )
 
 
-def _id_like_message(name: str, distinct: int, present: int) -> str:
+def _kept_indicator(name: str, n_missing: int) -> str:
+    """What an ID-like column with missing values keeps: its ``is missing`` literal (empty without missing values)."""
+    if not n_missing:
+        return ""
+    return (
+        f"Its {n_missing} missing values are kept as a feature: the literal '{name} is missing' "
+        "(whether a row has a value at all) stays, only the values are left out. "
+    )
+
+
+def _id_like_message(name: str, distinct: int, present: int, n_missing: int = 0) -> str:
     return (
         f"column {name!r} has {distinct} distinct values in {present} rows (an ID, a date or "
-        "free text): it is left out, since one literal per value would only memorise rows. "
+        "free text): its values are left out, since one literal per value would only memorise rows. "
+        f"{_kept_indicator(name, n_missing)}"
         f"If it holds dates, convert it to numbers first, e.g. X[{name!r}] = "
         f"pd.to_datetime(X[{name!r}]).dt.year (or days since a reference date); "
         "high_cardinality='keep' (CLI: --keep-id-columns) keeps it as categories"
@@ -67,11 +78,12 @@ def _all_missing_message(name: str, n_rows: int) -> str:
     )
 
 
-def _numeric_id_message(name: str, n_present: int) -> str:
+def _numeric_id_message(name: str, n_present: int, n_missing: int = 0) -> str:
     return (
         f"column {name!r} holds {n_present} distinct integers, one per row, filling most of their range (row numbers "
         "or record IDs): "
-        "it is left out, since a threshold on it would only split the file by position. "
+        "its values are left out, since a threshold on it would only split the file by position. "
+        f"{_kept_indicator(name, n_missing)}"
         "high_cardinality='keep' (CLI: --keep-id-columns) keeps it as a number; "
         f"X.drop(columns=[{name!r}]) (CLI: --drop {name}) drops it without this warning"
     )

@@ -439,7 +439,9 @@ def read_stream(
         )
         classes_of = _Classes(np.asarray(summary.labels.index.get_indexer(classes), dtype=np.intp), factors)
     summaries = [_column_summary(name, counts, classes_of) for name, counts in summary.columns.items()]
-    approximate = [s.name for s in summaries if s.counts is None]
+    fitted = binarizer.fit_summary(summaries)
+    # an ID-like column sampled has no thresholds to approximate
+    approximate = [s.name for s in summaries if s.counts is None and s.name not in fitted.dropped_columns_]
     if approximate:
         placed = (
             "their label-aware cut points are placed from the per-class weights of a uniform sample of %d values"
@@ -449,7 +451,6 @@ def read_stream(
             "columns %s have more than %d distinct values: " + placed + " (docs/large_data.md)",
             approximate, exact_distinct, sample_size,
         )
-    fitted = binarizer.fit_summary(summaries)
     logger.info(
         "pass 1 of 2: %d rows, %d columns -> %d literals (%.1f s)",
         n_samples, len(summaries), len(fitted.literals_), time.perf_counter() - start,

@@ -56,6 +56,8 @@ class _Counts:
     keys: np.ndarray = field(default_factory=lambda: np.empty(0))  # random keys of the sample
     sample: np.ndarray = field(default_factory=lambda: np.empty(0))
     maximum: float = -np.inf
+    minimum: float = np.inf
+    integers: bool = True  # every present number is a finite integer (vacuously true without numbers)
     labelled: bool = False
     by_class: np.ndarray | None = None  # (values, labels): summed weights; None unless labelled with counts
     positive_rows: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
@@ -71,7 +73,8 @@ class _Counts:
         merged = _Counts(
             self.n_rows + other.n_rows, self.n_missing + other.n_missing, self.text or other.text,
             self.category_dtype and other.category_dtype, self.numbers_only and other.numbers_only,
-            maximum=max(self.maximum, other.maximum), labelled=labelled,
+            maximum=max(self.maximum, other.maximum), minimum=min(self.minimum, other.minimum),
+            integers=self.integers and other.integers, labelled=labelled,
         )
         if self.counts is None or other.counts is None:
             merged.values, merged.counts = np.empty(0), None
@@ -196,7 +199,8 @@ def _column_counts(
                 counts.by_class = _by_label(np.asarray(inverse).ravel(), distinct.size, labels, weights, n_labels)
         else:
             counts.values, counts.counts, counts.by_class = np.empty(0), None, None
-        counts.maximum = float(x.max())
+        counts.maximum, counts.minimum = float(x.max()), float(x.min())
+        counts.integers = bool(np.all(np.isfinite(x) & (x == np.round(x))))
         keys = np.random.default_rng(list(seed)).random(x.size)
         keep = np.argpartition(keys, size)[:size] if keys.size > size else slice(None)
         counts.keys, counts.sample = keys[keep], x[keep]
@@ -301,7 +305,8 @@ def _column_summary(name: str, counts: _Counts, classes: _Classes | None = None)
                 class_weights[np.arange(values.size), codes] = counts.sample_weights[order] * classes.factors[codes]
         return ColumnSummary(
             name, categorical, counts.n_rows, counts.n_missing, values, counts.counts, counts.maximum, counts.category_dtype,
-            class_weights, n_weighted,
+            class_weights, n_weighted, minimum=counts.minimum,
+            integers=not categorical and counts.integers and counts.n_rows > counts.n_missing,
         )
     # an object column holding only numbers: numeric, its counted values read as numbers
     numbers = numeric_column_values(pd.Series(counts.values, dtype=object), name)

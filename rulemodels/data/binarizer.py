@@ -61,12 +61,14 @@ class AllMissingColumnWarning(UserWarning):
 
 
 class IDLikeColumnWarning(UserWarning):
-    """A text column has (nearly) one distinct value per row and was left out.
+    """A column has (nearly) one distinct value per row, or holds row numbers, and its values were left out.
 
-    Such a column (an ID, a timestamp or date kept as text, free text) would
-    become one ``x == v`` literal per row, and a rule over it only memorises
-    the training rows. :class:`FeatureBinarizer` drops it unless
-    ``high_cardinality='keep'``.
+    Such a column (an ID, a timestamp or date kept as text, free text, a
+    record number) would become one ``x == v`` literal per row, or thresholds
+    that split the file by position, and a rule over it only memorises the
+    training rows. :class:`FeatureBinarizer` drops its values unless
+    ``high_cardinality='keep'``; with missing values its ``x is missing``
+    literal stays (the message says so).
     """
 
 
@@ -115,9 +117,9 @@ class _ColumnPlan:
 
     @property
     def width(self) -> int:
-        if self.kind == "dropped":
-            return 0
         per_value = 2 if self.negations else 1
+        if self.kind == "dropped":  # an ID-like column: its missing indicator only
+            return per_value if self.indicator else 0
         if self.kind == "flag":
             body = per_value
         else:
@@ -127,8 +129,7 @@ class _ColumnPlan:
     def literals(self) -> list[Literal]:
         """Output literals of this column, in output order."""
         name = self.name
-        if self.kind == "dropped":
-            return []
+        body: list[Literal] = []
         if self.kind == "threshold":
             body = [Literal(name, "<=", t) for t in self.values]
             if self.negations:
@@ -221,6 +222,11 @@ class ColumnSummary:
         Numeric column, with ``class_weights``: the rows of the whole column (not of the sample) whose value
         is present and finite and whose weight is positive; the floor of ``min_leaf_rows`` is that many rows'
         mean weight, ``sum(class_weights) / n_weighted_rows`` (of the sample's weights for a sample).
+    minimum : float, default=nan
+        Numeric column: its smallest present value (exact, also when ``values`` is a sample).
+    integers : bool, default=False
+        Numeric column: every present value is a finite integer (exact, also when ``values`` is a sample).
+        With ``minimum``, ``maximum`` and the row counts, what the ID-like check of a sampled column reads.
     """
 
     name: str
@@ -233,6 +239,8 @@ class ColumnSummary:
     category_dtype: bool = False
     class_weights: np.ndarray | None = None
     n_weighted_rows: int = 0
+    minimum: float = float("nan")
+    integers: bool = False
 
 
 def _column_kind(plan: _ColumnPlan, column: pd.Series, categorical: bool) -> ColumnKind:
@@ -332,15 +340,27 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         every other literal of a column is 0 on rows where it is missing,
         including at transform time for columns that had no missing values
         at fit time.
-    high_cardinality : {'drop', 'keep'}, default='drop'
+    high_cardinality : {'drop', 'keep'} or list of str, default='drop'
         What to do with an ID-like column: a categorical column whose present
         values are (nearly) all distinct (at least 20 distinct values, and at
         least 90 % of its present values), or a numeric one that looks like
         row numbers (at least 20 distinct integers, one per row, filling at
         least half of the integers from their minimum to their maximum).
-        ``'drop'`` leaves it out (no literals) with an
-        :class:`IDLikeColumnWarning`; ``'keep'`` makes one category per value,
-        or thresholds on the numbers.
+        ``'drop'`` leaves its values out (no value literals) with an
+        :class:`IDLikeColumnWarning`; with ``nan='indicator'`` a column with
+        missing values keeps its ``x is missing`` (and ``x is not missing``)
+        literals, since whether a row has an ID at all (a refund, a coupon)
+        memorises no row. ``'keep'`` makes one category per value, or
+        thresholds on the numbers. A list names the ID-like columns: a
+        decision made already, e.g. by :meth:`id_like_columns` on all the rows
+        of which :meth:`fit` sees a part (:class:`~rulemodels.BooleanRuleCV`
+        decides once for its folds and its refit); those columns are treated
+        as ``'drop'`` treats an ID-like one, without a warning, and the others
+        are kept. A Parquet or Dask fit (:meth:`fit_summary`) decides from the
+        counts, and for a numeric column with more distinct values than it
+        counts, from its exact row counts, minimum, maximum and whether all
+        its values are integers, with the uniform sample showing that no
+        value repeats.
     categorical : 'auto' or list of str, default='auto'
         Columns to treat as categorical. ``'auto'``: columns of object,
         string or category dtype, except object columns whose present values
@@ -368,11 +388,12 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         Training categories of each categorical column, in output order;
         empty for a column with a single category.
     dropped_columns_ : list of str
-        ID-like columns left out (see ``high_cardinality``): text with one
-        value per row, and numbers that look like row numbers (at least 20
-        distinct integers, one per row, filling at least half of the integers
-        from their minimum to their maximum), each with an
-        :class:`IDLikeColumnWarning`.
+        ID-like columns whose values are left out (see ``high_cardinality``):
+        text with one value per row, and numbers that look like row numbers
+        (at least 20 distinct integers, one per row, filling at least half of
+        the integers from their minimum to their maximum), each with an
+        :class:`IDLikeColumnWarning`. One with missing values keeps its
+        missing-value literals.
     constant_columns_ : list of str
         Columns that yield no literals because they hold one value (or none)
         in every training row; a column missing in every row also gives an
@@ -475,7 +496,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         thresholds: str = defaults.BINARIZER_THRESHOLDS,
         negations: bool = True,
         nan: str = "error",
-        high_cardinality: str = defaults.DEFAULT_HIGH_CARDINALITY,
+        high_cardinality: str | list[str] = defaults.DEFAULT_HIGH_CARDINALITY,
         categorical: str | list[str] = "auto",
         round_thresholds: bool = True,
         min_leaf_rows: float | str = defaults.DEFAULT_MIN_LEAF_ROWS,
@@ -636,6 +657,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             raise ValueError(_missing_message(name, summary.n_missing))
         indicator = 0 < summary.n_missing < summary.n_rows
         negations = bool(self.negations)
+        listed = self._listed_id_columns()
         if summary.n_missing == summary.n_rows > 0:
             warnings.warn(_all_missing_message(name, summary.n_missing), AllMissingColumnWarning, stacklevel=4)
         if categorical:
@@ -646,13 +668,17 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
                 mixed = _mixed_numbers_and_strings(pd.Series(np.repeat(values, summary.counts), dtype=object))
                 if mixed is not None:
                     raise ValueError(_mixed_message(name, *mixed))
-            if self._id_like_counts(len(values), summary.n_rows - summary.n_missing, name):
-                return _ColumnPlan(name, "dropped", (), False, negations, start), ColumnKind(
+            if (listed is not None and name in listed) or (
+                    listed is None and self._id_like_counts(len(values), summary.n_rows - summary.n_missing, name,
+                                                            summary.n_missing)):
+                return _ColumnPlan(name, "dropped", (), indicator, negations, start), ColumnKind(
                     "categorical", category_values(values))
             kind, found = self._fit_categories(pd.Series(values, dtype=object), name)
             return _ColumnPlan(name, kind, found, indicator, negations, start), ColumnKind(
                 "categorical", category_values(values))
         values = np.asarray(summary.values, dtype=float)
+        if (listed is not None and name in listed) or (summary.counts is None and self._is_sampled_numeric_id(summary)):
+            return _ColumnPlan(name, "dropped", (), indicator, negations, start), ColumnKind("numeric")
         if summary.counts is None:  # a sample: more distinct values than counted, so neither constant nor a flag
             sample = values[np.isfinite(values)]
             thresholds = self._summary_thresholds(
@@ -663,8 +689,8 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             return _ColumnPlan(name, "threshold", (), indicator, negations, start), ColumnKind("numeric")
         if np.isin(values, (0.0, 1.0)).all():
             return _ColumnPlan(name, "flag", (), indicator, negations, start), ColumnKind("flag")
-        if self._is_numeric_id(int(np.sum(summary.counts)), values, name):
-            return _ColumnPlan(name, "dropped", (), False, negations, start), ColumnKind("numeric")
+        if self._is_numeric_id(int(np.sum(summary.counts)), values, name, summary.n_missing):
+            return _ColumnPlan(name, "dropped", (), indicator, negations, start), ColumnKind("numeric")
         finite = np.isfinite(values)
         sorted_finite = _RepeatedValues(values[finite], np.asarray(summary.counts)[finite])
         thresholds = self._summary_thresholds(
@@ -721,33 +747,92 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         indicator = 0 < n_missing < len(column)
         if n_missing == len(column) > 0:
             warnings.warn(_all_missing_message(name, n_missing), AllMissingColumnWarning, stacklevel=4)
+        listed = self._listed_id_columns()
+        if listed is not None and name in listed:  # decided already (e.g. by BooleanRuleCV on all its rows)
+            return _ColumnPlan(name, "dropped", (), indicator, bool(self.negations), start)
         if is_categorical:
-            if self._is_id_like(column[~missing], name):
-                return _ColumnPlan(name, "dropped", (), False, bool(self.negations), start)
+            if listed is None and self._is_id_like(column[~missing], name, n_missing):
+                return _ColumnPlan(name, "dropped", (), indicator, bool(self.negations), start)
             kind, values = self._fit_categories(column[~missing], name)
         else:
             kind, values = self._fit_numeric(column, name, missing, labels)
-            if kind == "dropped":
-                return _ColumnPlan(name, "dropped", (), False, bool(self.negations), start)
+            if kind == "dropped":  # its values left out; whether it is missing stays a literal
+                return _ColumnPlan(name, "dropped", (), indicator, bool(self.negations), start)
         if kind != "flag" and not values:
             logger.debug("column %r is constant (or, with label-aware thresholds, no cut lowers the impurity); "
                          "it yields no value literals", name)
         return _ColumnPlan(name, kind, values, indicator, bool(self.negations), start)
 
-    def _is_id_like(self, present: pd.Series, name: str) -> bool:
-        """Whether to drop ``name`` as ID-like (warns when it does; see ``high_cardinality``)."""
-        return self._id_like_counts(int(present.nunique(dropna=True)), len(present), name)
+    def _listed_id_columns(self) -> frozenset[str] | None:
+        """The ID-like columns named by ``high_cardinality`` (a decision made already), or None for ``'drop'``
+        and ``'keep'`` (decided here, on the rows :meth:`fit` sees)."""
+        if isinstance(self.high_cardinality, str):
+            return None
+        return frozenset(str(name) for name in self.high_cardinality)
 
-    def _id_like_counts(self, distinct: int, n_present: int, name: str) -> bool:
-        """:meth:`_is_id_like` from the counts: ``distinct`` values among ``n_present`` present ones."""
+    def id_like_columns(self, X: Any) -> list[str]:
+        """The columns :meth:`fit` would leave out of ``X`` as ID-like, each with its :class:`IDLikeColumnWarning`.
+
+        The decision of ``high_cardinality='drop'`` made once, on all of ``X``, so that fits on parts of it can
+        share it: :class:`~rulemodels.BooleanRuleCV` makes it on all the rows given to its ``fit`` and passes
+        the list as ``high_cardinality`` to the fit of every fold and to the refit, so the folds score the
+        model the refit returns (a column that fills half its range in all the rows may not in a fold).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Raw data, as for :meth:`fit`.
+
+        Returns
+        -------
+        list of str
+            The ID-like columns, in the order of ``X``'s columns: none with ``high_cardinality='keep'``, the
+            listed columns of ``X`` when ``high_cardinality`` is a list.
+        """
+        validate_params(self)
+        frame, _ = _checked_frame(X)
+        _check_cells(frame)
+        listed = self._listed_id_columns()
+        if listed is not None:
+            return [name for name in frame.columns if name in listed]
         if self.high_cardinality == "keep":
+            return []
+        categorical = self._categorical_columns(frame)
+        found = []
+        for name in frame.columns:
+            column = frame[name]
+            missing = np.asarray(pd.isna(column), dtype=bool)
+            n_missing = int(missing.sum())
+            if name in categorical:
+                dropped = self._is_id_like(column[~missing], name, n_missing)
+            else:
+                distinct = np.unique(numeric_column_values(column, name)[~missing])
+                dropped = not np.isin(distinct, (0.0, 1.0)).all() and self._is_numeric_id(
+                    int((~missing).sum()), distinct, name, n_missing)
+            if dropped:
+                found.append(name)
+        return found
+
+    def _is_id_like(self, present: pd.Series, name: str, n_missing: int = 0) -> bool:
+        """Whether to drop ``name`` as ID-like (warns when it does; see ``high_cardinality``)."""
+        return self._id_like_counts(int(present.nunique(dropna=True)), len(present), name, n_missing)
+
+    def _id_like_counts(self, distinct: int, n_present: int, name: str, n_missing: int = 0) -> bool:
+        """:meth:`_is_id_like` from the counts: ``distinct`` values among ``n_present`` present ones (and
+        ``n_missing`` missing ones, whose indicator stays)."""
+        if self.high_cardinality != "drop":  # 'keep', or a list decided already
             return False
         if distinct < ID_LIKE_MIN_DISTINCT or distinct < ID_LIKE_SHARE * n_present:
             return False
-        warnings.warn(_id_like_message(name, distinct, n_present), IDLikeColumnWarning, stacklevel=3)
+        warnings.warn(_id_like_message(name, distinct, n_present, self._kept_missing(n_missing)), IDLikeColumnWarning,
+                      stacklevel=3)
         return True
 
-    def _is_numeric_id(self, n_present: int, distinct: np.ndarray, name: str) -> bool:
+    def _kept_missing(self, n_missing: int) -> int:
+        """The missing values whose indicator an ID-like column keeps (0 without ``nan='indicator'``)."""
+        return n_missing if self.nan == "indicator" else 0
+
+    def _is_numeric_id(self, n_present: int, distinct: np.ndarray, name: str, n_missing: int = 0) -> bool:
         """Whether to drop the numeric column ``name`` as row numbers (warns when it does).
 
         ``distinct`` are the sorted distinct values of its ``n_present``
@@ -756,15 +841,38 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         :data:`ID_LIKE_DENSITY` of the integers from their minimum to their
         maximum: a rule from the counts alone, so a fit on Parquet or Dask
         (:meth:`fit_summary`) decides as the in-memory fit does.
-        ``high_cardinality='keep'`` keeps every column.
+        ``high_cardinality='keep'`` (or a list, a decision made already) keeps every column it does not list.
         """
-        if self.high_cardinality == "keep" or distinct.size < ID_LIKE_MIN_DISTINCT or distinct.size != n_present:
+        if self.high_cardinality != "drop" or distinct.size < ID_LIKE_MIN_DISTINCT or distinct.size != n_present:
             return False
         if not (np.isfinite(distinct[0]) and np.isfinite(distinct[-1])) or not np.all(distinct == np.round(distinct)):
             return False
         if distinct.size < ID_LIKE_DENSITY * (distinct[-1] - distinct[0] + 1):
             return False
-        warnings.warn(_numeric_id_message(name, int(distinct.size)), IDLikeColumnWarning, stacklevel=5)
+        warnings.warn(_numeric_id_message(name, int(distinct.size), self._kept_missing(n_missing)), IDLikeColumnWarning,
+                      stacklevel=5)
+        return True
+
+    def _is_sampled_numeric_id(self, summary: ColumnSummary) -> bool:
+        """:meth:`_is_numeric_id` of a column summarised by a sample (more distinct values than the pass counts).
+
+        What the summary knows exactly decides: its present rows, that more than the counting cap of them are
+        distinct (at least :data:`ID_LIKE_MIN_DISTINCT`), that all are integers (``summary.integers``), and
+        its minimum and maximum, between which the present rows must fill at least :data:`ID_LIKE_DENSITY` of
+        the integers. That each value is on one row only is read from the uniform sample of the rows: no
+        value repeats in it (a column whose values repeat shows repeats in a sample of thousands of rows).
+        """
+        if self.high_cardinality != "drop" or not summary.integers:
+            return False
+        n_present = summary.n_rows - summary.n_missing
+        low, high = float(summary.minimum), float(summary.maximum)
+        sample = np.asarray(summary.values, dtype=float)
+        if n_present < ID_LIKE_MIN_DISTINCT or not (np.isfinite(low) and np.isfinite(high)):
+            return False
+        if n_present < ID_LIKE_DENSITY * (high - low + 1) or np.unique(sample).size != sample.size:
+            return False
+        warnings.warn(_numeric_id_message(summary.name, n_present, self._kept_missing(summary.n_missing)),
+                      IDLikeColumnWarning, stacklevel=5)
         return True
 
     def _fit_categories(self, present: pd.Series, name: str) -> tuple[str, tuple[Any, ...]]:
@@ -785,7 +893,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             return "threshold", ()
         if np.isin(distinct, (0.0, 1.0)).all():
             return "flag", ()
-        if self._is_numeric_id(int((~missing).sum()), distinct, name):
+        if self._is_numeric_id(int((~missing).sum()), distinct, name, int(missing.sum())):
             return "dropped", ()
         if labels is None:
             return "threshold", tuple(float(t) for t in self._thresholds(x[~missing], distinct))
@@ -893,6 +1001,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             return []
         s = plan.start
         pairs: list[tuple[int, int]] = []
+        body = 0  # an ID-like column ("dropped"): its missing indicator only
         if plan.kind in ("threshold", "category"):
             k = plan.n_values
             pairs += [(s + i, s + k + i) for i in range(k)]
@@ -1004,7 +1113,10 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         missing = np.asarray(pd.isna(column), dtype=bool)
         if self.nan == "error" and missing.any():
             raise ValueError(_missing_message(plan.name, int(missing.sum())))
-        if plan.kind == "category":
+        parts: list[np.ndarray] = []
+        if plan.kind == "dropped":  # an ID-like column: only whether it is missing
+            pass
+        elif plan.kind == "category":
             codes = _category_codes(column, plan.values)[:, None]
             index = np.arange(plan.n_values)[None, :]
             positive, negative = codes == index, (codes != index) & ~missing[:, None]
@@ -1013,7 +1125,8 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         else:
             x = _numeric_values(column, plan.name)[:, None]
             positive, negative = x == 1, x == 0
-        parts = [positive, negative] if plan.negations else [positive]
+        if plan.kind != "dropped":
+            parts = [positive, negative] if plan.negations else [positive]
         if plan.indicator:
             parts.append(missing[:, None])
             if plan.negations:

@@ -189,7 +189,7 @@ PARAMETERS: dict[str, list[Any]] = {
     "n_thresholds": [Interval(Integral, 1, None, closed="left")],
     "thresholds": [Options(defaults.THRESHOLD_METHODS)],
     "nan": [Options(defaults.NAN_POLICIES)],
-    "high_cardinality": [Options(defaults.HIGH_CARDINALITY_POLICIES)],
+    "high_cardinality": [Options(defaults.HIGH_CARDINALITY_POLICIES), list, tuple],
     "simplify": ["boolean"],
     "allow_disable": ["boolean"],
     "disable_cost": [Interval(Real, 0, None, closed="left")],

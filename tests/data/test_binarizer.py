@@ -652,6 +652,70 @@ def test_id_like_text_columns_are_dropped_with_a_warning_unless_kept() -> None:
         FeatureBinarizer().fit(X[["group", "x"]])
 
 
+def coupon_frame(n: int = 200, seed: int = 0) -> pd.DataFrame:
+    """A coupon code (text, one per row where present) and a refund number (row numbers where present), each
+    missing on some rows, beside an ordinary column."""
+    rng = np.random.default_rng(seed)
+    has_coupon, has_refund = rng.random(n) < 0.4, rng.random(n) < 0.5
+    refund = np.full(n, np.nan)
+    refund[has_refund] = rng.permutation(int(has_refund.sum())) + 1000  # record numbers, shuffled
+    return pd.DataFrame({
+        "coupon": pd.Series([f"C{k:06d}" if h else None for k, h in enumerate(has_coupon)], dtype=object),
+        "refund": refund,
+        "age": rng.integers(18, 80, n),
+    })
+
+
+@pytest.mark.parametrize("fit", ["rows", "summaries"])
+def test_an_id_like_column_with_missing_values_keeps_its_missing_indicator_and_the_warning_says_so(fit: str, tmp_path) -> None:
+    from rulemodels.data import read_stream
+    from rulemodels.data.binarizer import IDLikeColumnWarning
+
+    X = coupon_frame()
+    with pytest.warns(IDLikeColumnWarning, match=r"column 'coupon' .* values are left out.*missing values are kept "
+                                                 r"as a feature: the literal 'coupon is missing'") as caught:
+        if fit == "rows":
+            binarizer = FeatureBinarizer(nan="indicator").fit(X)
+        else:
+            pytest.importorskip("pyarrow")
+            X.assign(label=np.arange(len(X)) % 2).to_parquet(tmp_path / "coupons.parquet", row_group_size=50)
+            binarizer = read_stream(tmp_path / "coupons.parquet", "label", binarizer=FeatureBinarizer(nan="indicator"),
+                                    batch_rows=50).binarizer
+    messages = [str(w.message) for w in caught if issubclass(w.category, IDLikeColumnWarning)]
+    assert any("column 'refund'" in m and "the literal 'refund is missing'" in m for m in messages)
+    assert binarizer.dropped_columns_ == ["coupon", "refund"]
+    assert [str(lit) for lit in binarizer.literals_ if lit.feature != "age"] == [
+        "coupon is missing", "coupon is not missing", "refund is missing", "refund is not missing"]
+    A = binarizer.transform(X)
+    for k, lit in enumerate(binarizer.literals_):
+        assert np.array_equal(A[:, k].astype(bool), lit.evaluate(X)), str(lit)
+    assert (0, 1) in binarizer.complements_ and (2, 3) in binarizer.complements_  # each indicator and its negation
+    # without missing values (or without indicators) the column still yields nothing
+    full = X.assign(coupon=[f"C{k:06d}" for k in range(len(X))])
+    with pytest.warns(IDLikeColumnWarning) as caught:
+        assert "coupon" not in {lit.feature for lit in FeatureBinarizer(nan="indicator").fit(full).literals_}
+    assert not any("kept as a feature" in str(w.message) for w in caught if "'coupon'" in str(w.message))
+
+
+def test_a_list_of_id_like_columns_is_a_decision_made_already() -> None:
+    from rulemodels.data.binarizer import IDLikeColumnWarning
+
+    X = coupon_frame().assign(rownumber=np.arange(200))
+    with pytest.warns(IDLikeColumnWarning) as caught:
+        decided = FeatureBinarizer(nan="indicator").id_like_columns(X)
+    assert decided == ["coupon", "refund", "rownumber"] and len(caught) == 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", IDLikeColumnWarning)  # the list is the decision: no warning
+        listed = FeatureBinarizer(nan="indicator", high_cardinality=["refund", "age"]).fit(X)
+        assert FeatureBinarizer(high_cardinality=["age"]).id_like_columns(X) == ["age"]
+    assert listed.dropped_columns_ == ["refund", "age"]
+    assert "coupon" in listed.categories_ and "rownumber" in listed.thresholds_  # not listed: kept, as with 'keep'
+    assert {str(lit) for lit in listed.literals_ if lit.feature in ("refund", "age")} == {
+        "refund is missing", "refund is not missing"}
+    with pytest.warns(IDLikeColumnWarning):
+        assert FeatureBinarizer(nan="indicator").fit(X).dropped_columns_ == decided
+
+
 def test_list_valued_cells_are_refused_with_a_clear_message() -> None:
     X = pd.DataFrame({"tags": [[1, 2], [3], [4]], "x": [1.0, 2.0, 3.0]})
     with pytest.raises(ValueError, match=r"column 'tags' holds lists \(e.g. \[1, 2\]\).*expand them into separate columns"):

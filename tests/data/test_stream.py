@@ -324,3 +324,31 @@ def test_integers_beside_floats_are_read_as_float64_and_a_value_float64_cannot_h
     huge = two_files(tmp_path / "huge", ints.assign(k=np.arange(150) + 2**60), floats)
     with pytest.raises(ValueError, match=rf"data file '{huge / 'part-0.parquet'}' could not be read with the types unified"):
         list(parquet_batches(huge))
+
+
+def test_a_sampled_numeric_column_is_checked_for_row_numbers_with_what_is_known_exactly(tmp_path):
+    """More distinct values than the pass counts: the ID check reads the exact rows, minimum, maximum and
+    integers, and the sample for repeats; record numbers are dropped (their missing indicator kept), and
+    repeated, fractional or sparse values are not."""
+    rng = np.random.default_rng(11)
+    n = 6_000
+    record = (rng.permutation(n) + 50_000).astype(float)
+    record[rng.random(n) < 0.1] = np.nan  # records without a number: their indicator stays
+    frame = pd.DataFrame({
+        "record": record,
+        "repeated": rng.permutation(np.repeat(np.arange(n // 2), 2)),  # each value twice: not one per row
+        "fraction": rng.permutation(n) + 0.5,  # unique but not integers
+        "sparse": rng.choice(10 * n, size=n, replace=False),  # unique integers filling a tenth of their range
+        "label": rng.integers(0, 2, n),
+    })
+    frame.to_parquet(tmp_path / "records.parquet", row_group_size=1_000)
+    with pytest.warns(IDLikeColumnWarning, match=r"column 'record' holds \d+ distinct integers.*'record is missing'"):
+        data = read_stream(tmp_path / "records.parquet", "label", binarizer=binarizer(), batch_rows=1_000,
+                           exact_distinct=500, sample_size=2_000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", IDLikeColumnWarning)
+        fitted = binarizer().fit(frame.drop(columns="label"))
+    assert data.binarizer.dropped_columns_ == ["record"] == fitted.dropped_columns_
+    assert [str(lit) for lit in data.binarizer.literals_ if lit.feature == "record"] == [
+        "record is missing", "record is not missing"]
+    assert set(data.approximate) == {"repeated", "fraction", "sparse"}

@@ -382,3 +382,34 @@ def test_both_forms_on_a_liver_fold_without_missing_values_do_not_stop():
     for form in ("dnf", "cnf"):
         rule = BooleanRuleClassifier(algorithm="bcd", theta=0.002, n_clauses=3, form=form).fit(X, y).rule_
         assert all(lit.op not in ("is_nan", "not_nan") for lit in rule.literals)
+
+
+def amounts_in_cents(n: int = 600, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
+    """A unique integer column that carries the signal (amounts in cents): it fills 55 % of its range in all the
+    rows, 44 % in a training fold of five, so it looks like record numbers in the rows but not in a fold."""
+    rng = np.random.default_rng(seed)
+    cents = rng.choice(int(n / 0.55), size=n, replace=False) + 1000
+    y = (cents > np.quantile(cents, 0.63)).astype(int)
+    y = np.where(rng.random(n) < 0.03, 1 - y, y)
+    return pd.DataFrame({"amount": cents, "other": rng.normal(size=n)}), y
+
+
+def test_the_id_like_decision_is_made_once_for_the_folds_and_the_refit():
+    """The folds score the model that is returned: a column left out of the refit is left out of every fold."""
+    from rulemodels import IDLikeColumnWarning
+
+    X, y = amounts_in_cents()
+    folds = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
+    density = [len(train) / (np.ptp(X["amount"].iloc[train]) + 1) for train, _ in folds]
+    assert max(density) < 0.5 < len(X) / (np.ptp(X["amount"]) + 1)  # kept in each fold alone, dropped in all the rows
+    with pytest.warns(IDLikeColumnWarning) as caught:
+        cv = BooleanRuleCV(cv=folds, thetas=(0.01, 0.05), n_clauses=(1,), **ONE, **FAST).fit(X, y)
+    assert [str(w.message).split(" holds")[0] for w in caught if w.category is IDLikeColumnWarning] == ["column 'amount'"]
+    refit_accuracy = float(np.mean(cv.predict(X) == y))
+    # before, the folds kept the column (best_score_ 0.95) and the refit returned a constant (accuracy 0.62)
+    assert cv.best_score_ < 0.7 and refit_accuracy < 0.7
+    assert cv.best_estimator_.binarizer_.dropped_columns_ == ["amount"]
+    assert cv.best_estimator_.high_cardinality == ["amount"]  # the decision, as every fold's fit read it
+    # the returned configuration's own cross-validated score is best_score_
+    again = cross_val_score(clone(cv.best_estimator_), X, y, cv=folds)
+    assert np.mean(again) == pytest.approx(cv.best_score_, abs=1e-12)

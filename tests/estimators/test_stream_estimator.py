@@ -233,3 +233,53 @@ def test_a_dask_pass_on_a_cluster_shows_its_seconds_and_learns_the_same_rule(mix
     streamed = BooleanRuleClassifier(**SETTINGS).fit(data, "label")
     assert "Dask pass" in stream.getvalue()
     assert str(streamed.rule_) == str(BooleanRuleClassifier(**SETTINGS).fit(frame, y).rule_)
+
+
+# -- ID-like columns ----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def record_numbers(tmp_path_factory):
+    """120,000 rows with a shuffled record number (more distinct values than a Parquet or Dask fit counts, so
+    its summary is a sample) whose first 12,000 records are all positive, a leak a rule would take."""
+    import pandas as pd
+
+    rng = np.random.default_rng(5)
+    n = 120_000
+    x = rng.integers(0, 10, n)
+    rid = rng.permutation(n) + 1
+    y = np.where(rng.random(n) < 0.8, x >= 5, x < 5).astype(int)
+    y[rid <= 12_000] = 1
+    frame = pd.DataFrame({"rid": rid, "x": x})
+    path = tmp_path_factory.mktemp("parquet") / "records.parquet"
+    frame.assign(label=y).to_parquet(path, row_group_size=20_000)
+    assert n > defaults.STREAM_EXACT_DISTINCT
+    return frame, y, path
+
+
+def streamed_id_fit(data, *args):
+    from rulemodels import IDLikeColumnWarning
+
+    with pytest.warns(IDLikeColumnWarning, match=r"column 'rid' holds 120000 distinct integers, one per row"):
+        return BooleanRuleClassifier(**SETTINGS).fit(data, *args)
+
+
+def test_a_parquet_fit_drops_a_shuffled_record_number_as_the_in_memory_fit_does(record_numbers):
+    """Before, the summary's ID check was skipped for a sampled column, and the rule read ``rid <= 11991``."""
+    from rulemodels import IDLikeColumnWarning
+    from rulemodels.data import FeatureBinarizer
+
+    frame, _, path = record_numbers
+    streamed = streamed_id_fit(path, "label")
+    with pytest.warns(IDLikeColumnWarning):
+        in_memory = FeatureBinarizer(thresholds="quantile").fit(frame)
+    assert streamed.binarizer_.dropped_columns_ == ["rid"] == in_memory.dropped_columns_
+    assert streamed.rule_.features == ("x",) and streamed.sampled_thresholds_ == []
+
+
+def test_a_dask_fit_drops_a_shuffled_record_number_too(record_numbers, dask_client):
+    import dask.dataframe as dd
+
+    frame, y, _ = record_numbers
+    streamed = streamed_id_fit(dd.from_pandas(frame.assign(label=y), npartitions=4), "label")
+    assert streamed.binarizer_.dropped_columns_ == ["rid"] and streamed.rule_.features == ("x",)

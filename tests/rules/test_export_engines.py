@@ -276,6 +276,31 @@ def test_learned_rules_of_the_bundled_datasets_are_exact_on_every_engine(name, p
     assert_every_engine_agrees(rules, X, Tables(X, postgres))
 
 
+def test_rules_on_the_missing_indicator_of_id_like_columns_are_exact_on_every_engine(postgres):
+    """An ID-like column (a coupon code, a refund number) keeps only its ``is missing`` literals: a rule over
+    them predicts the same in predict, every engine and every export."""
+    rng = np.random.default_rng(4)
+    n = 300
+    has_coupon, has_refund = rng.random(n) < 0.4, rng.random(n) < 0.5
+    refund = np.full(n, np.nan)  # float with NaN, as read from a CSV file
+    refund[has_refund] = rng.permutation(int(has_refund.sum())) + 10_000
+    X = pd.DataFrame({
+        "coupon": pd.Series([f"C{k:06d}" if h else None for k, h in enumerate(has_coupon)], dtype=object),
+        "refund": refund, "age": rng.integers(18, 80, n),
+    })
+    y = np.where(rng.random(n) < 0.93, has_coupon & ~has_refund, ~(has_coupon & ~has_refund)).astype(int)
+    rules = []
+    for form in ("dnf", "cnf"):
+        with pytest.warns(UserWarning, match="kept as a feature"):
+            clf = BooleanRuleClassifier(form=form, n_clauses=2, theta=0.01).fit(X, y)
+        assert clf.binarizer_.dropped_columns_ == ["coupon", "refund"]
+        assert {"coupon", "refund"} <= set(clf.rule_.features)
+        assert {lit.op for lit in clf.rule_.literals if lit.feature in ("coupon", "refund")} <= {"is_nan", "not_nan"}
+        assert np.array_equal(clf.predict(X) == 1, clf.rule_.evaluate(X))
+        rules += [clf.rule_, clf.raw_rule_, clf.rule_.negate()]
+    assert_every_engine_agrees(rules, X, Tables(X, postgres))
+
+
 # ---------------------------------------------------------------------------
 # Constants, long clauses, names
 # ---------------------------------------------------------------------------
