@@ -287,6 +287,16 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
       ``round_thresholds=False``), so it never merges two of them.
       ``'quantile+tree'``: the quantile thresholds plus the tree's cuts that
       separate other values than they do.
+    * A column of float32 or float16 numbers (numpy, pandas' ``Float32``,
+      Arrow's ``float``/``halffloat``) gets its thresholds in its own
+      precision: each is a decimal in the lower half of the gap between two
+      numbers of its dtype (between float32's 0.3 and 0.4 it is 0.35: the
+      decimal 0.4 is float32's 0.4 to an engine that compares in float32 and
+      a number below it to one that widens to float64). Read in the column's
+      precision, in float64 or exactly, it splits every number of that dtype
+      alike, so ``predict`` and every export agree on such a column. With
+      ``round_thresholds=False`` each quantile or midpoint is written so, at
+      the column's number at or below it.
     * Numeric column with values in {0, 1} (or bool): ``x`` (``is_true``)
       and, with ``negations``, ``not x`` (``is_false``).
     * Categorical column: for each category seen in training (sorted by
