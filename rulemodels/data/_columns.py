@@ -177,3 +177,17 @@ def numeric_column_values(column: pd.Series, name: str) -> np.ndarray:
         return _numeric_values(column, name)
     except ValueError as exc:
         raise ValueError(f"{exc}; list {name!r} in categorical= or convert it") from exc
+
+
+def float_precision(dtype: Any) -> np.dtype | None:
+    """The float dtype of a column narrower than float64 (``float32``, ``float16``), or None.
+
+    numpy's ``float32``/``float16``, pandas' nullable ``Float32`` and Arrow's ``float``/``halffloat``
+    (polars' ``Float32`` arrives as one of them): the columns whose thresholds are chosen in their own
+    precision (:func:`rulemodels.data._thresholds._splits_alike`), so that an engine comparing in that
+    precision and one comparing in float64 split them alike.
+    """
+    numpy_dtype = getattr(dtype, "numpy_dtype", dtype)
+    if isinstance(numpy_dtype, np.dtype) and numpy_dtype.kind == "f" and numpy_dtype.itemsize < 8:
+        return numpy_dtype
+    return None

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rulemodels.data._columns import _is_categorical_dtype, numeric_column_values
+from rulemodels.data._columns import _is_categorical_dtype, float_precision, numeric_column_values
 from rulemodels.data.binarizer import ColumnSummary
 from rulemodels.rules._kinds import holds_only_numbers
 
@@ -63,6 +63,7 @@ class _Counts:
     positive_rows: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     sample_labels: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.intp))
     sample_weights: np.ndarray = field(default_factory=lambda: np.empty(0))
+    float_dtype: str | None = None  # 'float32' or 'float16': the widest float dtype of every chunk, if narrower than float64
 
     def merge(
         self, other: _Counts, cap: int, size: int, maps: tuple[np.ndarray, np.ndarray] | None = None, n_labels: int = 0,
@@ -75,6 +76,7 @@ class _Counts:
             self.category_dtype and other.category_dtype, self.numbers_only and other.numbers_only,
             maximum=max(self.maximum, other.maximum), minimum=min(self.minimum, other.minimum),
             integers=self.integers and other.integers, labelled=labelled,
+            float_dtype=_wider_float(self.float_dtype, other.float_dtype),
         )
         if self.counts is None or other.counts is None:
             merged.values, merged.counts = np.empty(0), None
@@ -102,6 +104,13 @@ class _Counts:
         merged.keys, merged.sample = keys, sample
         merged.sample_labels, merged.sample_weights = labels, weights
         return merged
+
+
+def _wider_float(first: str | None, second: str | None) -> str | None:
+    """The narrow float dtype two chunks' values both fit (None, float64 or not floats, when either is None)."""
+    if first is None or second is None:
+        return None
+    return max(first, second, key=lambda name: np.dtype(name).itemsize)
 
 
 def _widen(table: np.ndarray, index: np.ndarray, n_labels: int) -> np.ndarray:
@@ -156,6 +165,8 @@ def _column_counts(
     missing) and ``weights`` (each row's weight), also per label (``labelled``)."""
     missing = np.asarray(pd.isna(column), dtype=bool)
     counts = _Counts(len(column), int(missing.sum()))
+    precision = float_precision(column.dtype)
+    counts.float_dtype = None if precision is None else precision.name
     counts.category_dtype = isinstance(column.dtype, pd.CategoricalDtype)
     labelled = labels is not None and weights is not None
     if labelled:
@@ -305,7 +316,7 @@ def _column_summary(name: str, counts: _Counts, classes: _Classes | None = None)
                 class_weights[np.arange(values.size), codes] = counts.sample_weights[order] * classes.factors[codes]
         return ColumnSummary(
             name, categorical, counts.n_rows, counts.n_missing, values, counts.counts, counts.maximum, counts.category_dtype,
-            class_weights, n_weighted, minimum=counts.minimum,
+            class_weights, n_weighted, minimum=counts.minimum, float_dtype=None if categorical else counts.float_dtype,
             integers=not categorical and counts.integers and counts.n_rows > counts.n_missing,
         )
     # an object column holding only numbers: numeric, its counted values read as numbers

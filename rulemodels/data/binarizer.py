@@ -33,9 +33,10 @@ from rulemodels.data._columns import (
     _mixed_message,
     _mixed_numbers_and_strings,
     _numeric_id_message,
+    float_precision,
     numeric_column_values,
 )
-from rulemodels.data._thresholds import _linear_quantiles, _RepeatedValues, _shorten, _tree_cuts
+from rulemodels.data._thresholds import _in_precision, _linear_quantiles, _RepeatedValues, _shorten, _tree_cuts
 from rulemodels.rules import ColumnKind, Literal, conform
 from rulemodels.rules._evaluate import _category_codes, _numeric_values, threshold_tests
 from rulemodels.rules._kinds import category_values
@@ -227,6 +228,9 @@ class ColumnSummary:
     integers : bool, default=False
         Numeric column: every present value is a finite integer (exact, also when ``values`` is a sample).
         With ``minimum``, ``maximum`` and the row counts, what the ID-like check of a sampled column reads.
+    float_dtype : {'float32', 'float16'} or None, default=None
+        Numeric column of floats narrower than float64: their dtype, in whose precision the thresholds are
+        chosen and written (as :meth:`FeatureBinarizer.fit` does on such a column). None: float64 or integers.
     """
 
     name: str
@@ -241,6 +245,7 @@ class ColumnSummary:
     n_weighted_rows: int = 0
     minimum: float = float("nan")
     integers: bool = False
+    float_dtype: str | None = None
 
 
 def _column_kind(plan: _ColumnPlan, column: pd.Series, categorical: bool) -> ColumnKind:
@@ -290,6 +295,16 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
       ``round_thresholds=False``), so it never merges two of them.
       ``'quantile+tree'``: the quantile thresholds plus the tree's cuts that
       separate other values than they do.
+    * A column of float32 or float16 numbers (numpy, pandas' ``Float32``,
+      Arrow's ``float``/``halffloat``) gets its thresholds in its own
+      precision: each is a decimal in the lower half of the gap between two
+      numbers of its dtype (between float32's 0.3 and 0.4 it is 0.35: the
+      decimal 0.4 is float32's 0.4 to an engine that compares in float32 and
+      a number below it to one that widens to float64). Read in the column's
+      precision, in float64 or exactly, it splits every number of that dtype
+      alike, so ``predict`` and every export agree on such a column. With
+      ``round_thresholds=False`` each quantile or midpoint is written so, at
+      the column's number at or below it.
     * Numeric column with values in {0, 1} (or bool): ``x`` (``is_true``)
       and, with ``negations``, ``not x`` (``is_false``).
     * Categorical column: for each category seen in training (sorted by
@@ -679,10 +694,12 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         values = np.asarray(summary.values, dtype=float)
         if (listed is not None and name in listed) or (summary.counts is None and self._is_sampled_numeric_id(summary)):
             return _ColumnPlan(name, "dropped", (), indicator, negations, start), ColumnKind("numeric")
+        precision = None if summary.float_dtype is None else np.dtype(summary.float_dtype)
         if summary.counts is None:  # a sample: more distinct values than counted, so neither constant nor a flag
             sample = values[np.isfinite(values)]
             thresholds = self._summary_thresholds(
-                summary, values, np.unique(values), lambda: self._thresholds_of(sample, None, float(summary.maximum)),
+                summary, values, np.unique(values),
+                lambda: self._thresholds_of(sample, None, float(summary.maximum), precision), precision,
             )
             return _ColumnPlan(name, "threshold", tuple(float(t) for t in thresholds), indicator, negations, start), ColumnKind("numeric")
         if values.size <= 1:
@@ -694,12 +711,14 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         finite = np.isfinite(values)
         sorted_finite = _RepeatedValues(values[finite], np.asarray(summary.counts)[finite])
         thresholds = self._summary_thresholds(
-            summary, values, values, lambda: self._thresholds_of(sorted_finite, values, float(values[-1])),
+            summary, values, values, lambda: self._thresholds_of(sorted_finite, values, float(values[-1]), precision),
+            precision,
         )
         return _ColumnPlan(name, "threshold", tuple(float(t) for t in thresholds), indicator, negations, start), ColumnKind("numeric")
 
     def _summary_thresholds(
         self, summary: ColumnSummary, values: np.ndarray, distinct: np.ndarray, quantiles: Callable[[], np.ndarray],
+        precision: np.dtype | None = None,
     ) -> np.ndarray:
         """The thresholds of a numeric column from its summary: the ``quantiles()``, or with label-aware
         ``thresholds`` and per-class weights (``summary.class_weights``, one row per entry of ``values``) the
@@ -715,7 +734,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         mean_weight = float(weights.sum()) / n_weighted if n_weighted and weights.size else 0.0
         return self._label_thresholds(
             values[entries], codes.astype(np.intp), weights, int(table.shape[1]), float(summary.n_rows), mean_weight,
-            distinct, quantiles,
+            distinct, quantiles, precision,
         )
 
     def _categorical_columns(self, frame: pd.DataFrame) -> set[str]:
@@ -888,6 +907,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         self, column: pd.Series, name: str, missing: np.ndarray, labels: _Labels | None = None,
     ) -> tuple[str, tuple[float, ...]]:
         x = numeric_column_values(column, name)
+        precision = float_precision(column.dtype)
         distinct = np.unique(x[~missing])
         if distinct.size <= 1:
             return "threshold", ()
@@ -896,31 +916,32 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         if self._is_numeric_id(int((~missing).sum()), distinct, name, int(missing.sum())):
             return "dropped", ()
         if labels is None:
-            return "threshold", tuple(float(t) for t in self._thresholds(x[~missing], distinct))
+            return "threshold", tuple(float(t) for t in self._thresholds(x[~missing], distinct, precision))
         present = ~missing & np.isfinite(x) & (labels.weights > 0)  # a row of weight 0 is no row to the tree
         weights = labels.weights[present]
         mean_weight = float(weights.mean()) if weights.size else 0.0
         cuts = self._label_thresholds(
             x[present], labels.codes[present], weights, labels.n_classes, labels.n_rows, mean_weight, distinct,
-            lambda: self._thresholds(x[~missing], distinct),
+            lambda: self._thresholds(x[~missing], distinct, precision), precision,
         )
         return "threshold", tuple(float(t) for t in cuts)
 
     def _label_thresholds(
         self, values: np.ndarray, codes: np.ndarray, weights: np.ndarray, n_classes: int, n_rows: float,
-        mean_weight: float, distinct: np.ndarray, quantiles: Callable[[], np.ndarray],
+        mean_weight: float, distinct: np.ndarray, quantiles: Callable[[], np.ndarray], precision: np.dtype | None = None,
     ) -> np.ndarray:
         """The label-aware thresholds of one numeric column: the cuts of :func:`_tree_cuts` on ``values`` (finite,
         of positive weight; one entry per row, or per value and class with the summed weight: the tree sums
         equal values itself) with their class ``codes`` and ``weights``, at least ``min_leaf_rows`` rows of
         ``mean_weight`` on each side (``n_rows``: the training rows); the ``quantiles()`` when no cut lowers
-        the impurity, and with them for ``'quantile+tree'``. ``distinct``: the column's distinct present values.
+        the impurity, and with them for ``'quantile+tree'``. ``distinct``: the column's distinct present values;
+        ``precision``: the column's float dtype when narrower than float64 (:func:`float_precision`).
 
         The one placement of :meth:`fit` (on the rows) and :meth:`fit_summary` (on per-class counts), so both
         give the same cuts on the same rows."""
         floor = resolve_min_rows(self.min_leaf_rows, n_rows) * mean_weight
         cuts = _tree_cuts(values, codes, weights, n_classes, int(self.n_thresholds) + 1,
-                          shortest=bool(self.round_thresholds), min_leaf_weight=floor)
+                          shortest=bool(self.round_thresholds), min_leaf_weight=floor, precision=precision)
         if cuts.size == 0:  # no cut lowers the impurity (e.g. one class weighs all): the column's quantiles
             return quantiles()
         if self.thresholds == "quantile+tree":  # a tree cut in the gap of a quantile threshold adds nothing
@@ -929,15 +950,19 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             cuts = np.union1d(found, cuts[~np.isin(gap, np.searchsorted(distinct, found, side="right"))])
         return cuts
 
-    def _thresholds(self, present: np.ndarray, distinct: np.ndarray) -> np.ndarray:
+    def _thresholds(self, present: np.ndarray, distinct: np.ndarray, precision: np.dtype | None = None) -> np.ndarray:
         """Quantile thresholds :math:`q_{k/(K+1)}`, ``k = 1..K``, strictly below the maximum."""
         finite = np.sort(present[np.isfinite(present)])
-        return self._thresholds_of(finite, distinct, float(distinct[-1]))
+        return self._thresholds_of(finite, distinct, float(distinct[-1]), precision)
 
-    def _thresholds_of(self, finite: Any, distinct: np.ndarray | None, maximum: float) -> np.ndarray:
+    def _thresholds_of(
+        self, finite: Any, distinct: np.ndarray | None, maximum: float, precision: np.dtype | None = None,
+    ) -> np.ndarray:
         """:meth:`_thresholds` from the sorted finite values ``finite`` (any sequence with ``len`` and
         indexing: an array, or value counts read as the sorted values, :class:`_RepeatedValues`), the
-        distinct present values (None: more than ``n_thresholds + 1`` of them) and the largest one."""
+        distinct present values (None: more than ``n_thresholds + 1`` of them) and the largest one.
+        ``precision``: the column's float dtype when narrower than float64; its thresholds are written in
+        it (:func:`~rulemodels.data._thresholds._in_precision`, :func:`~rulemodels.data._thresholds._shorten`)."""
         n_thresholds = int(self.n_thresholds)
         if distinct is not None and distinct.size <= n_thresholds + 1:
             candidates = distinct[:-1]
@@ -948,11 +973,15 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         keep = np.isfinite(candidates) & (candidates < maximum)
         candidates = candidates[keep].astype(float)
         if not self.round_thresholds:  # the quantiles themselves (the paper's decile boundaries)
-            return candidates
+            if precision is None:
+                return candidates
+            return np.unique([_in_precision(float(t), precision) for t in candidates.tolist()])
         seen = distinct if distinct is not None else np.unique(np.asarray(finite, dtype=float))
         seen = seen[np.isfinite(seen)]
         # two quantiles in one gap between training values split them alike: one threshold
-        return np.unique(_shorten(candidates, seen, maximum)) if seen.size else candidates
+        if not seen.size:
+            return np.unique([_in_precision(float(t), precision) for t in candidates.tolist()]) if precision else candidates
+        return np.unique(_shorten(candidates, seen, maximum, precision))
 
     def _set_structure(self, plans: list[_ColumnPlan]) -> None:
         """Set ``literals_``, ``groups_``, ``chains_``, ``complements_`` and metadata."""

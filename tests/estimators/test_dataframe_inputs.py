@@ -17,11 +17,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rulemodels import BooleanRuleClassifier, BooleanRuleCV
+from rulemodels import BooleanRuleClassifier, BooleanRuleCV, Rule
 from rulemodels.data import FeatureBinarizer
 from rulemodels.datasets import make_rule_data
 from rulemodels.report import report_data
-from rulemodels.rules import load_model, save_model
+from rulemodels.rules import load_model, save_model, to_query, to_sql
 from rulemodels.utils import as_pandas, is_foreign_frame
 
 pl = pytest.importorskip("polars")
@@ -320,3 +320,35 @@ def test_a_frame_that_cannot_be_read_says_so():
 
     with pytest.raises(TypeError, match="could not read the .*Broken as a table.*pass a pandas DataFrame"):
         as_pandas(Broken())
+
+
+@pytest.mark.parametrize("kind", ("polars", "pyarrow"))
+def test_float32_and_float16_columns_split_as_their_rule_prints_in_every_engine(kind):
+    """polars' Float32 and Arrow's float/halffloat: the thresholds are in the column's own precision, so the
+    frame's library (polars), DuckDB reading the frame (FLOAT) and the pandas query split the rows as predict."""
+    duckdb = pytest.importorskip("duckdb")
+    rng = np.random.default_rng(8)
+    tenths = rng.integers(0, 30, 400) / 10
+    y = ((tenths > 1.45) ^ (rng.random(400) < 0.1)).astype(int)
+    X = pd.DataFrame({"tenths": tenths.astype(np.float32), "half": (tenths + rng.normal(0, 0.2, 400)).astype(np.float16)})
+    frame = foreign(X, kind)
+    fitted = BooleanRuleClassifier(n_thresholds=20, theta=0.005, random_state=0).fit(frame, y)
+    assert any(lit.op in ("<=", ">") for lit in fitted.rule_.literals), str(fitted.rule_)
+    predicted = fitted.predict(frame).astype(bool)
+    as_frame = as_pandas(frame)
+    assert as_frame["tenths"].dtype == np.float32 and as_frame["half"].dtype.itemsize < 8  # narrow floats reach the fit
+    assert np.array_equal(np.asarray(as_frame.eval(to_query(fitted.rule_)), dtype=bool), predicted)
+    literals = [lit for lit in fitted.binarizer_.literals_ if lit.op in ("<=", ">")]
+    assert {lit.feature for lit in literals} == {"tenths", "half"}
+    connection = duckdb.connect()
+    connection.register("data", pl.from_pandas(X[["tenths"]]).to_arrow() if kind == "pyarrow" else frame.select("tenths"))
+    for lit in literals:
+        truth = lit.evaluate(as_frame)
+        if kind == "polars":  # polars compares the column with the printed number
+            number = float(str(lit).rsplit(" ", 1)[1])
+            column = pl.col(lit.feature)
+            mine = frame.select((column <= number) if lit.op == "<=" else (column > number)).to_series().to_numpy()
+            assert np.array_equal(mine, truth), f"polars: {lit}"
+        if lit.feature == "tenths":  # DuckDB reads Arrow's float as FLOAT (it has no halffloat)
+            got = connection.execute(f"SELECT CASE WHEN {to_sql(Rule.dnf([[lit]]))} THEN 1 ELSE 0 END FROM data").fetchall()
+            assert np.array_equal(np.array([row[0] for row in got], dtype=bool), truth), f"DuckDB: {lit}"

@@ -2,8 +2,8 @@
 
 The SQL runs on SQLite, DuckDB and a real PostgreSQL server (the session
 fixture ``postgres`` in conftest.py), each reading a real table whose columns
-have proper types (BIGINT, DOUBLE PRECISION, BOOLEAN, TEXT; missing values
-NULL). The pandas query runs through ``DataFrame.eval`` and ``DataFrame.query``,
+have proper types (BIGINT, DOUBLE PRECISION, BOOLEAN, TEXT, and REAL / DuckDB's
+FLOAT for float32 and float16 columns; missing values NULL). The pandas query runs through ``DataFrame.eval`` and ``DataFrame.query``,
 the Python module through ``exec``: its ``predict_row`` gets plain dict rows,
 and csv.DictReader rows of a CSV file that the rulemodels CLI reads too.
 """
@@ -29,6 +29,7 @@ from rulemodels.rules._export import sql_identifier
 pytestmark = pytest.mark.slow  # starts a PostgreSQL server; rules of thousands of literals on every engine
 
 duckdb = pytest.importorskip("duckdb")
+pa = pytest.importorskip("pyarrow")
 
 # ---------------------------------------------------------------------------
 # Loading a frame into each engine as a typed table
@@ -37,6 +38,7 @@ duckdb = pytest.importorskip("duckdb")
 TYPES = {  # column kind -> (SQLite, DuckDB, PostgreSQL) type
     "int": ("INTEGER", "BIGINT", "BIGINT"),
     "float": ("REAL", "DOUBLE", "DOUBLE PRECISION"),
+    "float32": ("REAL", "FLOAT", "REAL"),  # float32 and float16 columns: SQLite has float64 only
     "bool": ("BOOLEAN", "BOOLEAN", "BOOLEAN"),
     "text": ("TEXT", "VARCHAR", "TEXT"),
 }
@@ -48,7 +50,7 @@ def column_kind(column: pd.Series) -> str:
     if kind in "iu":
         return "int"
     if kind == "f":
-        return "float"
+        return "float32" if getattr(dtype, "numpy_dtype", dtype).itemsize < 8 else "float"
     if kind == "b":
         return "bool"
     present = [v for v in column.to_numpy(dtype=object) if not pd.isna(v)]
@@ -62,7 +64,7 @@ def plain(value: object, kind: str) -> object:
     """A cell as a Python value for a database driver: None for missing."""
     if value is None or (not isinstance(value, str) and pd.isna(value)):
         return None
-    return {"int": int, "float": float, "bool": bool, "text": str}[kind](value)
+    return {"int": int, "float": float, "float32": float, "bool": bool, "text": str}[kind](value)
 
 
 class Tables:
@@ -299,6 +301,73 @@ def test_rules_on_the_missing_indicator_of_id_like_columns_are_exact_on_every_en
         assert np.array_equal(clf.predict(X) == 1, clf.rule_.evaluate(X))
         rules += [clf.rule_, clf.raw_rule_, clf.rule_.negate()]
     assert_every_engine_agrees(rules, X, Tables(X, postgres))
+
+
+def narrow(X: pd.DataFrame, precision: str) -> pd.DataFrame:
+    """``X`` with its float columns in ``precision`` (``float32``, ``float16``)."""
+    return X.astype({name: precision for name in X.columns if X[name].dtype.kind == "f"})
+
+
+@pytest.mark.parametrize("precision", ["float32", "float16"])
+@pytest.mark.parametrize("name", list_datasets())
+def test_learned_rules_on_float32_and_float16_columns_are_exact_on_every_engine(name, precision, postgres):
+    """DuckDB (FLOAT), PostgreSQL (REAL) and pandas compare such a column in its own precision, ``predict`` and
+    SQLite in float64: a threshold printed as 0.4 split the rows showing 0.4 differently."""
+    X, y = load_dataset(name)
+    X = narrow(X, precision)
+    rules = []
+    for form in ("dnf", "cnf"):
+        learned = BooleanRuleClassifier(algorithm="scs", form=form, n_clauses=2, theta=0.01, n_thresholds=5).fit(X, y)
+        rules += [learned.rule_, learned.raw_rule_, learned.rule_.negate()]
+    assert_every_engine_agrees(rules, X, Tables(X, postgres))
+
+
+def make_narrow_frame(n: int = 300, seed: int = 5) -> tuple[pd.DataFrame, np.ndarray]:
+    """Columns of float32 and float16 numbers in every container: numpy (with NaN), pandas' nullable Float32
+    and Arrow's float and halffloat; a label that follows the tenths of the first column. (``DataFrame.eval``
+    of a comparison gives pandas' NA where a nullable column is missing, which ``query_values`` cannot read.)"""
+    rng = np.random.default_rng(seed)
+    tenths = rng.integers(0, 30, n) / 10
+    y = ((tenths > 1.45) ^ (rng.random(n) < 0.1)).astype(int)
+    small = rng.normal(0, 0.01, n)
+    small[rng.random(n) < 0.1] = np.nan
+    return pd.DataFrame({
+        "tenths32": tenths.astype(np.float32),
+        "tenths16": tenths.astype(np.float16),
+        "small32": small.astype(np.float32),
+        "nullable": pd.Series(rng.normal(5, 3, n).astype(np.float32), dtype="Float32"),
+        "arrow32": pd.Series(rng.choice([0.1, 0.2, 0.3, 0.4, 1.3, 2.7], n).astype(np.float32),
+                             dtype=pd.ArrowDtype(pa.float32())),
+        "arrow16": pd.Series(rng.normal(0, 50, n).astype(np.float16), dtype=pd.ArrowDtype(pa.float16())),
+    }), y
+
+
+@pytest.fixture(scope="module")
+def narrow_frame_pool(postgres) -> tuple[pd.DataFrame, Tables, list[Literal]]:
+    frame, y = make_narrow_frame()
+    pool = []
+    for placement in ("quantile", "tree"):
+        for rounding in (True, False):
+            binarizer = FeatureBinarizer(
+                n_thresholds=6, thresholds=placement, round_thresholds=rounding, nan="indicator",
+            ).fit(frame, y)
+            pool += [lit for lit in binarizer.literals_ if lit.op in ("<=", ">")]
+    return frame, Tables(frame, postgres), list(dict.fromkeys(pool))
+
+
+def test_every_threshold_on_narrow_columns_is_exact_on_every_engine(narrow_frame_pool):
+    frame, tables, pool = narrow_frame_pool
+    assert {lit.feature for lit in pool} == set(frame.columns)
+    assert_every_engine_agrees([Rule.dnf([[lit]]) for lit in pool], frame, tables)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(form=st.sampled_from(["dnf", "cnf"]),
+       picks=st.lists(st.lists(st.integers(0, 10_000), min_size=1, max_size=4), min_size=1, max_size=4))
+def test_random_rules_on_narrow_columns_are_exact_on_every_engine(form, picks, narrow_frame_pool):
+    frame, tables, pool = narrow_frame_pool
+    clauses = [tuple(pool[k % len(pool)] for k in clause) for clause in picks]
+    assert_every_engine_agrees([Rule(form, clauses)], frame, tables)
 
 
 # ---------------------------------------------------------------------------
