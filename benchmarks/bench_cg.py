@@ -5,7 +5,7 @@ For each bundled dataset and form (DNF, CNF), 10 stratified folds
 thresholds, the estimator's defaults otherwise (θ, R): one
 ``BooleanRuleClassifier(algorithm="cg")`` fit per training fold, timed
 (binarization included), scored on the test fold. AM with the same settings
-is the reference. The target of issue 27: at most 1 s median per fold.
+is the reference. The target set when ``cg`` was added (2026-11-24): at most 1 s median per fold.
 
 Run from the repository root::
 

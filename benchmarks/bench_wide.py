@@ -1,4 +1,4 @@
-"""A wide table, as a new user tries it: 200,000 rows x 30 numeric columns, AM R=3, both forms (issue 28's target).
+"""A wide table, as a new user tries it: 200,000 rows x 30 numeric columns, AM R=3, both forms (targets: 60 s, 3 GiB).
 
 The data: 30 correlated Gaussian columns ``x0`` ... ``x29`` (correlation 0.5
 between neighbours, decaying with distance) and the noisy 3-clause label of

@@ -1,7 +1,7 @@
 """The test suite's own rules: one definition per fixture name, and no test module importing another.
 
 A fixture name defined in two modules means two different things under one
-name (issue 26 found ``pima_small`` defined four times with four contents);
+name (on 2026-11-24 ``pima_small`` was defined four times with four contents);
 a test module that imports another test module runs, or breaks, with it.
 Shared fixtures live in ``tests/conftest.py``, shared helpers in
 ``tests/helpers.py``.

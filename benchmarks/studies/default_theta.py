@@ -1,4 +1,4 @@
-"""How far the ``fit`` default θ is from the best θ of a fine grid, in 10-fold CV error (issue 27, item 3).
+"""How far the ``fit`` default θ is from the best θ of a fine grid, in 10-fold CV error (the default θ = 0.005 of 2026-11-24).
 
 ``BooleanRuleClassifier()`` defaults (AM, R = 2, 9 thresholds) except θ and the
 form, on the four bundled datasets, 10 folds ``StratifiedKFold(10,

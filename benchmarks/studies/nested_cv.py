@@ -1,4 +1,4 @@
-"""Honest (nested) and optimistic (test-fold-selected) errors of BooleanRuleCV's default grid (issue 27, item 3).
+"""Honest (nested) and optimistic (test-fold-selected) errors of BooleanRuleCV's default grid (its defaults of 2026-11-24 and 2026-11-25).
 
 The four bundled datasets, 10 outer folds ``StratifiedKFold(10, shuffle=True,
 random_state=0)``, 9 quantile thresholds (the default). On each outer training
@@ -44,7 +44,7 @@ from benchmarks._common import error_percent, machine, markdown_table, study_par
 from rulemodels import defaults  # noqa: E402
 
 DATASETS = ("liver", "parkinsons", "pima", "sonar")
-#: BRCG's best over its sweep, test-fold selected (issue 27's table): error %, form, literals.
+#: BRCG's best over its sweep, test-fold selected (the product owner's table of 2026-11-24): error %, form, literals.
 BRCG_BEST = {"sonar": (22.1, "CNF", 10.4), "liver": (31.6, "CNF", 3.7), "pima": (23.4, "DNF", 20.9),
              "parkinsons": (8.7, "CNF", 10.8)}
 RESULTS = Path(__file__).parent / "results"

@@ -1,4 +1,4 @@
-"""Honest error against the size of BooleanRuleCV's grid: why the default grid is small (issue 27, item 3).
+"""Honest error against the size of BooleanRuleCV's grid: why the default grid is small (BooleanRuleCV's defaults of 2026-11-25).
 
 Reads the JSON files that ``benchmarks/studies/nested_cv.py`` wrote for several grids
 (10 outer folds ``StratifiedKFold(10, shuffle=True, random_state=0)`` unless a
@@ -29,7 +29,7 @@ FINE = "0.001 0.002 0.003 0.005 0.007 0.01 0.02 0.05"
 #: (file under results/, grid, candidates per search, the nested_cv.py arguments that wrote it).
 GRIDS: list[tuple[str, str, int, str]] = [
     ("nested_cv.json", "**default**: cg × θ 0.005 × R 2 × both forms, 10 inner folds (default selection: 1se)", 2, ""),
-    ("nested_cv_grids/cg_default_5folds.json.gz", "the same grid, 5 inner folds (the default until issue 27's last change)", 2,
+    ("nested_cv_grids/cg_default_5folds.json.gz", "the same grid, 5 inner folds (the default until 2026-11-25, commit aeebee4)", 2,
      "--inner-folds 5"),
     ("nested_cv_grids/cg_default_repeated3.json.gz", "the same grid, 5 inner folds × 3 repeats", 2, "--inner-folds 5 --cv-repeats 3"),
     ("nested_cv_grids/cg_default_outer_seed1_10folds.json.gz", "default, **outer split seed 1**", 2, "--outer-seed 1"),
@@ -60,7 +60,7 @@ GRIDS: list[tuple[str, str, int, str]] = [
      f"--inner-folds 5 --algorithms am bcd cg --thetas {FINE} --n-clauses 1 2 3 --datasets sonar parkinsons"),
 ]
 DATASETS = ("liver", "parkinsons", "pima", "sonar")
-#: BRCG's best over its sweep, test-fold selected (issue 27's table).
+#: BRCG's best over its sweep, test-fold selected (the product owner's table of 2026-11-24).
 BRCG_BEST = {"liver": 31.6, "parkinsons": 8.7, "pima": 23.4, "sonar": 22.1}
 
 

@@ -1,4 +1,4 @@
-"""Pima accuracy check of issue 5: the paper's protocol at R = 2.
+"""Pima accuracy check: the paper's protocol at R = 2.
 
 Stratified 10-fold CV (shuffle, random_state 0), 9 quantile thresholds fitted
 on each training fold, DNF, R = 2, the paper's 18 θ = A·10^B; prints the mean

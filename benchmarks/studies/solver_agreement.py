@@ -1,4 +1,4 @@
-"""Do HiGHS, GLPK and CBC learn the same rule? (issue 27, item 4)
+"""Do HiGHS, GLPK and CBC learn the same rule?
 
 For each bundled dataset, algorithm, R and θ (the paper's units), one fit
 on the whole dataset (9 quantile thresholds, DNF) with each solver; the

@@ -82,7 +82,7 @@ def test_objective_trace_never_increases(algorithm, seed):
 def test_no_heuristic_beats_the_exact_mip(seed, record_property):
     problem = random_problem(seed, n=12, d=4)
     theta = 0.3
-    # at most 2 clauses: TLP and AM drop clauses that change no prediction (issue 20)
+    # at most 2 clauses: TLP and AM drop clauses that change no prediction (since 2026-11-24)
     hamming_opt = min(solve_exact_problem(problem, r, theta, formulation="hamming", solver="highs").objective for r in (1, 2))
     zero_one_opt = min(solve_exact_problem(problem, r, theta, formulation="zero_one", solver="highs").objective for r in (1, 2))
     for algorithm in ALGORITHMS:
@@ -246,7 +246,7 @@ def test_am_and_tlp_emit_no_duplicate_or_dead_clauses(algorithm):
 
 
 # ---------------------------------------------------------------------------
-# The fit machinery: one name per concept (issue 26)
+# The fit machinery: one name per concept
 # ---------------------------------------------------------------------------
 
 
@@ -333,7 +333,7 @@ def test_the_binary_matrix_is_converted_once_for_the_builders():
 
 @pytest.mark.parametrize("seed", [4, 11, 19])
 def test_assign_negatives_weights_the_cluster_centres_so_a_row_of_weight_k_counts_as_k_rows(seed):
-    # issue 28: a fit on distinct rows with their counts as weights (Parquet/Dask input) must equal the fit on
+    # a fit on distinct rows with their counts as weights (Parquet/Dask input) must equal the fit on
     # all rows; the unweighted centres broke ties differently (these seeds: the unweighted assignment differs)
     rng = np.random.default_rng(seed)
     A = rng.integers(0, 2, (8, 5)).astype(float)
@@ -405,7 +405,7 @@ def test_row_products_of_a_byte_matrix_equal_the_float_products(monkeypatch):
 @pytest.mark.parametrize("algorithm", ["am", "bcd", "scn", "tlp", "cg"])
 @pytest.mark.parametrize("form", ["dnf", "cnf"])
 def test_large_matrices_held_as_bytes_learn_the_same_rules(monkeypatch, algorithm, form):
-    """Issue 28: above DENSE_FLOAT_CELLS the drivers' dense matrix is uint8, multiplied by blocks: the same fits."""
+    """Above DENSE_FLOAT_CELLS the drivers' dense matrix is uint8, multiplied by blocks: the same fits."""
     from rulemodels import BooleanRuleClassifier
     from rulemodels.algorithms import data as data_module
     from rulemodels.models import objectives

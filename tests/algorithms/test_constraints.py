@@ -1,4 +1,4 @@
-"""Domain constraints (issue 29): monotone columns, forbidden columns, costs, a literal budget and the model hook.
+"""Domain constraints: monotone columns, forbidden columns, costs, a literal budget and the model hook.
 
 The property test checks the final rules of every algorithm and form against
 the constraints with its own reading of them (column and operator of each

@@ -258,7 +258,7 @@ def test_time_limit_without_incumbent_raises():
 
 
 def test_a_mip_stopped_by_its_limit_without_a_solution_returns_its_start_and_an_error_still_raises(caplog):
-    """Issue 39: a time-limited exact MIP returned a rule worse than the majority class although a heuristic's rule
+    """A time-limited exact MIP returned a rule worse than the majority class although a heuristic's rule
     was at hand; the MIP now starts from it, and returns it when the solver found nothing better."""
     require_backend("highs")
     A, y = tiny_data(0)
@@ -296,7 +296,7 @@ def test_a_worse_incumbent_than_the_start_returns_the_start():
 @pytest.mark.slow
 @pytest.mark.parametrize("dataset", ["liver", "parkinsons", "pima", "sonar"])
 def test_the_exact_incumbent_is_never_worse_than_the_heuristic_on_the_bundled_datasets(dataset):
-    """Done-when of issue 39: on each bundled dataset, a MIP given 2 seconds returns a rule at least as good as
+    """On each bundled dataset, a MIP given 2 seconds returns a rule at least as good as
     column generation's (the same problem and θ), whatever the solver found by then."""
     require_backend("highs")
     from rulemodels import load_dataset
@@ -384,7 +384,7 @@ def test_generous_time_limit_is_optimal(backend):
 
 @pytest.mark.slow
 def test_a_time_limited_exact_fit_is_no_worse_than_the_majority_class_or_the_heuristic():
-    """Issue 39: ``fit --algorithm exact`` with a time limit returned a rule worse than the majority class
+    """``fit --algorithm exact`` with a time limit returned a rule worse than the majority class
     (0.497 against 0.349) on pima; it now starts from column generation's rule and keeps the better one."""
     require_backend("highs")
     import warnings

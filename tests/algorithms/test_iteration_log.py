@@ -1,4 +1,4 @@
-"""The progress a verbose fit logs: the binarization line and one line per AM/BCD/CG iteration (issue 28)."""
+"""The progress a verbose fit logs: the binarization line and one line per AM/BCD/CG iteration."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 25: learning never crashes on ordinary data and never returns a worse constant.
+"""Learning never crashes on ordinary data and never returns a worse constant.
 
 * A CNF clause that one column makes true on every training row
   (``x <= 63 OR x > 63``) is dropped by every algorithm: kept, it simplified to

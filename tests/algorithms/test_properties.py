@@ -123,7 +123,7 @@ def test_exact_optimum_bounds_every_heuristic(form: str, instance: dict, highs) 
     A, y, R, theta, c0 = (instance[k] for k in ("A", "y", "R", "theta", "disable_cost"))
     problem = CNFProblem.from_binary(A, y, form=form, sample_weight=instance["sample_weight"])
     event(f"R={R}, disable={c0 is not None}, weighted={instance['sample_weight'] is not None}")
-    # TLP and AM drop clauses that change no prediction (issue 20), so the bound is the optimum over at most R clauses
+    # TLP and AM drop clauses that change no prediction (since 2026-11-24), so the bound is the optimum over at most R clauses
     optimum = {f: min(exact_optimum(f, problem, r, theta, c0, highs) for r in range(1, R + 1)) for f in OBJECTIVES}
     assert optimum["zero_one"] <= optimum["hamming"] + TOL
 

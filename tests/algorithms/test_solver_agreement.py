@@ -1,4 +1,4 @@
-"""HiGHS, GLPK and CBC learn the same rule (issue 27, item 4; docs/solvers.md).
+"""HiGHS, GLPK and CBC learn the same rule (docs/solvers.md).
 
 Two causes made them differ, each covered here: degenerate clause LPs with
 several optimal vertices (fixed by the tie-break costs ε_j of the clause LP)

@@ -114,7 +114,7 @@ def test_a_workspace_serves_only_its_own_data_and_settings() -> None:
             BooleanRuleClassifier().fit(X, 1 - y, workspace=workspace)
         with pytest.raises(ValueError, match="other training data"):
             BooleanRuleClassifier().fit(X, y, sample_weight=np.r_[2.0, np.ones(len(y) - 1)], workspace=workspace)
-        # weights are normalised to mean 1 (issue 25): proportional weights are the same training data
+        # weights are normalised to mean 1: proportional weights are the same training data
         BooleanRuleClassifier().fit(X, y, sample_weight=np.full(len(y), 2.0), workspace=workspace)
         with pytest.raises(ValueError, match="binarizer settings"):
             BooleanRuleClassifier(n_thresholds=4).fit(X, y, workspace=workspace)
@@ -183,7 +183,7 @@ def test_learned_rule_evaluates_like_the_rule(algorithm, form) -> None:
 
 
 def test_a_workspace_of_distinct_rows_with_counts_learns_what_the_rows_learn():
-    # issue 28: the rows behind Parquet/Dask fits; the fitted binarizer is kept and the weights are over the rows
+    # the rows behind Parquet/Dask fits; the fitted binarizer is kept and the weights are over the rows
     X, y = load_dataset("pima")
     X, y = X.iloc[:200, :4].round(-1), y.to_numpy()[:200]  # coarse values: many repeated rows
     binarizer = FeatureBinarizer(nan="indicator").fit(X)

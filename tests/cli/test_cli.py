@@ -96,7 +96,7 @@ def test_non_binary_target_needs_positive(tmp_path, capsys):
     frame = pd.DataFrame({"a": [1, 2, 3, 4, 5, 6], "grade": ["x", "y", "z", "x", "y", "z"]})
     path = tmp_path / "three.csv"
     frame.to_csv(path, index=False)
-    # issue 29: fit learns an ordered rule list without --positive (tests/cli/test_cli_multiclass.py); the
+    # since 2026-11-25 fit learns an ordered rule list without --positive (tests/cli/test_cli_multiclass.py); the
     # exact MIP stays binary and still needs it
     assert main(["exact", str(path), "--target", "grade"]) == 1
     assert "has 3 distinct values (x, y, z); pass --positive VALUE" in capsys.readouterr().err

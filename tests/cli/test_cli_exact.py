@@ -61,7 +61,7 @@ def test_solver_log_leaves_pyomos_log_alone(time_limited, capsys, caplog):
 
 
 def test_exact_prints_the_simplified_rule_without_a_never_true_term(monkeypatch, capsys):
-    """A learned term that no row satisfies (``age <= 21.9 AND age > 52.2``) is not printed (issue 39, item 5)."""
+    """A learned term that no row satisfies (``age <= 21.9 AND age > 52.2``) is not printed."""
     import rulemodels.algorithms.exact as exact
     from rulemodels.rules import Literal, Rule
 

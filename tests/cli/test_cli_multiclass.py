@@ -1,4 +1,4 @@
-"""The command line on a target with more than two values: an ordered rule list (issue 29)."""
+"""The command line on a target with more than two values: an ordered rule list."""
 
 from __future__ import annotations
 

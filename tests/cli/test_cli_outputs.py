@@ -1,4 +1,4 @@
-"""Never lose a user's work (issue 25): outputs checked before any work, written atomically; a closed or
+"""Never lose a user's work: outputs checked before any work, written atomically; a closed or
 broken stdout never turns a failure into exit 0 nor skips a file; the smaller CLI defects of that issue."""
 
 from __future__ import annotations

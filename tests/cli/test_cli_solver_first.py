@@ -1,4 +1,4 @@
-"""The command line resolves ``--solver`` before it reads any data (issue 41)."""
+"""The command line resolves ``--solver`` before it reads any data."""
 
 from __future__ import annotations
 

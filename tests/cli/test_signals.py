@@ -1,4 +1,4 @@
-"""Every command stopped by Ctrl-C (SIGINT) or SIGTERM at random moments stops cleanly (issue 25).
+"""Every command stopped by Ctrl-C (SIGINT) or SIGTERM at random moments stops cleanly.
 
 Each command runs in a session of its own with a private temporary directory
 (TMPDIR), once without interruption (the reference), then once per signal at
@@ -263,7 +263,7 @@ def records_written(path: Path) -> int:
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 @pytest.mark.parametrize("stage", ["workers-starting", "working", "shutting-down", "working-twice"])
 def test_cv_with_two_workers_stops_cleanly_at_each_stage(stage, sig, inputs, tmp_path):
-    """Issue 39: a Ctrl-C or SIGTERM while joblib's workers start, while they work, while the pool shuts down
+    """A Ctrl-C or SIGTERM while joblib's workers start, while they work, while the pool shuts down
     at the sweep's end (and twice in a row during the work): exit 130/143 (0 if it had finished), no traceback
     from the command, its pool or its workers, nothing left behind.
 

@@ -1,4 +1,4 @@
-"""Bad input gives a specific error through the estimator and the CLI (issue 9; the table is docs/robustness.md)."""
+"""Bad input gives a specific error through the estimator and the CLI (the table is docs/robustness.md)."""
 
 from __future__ import annotations
 

@@ -818,7 +818,7 @@ def test_tree_cut_between_close_values_never_merges_them() -> None:
 
 def test_a_quantile_threshold_is_the_shortest_number_between_its_neighbours() -> None:
     """The median 1249.78773752 is written 1250 (the next value is 1251.3): every training row is split as
-    by the exact quantile, and the rule reads the threshold it compares (issue 39)."""
+    by the exact quantile, and the rule reads the threshold it compares."""
     x = np.array([1100.5, 1200.1, 1249.78773752, 1251.3, 1400.25])
     X = pd.DataFrame({"balance": x})
     binarizer = FeatureBinarizer(n_thresholds=1).fit(X)

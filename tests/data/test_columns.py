@@ -1,4 +1,4 @@
-"""Columns that should not be in a rule (issue 39): row numbers are warned about and left out like text
+"""Columns that should not be in a rule: row numbers are warned about and left out like text
 IDs, a column missing in every row is warned about, constant columns are listed; the CLI's ``--drop``
 and ``--id``."""
 

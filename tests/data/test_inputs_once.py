@@ -1,4 +1,4 @@
-"""X is checked once per fit and once per predict, by one converter, and each bad X has one message (issue 41).
+"""X is checked once per fit and once per predict, by one converter, and each bad X has one message.
 
 :func:`rulemodels.utils.to_frame` is the one check and conversion of the
 features; the binarizer inside a fit or a predict takes the checked frame as it

@@ -1,4 +1,4 @@
-"""Real-world tables in, a rule a person can act on out (issue 20): missing values,
+"""Real-world tables in, a rule a person can act on out: missing values,
 categoricals, baselines, CSV reading, the θ scale."""
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def test_fraction_theta_is_the_paper_theta_times_the_total_weight() -> None:
     assert fraction.raw_rule_ == paper.rule_ and paper.rule_ == paper.raw_rule_
     weights = np.full(len(X), 3.0)  # scaling every weight leaves the fraction-θ rule unchanged
     scaled = BooleanRuleClassifier(theta=0.01, algorithm="scn").fit(X, y, sample_weight=weights)
-    # the weights are normalised to mean 1 (issue 25), so paper_theta_ is in units of an average-weight row
+    # the weights are normalised to mean 1 (since 2026-11-24), so paper_theta_ is in units of an average-weight row
     assert scaled.paper_theta_ == pytest.approx(fraction.paper_theta_) and scaled.rule_ == fraction.rule_
     assert paper_theta(0.5, np.ones(4), "sample") == 0.5
     with pytest.raises(ValueError, match="theta_unit must be one of"):

@@ -67,7 +67,7 @@ def test_pima_kind_is_the_earlier_benchmark_data() -> None:
     assert abs(y.mean() - labels.mean()) < 0.03
     spread = 0.01 * (pima.max() - pima.min())
     assert (X.min() >= pima.min() - spread - 1e-9).all() and (X.max() <= pima.max() + spread + 1e-9).all()
-    # what the old generator (benchmarks/bench_scaling.py::pima_like before issue 28) drew for 1,000 rows, seed 0
+    # what the old generator (benchmarks/bench_scaling.py::pima_like before make_rule_data, 2026-11-25) drew for 1,000 rows, seed 0
     X, y = make_rule_data(1000, kind="pima")
     assert int(y.sum()) == 313
     assert float(X.to_numpy().sum()) == pytest.approx(355688.060596626, rel=1e-12)

@@ -1,4 +1,4 @@
-"""The estimators' domain-constraint parameters (issue 29): checks, pass-through, and what they do to the rule."""
+"""The estimators' domain-constraint parameters: checks, pass-through, and what they do to the rule."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 Each foreign frame is made from a pandas frame; fitting on it must learn the
 rule the pandas frame learns, with the real column names, and ``predict``,
 ``predict_proba`` and ``explain`` on it must give pandas' answers. The
-conversion is :func:`rulemodels.utils.as_pandas` (issue 39, "Any DataFrame").
+conversion is :func:`rulemodels.utils.as_pandas` ("Any DataFrame").
 """
 
 from __future__ import annotations

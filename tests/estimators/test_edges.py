@@ -1,4 +1,4 @@
-"""Issue 39's small edges: the users' labels in warnings, "did you mean" for unknown columns,
+"""Small edges: the users' labels in warnings, "did you mean" for unknown columns,
 ``fit(frame, "label")`` for in-memory frames, a clean ``dir(rulemodels)`` with the warning
 classes exported, and argument types checked at ``save_model``/``load_model``."""
 

@@ -46,7 +46,7 @@ def test_any_two_labels_are_mapped_with_classes(pima_200):
 
 
 def test_more_than_two_classes_on_a_workspace_is_a_clear_error(pima_200):
-    # issue 29: fit learns a rule list for more than two classes (tests/estimators/test_multiclass.py); a
+    # since 2026-11-25 fit learns a rule list for more than two classes (tests/estimators/test_multiclass.py); a
     # TrainingWorkspace still holds two classes and says how to get a rule list
     from rulemodels.algorithms import TrainingWorkspace
 
@@ -138,7 +138,7 @@ def test_time_limit_reports_status(pima_200):
 
 @pytest.mark.parametrize("algorithm", ["am", "cg", "tlp"])
 def test_solver_seconds_is_the_fits_solve_time(pima_200, algorithm) -> None:
-    """Issue 28: the summed LP solve time surfaces on the estimator (the scaling benchmark's "solve s")."""
+    """The summed LP solve time surfaces on the estimator (the scaling benchmark's "solve s")."""
     import time
 
     X, y = pima_200

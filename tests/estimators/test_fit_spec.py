@@ -1,4 +1,4 @@
-"""One fit recipe (issue 41): :class:`FitSpec`, built once per fit, the one path from a recipe to a rule, and the
+"""One fit recipe: :class:`FitSpec`, built once per fit, the one path from a recipe to a rule, and the
 fitted state reset in one place."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""BooleanRuleCV: algorithm, θ, R and form chosen by inner cross-validation (issues 10 and 27)."""
+"""BooleanRuleCV: algorithm, θ, R and form chosen by inner cross-validation."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from tests.helpers import EXPECTED_FAILED_CHECKS
 
 # θ in the paper's units (misclassified samples): these tests were written on that scale
 FAST = {"max_iter": 5, "n_thresholds": 3, "theta_unit": "sample", "min_literal_rows": 0}  # BooleanRuleCV's: no floor
-# The search these tests were written for (before issue 27): AM only, DNF unless a test names the forms, best mean
+# The search these tests were written for (before 2026-11-24): AM only, DNF unless a test names the forms, best mean
 ONE = {"algorithms": "am", "forms": "dnf", "selection": "best"}
 
 
@@ -31,7 +31,7 @@ def _cv(**params) -> BooleanRuleCV:
 @parametrize_with_checks(
     [BooleanRuleCV(thetas=1.0, n_clauses=1, cv=2, algorithms="scs", n_thresholds=3, theta_unit="sample")],
     # the same reason as BooleanRuleClassifier's (tests/estimators/test_estimator.py); on this check's data it
-    # passed by chance before issue 20 (missing-value and threshold handling changed the fits)
+    # passed by chance before 2026-11-24 (missing-value and threshold handling changed the fits)
     expected_failed_checks=lambda estimator: EXPECTED_FAILED_CHECKS,
 )
 def test_sklearn_compatible(estimator, check):
@@ -167,7 +167,7 @@ def test_scalar_grid_values_and_duplicates_are_accepted(planted):
 
 
 def test_bad_labels_are_reported_by_the_base_estimator(planted):
-    # three classes used to be refused here; since issue 29 they are searched as rule lists
+    # three classes used to be refused here; since 2026-11-25 they are searched as rule lists
     # (tests/estimators/test_multiclass.py), so the bad labels are now labels of a regression
     X, _ = planted
     with pytest.raises(ValueError, match="Unknown label type: continuous"):
@@ -264,7 +264,7 @@ def test_pickle_round_trip_predicts_the_same(planted_cv, planted):
 
 
 # ---------------------------------------------------------------------------
-# issue 27: the one-standard-error rule, the algorithm grid, the default grid
+# the one-standard-error rule, the algorithm grid, the default grid (2026-11-24 and 2026-11-25)
 # ---------------------------------------------------------------------------
 
 
@@ -365,7 +365,7 @@ def test_default_search_fits_and_chooses_a_form():
 
 
 def test_both_forms_on_a_liver_fold_without_missing_values_do_not_stop():
-    """Issue 27: ``forms=('dnf', 'cnf')`` stopped with ``literal '… is not missing' is not a column of the binary matrix``.
+    """``forms=('dnf', 'cnf')`` stopped with ``literal '… is not missing' is not a column of the binary matrix``.
 
     The fit that stopped: liver outer fold 0, BCD, R = 3, θ = 0.002, CNF (its third clause was
     ``alkaline_phosphotase <= 63.0 OR alkaline_phosphotase > 63.0``, simplified to ``… is not missing``

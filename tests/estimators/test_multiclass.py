@@ -1,4 +1,4 @@
-"""BooleanRuleClassifier and BooleanRuleCV on more than two classes: ordered rule lists (issue 29)."""
+"""BooleanRuleClassifier and BooleanRuleCV on more than two classes: ordered rule lists."""
 
 from __future__ import annotations
 

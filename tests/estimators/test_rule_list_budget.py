@@ -1,4 +1,4 @@
-"""``time_limit`` and ``polish`` are budgets for the whole fit of a rule list too (issue 39): its binary
+"""``time_limit`` and ``polish`` are budgets for the whole fit of a rule list too: its binary
 tries share them out, instead of each getting the whole budget (5 classes, ``--time-limit 2 --polish 2``
 ran 24.9 s)."""
 

@@ -1,4 +1,4 @@
-"""An unknown solver name fails before any pass over the data (issue 41): in ``fit`` on a frame, on Parquet data,
+"""An unknown solver name fails before any pass over the data: in ``fit`` on a frame, on Parquet data,
 with more than two classes, and in ``BooleanRuleCV.fit``."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The domain constraints of issue 29 as Pyomo components: names ``pprint()`` shows, and what they hold."""
+"""The domain constraints as Pyomo components: names ``pprint()`` shows, and what they hold."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The HTML report of a rule (issue 30): its numbers by hand, its agreement with predict, its page self-contained."""
+"""The HTML report of a rule: its numbers by hand, its agreement with predict, its page self-contained."""
 
 from __future__ import annotations
 
@@ -148,7 +148,7 @@ def subgroup_errors(data, mask):
 
 
 def test_a_real_value_named_missing_is_not_pooled_with_missing_values():
-    """Issue 39: 53 rows with the value 'missing' and 73 with no value are two groups, each with its own error."""
+    """53 rows with the value 'missing' and 73 with no value are two groups, each with its own error."""
     rng = np.random.default_rng(39)
     status = np.array(["missing"] * 53 + [None] * 73 + ["paid"] * 74, dtype=object)
     order = rng.permutation(len(status))
@@ -197,7 +197,7 @@ def test_a_real_value_named_like_the_pooled_rest_or_the_missing_group_stays_apar
 
 
 def test_a_rare_class_gets_balanced_accuracy_and_recall_and_precision_per_class():
-    """Issue 39: 3 % positives; the scores match sklearn.metrics, in the data and on the page."""
+    """3 % positives; the scores match sklearn.metrics, in the data and on the page."""
     from sklearn.metrics import balanced_accuracy_score, precision_score, recall_score
 
     rng = np.random.default_rng(3)

@@ -1,4 +1,4 @@
-"""The report and the notebook view opened in a real browser: headless Chromium (tests/chromium.py; issue 30).
+"""The report and the notebook view opened in a real browser: headless Chromium (tests/chromium.py).
 
 Each page must render without console errors, request nothing but its own
 file, show the rule's text, and draw figures that are not blank in the

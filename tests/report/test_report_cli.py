@@ -1,4 +1,4 @@
-"""``rulemodels report``: the page from a rule file, and bad inputs refused as ``predict`` refuses them (issue 30)."""
+"""``rulemodels report``: the page from a rule file, and bad inputs refused as ``predict`` refuses them."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Column kinds survive the trip from fit to predict (issue 25, item 3).
+"""Column kinds survive the trip from fit to predict.
 
 Text categories that look like numbers (ICD or ZIP codes) still match when a
 new batch is parsed as int64 or float64; the rule file records each used
@@ -161,7 +161,7 @@ def test_cli_warns_once_per_drifted_column_and_predicts(tmp_path, capsys):
 
 
 def test_old_rule_files_without_kinds_still_load_and_predict(tmp_path):
-    """A file as written before issue 25 (no column_kinds) loads and predicts as before."""
+    """A file as written before column kinds were saved (2026-11-24; no column_kinds) loads and predicts as before."""
     rule = Rule.dnf([[Literal("icd", "==", "250"), Literal("age", ">", 40.0)], [Literal("icd", "==", "E11")]])
     old = {"format": "rulemodels.model", "version": 1, "target": "y", "classes": ["no", "yes"],
            "features": ["icd", "age"], "rule": rule.to_dict(), "metadata": {"algorithm": "scs"}}

@@ -1,4 +1,4 @@
-"""Per-row reasons, probabilities from clause patterns, form='auto', complexity and the printed rule (issue 10)."""
+"""Per-row reasons, probabilities from clause patterns, form='auto', complexity and the printed rule."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The SQL export on a CSV file loaded as SQLite's ``.import`` loads it (issue 39): every column TEXT,
+"""The SQL export on a CSV file loaded as SQLite's ``.import`` loads it: every column TEXT,
 empty cells ``''``. Thresholds compare numbers stored as text as numbers (``"x" + 0``), so after the
 documented ``UPDATE ... SET x = NULL WHERE x = ''`` the SQL flags exactly the rows ``predict`` flags (it
 flagged 527 rows where ``predict`` flagged 495)."""

@@ -1,4 +1,4 @@
-"""Every export predicts exactly what Rule.evaluate predicts, on every engine (issue 25).
+"""Every export predicts exactly what Rule.evaluate predicts, on every engine.
 
 The SQL runs on SQLite, DuckDB and a real PostgreSQL server (the session
 fixture ``postgres`` in conftest.py), each reading a real table whose columns
@@ -530,7 +530,7 @@ def test_python_export_keeps_integers_exact_and_reads_other_text_as_missing():
 
 
 # ---------------------------------------------------------------------------
-# Rule lists (more than two classes, issue 29): CASE WHEN ... THEN class ... ELSE default END
+# Rule lists (more than two classes): CASE WHEN ... THEN class ... ELSE default END
 # ---------------------------------------------------------------------------
 
 
@@ -609,7 +609,7 @@ def test_random_rule_lists_are_exact_on_every_engine(steps, text, engine_mixed_f
 
 
 def three_classes(X: pd.DataFrame, y: pd.Series) -> np.ndarray:
-    """The positive class split in two by the first column's median among the positives (issue 29's 3-class task)."""
+    """The positive class split in two by the first column's median among the positives (the task of benchmarks/studies/multiclass.py)."""
     column = X.iloc[:, 0]
     median = column[y == 1].median()
     return np.where(y == 0, 0, np.where(column > median, 2, 1))

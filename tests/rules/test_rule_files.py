@@ -1,4 +1,4 @@
-"""Rule files (issue 25, item 6): linear loading, short error lists, no repeated keys, consistent versions."""
+"""Rule files: linear loading, short error lists, no repeated keys, consistent versions."""
 
 from __future__ import annotations
 

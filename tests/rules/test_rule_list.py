@@ -1,4 +1,4 @@
-"""RuleList: the ordered rule list of more than two classes as a value (issue 29)."""
+"""RuleList: the ordered rule list of more than two classes as a value."""
 
 from __future__ import annotations
 

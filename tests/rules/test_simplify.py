@@ -1,4 +1,4 @@
-"""Rule simplification (issue 20, item 3; issue 39, item 5: merges across clauses) and set literals (issue 20, item 2)."""
+"""Rule simplification (merges across clauses since 2026-11-27) and set literals."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ def test_a_column_that_mixes_kinds_is_kept_as_it_is() -> None:
     assert simplified == Rule.dnf([[L("f", "is_true"), L("f", "<=", 0.5)]])
 
 
-# -- merges across clauses (issue 39, item 5) ------------------------------------
+# -- merges across clauses (2026-11-27) ------------------------------------------
 
 
 def test_adjacent_and_overlapping_intervals_of_two_terms_merge() -> None:

@@ -666,7 +666,7 @@ def test_interrupt_watches_nest_and_each_sees_the_ctrl_c():
 
 
 def test_deferred_signals_hold_a_signal_delivered_to_another_thread():
-    """Issue 39: a worker pool's threads are alive while it shuts down, and the kernel may hand a Ctrl-C to any of
+    """A worker pool's threads are alive while it shuts down, and the kernel may hand a Ctrl-C to any of
     them; Python still runs the handler in the main thread. The block finishes first, then the interrupt is raised
     (a signal mask in the main thread held nothing then); nested blocks and SIGTERM too, and the handlers come back."""
     from solvers.signals import Terminated, deferred_signals, terminating_on_sigterm
