@@ -45,7 +45,27 @@ def _column(X: pd.DataFrame, feature: str) -> pd.Series:
 
 
 def _numeric_values(column: pd.Series, name: str) -> np.ndarray:
-    """Return ``column`` as a float array with missing values as NaN."""
+    """Return ``column`` as a float array with missing values as NaN.
+
+    Text in an object column is read as ``predict`` reads it (``pd.to_numeric``): text that is not a
+    number there (``'abc'``, but also ``'1_000'`` and full-width digits, which Python's ``float`` would
+    accept) is refused rather than read differently from ``predict``.
+    """
+    if column.dtype == object or pd.api.types.is_string_dtype(column.dtype):
+        values = column.to_numpy(dtype=object, na_value=np.nan)
+        text = np.fromiter((isinstance(v, str) for v in values), dtype=bool, count=len(values))
+        if text.any():
+            read = pd.to_numeric(pd.Series(values[text], dtype=object), errors="coerce").to_numpy(dtype=float)
+            if np.isnan(read).any():
+                raise ValueError(
+                    f"column {name!r} has non-numeric values (dtype {column.dtype}, e.g. "
+                    f"{values[text][np.isnan(read)][0]!r}); threshold and flag literals need numbers: "
+                    "convert the column with pd.to_numeric, or use the fitted estimator's predict, "
+                    "which reads such text as missing"
+                )
+            values = values.copy()
+            values[text] = read
+            column = pd.Series(values, index=column.index, dtype=object)
     try:
         return column.to_numpy(dtype=float, na_value=np.nan)
     except (TypeError, ValueError) as exc:

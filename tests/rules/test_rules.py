@@ -167,6 +167,20 @@ def test_literal_evaluate_is_not_its_negation_on_missing_rows() -> None:
     assert not lit.evaluate(X)[0] and not lit.negate().evaluate(X)[0]
 
 
+@pytest.mark.parametrize("dtype", [object, "string", "string[pyarrow]"])
+def test_text_numbers_are_read_by_evaluate_as_predict_reads_them(dtype) -> None:
+    """Text a number to ``pd.to_numeric`` (as ``predict`` reads it) is that number; text that Python's
+    ``float`` reads but ``pd.to_numeric`` does not (``'1_000'``, full-width digits) is refused, not read as
+    a number ``predict`` would not see."""
+    lit = Literal("x", "<=", 20.0)
+    X = pd.DataFrame({"x": pd.Series([" 3", "25", "inf", "-Infinity", "1e1", None], dtype=dtype)})
+    assert lit.evaluate(X).tolist() == [True, False, False, True, True, False]
+    for text in ("1_000", "\uff11\uff12"):
+        X = pd.DataFrame({"x": pd.Series(["3", text], dtype=dtype)})
+        with pytest.raises(ValueError, match=rf"column 'x' has non-numeric values .*e\.g\. {text!r}.*pd\.to_numeric"):
+            lit.evaluate(X)
+
+
 def test_literal_evaluate_threshold_on_text_column_raises() -> None:
     X = pd.DataFrame({"c": ["a", "b"]})
     with pytest.raises(ValueError, match=r"column 'c' has non-numeric values"):
