@@ -562,7 +562,8 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
 
         Returns
         -------
-        self
+        self : BooleanRuleClassifier
+            The fitted estimator.
 
         Raises
         ------

@@ -836,6 +836,7 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         Returns
         -------
         self : BooleanRuleCV
+            The fitted search (``best_estimator_`` refitted on all of ``X`` when ``refit=True``).
 
         Raises
         ------

@@ -86,6 +86,7 @@ class ClauseEngine:
     cache : LPSolutionCache
         The data, persistent models and stored solutions shared with other fits.
     theta : float
+        Sparsity weight θ of the fit's clause LPs.
     binarization : {"redundancy_aware", "simple"}
     threshold : float
         Threshold of the simple binarization.

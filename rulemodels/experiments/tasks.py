@@ -153,6 +153,7 @@ class Task:
     n_thresholds : int, default=9
         Quantile thresholds per numeric column, fitted on the training fold.
     solver : str, default="highs"
+        The solver backend's name (:func:`solvers.get_backend`).
     max_iter : int, default=100
         Iteration cap of BCD and AM (the paper: 100).
     random_state : int, default=0
@@ -433,10 +434,13 @@ def make_grid(
         Bundled dataset names, or CSV files described by :class:`CSVData`
         (hashed here, so that a changed file is detected by the workers).
     algorithms : iterable of str
+        The algorithms (``BooleanRuleClassifier(algorithm=...)``: ``"scs"``, ``"am"``, ...).
     clauses : iterable of int
         Numbers of clauses R.
     thetas : iterable of float, default=PAPER_THETAS
+        The sparsity weights θ (the paper's grid by default).
     n_folds : int, default=10
+        Number of outer cross-validation folds.
     inner_folds : int, default=0
         Inner folds J of the nested cross-validation; 0 adds no inner fits.
         The grid then has ``1 + J`` times as many tasks (the inner fits are

@@ -43,6 +43,7 @@ class CNFProblem:
     form : {"cnf", "dnf"}
         The form of the rule the user asked for.
     sample_weight : ndarray (n,)
+        The weight of each row (ω).
     """
 
     A: sp.csr_matrix

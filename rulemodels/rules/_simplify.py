@@ -518,6 +518,7 @@ def prefer_equality(rule: Rule, literals: Iterable[Literal]) -> tuple[Rule, tupl
     Parameters
     ----------
     rule : Rule
+        The learned rule.
     literals : iterable of Literal
         The literals the rule was learned from (``FeatureBinarizer.literals_``):
         a column is two-valued when its category literals name exactly two
