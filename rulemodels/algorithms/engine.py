@@ -145,7 +145,7 @@ class ClauseEngine:
         return lp_digest(self._lp_prefix, self._method.encode())
 
     def remaining_time(self) -> float | None:
-        """Seconds left of the fit's time limit (None without a limit).
+        """Return the seconds left of the fit's time limit (None without a limit).
 
         Returns
         -------

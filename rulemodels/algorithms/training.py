@@ -977,6 +977,7 @@ class TrainingWorkspace(_ClosedOnExit):
 
     @property
     def n_samples(self) -> int:
+        """Number of rows of the training data ``X`` (the groups of identical rows, for data read in chunks)."""
         return int(self.frame.shape[0])
 
     @property

@@ -42,6 +42,7 @@ class Unit:
 
     @property
     def key(self) -> tuple[Any, ...]:
+        """The training set the unit's tasks share (dataset, fold and inner fold), which identifies the unit."""
         return _training_set(self.tasks[0])
 
     def __len__(self) -> int:

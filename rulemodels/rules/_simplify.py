@@ -97,6 +97,7 @@ class SimplifyReport:
 
     @property
     def changed(self) -> bool:
+        """Whether the simplification removed or rewrote any clause."""
         return bool(self.removed_clauses or self.rewritten_clauses)
 
     def __str__(self) -> str:
