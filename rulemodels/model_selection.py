@@ -306,6 +306,7 @@ def minority_form(y: ArrayLike, sample_weight: ArrayLike | None = None) -> str:
     Returns
     -------
     {"dnf", "cnf"}
+        ``"dnf"`` when the positive class has the smaller (weighted) share, else ``"cnf"``.
 
     Examples
     --------

@@ -42,7 +42,7 @@ class Unit:
 
     @property
     def key(self) -> tuple[Any, ...]:
-        """The training set the unit's tasks share (dataset, fold and inner fold), which identifies the unit."""
+        """What the unit's tasks share, which identifies the unit: their data, split, binarization and solver."""
         return _training_set(self.tasks[0])
 
     def __len__(self) -> int:
