@@ -341,7 +341,18 @@ class Task:
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> Task:
-        """Rebuild the task of a result record (extra record fields are ignored)."""
+        """Rebuild the task of a result record (extra record fields are ignored).
+
+        Parameters
+        ----------
+        record : Mapping
+            A result record (a row of ``results.jsonl``).
+
+        Returns
+        -------
+        Task
+            The task that produced it.
+        """
         names = [f.name for f in dataclasses.fields(cls)]
         values = {}
         for name in names:
@@ -536,6 +547,18 @@ def split_indices(task: Task, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ``StratifiedKFold(n_folds, shuffle=True, random_state)``; an inner task
     (:attr:`Task.inner_fold`) splits the outer training fold again the same
     way and tests on its inner fold, so the outer test fold stays unseen.
+
+    Parameters
+    ----------
+    task : Task
+        The task whose fold to split.
+    y : ndarray of shape (n_samples,)
+        The dataset's labels (the folds are stratified).
+
+    Returns
+    -------
+    train, test : ndarray of int
+        The row positions of the training and the test fold.
     """
     from sklearn.model_selection import StratifiedKFold
 
