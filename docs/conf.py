@@ -73,6 +73,10 @@ autodoc_default_options = {"member-order": "bysource"}
 autodoc_typehints = "none"  # the numpydoc sections carry the types; signatures stay short
 numpydoc_show_class_members = False  # the class template lists members itself
 numpydoc_class_members_toctree = False
+# The docstring checks of tests/test_docstrings.py (its CHECKS), applied to every object the API reference documents:
+# a missing docstring, an undocumented or unknown parameter, a parameter or returned value without a description,
+# no Returns (Yields) section, a summary in the third person. A failure is a warning, so an error under -W.
+numpydoc_validation_checks = {"GL08", "PR01", "PR02", "PR07", "RT01", "RT03", "SS05", "YD01"}
 
 # -- HTML ------------------------------------------------------------------------
 html_theme = "pydata_sphinx_theme"

@@ -566,7 +566,8 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
 
         Returns
         -------
-        self
+        self : BooleanRuleClassifier
+            The fitted estimator.
 
         Raises
         ------

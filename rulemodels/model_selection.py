@@ -306,6 +306,7 @@ def minority_form(y: ArrayLike, sample_weight: ArrayLike | None = None) -> str:
     Returns
     -------
     {"dnf", "cnf"}
+        ``"dnf"`` when the positive class has the smaller (weighted) share, else ``"cnf"``.
 
     Examples
     --------
@@ -858,6 +859,7 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         Returns
         -------
         self : BooleanRuleCV
+            The fitted search (``best_estimator_`` refitted on all of ``X`` when ``refit=True``).
 
         Raises
         ------

@@ -34,7 +34,18 @@ class OutputError(ValueError):
 
 
 def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
-    """Whether the two paths name one existing file (links and ``..`` resolved)."""
+    """Whether the two paths name one existing file (links and ``..`` resolved).
+
+    Parameters
+    ----------
+    a, b : str or os.PathLike
+        The two paths.
+
+    Returns
+    -------
+    bool
+        True when both exist and are the same file; False when they differ or one does not exist.
+    """
     try:
         return os.path.samefile(a, b)
     except OSError:  # one of them does not exist (or cannot be looked at): not the same existing file
@@ -49,6 +60,26 @@ def check_output(
     ``inputs`` are ``(role, path)`` pairs of the command's inputs (a role
     such as ``"DATA"``): the output may not be any of them. ``what`` names the
     option in messages.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The output file.
+    inputs : iterable of (str, str or os.PathLike), default=()
+        The command's inputs as ``(role, path)`` pairs.
+    what : str, default="--out"
+        The option that gave ``path``, named in messages.
+
+    Returns
+    -------
+    Path
+        ``path``, when a regular file can be written there.
+
+    Raises
+    ------
+    OutputError
+        If ``path`` is empty, one of the inputs, a directory or another non-regular file, not writable, or in a
+        directory that does not exist or is not writable.
     """
     text = os.fspath(path)
     if text.strip() == "":
@@ -80,7 +111,25 @@ def check_output(
 
 
 def check_output_directory(path: str | os.PathLike[str], *, what: str = "--out") -> Path:
-    """A directory to write several outputs into: it exists or can be created (its parent exists and is writable)."""
+    """A directory to write several outputs into: it exists or can be created (its parent exists and is writable).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The output directory.
+    what : str, default="--out"
+        The option that gave ``path``, named in messages.
+
+    Returns
+    -------
+    Path
+        ``path`` (not created here).
+
+    Raises
+    ------
+    OutputError
+        If ``path`` is empty, exists and is no writable directory, or cannot be created.
+    """
     text = os.fspath(path)
     if text.strip() == "":
         raise OutputError(f"{what} is empty: give the name of a directory")
@@ -117,6 +166,25 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w", **open_args: Any
     (``encoding``, ``newline``). A ``path`` that is a symbolic link keeps
     being one: the file it points to is replaced (as a shell's ``>`` would
     write through it), not the link.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to replace.
+    mode : {"w", "wb"}, default="w"
+        Text (UTF-8 unless ``encoding`` is given) or binary.
+    **open_args
+        More arguments of :func:`open` (``encoding``, ``newline``).
+
+    Yields
+    ------
+    file object
+        The temporary file to write to.
+
+    Raises
+    ------
+    ValueError
+        If ``mode`` is not ``"w"`` or ``"wb"``.
     """
     if mode not in ("w", "wb"):
         raise ValueError(f"atomic_write writes a whole file: mode must be 'w' or 'wb', got {mode!r}")
@@ -144,12 +212,28 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w", **open_args: Any
 
 
 def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` with :func:`atomic_write`."""
+    """Write ``text`` (UTF-8) to ``path`` with :func:`atomic_write`.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to replace.
+    text : str
+        Its new content.
+    """
     with atomic_write(path) as handle:
         handle.write(text)
 
 
 def write_bytes_atomically(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to ``path`` with :func:`atomic_write`."""
+    """Write ``data`` to ``path`` with :func:`atomic_write`.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to replace.
+    data : bytes
+        Its new content.
+    """
     with atomic_write(path, "wb") as handle:
         handle.write(data)

@@ -100,7 +100,13 @@ class ClassicBackend(BackendBase):
         return f"{type(self).__name__}({self.name!r}, options={self.options!r})"
 
     def release(self, model: Any) -> None:
-        """Nothing is kept between solves."""
+        """Do nothing: nothing is kept between solves.
+
+        Parameters
+        ----------
+        model : object
+            The model whose solver state to release.
+        """
 
     def _limit(self, time_limit: float | None) -> float:
         """The watchdog's limit: the time limit, or ``default_time_limit`` without one."""

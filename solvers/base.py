@@ -252,6 +252,7 @@ class SolveResult:
 
     @property
     def is_optimal(self) -> bool:
+        """Whether the solver proved the solution optimal (``termination`` is ``TerminationCondition.optimal``)."""
         return self.termination is TerminationCondition.optimal
 
     def raise_for_status(self, what: str = "the model") -> SolveResult:

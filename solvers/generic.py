@@ -53,7 +53,18 @@ def _quiet_pyomo() -> Iterator[None]:
 
 
 def pyomo_knows(name: str) -> bool:
-    """Whether ``name`` is registered in Pyomo's classic ``SolverFactory``."""
+    """Whether ``name`` is registered in Pyomo's classic ``SolverFactory``.
+
+    Parameters
+    ----------
+    name : str
+        A Pyomo solver name.
+
+    Returns
+    -------
+    bool
+        True when ``SolverFactory`` knows ``name`` (the solver may still be missing).
+    """
     import pyomo.environ  # noqa: F401  (registers the solver plugins)
     from pyomo.opt import SolverFactory
 

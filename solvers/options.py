@@ -47,7 +47,18 @@ COMMON_OPTION_NAMES: dict[str, dict[str, str | None]] = {
 
 
 def solver_family(solver: str) -> str:
-    """The solver a Pyomo name drives: ``gurobi_persistent`` and ``gurobi_direct`` are ``gurobi``."""
+    """The solver a Pyomo name drives: ``gurobi_persistent`` and ``gurobi_direct`` are ``gurobi``.
+
+    Parameters
+    ----------
+    solver : str
+        A Pyomo solver name.
+
+    Returns
+    -------
+    str
+        The solver's name without its interface's suffix.
+    """
     return solver.lower().split("_")[0]
 
 

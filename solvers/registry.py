@@ -75,7 +75,7 @@ def register_backend(name: str, factory: BackendFactory, *, replace: bool = Fals
 
 
 def registered_backends() -> list[str]:
-    """Names with a dedicated adapter, the default first.
+    """List the names with a dedicated adapter, the default first.
 
     Returns
     -------
@@ -178,13 +178,17 @@ class BackendInfo:
     Parameters
     ----------
     name : str
+        The backend's name (:func:`get_backend`).
     available : bool
+        Whether it can be used here.
     reason : str
         Why it is not available ('' when it is).
     version : str or None
         The solver's own version.
     persistent : bool
+        Whether it keeps a model between solves and updates it in place (``capabilities.persistent``).
     install_hint : str
+        How to install the solver.
     route : str
         How models reach the solver (the backend's ``route()``).
     packages : dict

@@ -50,6 +50,11 @@ class Terminated(KeyboardInterrupt):
 
     A ``KeyboardInterrupt``, so that code which cleans up after a Ctrl-C cleans
     up after a SIGTERM too; :func:`exit_status` tells them apart.
+
+    Parameters
+    ----------
+    signum : int, default=signal.SIGTERM
+        The signal that arrived.
     """
 
     def __init__(self, signum: int = signal.SIGTERM) -> None:
@@ -61,14 +66,36 @@ class Terminated(KeyboardInterrupt):
 
 
 def exit_status(interrupt: BaseException) -> int:
-    """The shell's exit status for an interrupt: 128 + the signal number (130 for Ctrl-C, 143 for SIGTERM)."""
+    """The shell's exit status for an interrupt: 128 + the signal number (130 for Ctrl-C, 143 for SIGTERM).
+
+    Parameters
+    ----------
+    interrupt : BaseException
+        The interrupt: a :class:`Terminated` (its signal) or any other exception (counted as a Ctrl-C).
+
+    Returns
+    -------
+    int
+        The exit status.
+    """
     if isinstance(interrupt, Terminated):
         return 128 + interrupt.signum
     return 128 + signal.SIGINT
 
 
 def find_interrupt(exc: BaseException) -> KeyboardInterrupt | None:
-    """The ``KeyboardInterrupt`` (or :class:`Terminated`) that ``exc`` is, or that its cause/context chain holds."""
+    """The ``KeyboardInterrupt`` (or :class:`Terminated`) that ``exc`` is, or that its cause/context chain holds.
+
+    Parameters
+    ----------
+    exc : BaseException
+        The exception to look into (at most ``MAX_CHAIN`` links are followed; cycles are safe).
+
+    Returns
+    -------
+    KeyboardInterrupt or None
+        The first interrupt found, or None.
+    """
     seen: set[int] = set()
     pending: list[BaseException] = [exc]
     while pending and len(seen) < MAX_CHAIN:
@@ -90,7 +117,19 @@ def _same_kind(interrupt: KeyboardInterrupt) -> KeyboardInterrupt:
 
 
 def reraise_interrupt(exc: BaseException) -> None:
-    """Raise the interrupt ``exc`` is or wraps (the wrapper as its cause); return when there is none."""
+    """Raise the interrupt ``exc`` is or wraps (the wrapper as its cause); return when there is none.
+
+    Parameters
+    ----------
+    exc : BaseException
+        The exception that ended some work.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        ``exc`` itself when it is an interrupt, else a fresh one of the kind ``exc`` wraps (a :class:`Terminated`
+        keeps its signal).
+    """
     interrupt = find_interrupt(exc)
     if interrupt is None:
         return
@@ -119,6 +158,11 @@ def terminating_on_sigterm() -> Iterator[None]:
     enclosing block, or inside :func:`watching_interrupts`, whose handler
     must stay in place so that the watch sees the signal (a task run in the
     command's own process, under the command's watch).
+
+    Yields
+    ------
+    None
+        Nothing: the handler is in place until the block ends.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -142,6 +186,7 @@ class InterruptWatch:
 
     @property
     def seen(self) -> bool:
+        """Whether an interrupt arrived (``interrupt`` is not None)."""
         return self.interrupt is not None
 
     def raise_if_seen(self) -> None:
@@ -155,7 +200,18 @@ class InterruptWatch:
             raise _same_kind(self.interrupt)
 
     def reraise(self, exc: BaseException) -> None:
-        """Raise an interrupt when ``exc`` wraps one or a signal was seen (``exc`` as its cause); else return."""
+        """Raise an interrupt when ``exc`` wraps one or a signal was seen (``exc`` as its cause); else return.
+
+        Parameters
+        ----------
+        exc : BaseException
+            The exception that ended the watched work.
+
+        Raises
+        ------
+        KeyboardInterrupt
+            The interrupt ``exc`` is or wraps, or a fresh one of the kind seen.
+        """
         reraise_interrupt(exc)
         if self.interrupt is not None:
             raise _same_kind(self.interrupt) from exc
@@ -190,6 +246,16 @@ def watching_interrupts(*, reraise: bool = False) -> Iterator[InterruptWatch]:
     exception that leaves it after a signal arrived becomes that interrupt
     (with the exception as its cause), and so does a normal exit after an
     interrupt was caught and swallowed inside.
+
+    Parameters
+    ----------
+    reraise : bool, default=False
+        Make the block raise the interrupt that arrived, whatever else ends it.
+
+    Yields
+    ------
+    InterruptWatch
+        The watch: its ``interrupt`` is the one that arrived, or None.
     """
     watch = InterruptWatch()
     handlers = _watched_signals() if threading.current_thread() is threading.main_thread() else {}
@@ -237,6 +303,11 @@ def deferred_signals() -> Iterator[None]:
     would still run its handler in the main thread, in the middle of the block.
     An ignored signal stays ignored; blocks nest. In the main thread only
     (signals are handled there); elsewhere a no-op.
+
+    Yields
+    ------
+    None
+        Nothing: the signals are held until the block ends.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -273,6 +344,11 @@ def keeping_lost_interrupts() -> Iterator[InterruptWatch]:
     lost and the program runs to its end. During the block such an interrupt
     is not printed but kept, so that the caller can still stop with the
     interrupt's status; other unraisable exceptions are reported as before.
+
+    Yields
+    ------
+    InterruptWatch
+        The watch: its ``interrupt`` is the interrupt kept, or None.
     """
     watch = InterruptWatch()
     previous = sys.unraisablehook

@@ -52,14 +52,35 @@ class WeakLiteralWarning(UserWarning):
 
 @dataclass(frozen=True)
 class Baseline:
-    """The majority-class baseline on training data: its class label (0/1) and weighted error."""
+    """The majority-class baseline on training data: its class label (0/1) and weighted error.
+
+    Parameters
+    ----------
+    label : int
+        The majority class, 0 or 1 (the one with the larger total weight; ties: 0).
+    error : float
+        The weighted training error of always predicting ``label``: the minority's share of the weight.
+    """
 
     label: int
     error: float
 
 
 def majority_baseline(labels: np.ndarray, weights: np.ndarray) -> Baseline:
-    """The 0/1 label with the larger total weight (ties: 0) and the weighted error of always predicting it."""
+    """The 0/1 label with the larger total weight (ties: 0) and the weighted error of always predicting it.
+
+    Parameters
+    ----------
+    labels : array-like of shape (n_samples,)
+        The training labels, 0/1 (or bool).
+    weights : array-like of shape (n_samples,)
+        The rows' weights.
+
+    Returns
+    -------
+    Baseline
+        The majority label and its weighted error (0 when the weights sum to 0).
+    """
     labels = np.asarray(labels).astype(bool)
     weights = np.asarray(weights, dtype=float)
     total = float(weights.sum())
@@ -81,6 +102,18 @@ def trivial_rule_advice(labels: np.ndarray, weights: np.ndarray) -> str:
     with column generation). ``BooleanRuleCV()`` searches θ along a path scaled to ``m``
     (:func:`rulemodels.model_selection.theta_path`); with a rare class, balanced class weights make
     every class count alike.
+
+    Parameters
+    ----------
+    labels : array-like of shape (n_samples,)
+        The training labels, 0/1 (or bool).
+    weights : array-like of shape (n_samples,)
+        The rows' weights.
+
+    Returns
+    -------
+    str
+        The advice, in words, for a warning's message.
     """
     labels = np.asarray(labels).astype(bool)
     weights = np.asarray(weights, dtype=float)
@@ -101,8 +134,25 @@ def warn_if_trivial(
 ) -> float:
     """Warn (:class:`TrivialRuleWarning`) when ``predicted`` is constant or no better than ``baseline``.
 
-    Returns the weighted training error of ``predicted``. ``classes`` names the
-    0/1 labels in the message.
+    Parameters
+    ----------
+    predicted : array-like of shape (n_samples,)
+        The rule's 0/1 predictions on the training rows.
+    labels : array-like of shape (n_samples,)
+        The training labels, 0/1.
+    weights : array-like of shape (n_samples,)
+        The rows' weights.
+    baseline : Baseline
+        The majority baseline of ``labels`` (:func:`majority_baseline`).
+    classes : ndarray of shape (2,)
+        The class labels of 0 and 1, named in the message.
+    stacklevel : int, default=2
+        The ``stacklevel`` of the warning, counted from the caller of this function.
+
+    Returns
+    -------
+    float
+        The weighted training error of ``predicted``.
     """
     predicted = np.asarray(predicted).astype(bool)
     labels = np.asarray(labels).astype(bool)
@@ -137,8 +187,27 @@ def thin_literals(
     removed from its clause (a clause of one literal: the clause removed),
     counted in rows of mean weight (``weights`` summed over them, divided
     by ``weights.sum() / n_rows``). ``A`` and ``literals`` are the binarized
-    training rows and their columns' literals. Returns ``(literal, rows)``
-    pairs in the rule's order.
+    training rows and their columns' literals.
+
+    Parameters
+    ----------
+    rule : Rule
+        The learned rule.
+    A : array-like of shape (n_samples, n_literals)
+        The binarized training rows (0/1), a column per literal.
+    literals : sequence of Literal
+        The literal of each column of ``A``.
+    weights : ndarray of shape (n_samples,)
+        The rows' weights (sample and class weights).
+    n_rows : float
+        The number of training rows (the weights' sum divided by it is the mean weight).
+    min_rows : float
+        The floor: a literal changing fewer rows than this is thin (``min_literal_rows``, ``docs/theta.md``).
+
+    Returns
+    -------
+    list of (Literal, float)
+        ``(literal, rows)`` pairs, in the rule's order, of the literals changing fewer than ``min_rows`` rows.
     """
     if min_rows <= 0 or rule.n_literals == 0:
         return []
@@ -165,7 +234,30 @@ def warn_thin_literals(
     rule: Rule, A: ArrayLike, literals: Sequence[Literal], weights: np.ndarray, n_rows: float, min_rows: float,
     *, stacklevel: int = 2,
 ) -> list[tuple[Literal, float]]:
-    """Warn (:class:`WeakLiteralWarning`, once) when :func:`thin_literals` finds literals; returns them."""
+    """Warn (:class:`WeakLiteralWarning`, once) when :func:`thin_literals` finds literals; return them.
+
+    Parameters
+    ----------
+    rule : Rule
+        The learned rule.
+    A : array-like of shape (n_samples, n_literals)
+        The binarized training rows (0/1), a column per literal.
+    literals : sequence of Literal
+        The literal of each column of ``A``.
+    weights : ndarray of shape (n_samples,)
+        The rows' weights (sample and class weights).
+    n_rows : float
+        The number of training rows (the weights' sum divided by it is the mean weight).
+    min_rows : float
+        The floor: a literal changing fewer rows than this is thin (``min_literal_rows``, ``docs/theta.md``).
+    stacklevel : int, default=2
+        The ``stacklevel`` of the warning, counted from the caller of this function.
+
+    Returns
+    -------
+    list of (Literal, float)
+        What :func:`thin_literals` returns.
+    """
     found = thin_literals(rule, A, literals, weights, n_rows, min_rows)
     if found:
         listed = "; ".join(f"{literal} ({rows:.3g} row(s))" for literal, rows in found)

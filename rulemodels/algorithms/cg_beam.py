@@ -40,7 +40,7 @@ def beam_search(
     pay_pairs: PairSums | None = None,
     cover_copies: AbsentCopies | None = None,
 ) -> list[tuple[float, tuple[int, ...]]]:
-    """Clauses with negative reduced cost at duals ``(μ, ν)``, found by a beam search over features.
+    """Find clauses with negative reduced cost at duals ``(μ, ν)`` by a beam search over features.
 
     The reduced cost of clause k is
     ``θ (c_0 + Σ_{j∈k} c_j) − Σ_{i ∈ P ∩ F_k} μ_i + Σ_{i ∈ Z ∩ F_k} ω_i − ν``

@@ -99,7 +99,7 @@ def greedy_selection(
 
 
 def remaining_seconds(deadline: float | None, limit: float | None) -> float | None:
-    """Seconds for the next solve: ``limit`` (None: none), cut to what the fit's deadline leaves.
+    """Return the seconds for the next solve: ``limit`` (None: none), cut to what the fit's deadline leaves.
 
     Parameters
     ----------

@@ -30,6 +30,20 @@ def pair_sums(absent: np.ndarray, weight: np.ndarray, features: Sequence[int] | 
     ``features[f]`` is absent (the clause of that one feature fails there),
     for all of them at once as matrix products over blocks of rows of
     positive weight (the same sums, added in another order).
+
+    Parameters
+    ----------
+    absent : ndarray of bool, shape (n, d)
+        ``absent[i, k]``: feature ``k`` is absent in row ``i`` (a clause with it fails there).
+    weight : ndarray of shape (n,)
+        The rows' weights (the pricing's duals or counts of identical samples); rows of weight 0 add nothing.
+    features : sequence of int or ndarray of int
+        The features ``f`` whose rows of sums to compute.
+
+    Returns
+    -------
+    ndarray of shape (len(features), d)
+        ``S[f, k]``, the weighted count of the rows where both ``features[f]`` and ``k`` are absent.
     """
     n, d = absent.shape
     columns = np.asarray(features, dtype=np.intp)
@@ -59,6 +73,13 @@ class PairSums:
     call takes its rows: the same numbers as :func:`pair_sums` of those
     features. Otherwise (or above ``PAIR_CACHE_VALUES``) each call computes
     its own.
+
+    Parameters
+    ----------
+    absent : ndarray of bool, shape (n, d)
+        ``absent[i, k]``: feature ``k`` is absent in row ``i``.
+    weight : ndarray of shape (n,)
+        The rows' weights, the same in every call.
     """
 
     def __init__(self, absent: np.ndarray, weight: np.ndarray):
@@ -70,7 +91,18 @@ class PairSums:
         self._all: np.ndarray | None = None
 
     def rows(self, features: Sequence[int] | np.ndarray) -> np.ndarray:
-        """``pair_sums(absent, weight, features)``."""
+        """Compute ``pair_sums(absent, weight, features)`` (from the kept sums of every feature when exact).
+
+        Parameters
+        ----------
+        features : sequence of int or ndarray of int
+            The features whose rows of pair sums to return.
+
+        Returns
+        -------
+        ndarray of shape (len(features), d)
+            The same numbers as :func:`pair_sums` of ``features``.
+        """
         if not self._keep:
             return pair_sums(self.absent, self.weight, features)
         if self._all is None:
@@ -92,15 +124,60 @@ class RowSums:
     """
 
     def every_row(self) -> Any:
+        """Return the row set of every row (of positive weight).
+
+        Returns
+        -------
+        object
+            The state of the full row set.
+        """
         raise NotImplementedError
 
     def narrow(self, rows: Any, j: int) -> Any:
+        """Return the rows of ``rows`` where feature ``j`` is absent too (the clause with ``j`` added fails there).
+
+        Parameters
+        ----------
+        rows : object
+            A row set of this object (from :meth:`every_row` or :meth:`narrow`); it is not changed.
+        j : int
+            The feature added to the clause.
+
+        Returns
+        -------
+        object
+            The narrowed row set.
+        """
         raise NotImplementedError
 
     def sums(self, rows: Any) -> np.ndarray:
+        """Return ``Σ_{i ∈ rows} weight_i · absent[i, :]``, the weighted sums of the set's absent features.
+
+        Parameters
+        ----------
+        rows : object
+            A row set of this object.
+
+        Returns
+        -------
+        ndarray of shape (d,)
+            One weighted sum per feature.
+        """
         raise NotImplementedError
 
     def total(self, rows: Any) -> float:
+        """Return ``Σ_{i ∈ rows} weight_i``, the weight of a row set.
+
+        Parameters
+        ----------
+        rows : object
+            A row set of this object.
+
+        Returns
+        -------
+        float
+            The set's total weight.
+        """
         raise NotImplementedError
 
 
@@ -113,6 +190,28 @@ def row_sums(absent: np.ndarray, weight: np.ndarray, route: str | None = None, c
     ``Z`` are counts of identical samples); else :class:`FloatRowSums`, the
     product of each set's rows made float (from ``copies`` of ``absent``
     when given). ``route="bits"`` or ``"float"`` chooses.
+
+    Parameters
+    ----------
+    absent : ndarray of bool, shape (n, d)
+        ``absent[i, k]``: feature ``k`` is absent in row ``i``.
+    weight : ndarray of shape (n,)
+        The rows' weights; rows of weight 0 are left out of every set.
+    route : {None, "bits", "float"}, default=None
+        Which implementation to use; None chooses by the number of distinct weights, as above.
+    copies : AbsentCopies or None, default=None
+        Float copies of ``absent`` for :class:`FloatRowSums` (:meth:`AbsentCopies.of`); None converts the rows
+        of each set when it is summed.
+
+    Returns
+    -------
+    RowSums
+        A :class:`BitRowSums` or a :class:`FloatRowSums` of ``absent`` and ``weight``.
+
+    Raises
+    ------
+    ValueError
+        If ``route`` is not None, ``"bits"`` or ``"float"``.
     """
     if route not in (None, "bits", "float"):
         raise ValueError(f"route must be None, 'bits' or 'float', got {route!r}")
@@ -139,6 +238,11 @@ class AbsentCopies:
     one array). :meth:`of` makes none of a larger matrix: the float rows of a
     set are then made one set at a time (a float copy of all rows was 1.2 GB at
     1,000,000 x 144).
+
+    Parameters
+    ----------
+    absent : ndarray of bool, shape (n, d)
+        The matrix to copy.
     """
 
     def __init__(self, absent: np.ndarray):
@@ -147,7 +251,18 @@ class AbsentCopies:
 
     @classmethod
     def of(cls, absent: np.ndarray) -> AbsentCopies | None:
-        """The copies of ``absent``, or None above ``FLOAT_COPY_VALUES`` values."""
+        """Make the copies of ``absent``, or none above ``FLOAT_COPY_VALUES`` values.
+
+        Parameters
+        ----------
+        absent : ndarray of bool, shape (n, d)
+            The matrix to copy.
+
+        Returns
+        -------
+        AbsentCopies or None
+            The copies, or None when ``absent`` has more than ``FLOAT_COPY_VALUES`` values.
+        """
         return cls(absent) if absent.size <= FLOAT_COPY_VALUES else None
 
 
@@ -158,6 +273,15 @@ class FloatRowSums(RowSums):
     thirds of the rows to cover have a zero dual in a master LP). With
     ``copies`` (:class:`AbsentCopies` of ``absent``) the float rows and the
     narrowing columns are read from them: the same numbers.
+
+    Parameters
+    ----------
+    absent : ndarray of bool, shape (n, d)
+        ``absent[i, k]``: feature ``k`` is absent in row ``i``.
+    weight : ndarray of shape (n,)
+        The rows' weights.
+    copies : AbsentCopies or None, default=None
+        Float copies of ``absent`` to read the rows from; None converts each set's rows when it is summed.
     """
 
     def __init__(self, absent: np.ndarray, weight: np.ndarray, copies: AbsentCopies | None = None):
@@ -205,6 +329,17 @@ class BitRowSums(RowSums):
     Built by :func:`row_sums` from ``sorted_rows`` (the rows of positive
     weight, by weight), ``values`` (their distinct weights, increasing) and
     ``sizes`` (how many of the rows have each).
+
+    Parameters
+    ----------
+    absent : ndarray of bool, shape (n, d)
+        ``absent[i, k]``: feature ``k`` is absent in row ``i``.
+    sorted_rows : ndarray of int
+        The rows of positive weight, ordered by weight.
+    values : ndarray of float
+        The distinct positive weights, increasing.
+    sizes : ndarray of int
+        How many of ``sorted_rows`` have each of ``values``.
     """
 
     def __init__(self, absent: np.ndarray, sorted_rows: np.ndarray, values: np.ndarray, sizes: np.ndarray):

@@ -50,7 +50,18 @@ _NEUTRAL = ("is_nan", "not_nan")
 
 
 def literal_direction(literal: Literal) -> int | None:
-    """+1: ``literal`` is true for more rows as its column grows; -1: for fewer; 0: a missing indicator; None: a category."""
+    """+1: ``literal`` is true for more rows as its column grows; -1: for fewer; 0: a missing indicator; None: a category.
+
+    Parameters
+    ----------
+    literal : Literal
+        A literal of the binarizer.
+
+    Returns
+    -------
+    int or None
+        Its direction, as above (what a ``monotone`` constraint compares).
+    """
     if literal.op in _RISING:
         return 1
     if literal.op in _FALLING:

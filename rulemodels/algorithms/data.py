@@ -112,6 +112,7 @@ class WorkingData:
 
     @property
     def n_features(self) -> int:
+        """Number of columns of ``A``: the features of the clause LPs (the always-true one included when clauses can be disabled)."""
         return int(self.A.shape[1])
 
     def split(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:

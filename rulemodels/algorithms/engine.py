@@ -86,6 +86,7 @@ class ClauseEngine:
     cache : LPSolutionCache
         The data, persistent models and stored solutions shared with other fits.
     theta : float
+        Sparsity weight θ of the fit's clause LPs.
     binarization : {"redundancy_aware", "simple"}
     threshold : float
         Threshold of the simple binarization.
@@ -144,7 +145,7 @@ class ClauseEngine:
         return lp_digest(self._lp_prefix, self._method.encode())
 
     def remaining_time(self) -> float | None:
-        """Seconds left of the fit's time limit (None without a limit).
+        """Return the seconds left of the fit's time limit (None without a limit).
 
         Returns
         -------

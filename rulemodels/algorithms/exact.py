@@ -155,6 +155,7 @@ def solve_exact(
     form : {"dnf", "cnf"}
         The rule's form (a DNF is learned as a CNF on negated data, paper section 3).
     solver : str or Backend, default="cbc"
+        The MIP solver: a backend name (:func:`solvers.get_backend`) or a backend.
     time_limit : float, optional
         Seconds; the incumbent is returned with termination ``"time_limit"``.
     n_thresholds : int, optional

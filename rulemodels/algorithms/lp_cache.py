@@ -119,7 +119,18 @@ def choose_formulation(formulation: str, n_positives: int, n_features: int) -> s
 
 
 def lp_digest(*parts: bytes) -> bytes:
-    """A 16-byte digest of an LP's content (the parts are the bytes that define it)."""
+    """A 16-byte digest of an LP's content (the parts are the bytes that define it).
+
+    Parameters
+    ----------
+    *parts : bytes
+        The bytes that define the LP, in a fixed order.
+
+    Returns
+    -------
+    bytes
+        The 16-byte digest.
+    """
     digest = hashlib.blake2b(digest_size=16)
     for part in parts:
         digest.update(part)

@@ -141,6 +141,7 @@ def prune_rule(
         no clause left: a constant (a DNF without terms is False, a CNF without
         clauses True).
     report : PruneReport
+        The objective and the sizes before and after pruning.
     """
     costs = literal_cost or {}
     if rule.n_literals == 0:  # a constant: nothing to remove

@@ -165,6 +165,7 @@ class FitResult(_RunRecord):
         LP solves and model builds of this fit, and LP solutions (or clauses)
         it took from this fit or from earlier fits on the cache instead of solving.
     solver_seconds : float
+        Wall time of this fit's LP solves (the backend's ``solve`` calls).
     """
 
     W: np.ndarray
@@ -215,6 +216,7 @@ class LearnedRule(_RunRecord):
     history : list of float
         Objective after the initialisation and after each accepted iteration.
     n_iter : int
+        Iterations executed (see :attr:`FitResult.n_iter`).
     termination : Termination or str
         Why the algorithm stopped (``"time_limit"`` when the fit's time limit
         cut it; for the exact MIP its solver's reason such as ``"optimal"``,

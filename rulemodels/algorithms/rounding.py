@@ -68,7 +68,18 @@ CandidateCost = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 
 
 def snap(w: np.ndarray) -> np.ndarray:
-    """``w`` clipped to [0, 1] and rounded to ``SNAP_DECIMALS`` decimals, so that solver noise in the last digits is gone."""
+    """``w`` clipped to [0, 1] and rounded to ``SNAP_DECIMALS`` decimals, so that solver noise in the last digits is gone.
+
+    Parameters
+    ----------
+    w : array-like of float
+        LP values (a fractional clause, or several).
+
+    Returns
+    -------
+    ndarray of float
+        The snapped values, of the shape of ``w`` (no ``-0.0``).
+    """
     return np.round(np.clip(np.asarray(w, dtype=float), 0.0, 1.0), SNAP_DECIMALS) + 0.0  # + 0.0: no -0.0
 
 
@@ -103,6 +114,22 @@ def limit_literals(clause: np.ndarray, w_lp: np.ndarray, max_literals: int | Non
     clause within the budget (and every clause when ``max_literals`` is None)
     is returned unchanged. Features from ``n_literals`` on (the always-true
     feature) are no literal and are kept as they are.
+
+    Parameters
+    ----------
+    clause : ndarray of shape (d,)
+        The rounded binary clause.
+    w_lp : ndarray of shape (d,)
+        The clause's fractional LP values, which rank its features.
+    max_literals : int or None
+        The most literals a clause may have (``max_literals_per_clause``); None for no limit.
+    n_literals : int
+        The number of features that are literals (those after them are kept as they are).
+
+    Returns
+    -------
+    ndarray of shape (d,)
+        ``clause`` itself when within the budget, else a copy with the features of lowest ``w_lp`` dropped.
     """
     if max_literals is None:
         return clause
@@ -116,7 +143,7 @@ def limit_literals(clause: np.ndarray, w_lp: np.ndarray, max_literals: int | Non
 
 
 def redundant_clauses(A: np.ndarray, W: np.ndarray, groups: Sequence[object], *, allow_disable: bool = False) -> list[int]:
-    """Indices of the CNF clauses of binary ``W`` (d, R) that change no prediction on the rows of ``A``.
+    """Find the CNF clauses of binary ``W`` (d, R) that change no prediction on the rows of ``A``.
 
     Clause r is redundant when it equals an earlier clause that is not
     redundant itself, or when the literals of one source column (``groups``)
@@ -127,6 +154,22 @@ def redundant_clauses(A: np.ndarray, W: np.ndarray, groups: Sequence[object], *,
     is redundant the first one is not reported, so at least one clause remains.
     With ``allow_disable`` the last row of ``W`` is the always-true feature:
     clauses that select it are disabled already and are left alone.
+
+    Parameters
+    ----------
+    A : ndarray of shape (n_samples, d)
+        The binarized training rows (0/1), a column per row of ``W``.
+    W : ndarray of shape (d, R)
+        The binary clauses, a column each.
+    groups : sequence
+        The source column of each literal (the binarizer's groups).
+    allow_disable : bool, default=False
+        Whether the last row of ``W`` is the always-true feature.
+
+    Returns
+    -------
+    list of int
+        The indices of the redundant clauses, increasing.
     """
     selected = np.asarray(W) > 0.5
     disabled = selected[-1] if allow_disable else np.zeros(selected.shape[1], dtype=bool)
@@ -142,7 +185,7 @@ def redundant_clauses(A: np.ndarray, W: np.ndarray, groups: Sequence[object], *,
 
 
 def tautological_clauses(A: np.ndarray, W: np.ndarray, groups: Sequence[object], *, allow_disable: bool = False) -> list[int]:
-    """Indices of the CNF clauses of binary ``W`` (d, R) that one source column makes true on every row of ``A``.
+    """Find the CNF clauses of binary ``W`` (d, R) that one source column makes true on every row of ``A``.
 
     Clause r is such a *one-column tautology* when the literals of one source
     column (``groups``) in it are true together on every row: ``x <= 5 OR
@@ -153,6 +196,22 @@ def tautological_clauses(A: np.ndarray, W: np.ndarray, groups: Sequence[object],
     training data supports. Every clause may be reported. With
     ``allow_disable`` the last row of ``W`` is the always-true feature:
     clauses that select it are disabled already and are not reported.
+
+    Parameters
+    ----------
+    A : ndarray of shape (n_samples, d)
+        The binarized training rows (0/1), a column per literal.
+    W : ndarray of shape (d, R) or (d,)
+        The binary clauses, a column each (a single clause as a vector).
+    groups : sequence
+        The source column of each literal (the binarizer's groups).
+    allow_disable : bool, default=False
+        Whether the last row of ``W`` is the always-true feature.
+
+    Returns
+    -------
+    list of int
+        The indices of the one-column tautologies, increasing.
     """
     selected = np.asarray(W) > 0.5
     if selected.ndim == 1:

@@ -184,6 +184,7 @@ class TrainingWorkspace(_ClosedOnExit):
     y : array-like of shape (n_samples,)
         Two-class labels.
     sample_weight : array-like of shape (n_samples,), optional
+        Weights of the rows (default 1), normalised to mean 1.
     binarizer : FeatureBinarizer, optional
         The binarization settings (an unfitted binarizer; it is cloned and
         fitted on ``X``); default :func:`default_binarizer`, the estimator's
@@ -976,6 +977,7 @@ class TrainingWorkspace(_ClosedOnExit):
 
     @property
     def n_samples(self) -> int:
+        """Number of rows of the training data ``X`` (the groups of identical rows, for data read in chunks)."""
         return int(self.frame.shape[0])
 
     @property

@@ -32,7 +32,13 @@ from solvers.signals import (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every sub-command, each bound to the function that runs it."""
+    """The argument parser of every sub-command, each bound to the function that runs it.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        The ``rulemodels`` parser.
+    """
     return _args.build_parser({
         "solvers": _cmd_solvers,
         "fit": _cmd_fit,
@@ -192,6 +198,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     any work). 130: interrupted by Ctrl-C; 143: stopped by SIGTERM. Work in
     progress is cleaned up on every path: solver processes ended, temporary
     files removed, output files complete or absent.
+
+    Parameters
+    ----------
+    argv : sequence of str or None, default=None
+        The command line without the program name; None reads ``sys.argv[1:]``.
+
+    Returns
+    -------
+    int
+        The exit status (above).
     """
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -88,6 +88,7 @@ def as_frame(X: Any, columns: list[str] | None = None) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
+        ``X`` as a pandas DataFrame (a pandas DataFrame itself, unchanged).
 
     Raises
     ------

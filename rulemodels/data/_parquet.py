@@ -352,6 +352,11 @@ def parquet_batches(path: str | os.PathLike, columns: list[str] | None = None,
         The columns to read; None reads every column.
     batch_rows : int, default=defaults.STREAM_BATCH_ROWS
         The number of rows per batch, at most.
+
+    Yields
+    ------
+    pandas.DataFrame
+        Each batch, in the file's (the files') order.
     """
     yield from dataset_batches(parquet_dataset(path), columns, batch_rows)
 

@@ -344,6 +344,7 @@ class StreamedData:
 
     @property
     def n_patterns(self) -> int:
+        """Number of distinct rows of ``X`` (each one a group of identical rows with the groups' summed weight)."""
         return int(self.X.shape[0])
 
 

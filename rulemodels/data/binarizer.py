@@ -200,6 +200,7 @@ class ColumnSummary:
     Parameters
     ----------
     name : str
+        The column's name.
     categorical : bool
         Whether the column is categorical (the binarizer's ``categorical='auto'`` rule, applied to every batch).
     n_rows, n_missing : int
@@ -544,6 +545,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         Returns
         -------
         self : FeatureBinarizer
+            The fitted binarizer.
         """
         return self._fit(X, y, sample_weight)
 
@@ -1176,6 +1178,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         Returns
         -------
         ndarray of object, shape ``(len(literals_),)``
+            The text of each literal, in the order of the output columns.
 
         Raises
         ------

@@ -110,6 +110,7 @@ def list_datasets() -> list[str]:
     Returns
     -------
     list of str
+        The names of the bundled datasets, sorted.
 
     Examples
     --------
@@ -207,7 +208,9 @@ def make_rule_data(
     Returns
     -------
     X : pandas.DataFrame of shape (n_samples, n_columns)
-    y : pandas.Series of int (0/1), named ``"label"`` (``"default"`` for ``mixed``)
+        The features of ``kind``.
+    y : pandas.Series of int
+        The 0/1 labels the planted rule gives, named ``"label"`` (``"default"`` for ``mixed``).
 
     Raises
     ------

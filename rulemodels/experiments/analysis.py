@@ -206,6 +206,7 @@ def table1_markdown(table: pd.DataFrame, *, value: str = "test_error") -> str:
     Returns
     -------
     str
+        The Markdown table.
 
     Raises
     ------

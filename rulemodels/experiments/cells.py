@@ -36,12 +36,19 @@ __all__ = ["Unit", "make_units", "run_task", "run_unit"]
 
 @dataclass(frozen=True)
 class Unit:
-    """The tasks of one training set, run together by :func:`run_unit`."""
+    """The tasks of one training set, run together by :func:`run_unit`.
+
+    Parameters
+    ----------
+    tasks : tuple of Task
+        The tasks, all with the same training set (:attr:`key`).
+    """
 
     tasks: tuple[Task, ...]
 
     @property
     def key(self) -> tuple[Any, ...]:
+        """What the unit's tasks share, which identifies the unit: their data, split, binarization and solver."""
         return _training_set(self.tasks[0])
 
     def __len__(self) -> int:
@@ -69,7 +76,18 @@ def _none_last(value: float | None) -> tuple[bool, float]:
 
 
 def make_units(tasks: Iterable[Task]) -> list[Unit]:
-    """Group tasks by training set, in a stable order (dataset, fold, inner fold; cells by algorithm, R, θ)."""
+    """Group tasks by training set, in a stable order (dataset, fold, inner fold; cells by algorithm, R, θ).
+
+    Parameters
+    ----------
+    tasks : iterable of Task
+        The tasks of a grid (:func:`make_grid`).
+
+    Returns
+    -------
+    list of Unit
+        One unit per training set.
+    """
     groups: dict[tuple[Any, ...], list[Task]] = {}
     for task in tasks:
         groups.setdefault(_training_set(task), []).append(task)

@@ -36,6 +36,7 @@ def plot_pareto(
     summary : pandas.DataFrame
         The output of :func:`summarize`.
     dataset : str
+        The dataset whose fronts to draw.
     by : {"n_clauses", "algorithm"}
     path : str or path-like
         The PNG file to write (its directory must exist).

@@ -48,7 +48,15 @@ class Report:
 
 
 def write_csv(frame: pd.DataFrame, path: Path) -> None:
-    """``frame`` as CSV (no index) to ``path``, written atomically: complete or absent."""
+    """Write ``frame`` as CSV (no index) to ``path``, atomically: complete or absent.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table to write.
+    path : Path
+        The file to write (replaced if it exists).
+    """
     with atomic_write(path, newline="") as handle:
         frame.to_csv(handle, index=False)
 
@@ -98,7 +106,18 @@ def write_report(results: pd.DataFrame, out: Path) -> Report:
 
 
 def packed_results(out: Path) -> Path | None:
-    """``OUT/results.jsonl.gz`` (how docs/results is committed) when ``OUT/results.jsonl`` is missing, else None."""
+    """``OUT/results.jsonl.gz`` (how docs/results is committed) when ``OUT/results.jsonl`` is missing, else None.
+
+    Parameters
+    ----------
+    out : Path
+        The output directory of a run (``OUT``).
+
+    Returns
+    -------
+    Path or None
+        The packed results to unpack (:func:`unpack_results`), or None when there are plain results or no packed ones.
+    """
     plain, packed = out / "results.jsonl", out / "results.jsonl.gz"
     if plain.exists() or not packed.is_file():
         return None
@@ -106,7 +125,18 @@ def packed_results(out: Path) -> Path | None:
 
 
 def unpack_results(packed: Path) -> Path:
-    """Decompress ``packed`` (``results.jsonl.gz``) beside itself, atomically; returns the unpacked path."""
+    """Decompress ``packed`` (``results.jsonl.gz``) beside itself, atomically; return the unpacked path.
+
+    Parameters
+    ----------
+    packed : Path
+        The gzipped results file.
+
+    Returns
+    -------
+    Path
+        The unpacked file: ``packed`` without its ``.gz`` suffix.
+    """
     plain = packed.with_suffix("")
     with gzip.open(packed, "rb") as source, atomic_write(plain, "wb") as target:
         shutil.copyfileobj(source, target)
@@ -114,7 +144,22 @@ def unpack_results(packed: Path) -> Path:
 
 
 def cv_table_markdown(results: pd.DataFrame, form: str, nested: bool) -> str:
-    """Per algorithm and R: the optimistic minimum over θ and, with nested CV, the honest error (Markdown)."""
+    """Per algorithm and R: the optimistic minimum over θ and, with nested CV, the honest error (Markdown).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        The records of a run (of one form).
+    form : str
+        The rule form of the records, ``"cnf"`` or ``"dnf"``, named in the table's title.
+    nested : bool
+        Whether the run had inner folds; without them a note says how to get the honest number.
+
+    Returns
+    -------
+    str
+        The Markdown table (its title line first).
+    """
     table = table1(results, require_complete=False)
     honest = nested_cv_selection(results)
     merged = table.merge(honest[["dataset", "algorithm", "n_clauses", "nested_test_error"]],
@@ -136,7 +181,20 @@ def cv_table_markdown(results: pd.DataFrame, form: str, nested: bool) -> str:
 
 
 def selection_markdown(results: pd.DataFrame, forms: list[str]) -> str:
-    """The honest error of choosing θ, R (and the form) by nested CV, per algorithm (Markdown; "" without inner fits)."""
+    """The honest error of choosing θ, R (and the form) by nested CV, per algorithm (Markdown; "" without inner fits).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        The records of a run.
+    forms : list of str
+        The rule forms the run fit; with more than one, the form is chosen too.
+
+    Returns
+    -------
+    str
+        The Markdown table, or "" when the records have no inner fits.
+    """
     selection = nested_model_selection(results)
     if selection.empty:
         return ""

@@ -153,6 +153,7 @@ class Task:
     n_thresholds : int, default=9
         Quantile thresholds per numeric column, fitted on the training fold.
     solver : str, default="highs"
+        The solver backend's name (:func:`solvers.get_backend`).
     max_iter : int, default=100
         Iteration cap of BCD and AM (the paper: 100).
     random_state : int, default=0
@@ -340,7 +341,18 @@ class Task:
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> Task:
-        """Rebuild the task of a result record (extra record fields are ignored)."""
+        """Rebuild the task of a result record (extra record fields are ignored).
+
+        Parameters
+        ----------
+        record : Mapping
+            A result record (a row of ``results.jsonl``).
+
+        Returns
+        -------
+        Task
+            The task that produced it.
+        """
         names = [f.name for f in dataclasses.fields(cls)]
         values = {}
         for name in names:
@@ -433,10 +445,13 @@ def make_grid(
         Bundled dataset names, or CSV files described by :class:`CSVData`
         (hashed here, so that a changed file is detected by the workers).
     algorithms : iterable of str
+        The algorithms (``BooleanRuleClassifier(algorithm=...)``: ``"scs"``, ``"am"``, ...).
     clauses : iterable of int
         Numbers of clauses R.
     thetas : iterable of float, default=PAPER_THETAS
+        The sparsity weights θ (the paper's grid by default).
     n_folds : int, default=10
+        Number of outer cross-validation folds.
     inner_folds : int, default=0
         Inner folds J of the nested cross-validation; 0 adds no inner fits.
         The grid then has ``1 + J`` times as many tasks (the inner fits are
@@ -532,6 +547,18 @@ def split_indices(task: Task, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ``StratifiedKFold(n_folds, shuffle=True, random_state)``; an inner task
     (:attr:`Task.inner_fold`) splits the outer training fold again the same
     way and tests on its inner fold, so the outer test fold stays unseen.
+
+    Parameters
+    ----------
+    task : Task
+        The task whose fold to split.
+    y : ndarray of shape (n_samples,)
+        The dataset's labels (the folds are stratified).
+
+    Returns
+    -------
+    train, test : ndarray of int
+        The row positions of the training and the test fold.
     """
     from sklearn.model_selection import StratifiedKFold
 

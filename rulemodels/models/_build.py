@@ -267,6 +267,7 @@ class TwoLevelModel:
     Parameters
     ----------
     model : pyomo.environ.ConcreteModel
+        The Pyomo model, its θ a mutable Param.
     groups : SampleGroups
         The groups of identical samples behind the sets ``P`` and ``N``.
     """

@@ -68,6 +68,7 @@ class ClauseColumns:
 
     @property
     def n_features(self) -> int:
+        """Number of features d the clauses are made of."""
         return int(self.data.n_features)
 
     @property

@@ -129,7 +129,9 @@ class CGPricing:
     Parameters
     ----------
     model : pyomo.environ.ConcreteModel
+        The pricing MIP, its duals ``mu`` and ``nu`` mutable Params.
     columns : ClauseColumns
+        The data of the clauses being priced (the rows to cover and those a clause must not fire on).
     """
 
     def __init__(self, model: pyo.ConcreteModel, columns: ClauseColumns):

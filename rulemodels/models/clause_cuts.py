@@ -235,6 +235,18 @@ class ClauseCutLP(_ClauseParams):
         }}
 
     def weights(self) -> np.ndarray:
+        """Read the master's solution ``w`` (after a solve).
+
+        Returns
+        -------
+        ndarray of float, shape (d,)
+            The values of the variables ``w_j``, in the order of ``J``.
+
+        Raises
+        ------
+        ValueError
+            If the master has no solution yet.
+        """
         values = [var.value for var in self.w_vars]
         if None in values:
             raise ValueError("the master has no solution: solve it first")

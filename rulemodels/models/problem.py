@@ -43,6 +43,7 @@ class CNFProblem:
     form : {"cnf", "dnf"}
         The form of the rule the user asked for.
     sample_weight : ndarray (n,)
+        The weight of each row (ω).
     """
 
     A: sp.csr_matrix
@@ -76,10 +77,12 @@ class CNFProblem:
 
     @property
     def n_samples(self) -> int:
+        """Number of rows n of ``A``."""
         return int(self.A.shape[0])
 
     @property
     def n_features(self) -> int:
+        """Number of features d of ``A``."""
         return int(self.A.shape[1])
 
     def rule_from_weights(self, W: np.ndarray, w0: np.ndarray | None = None, *, threshold: float = 0.5) -> Rule:

@@ -52,7 +52,8 @@ def build_zero_one(
 
     Parameters
     ----------
-    A, y : binary features (n, d) and 0/1 labels (CNF: 1 = all clauses true).
+    A, y : array-like
+        The binary features (n, d) and the 0/1 labels (n,) (CNF: 1 = all clauses true).
     n_clauses : int
         R, the number of clauses (>= 1).
     theta : float

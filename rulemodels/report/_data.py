@@ -139,6 +139,7 @@ class ReportData:
 
     @property
     def error(self) -> float:
+        """The (weighted) error rate on the report's rows: ``1 - accuracy``."""
         return 1.0 - self.accuracy
 
     @property

@@ -238,7 +238,18 @@ def _pareto_section(data: ReportData) -> str:
 
 
 def render_html(data: ReportData) -> str:
-    """The page of :func:`report_data`'s numbers: inline CSS and SVG, no script, no URL."""
+    """The page of :func:`report_data`'s numbers: inline CSS and SVG, no script, no URL.
+
+    Parameters
+    ----------
+    data : ReportData
+        The numbers of the report (:func:`report_data`).
+
+    Returns
+    -------
+    str
+        The HTML page.
+    """
     title = f"Rule report: {data.target} on {data.data_name}"
     facts = _table(["item", "value"], data.facts, css="metrics")
     return (

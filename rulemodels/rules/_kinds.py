@@ -98,7 +98,23 @@ class ColumnKind:
 
     @classmethod
     def from_dict(cls, data: Any) -> ColumnKind:
-        """The kind of a rule file's entry; ``ValueError`` saying what is wrong."""
+        """The kind of a rule file's entry; ``ValueError`` saying what is wrong.
+
+        Parameters
+        ----------
+        data : object
+            The entry: ``{"kind": ...}`` (with ``"values"`` for a categorical column), as :meth:`to_dict` writes it.
+
+        Returns
+        -------
+        ColumnKind
+            The kind the entry describes.
+
+        Raises
+        ------
+        ValueError
+            If the entry is malformed.
+        """
         if not isinstance(data, dict) or "kind" not in data or not set(data) <= {"kind", "values"}:
             raise ValueError(f"expected an object with the key 'kind' (and 'values' for a categorical column), got {data!r}")
         return cls(data["kind"], data.get("values"))

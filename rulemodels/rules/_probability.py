@@ -41,6 +41,7 @@ class PatternRates:
     Parameters
     ----------
     patterns : ndarray of bool, shape (n_patterns, R)
+        The distinct patterns of clause outputs seen in training.
     rule_values : ndarray of bool, shape (n_patterns,)
         The rule's output on each pattern.
     n_samples, n_positive : ndarray of float, shape (n_patterns,)

@@ -254,6 +254,7 @@ class Literal:
         Returns
         -------
         numpy.ndarray of bool, shape (n_samples,)
+            The literal's truth value on each row (False where the column is missing, for every operator).
         """
         return literal_values(self, to_frame(X))
 
@@ -440,12 +441,34 @@ class Rule:
 
     @classmethod
     def dnf(cls, terms: Iterable[Iterable[Literal]]) -> Rule:
-        """Build a DNF rule (OR of AND-terms) from iterables of literals."""
+        """Build a DNF rule (OR of AND-terms) from iterables of literals.
+
+        Parameters
+        ----------
+        terms : iterable of iterable of Literal
+            The terms, each the literals it ANDs.
+
+        Returns
+        -------
+        Rule
+            The rule ``OR_r AND_{l in terms[r]} l``.
+        """
         return cls("dnf", tuple(Clause(cast("tuple[Literal, ...]", t)) for t in terms))  # Clause checks and converts
 
     @classmethod
     def cnf(cls, clauses: Iterable[Iterable[Literal]]) -> Rule:
-        """Build a CNF rule (AND of OR-clauses) from iterables of literals."""
+        """Build a CNF rule (AND of OR-clauses) from iterables of literals.
+
+        Parameters
+        ----------
+        clauses : iterable of iterable of Literal
+            The clauses, each the literals it ORs.
+
+        Returns
+        -------
+        Rule
+            The rule ``AND_r OR_{l in clauses[r]} l``.
+        """
         return cls("cnf", tuple(Clause(cast("tuple[Literal, ...]", c)) for c in clauses))  # Clause checks and converts
 
     # -- structure ---------------------------------------------------------
@@ -571,6 +594,7 @@ class Rule:
         Returns
         -------
         numpy.ndarray of bool, shape (n_samples, n_clauses)
+            Entry ``(i, r)`` is :math:`\\hat v_{i,r}`, the value of clause ``r`` on row ``i``.
 
         Raises
         ------
@@ -622,6 +646,7 @@ class Rule:
         Returns
         -------
         numpy.ndarray of bool, shape (n_samples,)
+            :math:`\\hat y_i`, the rule's value on each row.
         """
         return self.reduce(self.clause_outputs_binary(A, literals))
 
@@ -737,6 +762,16 @@ class Rule:
     def from_dict(cls, d: Mapping[str, Any]) -> Rule:
         """Build a rule from :meth:`to_dict` output, validating it strictly.
 
+        Parameters
+        ----------
+        d : Mapping
+            The dict :meth:`to_dict` returns (e.g. parsed JSON).
+
+        Returns
+        -------
+        Rule
+            The rule ``d`` describes.
+
         Raises
         ------
         RuleFormatError
@@ -751,5 +786,20 @@ class Rule:
 
         An object that names a key twice is refused (JSON parsers keep the last
         one, while a reader of the file sees the first).
+
+        Parameters
+        ----------
+        s : str or bytes
+            The JSON text.
+
+        Returns
+        -------
+        Rule
+            The rule the text describes.
+
+        Raises
+        ------
+        RuleFormatError
+            If the text is not JSON, names a key twice or is not a valid rule.
         """
         return cls.from_dict(read_rule_json(s))

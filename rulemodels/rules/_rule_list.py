@@ -84,7 +84,9 @@ class RuleList:
     Parameters
     ----------
     steps : iterable of (label, Rule)
+        The steps in order: each a class label and the rule that gives it to the rows no earlier step claims.
     default : label
+        The class of the rows no step's rule is true on.
 
     Examples
     --------
@@ -205,7 +207,18 @@ class RuleList:
 
     @staticmethod
     def first_true(step_values: np.ndarray) -> np.ndarray:
-        """The claiming step of each row from :meth:`step_values`: 0-based, ``n_steps`` for the default."""
+        """The claiming step of each row from :meth:`step_values`: 0-based, ``n_steps`` for the default.
+
+        Parameters
+        ----------
+        step_values : ndarray of bool, shape (n_samples, n_steps)
+            Whether each step's rule is true on each row (:meth:`step_values`).
+
+        Returns
+        -------
+        ndarray of int, shape (n_samples,)
+            The first step whose rule is true on each row, or ``n_steps`` where none is.
+        """
         values = np.asarray(step_values, dtype=bool)
         n_steps = values.shape[1]
         return np.where(values.any(axis=1), values.argmax(axis=1), n_steps) if n_steps else np.zeros(len(values), dtype=int)
@@ -363,7 +376,23 @@ class RuleList:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> RuleList:
-        """Build a rule list from :meth:`to_dict` output, validating it strictly (:class:`RuleFormatError` naming the path)."""
+        """Build a rule list from :meth:`to_dict` output, validating it strictly (:class:`RuleFormatError` naming the path).
+
+        Parameters
+        ----------
+        d : Mapping
+            The dict :meth:`to_dict` returns (``format``, ``version``, ``steps``, ``default``), e.g. parsed JSON.
+
+        Returns
+        -------
+        RuleList
+            The rule list ``d`` describes.
+
+        Raises
+        ------
+        RuleFormatError
+            If ``d`` is not a valid rule list, naming the path of the first problem.
+        """
         if not isinstance(d, Mapping):
             raise RuleFormatError(f"rule list: expected an object, got {type(d).__name__}")
         expected = ("format", "version", "steps", "default")
@@ -394,7 +423,23 @@ class RuleList:
 
     @classmethod
     def from_json(cls, s: str | bytes) -> RuleList:
-        """Parse :meth:`to_json` output (never pickle, never ``eval``); a key named twice is refused."""
+        """Parse :meth:`to_json` output (never pickle, never ``eval``); a key named twice is refused.
+
+        Parameters
+        ----------
+        s : str or bytes
+            The JSON text.
+
+        Returns
+        -------
+        RuleList
+            The rule list the text describes.
+
+        Raises
+        ------
+        RuleFormatError
+            If the text is not JSON, names a key twice or is not a valid rule list.
+        """
         try:
             data = json.loads(s, object_pairs_hook=_object_from_pairs)
         except json.JSONDecodeError as exc:
@@ -429,9 +474,11 @@ class ClassRates:
     Parameters
     ----------
     n_samples : ndarray of float, shape (n_buckets,)
+        The (weighted) number of training rows in each bucket.
     counts : ndarray of float, shape (n_buckets, n_classes)
         Columns in the order of the estimator's (or the file's) ``classes``.
     proba : ndarray of float, shape (n_buckets, n_classes)
+        The smoothed class probabilities of each bucket, ``(counts + 1) / (n_samples + K)``.
     """
 
     n_samples: np.ndarray
@@ -441,7 +488,26 @@ class ClassRates:
     @classmethod
     def fit(cls, buckets: np.ndarray, class_index: np.ndarray, n_buckets: int, n_classes: int,
             sample_weight: np.ndarray | None = None) -> ClassRates:
-        """Count the (weighted) rows of each class in each bucket and smooth."""
+        """Count the (weighted) rows of each class in each bucket and smooth.
+
+        Parameters
+        ----------
+        buckets : array-like of int, shape (n_samples,)
+            The bucket of each training row (:meth:`RuleList.claims`).
+        class_index : array-like of int, shape (n_samples,)
+            The index of each row's class in ``classes``.
+        n_buckets : int
+            The number of buckets (the steps, plus one for the default).
+        n_classes : int
+            The number of classes K.
+        sample_weight : array-like of shape (n_samples,) or None, default=None
+            The rows' weights; None weighs each row 1.
+
+        Returns
+        -------
+        ClassRates
+            The counts and the probabilities of Laplace's rule of succession (the class docstring's formula).
+        """
         buckets = np.asarray(buckets, dtype=int)
         weight = np.ones(len(buckets)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
         counts = np.zeros((n_buckets, n_classes))
@@ -451,7 +517,7 @@ class ClassRates:
         return cls(n_samples, counts, proba)
 
     def predict(self, buckets: np.ndarray) -> np.ndarray:
-        """Probabilities (n_samples, n_classes) of each row from its bucket (:meth:`RuleList.claims`).
+        """Look up the probabilities (n_samples, n_classes) of each row from its bucket (:meth:`RuleList.claims`).
 
         Parameters
         ----------
@@ -467,6 +533,13 @@ class ClassRates:
         return self.proba[np.asarray(buckets, dtype=int)]
 
     def to_dict(self) -> dict[str, Any]:
+        """The rates as plain lists, for JSON (:meth:`from_dict` reads them back).
+
+        Returns
+        -------
+        dict
+            ``{"n_samples": [...], "counts": [[...]], "proba": [[...]]}`` of floats.
+        """
         return {
             "n_samples": [float(v) for v in self.n_samples],
             "counts": [[float(v) for v in row] for row in self.counts],
@@ -475,7 +548,27 @@ class ClassRates:
 
     @classmethod
     def from_dict(cls, d: Any, n_buckets: int, n_classes: int) -> ClassRates:
-        """Read :meth:`to_dict` output, checking its shape (n_buckets x n_classes) and ranges (ValueError)."""
+        """Read :meth:`to_dict` output, checking its shape (n_buckets x n_classes) and ranges (ValueError).
+
+        Parameters
+        ----------
+        d : object
+            The dict :meth:`to_dict` returns (parsed JSON).
+        n_buckets : int
+            The number of buckets it must have.
+        n_classes : int
+            The number of classes it must have.
+
+        Returns
+        -------
+        ClassRates
+            The rates ``d`` holds.
+
+        Raises
+        ------
+        ValueError
+            If ``d`` does not have the keys, shapes or ranges of :meth:`to_dict` output.
+        """
         if not isinstance(d, Mapping) or sorted(d) != ["counts", "n_samples", "proba"]:
             raise ValueError("must be an object with the keys n_samples, counts, proba")
 

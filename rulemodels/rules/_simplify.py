@@ -97,6 +97,7 @@ class SimplifyReport:
 
     @property
     def changed(self) -> bool:
+        """Whether the simplification removed or rewrote any clause."""
         return bool(self.removed_clauses or self.rewritten_clauses)
 
     def __str__(self) -> str:
@@ -518,6 +519,7 @@ def prefer_equality(rule: Rule, literals: Iterable[Literal]) -> tuple[Rule, tupl
     Parameters
     ----------
     rule : Rule
+        The learned rule.
     literals : iterable of Literal
         The literals the rule was learned from (``FeatureBinarizer.literals_``):
         a column is two-valued when its category literals name exactly two

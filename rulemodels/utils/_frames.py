@@ -61,6 +61,16 @@ def is_foreign_frame(X: Any) -> bool:
     both in recent releases), an array, a list, a one-dimensional column (a
     polars ``Series``, a pyarrow array) and a Dask collection (read partition
     by partition where that is supported, never collected here) are not.
+
+    Parameters
+    ----------
+    X : object
+        The data to test.
+
+    Returns
+    -------
+    bool
+        True when :func:`as_pandas` converts ``X`` from another library.
     """
     pandas = sys.modules.get("pandas")
     if pandas is not None and isinstance(X, pandas.DataFrame):

@@ -23,6 +23,18 @@ def did_you_mean(name: str, choices: Sequence[str]) -> str:
     least 0.6, on the names as given and, failing that, compared without case
     (``Label`` for ``label``).
 
+    Parameters
+    ----------
+    name : str
+        The unknown name.
+    choices : sequence of str
+        The known names.
+
+    Returns
+    -------
+    str
+        The hint, to append to a message, or ``""``.
+
     Examples
     --------
     >>> did_you_mean("lable", ["age", "label"])
@@ -41,6 +53,22 @@ def did_you_mean(name: str, choices: Sequence[str]) -> str:
 
 def unknown_name(what: str, name: str, choices: Sequence[str], where: str) -> str:
     """The message for ``what`` ``name`` that is not among ``choices`` (the names of ``where``).
+
+    Parameters
+    ----------
+    what : str
+        What the name names (``"the target column"``).
+    name : str
+        The unknown name.
+    choices : sequence of str
+        The known names, listed in the message.
+    where : str
+        Where the known names are from (``"'data.csv'"``).
+
+    Returns
+    -------
+    str
+        The message, with :func:`did_you_mean`'s hint.
 
     Examples
     --------

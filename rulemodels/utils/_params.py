@@ -59,6 +59,17 @@ class Interval:
     Infinities are outside every interval (an unbounded end is open, as in
     scikit-learn), and so is NaN: ``Interval(Real, 0, None, closed="left")``
     is "a finite number >= 0".
+
+    Parameters
+    ----------
+    kind : type
+        ``numbers.Integral`` (integers, not bools) or ``numbers.Real`` (any real number).
+    low : float or None
+        The lower end; None for no lower bound.
+    high : float or None
+        The upper end; None for no upper bound.
+    closed : {"both", "left", "right", "neither"}, default="both"
+        Which finite ends belong to the interval.
     """
 
     kind: type
@@ -67,6 +78,18 @@ class Interval:
     closed: str = "both"  # "left", "right", "both" or "neither"
 
     def accepts(self, value: Any) -> bool:
+        """Whether ``value`` is a finite number of ``kind`` in the interval.
+
+        Parameters
+        ----------
+        value : object
+            The value to test (a bool is no number here).
+
+        Returns
+        -------
+        bool
+            True when the interval accepts ``value``.
+        """
         if isinstance(value, bool) or not isinstance(value, self.kind):  # numpy's bool_ is no number either
             return False
         if isinstance(value, Real) and not math.isfinite(value):
@@ -89,7 +112,13 @@ class Interval:
 
 @dataclass(frozen=True)
 class Options:
-    """Strings among ``values``."""
+    """Strings among ``values``.
+
+    Parameters
+    ----------
+    values : iterable of str
+        The accepted strings (kept as a frozenset).
+    """
 
     values: frozenset[str]
 
@@ -97,6 +126,18 @@ class Options:
         object.__setattr__(self, "values", frozenset(values))
 
     def accepts(self, value: Any) -> bool:
+        """Whether ``value`` is one of the strings.
+
+        Parameters
+        ----------
+        value : object
+            The value to test.
+
+        Returns
+        -------
+        bool
+            True when ``value`` is a str among ``values``.
+        """
         return isinstance(value, str) and value in self.values
 
     def __str__(self) -> str:
@@ -218,6 +259,31 @@ def check_constraint_values(
     column names, ``feature_costs`` maps column names to finite numbers >= 0.
     Whether the names are columns of X is checked at fit time, against the
     raw columns (:meth:`rulemodels.algorithms.constraints.RuleConstraints.check_columns`).
+
+    Parameters
+    ----------
+    monotone : dict or None
+        ``{column: +1 or -1}``: the rule may only rise (+1) or only fall (-1) with the column's value.
+    forbidden_features : iterable of str or None
+        Columns the rule may not use.
+    feature_costs : dict or None
+        ``{column: cost}``, finite numbers >= 0 multiplying θ for that column's literals.
+    max_literals_per_clause : int or None, default=None
+        The most literals a clause may have (an int >= 1), or None for no limit.
+
+    Returns
+    -------
+    directions : dict of str to int
+        ``monotone`` with str keys and int values.
+    forbidden : list of str
+        ``forbidden_features`` as a list of str.
+    costs : dict of str to float
+        ``feature_costs`` with str keys and float values.
+
+    Raises
+    ------
+    ValueError
+        If a value has the wrong type or range, or a column is both monotone and forbidden.
     """
     for name, value in (("monotone", monotone), ("feature_costs", feature_costs)):
         if value is not None and not isinstance(value, dict):
@@ -249,7 +315,19 @@ def check_constraint_values(
 
 
 def describe_constraints(constraints: list[Any]) -> str:
-    """What a value meeting one of ``constraints`` is, in words: ``"a float in the range [0, inf)"``."""
+    """What a value meeting one of ``constraints`` is, in words: ``"a float in the range [0, inf)"``.
+
+    Parameters
+    ----------
+    constraints : list
+        Constraints as in :data:`PARAMETERS` (an :class:`Interval`, :class:`Options`, a type, ``"boolean"``,
+        ``callable``, None, ...).
+
+    Returns
+    -------
+    str
+        The description, the alternatives joined with "or".
+    """
     described = [_describe(c) for c in constraints]
     return described[0] if len(described) == 1 else ", ".join(described[:-1]) + " or " + described[-1]
 
@@ -267,6 +345,27 @@ def check_parameter(name: str, value: Any, *, owner: str | None = None, constrai
 
     ``owner`` (the class or function that takes the parameter) is named in the message:
     ``The 'theta' parameter of Task must be a float in the range [0, inf). Got -1 instead.``
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name (a key of :data:`PARAMETERS` unless ``constraints`` is given).
+    value : object
+        Its value.
+    owner : str or None, default=None
+        The class or function that takes the parameter, named in the message.
+    constraints : list or None, default=None
+        The constraints to meet (one suffices); None for ``PARAMETERS[name]``.
+
+    Returns
+    -------
+    object
+        ``value``, unchanged.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``value`` meets none of the constraints.
     """
     constraints = PARAMETERS[name] if constraints is None else constraints
     if not any(_accepts(constraint, value) for constraint in constraints):
@@ -283,6 +382,31 @@ def check_values(
     An empty list, or a value that meets none of :data:`PARAMETERS` ``[parameter]``, raises
     :class:`InvalidParameterError` naming the value and saying what each must be
     (``example`` adds "; pass e.g. ..."); ``constraints`` replaces those of ``parameter``.
+
+    Parameters
+    ----------
+    name : str
+        The grid parameter's name (``thetas``, ``n_clauses``, ...), named in the message.
+    values : list
+        Its values.
+    parameter : str
+        The parameter each value is a value of (a key of :data:`PARAMETERS`).
+    owner : str or None, default=None
+        The class or function that takes ``name``, named in the message.
+    example : str, default=""
+        An example of valid values, added to the message when not empty.
+    constraints : list or None, default=None
+        The constraints each value meets; None for ``PARAMETERS[parameter]``.
+
+    Returns
+    -------
+    list
+        ``values``, unchanged.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``values`` is empty or a value meets none of the constraints.
     """
     of = f" of {owner}" if owner else ""
     hint = f"; pass e.g. {example}" if example else ""
@@ -299,7 +423,19 @@ def check_values(
 
 
 def validate_params(estimator: Any) -> None:
-    """Raise :class:`InvalidParameterError` for the first parameter that meets none of its constraints."""
+    """Raise :class:`InvalidParameterError` for the first parameter that meets none of its constraints.
+
+    Parameters
+    ----------
+    estimator : object
+        An estimator whose class has ``_parameter_constraints`` (``{name: constraints}``); each parameter is
+        read as its attribute and checked with :func:`check_parameter`.
+
+    Raises
+    ------
+    InvalidParameterError
+        If a parameter meets none of its constraints.
+    """
     name_of_class = type(estimator).__name__
     for name, constraints in type(estimator)._parameter_constraints.items():
         check_parameter(name, getattr(estimator, name), owner=name_of_class, constraints=constraints)

@@ -56,7 +56,13 @@ _ENABLED: contextvars.ContextVar[bool] = contextvars.ContextVar("rulemodels_prog
 
 
 def stderr_is_terminal() -> bool:
-    """Whether stderr is an interactive terminal (False when it is a file, a pipe, or closed)."""
+    """Whether stderr is an interactive terminal (False when it is a file, a pipe, or closed).
+
+    Returns
+    -------
+    bool
+        True when ``sys.stderr`` is a terminal.
+    """
     try:
         return bool(sys.stderr.isatty())
     except (AttributeError, ValueError):
@@ -68,6 +74,11 @@ def in_notebook() -> bool:
 
     Checked without importing IPython: only when ``ipykernel`` is already
     loaded is the running shell asked whether it is the kernel's.
+
+    Returns
+    -------
+    bool
+        True inside a Jupyter kernel.
     """
     if "ipykernel" not in sys.modules or "IPython" not in sys.modules:
         return False
@@ -79,13 +90,30 @@ def in_notebook() -> bool:
 
 
 def progress_enabled() -> bool:
-    """Whether a bar opened now would be drawn: bars are on here and someone watches (terminal or notebook)."""
+    """Whether a bar opened now would be drawn: bars are on here and someone watches (terminal or notebook).
+
+    Returns
+    -------
+    bool
+        True when bars are enabled (not inside :func:`no_progress`) and stderr is a terminal or a notebook runs.
+    """
     return _ENABLED.get() and (stderr_is_terminal() or in_notebook())
 
 
 @contextlib.contextmanager
 def showing_progress(enabled: bool) -> Iterator[None]:
-    """Turn the bars on or off for the block (``enabled=False``: as :func:`no_progress`)."""
+    """Turn the bars on or off for the block (``enabled=False``: as :func:`no_progress`).
+
+    Parameters
+    ----------
+    enabled : bool
+        Whether bars may be drawn in the block (never where an enclosing block turned them off).
+
+    Yields
+    ------
+    None
+        Nothing: the setting holds until the block ends.
+    """
     token = _ENABLED.set(bool(enabled) and _ENABLED.get())
     try:
         yield
@@ -94,7 +122,13 @@ def showing_progress(enabled: bool) -> Iterator[None]:
 
 
 def no_progress() -> contextlib.AbstractContextManager[None]:
-    """No bars in the block (e.g. the work of a worker process, whose stderr is its parent's terminal)."""
+    """No bars in the block (e.g. the work of a worker process, whose stderr is its parent's terminal).
+
+    Returns
+    -------
+    contextlib.AbstractContextManager
+        ``showing_progress(False)``.
+    """
     return showing_progress(False)
 
 
@@ -245,6 +279,24 @@ def progress_bar(total: int | None, desc: str, unit: str, *, enabled: bool = Tru
 
     Otherwise a disabled bar, which prints nothing and costs nothing. The bar
     is a context manager; ``total=None`` counts without a total.
+
+    Parameters
+    ----------
+    total : int or None
+        The number of steps, or None to count without a total.
+    desc : str
+        The bar's label.
+    unit : str
+        What a step is (``"fold"``, ``"fit"``), shown with the rate.
+    enabled : bool, default=True
+        False for a disabled bar whatever :func:`progress_enabled` says.
+    delay : float or None, default=None
+        Seconds before the bar is drawn (a short task draws none); None for :data:`DELAY`.
+
+    Returns
+    -------
+    tqdm.tqdm
+        The bar (a notebook widget bar in a notebook, a disabled bar when nothing is to be drawn).
     """
     if not (enabled and progress_enabled()):
         from tqdm import tqdm
@@ -261,7 +313,28 @@ def progress_bar(total: int | None, desc: str, unit: str, *, enabled: bool = Tru
 
 
 def track(items: Iterable[T], total: int, desc: str, unit: str, *, step: int = 1, enabled: bool = True) -> Iterator[T]:
-    """Yield ``items``, advancing a :func:`progress_bar` by ``step`` per item."""
+    """Yield ``items``, advancing a :func:`progress_bar` by ``step`` per item.
+
+    Parameters
+    ----------
+    items : iterable
+        The items to pass on.
+    total : int
+        The bar's total (in steps).
+    desc : str
+        The bar's label.
+    unit : str
+        What a step is.
+    step : int, default=1
+        How far each item advances the bar.
+    enabled : bool, default=True
+        False for no bar.
+
+    Yields
+    ------
+    object
+        Each of ``items``, in order.
+    """
     with progress_bar(total, desc, unit, enabled=enabled) as bar:
         for item in items:
             bar.update(step)
