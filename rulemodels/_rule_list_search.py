@@ -364,7 +364,7 @@ class _RuleListSearch:
         self.caught = []
         for (category, _), (first, fits) in kinds.items():
             where = f"in {len(fits)} of the rule list's {self.n_fitted} binary fits"
-            warnings.warn(f"{first.message} ({where})", category, stacklevel=stacklevel + 1)
+            warnings.warn(f"{first.message} ({where})", category, stacklevel=stacklevel)
 
     def _default_error(self, rows: np.ndarray, left: list[int]) -> tuple[float, int]:
         """The weighted error on ``rows`` of the best default among the classes ``left``, and that class."""

@@ -416,3 +416,24 @@ def test_what_only_the_exact_mip_knows_is_grouped_in_one_field():
     # a heuristic's result has none of it
     heuristic = dataclasses.replace(result, exact=None)
     assert (heuristic.exact_bound, heuristic.gap, heuristic.breakdown, heuristic.solve, heuristic.model) == (None, None, {}, None, None)
+
+
+def test_the_exact_start_counts_against_the_time_limit(monkeypatch):
+    """``algorithm="exact"`` with a time limit: its start heuristic's time counts against it, and what the
+    start left (here nothing) cannot build the MIP, so none is built: the start comes back, with termination
+    ``"time_limit"``."""
+    require_backend("highs")
+    import warnings
+
+    from rulemodels import BooleanRuleClassifier
+    from rulemodels.algorithms import training
+
+    calls = []
+    monkeypatch.setattr(training, "solve_exact_problem", lambda *args, **kwargs: calls.append(1))
+    A, y = tiny_data(5)
+    X = pd.DataFrame(A, columns=[f"x{j}" for j in range(A.shape[1])])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the time limit's ConvergenceWarning
+        clf = BooleanRuleClassifier(algorithm="exact", n_clauses=1, theta=0.3, time_limit=1e-9).fit(X, y)
+    assert calls == []
+    assert clf.termination_ == "time_limit" and clf.n_builds_ == 0 and clf.exact_bound_ is None
