@@ -158,8 +158,8 @@ def solve_exact(
     solver : str or Backend, default="cbc"
     time_limit : float, optional
         Seconds for the heuristic's start (``warm_start``) and the MIP together:
-        the MIP gets what the start left; the incumbent is returned with
-        termination ``"time_limit"``.
+        the start gets at most half of them (``START_SHARE``), the MIP what the
+        start left; the incumbent is returned with termination ``"time_limit"``.
     n_thresholds : int, optional
         Quantile thresholds per numeric column when ``X`` must be binarized
         (default: :class:`~rulemodels.FeatureBinarizer`'s own).
@@ -202,9 +202,11 @@ def solve_exact(
     _check_arguments(formulation, theta, n_clauses)  # before binarizing: a typo should fail fast
     backend = get_backend(solver)  # and an unknown solver before the heuristic's start
     problem, _ = prepare_problem(X, y, form=form, n_thresholds=n_thresholds, sample_weight=sample_weight)
-    started = time.perf_counter()  # with a time limit, the start's time counts against it
-    start = heuristic_start(problem, n_clauses, theta, disable_cost=disable_cost, time_limit=time_limit) if warm_start else None
-    if time_limit is not None:
+    started = time.perf_counter()  # with a time limit, the start's time counts against it (at most half of it)
+    start = heuristic_start(
+        problem, n_clauses, theta, disable_cost=disable_cost, time_limit=None if time_limit is None else time_limit * START_SHARE,
+    ) if warm_start else None
+    if time_limit is not None and start is not None:
         time_limit = max(time_limit - (time.perf_counter() - started), _MIN_MIP_SECONDS)
     return solve_exact_problem(
         problem, n_clauses, theta, formulation=formulation, solver=backend, time_limit=time_limit,
@@ -389,6 +391,9 @@ _TOLERANCE = 1e-9
 
 #: The least seconds the MIP of ``solve_exact`` is given when its start used the whole time limit.
 _MIN_MIP_SECONDS = 0.01
+
+#: The share of an exact fit's time limit its start heuristic may use (the MIP gets what the start left).
+START_SHARE = 0.5
 
 
 def _usable_start(

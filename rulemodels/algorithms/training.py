@@ -48,8 +48,8 @@ from rulemodels import defaults
 from rulemodels.algorithms.column_generation import column_generation_path
 from rulemodels.algorithms.constraints import HookInfo, RuleConstraints
 from rulemodels.algorithms.data import WorkingData
+from rulemodels.algorithms.exact import START_SHARE, solve_exact_problem
 from rulemodels.algorithms.exact import constant_rule as _constant_rule
-from rulemodels.algorithms.exact import solve_exact_problem
 from rulemodels.algorithms.lp_cache import LPSolutionCache, _ClosedOnExit
 from rulemodels.algorithms.polish import PolishReport, polish_build_seconds, polish_rule, rule_weights
 from rulemodels.algorithms.prune import prune_rule
@@ -673,10 +673,12 @@ class TrainingWorkspace(_ClosedOnExit):
         if algorithm == "exact":
             # the MIP starts from the default heuristic's rule on this training set, and never returns a worse one
             # when it stops early (not with a model_hook: the hook is written for the MIP, and may not suit the heuristic);
-            # with a time limit, the start's time counts against it, and the MIP gets what the start left
+            # with a time limit, the start's time counts against it (at most half of it), and the MIP gets what the
+            # start left
             started = time.perf_counter()
+            start_limit = None if spec.time_limit is None else spec.time_limit * START_SHARE
             start = None if constraints is not None and constraints.model_hook is not None else self._learn(
-                replace(spec, algorithm=defaults.DEFAULT_ALGORITHM, polish=None),
+                replace(spec, algorithm=defaults.DEFAULT_ALGORITHM, time_limit=start_limit, polish=None),
             ).rule
             remaining = None if spec.time_limit is None else spec.time_limit - (time.perf_counter() - started)
             if start is not None and remaining is not None and remaining < polish_build_seconds(problem.A, spec.n_clauses):
