@@ -15,6 +15,7 @@ runs them inside its logging level; this module imports nothing of it.
 from __future__ import annotations
 
 import logging
+import re
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from sklearn.utils.validation import validate_data
 
 from rulemodels.algorithms import TrainingWorkspace
 from rulemodels.algorithms.baseline import TrivialRuleWarning
+from rulemodels.algorithms.result import Termination, worst_termination
 from rulemodels.data import ParsedLabels, check_sample_weight, class_weighted
 from rulemodels.rules import ClassRates, RuleList, SimplifyReport
 from rulemodels.utils import no_progress, progress_bar
@@ -74,7 +76,8 @@ def fit_rule_list(
     data = _prepare(estimator, X, frame, labels, sample_weight, target_name)
     search = _RuleListSearch(estimator, data)
     (found,) = search.run(len(estimator.classes_), (estimator.theta,)).values()
-    return _finish(estimator, data, found, stacklevel=4)  # the caller of fit (through this function)
+    search.warn_once(stacklevel=4)  # the caller of fit (through this function)
+    return _finish(estimator, data, found, stacklevel=4)
 
 
 def fit_rule_list_path(
@@ -111,7 +114,9 @@ def fit_rule_list_path(
         ``{θ: fitted clone}``.
     """
     data = _prepare(estimator, X, frame, labels, sample_weight, target_name)
-    found = _RuleListSearch(estimator, data, path=True).run(len(estimator.classes_), tuple(thetas))
+    search = _RuleListSearch(estimator, data, path=True)
+    found = search.run(len(estimator.classes_), tuple(thetas))
+    search.warn_once(stacklevel=5)  # as the trivial-list warning below
     fitted = {}
     for theta, result in found.items():
         clone_of_theta = clone(estimator).set_params(theta=theta)
@@ -178,8 +183,9 @@ def _finish(estimator: BooleanRuleClassifier, data: _RuleListData, found: _ListS
     estimator.solver_seconds_ = float(sum(fit.solver_seconds_ for fit in fits))
     estimator.objective_ = float(sum(fitted.objective_ for fitted in estimator.steps_))
     estimator.paper_theta_ = float(estimator.steps_[0].paper_theta_) if estimator.steps_ else float("nan")
-    terminations = [fitted.termination_ for fitted in estimator.steps_]
-    estimator.termination_ = "time_limit" if "time_limit" in terminations else (terminations[0] if terminations else "converged")
+    # the worst of every binary fit tried (kept or not), and time_limit when the time limit cut the search short
+    terminations = [fit.termination_ for fit in fits] + ([Termination.time_limit] if found.cut_short else [])
+    estimator.termination_ = worst_termination(terminations) or Termination.converged
     buckets = RuleList.first_true(_step_values(rules, A, estimator.binarizer_.literals_))
     estimator.class_rates_ = ClassRates.fit(buckets, class_index, len(rules.steps) + 1, len(classes), weights)
     totals = np.bincount(class_index, weights=weights, minlength=len(classes))
@@ -233,8 +239,13 @@ class _ListBudget:
     A rule list fits one binary rule per try (per step, per class tried), at
     most ``n_tries`` of them. Each try gets an equal share of what is left:
     ``left / tries_left`` seconds of the time limit (wall clock since the
-    search began) and of the polishing budget (less the polishing seconds
-    already spent), so the whole fit keeps to both, as a two-class fit does.
+    search began, less the polishing seconds) and of the polishing budget
+    (less the polishing seconds already spent: building and solving the
+    MIPs), so the whole fit keeps to both, as a two-class fit does. A try's
+    polishing share below the estimated cost of building its MIP skips it
+    (:func:`~rulemodels.algorithms.polish.polish_build_seconds`), and once
+    the time limit is spent the search tries one class per step
+    (:meth:`out_of_time`). Without either budget nothing here reads a clock.
     """
 
     def __init__(self, time_limit: float | None, polish: float | None, n_tries: int) -> None:
@@ -246,7 +257,7 @@ class _ListBudget:
         """The ``time_limit`` / ``polish`` parameters of the next try (empty without either)."""
         params = {}
         if self.time_limit is not None:
-            left = self.time_limit - (time.perf_counter() - self.start)
+            left = self.time_limit - (time.perf_counter() - self.start - self.polish_spent)
             params["time_limit"] = max(left / self.tries_left, MIN_TRY_SECONDS)
         if self.polish is not None:
             params["polish"] = max((self.polish - self.polish_spent) / self.tries_left, MIN_TRY_SECONDS)
@@ -257,11 +268,20 @@ class _ListBudget:
         self.tries_left = max(1, self.tries_left - 1)
         report = getattr(fitted, "polish_report_", None)
         if report is not None:
-            self.polish_spent += float(report.seconds)
+            self.polish_spent += float(report.seconds) + float(getattr(report, "build_seconds", 0.0))
+
+    def out_of_time(self) -> bool:
+        """Whether the time limit is spent (False without one: a default fit reads no clock)."""
+        if self.time_limit is None:
+            return False
+        return time.perf_counter() - self.start - self.polish_spent >= self.time_limit
 
 
 #: the least time a rule-list try is given once its budget is spent (it stops at once with its best rule so far)
 MIN_TRY_SECONDS = 0.01
+
+#: the numbers of a warning's message, which do not make it another kind of warning (``warn_once``)
+_NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 
 @dataclass
@@ -276,6 +296,7 @@ class _ListState:
     fits: list[BooleanRuleClassifier] = field(default_factory=list)  # every binary fit tried, kept or not
     default: int = -1
     done: bool = False
+    cut_short: bool = False  # the time limit stopped a step's search before every class was tried
 
 
 class _RuleListSearch:
@@ -297,6 +318,8 @@ class _RuleListSearch:
         self.budget = _ListBudget(self.spec.time_limit, self.spec.polish, n_tries)
         self.n_tries = n_tries
         self.bar: Any = None  # the progress bar of the binary fits, while run() runs
+        self.caught: list[tuple[int, warnings.WarningMessage]] = []  # (try, warning) of the binary fits, for warn_once
+        self.n_fitted = 0  # the tries that fitted (both classes among their rows)
 
     def _try(self, rows: np.ndarray, k: int, thetas: list[float]) -> dict[float, tuple[BooleanRuleClassifier, np.ndarray]] | None:
         """Class ``k`` against the rest on ``rows``, for each θ: the fitted step and the rows its rule claims; None if one class."""
@@ -326,6 +349,22 @@ class _RuleListSearch:
                 self.budget.spent(fitted)
                 tried[theta] = (fitted, fitted.rule_.evaluate_binary(workspace.A, workspace.literals))
         return tried
+
+    def warn_once(self, stacklevel: int) -> None:
+        """Issue each kind of warning the binary fits raised once, with the number of fits that raised it.
+
+        A kind is a category and a message up to its numbers; the first
+        message of each kind is issued, followed by "(in 12 of the rule list's
+        14 binary fits)", at ``stacklevel`` (the caller of the estimator's fit).
+        """
+        kinds: dict[tuple[type[Warning], str], tuple[warnings.WarningMessage, set[int]]] = {}
+        for index, caught in self.caught:
+            key = (caught.category, _NUMBER.sub("#", str(caught.message)))
+            kinds.setdefault(key, (caught, set()))[1].add(index)
+        self.caught = []
+        for (category, _), (first, fits) in kinds.items():
+            where = f"in {len(fits)} of the rule list's {self.n_fitted} binary fits"
+            warnings.warn(f"{first.message} ({where})", category, stacklevel=stacklevel)
 
     def _default_error(self, rows: np.ndarray, left: list[int]) -> tuple[float, int]:
         """The weighted error on ``rows`` of the best default among the classes ``left``, and that class."""
@@ -360,11 +399,19 @@ class _RuleListSearch:
                 rows, left = states[members[0]].rows, states[members[0]].left
                 tried: dict[float, dict[int, _Try]] = {t: {} for t in members}
                 for k in left:  # "rarest": the first class (rarest first) that both classes of the rows let fit
-                    with no_progress():
+                    if tried[members[0]] and self.budget.out_of_time():  # greedy, out of time: keep what was tried
+                        logger.info("rule list: the time limit is spent; step %d keeps the best of the %d classes tried",
+                                    len(states[members[0]].steps) + 1, len(tried[members[0]]))
+                        for theta in members:
+                            states[theta].cut_short = True
+                        break
+                    with no_progress(), warnings.catch_warnings(record=True) as caught:  # summarised by warn_once
                         result = self._try(rows, k, members)
                     self.bar.update(1)
                     if result is None:
                         continue
+                    self.caught.extend((self.n_fitted, warning) for warning in caught)
+                    self.n_fitted += 1
                     rest = [c for c in left if c != k]
                     for theta, (fitted, claimed) in result.items():
                         state = states[theta]

@@ -251,10 +251,16 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
     solver_options : dict, default=None
         Native solver options passed to every solve.
     time_limit : float, default=None
-        Seconds for the whole fit: BCD/AM stop with the best rule so far
-        (``termination_ = "time_limit"``, with a ``ConvergenceWarning``); the
-        exact MIP returns its incumbent. A rule list (more than two classes)
-        shares it out among its binary fits.
+        Wall-clock seconds for the algorithm: the heuristic stops with the
+        best rule so far (``termination_ = "time_limit"``, with a
+        ``ConvergenceWarning``); ``algorithm="exact"`` spends at most half of
+        them on its start heuristic and the rest on building and solving the
+        MIP (returning its incumbent, or the start when what is left cannot
+        build the MIP). Binarizing the data and polishing (``polish``) are not
+        counted. A rule list (more than two classes) shares it out among its
+        binary fits and, once it is spent, tries one class per step. None
+        (the default): no wall-clock limit, so the same data give the same
+        rule on a busy and an idle machine.
     polish : bool or float, default=False
         MIP polishing after the heuristic (any ``algorithm`` but ``"exact"``):
         the exact 0-1 error MIP with R = the learned rule's clauses is
@@ -262,9 +268,13 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
         runs for this many seconds (``True``: 10 s,
         ``defaults.DEFAULT_POLISH_TIME_LIMIT``); the rule with the lower 0-1
         training objective (weighted training errors + θ × literals) is kept,
-        so polishing never makes that objective worse. A rule list shares the
-        seconds out among its binary fits. See ``polished_``,
-        ``polish_bound_``, ``polish_gap_`` and ``docs/polishing.md``.
+        so polishing never makes that objective worse. The seconds cover
+        building the MIP and solving it, after the ``time_limit``: when they
+        are below the estimated cost of building it (from its size),
+        polishing is skipped (``polish_report_.built`` is False, its
+        termination ``"time_limit"``). A rule list shares the seconds out
+        among its binary fits. See ``polished_``, ``polish_bound_``,
+        ``polish_gap_`` and ``docs/polishing.md``.
     prune : bool, default=True
         Exact pruning after the algorithm (and after polishing): remove, one
         at a time, the literal or whole clause whose removal gives the lowest
@@ -390,7 +400,10 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
         before and after; :class:`rulemodels.algorithms.prune.PruneReport`);
         None with ``prune=False`` or a ``model_hook``.
     termination_ : str
-        Why the algorithm stopped.
+        Why the algorithm stopped. A rule list's: the worst of its binary
+        fits' (kept or not), in the order of
+        :func:`rulemodels.algorithms.result.worst_termination`, and
+        ``"time_limit"`` when the time limit cut its search short.
     n_solves_, n_builds_ : int
         LP/MIP solves and model builds of this fit. Both can be 0 when the
         fit was handed a ``workspace`` on which earlier fits built the

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -157,7 +158,9 @@ def solve_exact(
     solver : str or Backend, default="cbc"
         The MIP solver: a backend name (:func:`solvers.get_backend`) or a backend.
     time_limit : float, optional
-        Seconds; the incumbent is returned with termination ``"time_limit"``.
+        Seconds for the heuristic's start (``warm_start``) and the MIP together:
+        the start gets at most half of them (``START_SHARE``), the MIP what the
+        start left; the incumbent is returned with termination ``"time_limit"``.
     n_thresholds : int, optional
         Quantile thresholds per numeric column when ``X`` must be binarized
         (default: :class:`~rulemodels.FeatureBinarizer`'s own).
@@ -200,19 +203,27 @@ def solve_exact(
     _check_arguments(formulation, theta, n_clauses)  # before binarizing: a typo should fail fast
     backend = get_backend(solver)  # and an unknown solver before the heuristic's start
     problem, _ = prepare_problem(X, y, form=form, n_thresholds=n_thresholds, sample_weight=sample_weight)
-    start = heuristic_start(problem, n_clauses, theta, disable_cost=disable_cost) if warm_start else None
+    started = time.perf_counter()  # with a time limit, the start's time counts against it (at most half of it)
+    start = heuristic_start(
+        problem, n_clauses, theta, disable_cost=disable_cost, time_limit=None if time_limit is None else time_limit * START_SHARE,
+    ) if warm_start else None
+    if time_limit is not None and start is not None:
+        time_limit = max(time_limit - (time.perf_counter() - started), _MIN_MIP_SECONDS)
     return solve_exact_problem(
         problem, n_clauses, theta, formulation=formulation, solver=backend, time_limit=time_limit,
         mip_gap=mip_gap, disable_cost=disable_cost, start=start,
     )
 
 
-def heuristic_start(problem: CNFProblem, n_clauses: int, theta: float, *, disable_cost: float | None = None) -> Rule:
+def heuristic_start(
+    problem: CNFProblem, n_clauses: int, theta: float, *, disable_cost: float | None = None, time_limit: float | None = None,
+) -> Rule:
     """The rule column generation (the default algorithm, with HiGHS) learns on ``problem``: the exact MIP's start.
 
     At most ``n_clauses`` clauses, over the problem's literals, in its form;
     θ in the paper's units, as the MIP's. Column generation takes seconds where
-    the MIP takes minutes, and its rule is usually close to the optimum.
+    the MIP takes minutes, and its rule is usually close to the optimum;
+    ``time_limit`` (seconds, the exact fit's) stops it with its best rule so far.
     """
     from rulemodels.algorithms.data import WorkingData
     from rulemodels.algorithms.lp_cache import LPSolutionCache
@@ -220,7 +231,9 @@ def heuristic_start(problem: CNFProblem, n_clauses: int, theta: float, *, disabl
 
     data = WorkingData.from_problem(problem, allow_disable=disable_cost is not None, disable_cost=disable_cost)
     cache = LPSolutionCache(data, get_backend(defaults.DEFAULT_SOLVER))
-    result = learn(cache, algorithm="cg", n_clauses=n_clauses, theta=theta, max_iter=defaults.DEFAULT_MAX_ITER)
+    result = learn(
+        cache, algorithm="cg", n_clauses=n_clauses, theta=theta, max_iter=defaults.DEFAULT_MAX_ITER, time_limit=time_limit,
+    )
     W, w0 = data.split(result.W)
     return problem.rule_from_weights(W, w0)
 
@@ -376,6 +389,12 @@ def solve_exact_problem(
 
 #: relative tolerance of "strictly better" when the MIP's rule is compared with its start
 _TOLERANCE = 1e-9
+
+#: The least seconds the MIP of ``solve_exact`` is given when its start used the whole time limit.
+_MIN_MIP_SECONDS = 0.01
+
+#: The share of an exact fit's time limit its start heuristic may use (the MIP gets what the start left).
+START_SHARE = 0.5
 
 
 def _usable_start(

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from rulemodels.algorithms.polish import PolishReport
     from rulemodels.algorithms.prune import PruneReport
 
-__all__ = ["ExactInfo", "FitResult", "LearnedRule", "Termination", "TimeLimitWarning"]
+__all__ = ["ExactInfo", "FitResult", "LearnedRule", "Termination", "TimeLimitWarning", "worst_termination"]
 
 
 class Termination(str, enum.Enum):  # its signature is Enum's lookup and functional API; numpydoc ignore=PR01
@@ -105,6 +105,47 @@ class Termination(str, enum.Enum):  # its signature is Enum's lookup and functio
             The member whose value is ``condition.value``.
         """
         return cls(condition.value)
+
+
+#: How far short of finishing each termination is, for :func:`worst_termination` (higher: worse): finished;
+#: stopped by the search's own rule; stopped by an iteration cap or a MIP without proof; the time limit;
+#: interrupted; no rule from the solver at all.
+_SEVERITY: dict[str, int] = {
+    "converged": 0, "optimal": 0, "single_pass": 0,
+    "no_improvement": 1, "cycle": 1,
+    "max_iter": 2, "iteration_limit": 2, "feasible": 2,
+    "time_limit": 3,
+    "interrupted": 4,
+}
+_UNFINISHED = 5  # infeasible, unbounded, infeasible_or_unbounded, error, unknown
+
+
+def worst_termination(terminations: Any) -> Termination | None:
+    """The termination furthest from finishing among ``terminations`` (a rule list's: the worst of its fits').
+
+    The order, from best to worst: ``converged``, ``optimal``, ``single_pass``
+    (finished); ``no_improvement``, ``cycle`` (stopped by the search's own
+    rule); ``max_iter``, ``iteration_limit``, ``feasible`` (stopped by a cap,
+    or a MIP solution without proof); ``time_limit``; ``interrupted``; then
+    every reason without a solution (``infeasible``, ``unbounded``,
+    ``infeasible_or_unbounded``, ``error``, ``unknown``). Ties keep the first.
+
+    Parameters
+    ----------
+    terminations : iterable of Termination or str
+        The terminations (their values).
+
+    Returns
+    -------
+    Termination or None
+        The worst, or None when there is none.
+    """
+    worst: Termination | None = None
+    for termination in terminations:
+        member = Termination(termination)
+        if worst is None or _SEVERITY.get(member.value, _UNFINISHED) > _SEVERITY.get(worst.value, _UNFINISHED):
+            worst = member
+    return worst
 
 
 class TimeLimitWarning(UserWarning):

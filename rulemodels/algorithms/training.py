@@ -48,12 +48,12 @@ from rulemodels import defaults
 from rulemodels.algorithms.column_generation import column_generation_path
 from rulemodels.algorithms.constraints import HookInfo, RuleConstraints
 from rulemodels.algorithms.data import WorkingData
+from rulemodels.algorithms.exact import START_SHARE, solve_exact_problem
 from rulemodels.algorithms.exact import constant_rule as _constant_rule
-from rulemodels.algorithms.exact import solve_exact_problem
 from rulemodels.algorithms.lp_cache import LPSolutionCache, _ClosedOnExit
-from rulemodels.algorithms.polish import PolishReport, polish_rule
+from rulemodels.algorithms.polish import PolishReport, polish_build_seconds, polish_rule, rule_weights
 from rulemodels.algorithms.prune import prune_rule
-from rulemodels.algorithms.result import ExactInfo, FitResult, LearnedRule
+from rulemodels.algorithms.result import ExactInfo, FitResult, LearnedRule, Termination
 from rulemodels.algorithms.rounding import tautological_clauses
 from rulemodels.algorithms.run import ALGORITHMS, CG_SETTINGS, learn
 from rulemodels.algorithms.spec import FitSpec
@@ -516,7 +516,10 @@ class TrainingWorkspace(_ClosedOnExit):
 
         ``polish``: seconds of MIP polishing after the heuristic (None: none;
         :func:`~rulemodels.algorithms.polish.polish_rule` with the exact
-        ``polish_formulation`` MIP). The result's ``polish`` reports it and its
+        ``polish_formulation`` MIP), building the MIP included: a budget below
+        the estimated cost of building it skips polishing
+        (:func:`~rulemodels.algorithms.polish.polish_build_seconds`; the
+        report's ``built`` is False). The result's ``polish`` reports it and its
         ``objective`` is then that MIP's objective of the returned rule. The
         exact algorithm is not polished.
 
@@ -670,12 +673,19 @@ class TrainingWorkspace(_ClosedOnExit):
         problem = self.problem(form)
         if algorithm == "exact":
             # the MIP starts from the default heuristic's rule on this training set, and never returns a worse one
-            # when it stops early (not with a model_hook: the hook is written for the MIP, and may not suit the heuristic)
+            # when it stops early (not with a model_hook: the hook is written for the MIP, and may not suit the heuristic);
+            # with a time limit, the start's time counts against it (at most half of it), and the MIP gets what the
+            # start left
+            started = time.perf_counter()
+            start_limit = None if spec.time_limit is None else spec.time_limit * START_SHARE
             start = None if constraints is not None and constraints.model_hook is not None else self._learn(
-                replace(spec, algorithm=defaults.DEFAULT_ALGORITHM, time_limit=None, polish=None),
+                replace(spec, algorithm=defaults.DEFAULT_ALGORITHM, time_limit=start_limit, polish=None),
             ).rule
+            remaining = None if spec.time_limit is None else spec.time_limit - (time.perf_counter() - started)
+            if start is not None and remaining is not None and remaining < polish_build_seconds(problem.A, spec.n_clauses):
+                return self._start_only(problem, start, remaining, spec)
             exact = solve_exact_problem(
-                problem, spec.n_clauses, theta, solver=self.backend, time_limit=spec.time_limit,
+                problem, spec.n_clauses, theta, solver=self.backend, time_limit=remaining,
                 disable_cost=spec.disable_cost if spec.allow_disable else None, start=start,
                 **self._exact_settings(problem, constraints, "exact"),
             )
@@ -694,6 +704,25 @@ class TrainingWorkspace(_ClosedOnExit):
             time_limit=spec.time_limit, solver_options=spec.solver_options,
         )
         return self._learned(cache, result, spec)
+
+    def _start_only(self, problem: CNFProblem, start: Rule, remaining: float, spec: FitSpec) -> LearnedRule:
+        """The exact fit's start rule, when what its time limit left cannot build the MIP (termination ``"time_limit"``)."""
+        logger.info(
+            "exact MIP skipped: the %.3g s its start heuristic left of the time limit cannot build it (about %.2g s); "
+            "returning the start rule (termination time_limit)", max(remaining, 0.0),
+            polish_build_seconds(problem.A, spec.n_clauses),
+        )
+        costs = None if spec.constraints is None else spec.constraints.literal_costs(problem.literals)
+        objective = float(zero_one_objective(
+            problem.A, problem.y, rule_weights(problem, start), spec.theta, sample_weight=problem.sample_weight,
+            feature_cost=costs,
+        ))
+        rule, objective = self._no_worse_than_a_constant(*self._better_constant(start, objective))
+        return LearnedRule(
+            rule=rule, objective=objective, history=[objective], n_iter=0, termination=Termination.time_limit,
+            n_solves=0, n_builds=0, n_reused=0, solver_seconds=0.0, exact=ExactInfo(bound=None, gap=None),
+            clause_columns=self._clause_columns(rule), theta=spec.theta,
+        )
 
     def learn_path(
         self, spec: FitSpec | None = None, /, *, thetas: Sequence[float], n_clauses: Sequence[int], **settings: Any,
@@ -820,7 +849,7 @@ class TrainingWorkspace(_ClosedOnExit):
             return rule, float(self.sample_weight[values != (self.labels == 1)].sum()), None
         polished, report = polish_rule(
             problem, rule, theta, backend=self.backend, time_limit=seconds, formulation=formulation, disable_cost=disable_cost,
-            **self._exact_settings(problem, constraints, "polish"),
+            budget=seconds, **self._exact_settings(problem, constraints, "polish"),
         )
         polished, objective = self._better_constant(polished, report.objective)
         return polished, objective, report

@@ -177,7 +177,10 @@ def _add_rule_arguments(
     _add_thresholds_argument(parser, methods=threshold_methods)
     parser.add_argument(
         "--time-limit", type=_parameter_type("time_limit", float), default=None,
-        help="seconds for the whole fit or solve (a rule list shares them out among its steps)",
+        help="wall-clock seconds for the algorithm (fit) or the MIP (exact): the heuristic's iterations, the exact "
+             "MIP's start, building and solving; not reading the data, binarizing, --polish or writing outputs. A rule "
+             "list shares them out among its binary fits and, once they are spent, tries one class per step "
+             "(default: none; a fit without a limit gives the same rule on a busy or an idle machine)",
     )
 
 
@@ -235,8 +238,9 @@ def _add_polish_argument(parser: argparse.ArgumentParser) -> None:
         "--polish", nargs="?", type=seconds, const=True, default=defaults.DEFAULT_POLISH, metavar="SECONDS",
         help="after the heuristic, warm-start the exact 0-1 error MIP from its rule for SECONDS "
              f"(default without SECONDS: {defaults.DEFAULT_POLISH_TIME_LIMIT:g}) and keep the rule with the lower "
-             "training objective (errors + θ × literals); prints the MIP's bound and gap (a rule list shares the "
-             "SECONDS out among its steps)",
+             "training objective (errors + θ × literals); prints the MIP's bound and gap. SECONDS cover building "
+             "the MIP and solving it, on top of --time-limit: polishing is skipped when they cannot build the MIP "
+             "(its building is estimated from its size). A rule list shares the SECONDS out among its binary fits",
     )
 
 

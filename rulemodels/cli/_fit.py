@@ -251,7 +251,12 @@ def _print_rule_summary(data, clf, seconds: float) -> None:
         f"{clf.n_solves_} solves, {clf.n_builds_} model builds, objective {clf.objective_:.6g}, {seconds:.2f} s"
     )
     report = getattr(clf, "polish_report_", None)
-    if report is not None:
+    if report is not None and not report.built:
+        print(
+            f"polish: skipped ({report.termination}): the --polish seconds cannot build the {report.formulation} MIP "
+            f"(R={report.n_clauses}) on these rows; the heuristic's rule is kept"
+        )
+    elif report is not None:
         started = "warm-started from the rule" if report.mip_start else "without a start (no MIP start in this solver)"
         outcome = "improved the rule" if report.polished else "kept the heuristic's rule"
         bound = "none" if report.bound is None else f"{report.bound:.6g}"
@@ -287,6 +292,9 @@ def _polish_metadata(clf: Any) -> dict[str, Any]:
     report = clf.polish_report_
     if report is None:
         return {"polish": {"polished": False, "skipped": "the rule has no clause to polish"}}
+    if not report.built:
+        return {"polish": {"polished": False, "skipped": "the polishing budget cannot build the MIP",
+                           "termination": report.termination}}
     return {"polish": {
         "polished": report.polished, "formulation": report.formulation, "solver": report.solver,
         "mip_start": report.mip_start, "termination": report.termination, "seconds": round(report.seconds, 3),

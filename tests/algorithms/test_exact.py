@@ -354,12 +354,13 @@ def test_a_bound_rounded_above_the_optimum_is_the_optimum(formulation):
 
 
 def test_real_time_limit_with_highs():
-    """A MIP HiGHS cannot close in 0.2 s: the incumbent comes back typed, with a consistent gap."""
+    """A MIP HiGHS cannot close in 1 s (its start heuristic's time included): the incumbent comes back typed,
+    with a consistent gap."""
     backend = require_backend("highs")
     rng = np.random.default_rng(0)
     A = rng.integers(0, 2, (60, 24))
     y = rng.integers(0, 2, 60)
-    result = solve_exact(A, y, n_clauses=3, theta=0.01, solver=backend, time_limit=0.2, form="cnf")
+    result = solve_exact(A, y, n_clauses=3, theta=0.01, solver=backend, time_limit=1.0, form="cnf")
     assert isinstance(result, ExactResult)
     assert result.termination in ("time_limit", "optimal")
     assert result.solve.wall_time < 5.0
@@ -385,7 +386,9 @@ def test_generous_time_limit_is_optimal(backend):
 @pytest.mark.slow
 def test_a_time_limited_exact_fit_is_no_worse_than_the_majority_class_or_the_heuristic():
     """``fit --algorithm exact`` with a time limit returned a rule worse than the majority class
-    (0.497 against 0.349) on pima; it now starts from column generation's rule and keeps the better one."""
+    (0.497 against 0.349) on pima; it now starts from column generation's rule and keeps the better one. The
+    start's time counts against the time limit: 5 s leave column generation (well under a second on pima) its
+    whole run, and the MIP the rest."""
     require_backend("highs")
     import warnings
 
@@ -395,7 +398,7 @@ def test_a_time_limited_exact_fit_is_no_worse_than_the_majority_class_or_the_heu
     settings = dict(n_clauses=2, theta=0.005, solver="highs", prune=False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the time limit's ConvergenceWarning
-        exact = BooleanRuleClassifier(algorithm="exact", time_limit=1.0, **settings).fit(X, y)
+        exact = BooleanRuleClassifier(algorithm="exact", time_limit=5.0, **settings).fit(X, y)
         heuristic = BooleanRuleClassifier(algorithm="cg", **settings).fit(X, y)
     assert exact.training_error_ <= exact.baseline_error_
     assert exact.objective_ <= heuristic.objective_ + 1e-6
@@ -416,3 +419,24 @@ def test_what_only_the_exact_mip_knows_is_grouped_in_one_field():
     # a heuristic's result has none of it
     heuristic = dataclasses.replace(result, exact=None)
     assert (heuristic.exact_bound, heuristic.gap, heuristic.breakdown, heuristic.solve, heuristic.model) == (None, None, {}, None, None)
+
+
+def test_the_exact_start_counts_against_the_time_limit(monkeypatch):
+    """``algorithm="exact"`` with a time limit: its start heuristic's time counts against it, and what the
+    start left (here nothing) cannot build the MIP, so none is built: the start comes back, with termination
+    ``"time_limit"``."""
+    require_backend("highs")
+    import warnings
+
+    from rulemodels import BooleanRuleClassifier
+    from rulemodels.algorithms import training
+
+    calls = []
+    monkeypatch.setattr(training, "solve_exact_problem", lambda *args, **kwargs: calls.append(1))
+    A, y = tiny_data(5)
+    X = pd.DataFrame(A, columns=[f"x{j}" for j in range(A.shape[1])])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the time limit's ConvergenceWarning
+        clf = BooleanRuleClassifier(algorithm="exact", n_clauses=1, theta=0.3, time_limit=1e-9).fit(X, y)
+    assert calls == []
+    assert clf.termination_ == "time_limit" and clf.n_builds_ == 0 and clf.exact_bound_ is None

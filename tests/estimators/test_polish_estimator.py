@@ -94,3 +94,25 @@ def test_polish_must_be_a_bool_or_positive_seconds(pima_40, value):
     X, y = pima_40
     with pytest.raises(InvalidParameterError, match="'polish' parameter of BooleanRuleClassifier must be"):
         BooleanRuleClassifier(polish=value).fit(X, y)
+
+
+def test_a_polish_budget_below_the_cost_of_building_the_mip_skips_polishing(pima_40, monkeypatch):
+    """``polish`` covers building the MIP: a budget below its estimated building (from its size, counted, not
+    timed) builds nothing and keeps the heuristic's rule, with a report that says so."""
+    from rulemodels.algorithms import polish
+
+    X, y = pima_40
+    built = []
+    build = polish._BUILDERS["zero_one"]
+    monkeypatch.setitem(polish._BUILDERS, "zero_one", lambda *args, **kwargs: built.append(1) or build(*args, **kwargs))
+    settings = dict(algorithm="bcd", n_clauses=2, theta=0.02, n_thresholds=2, prune=False)
+    plain = BooleanRuleClassifier(**settings).fit(X, y)
+    polished = BooleanRuleClassifier(**settings, polish=20).fit(X, y)  # builds (and so counts) once
+    assert built == [1] and polished.polish_report_.built
+    estimate = polish.polish_build_seconds(plain.binarizer_.transform(X), 2)
+    skipped = BooleanRuleClassifier(**settings, polish=estimate / 2).fit(X, y)
+    assert built == [1]
+    report = skipped.polish_report_
+    assert not report.built and not skipped.polished_ and report.termination == "time_limit"
+    assert report.build_seconds == 0.0 and report.seconds == 0.0
+    assert skipped.rule_ == plain.rule_
