@@ -10,7 +10,7 @@ so it predicts exactly what :meth:`rulemodels.rules.Rule.evaluate` predicts on e
 - an empty DNF term is true and an empty CNF clause false; a DNF without terms is
   false and a CNF without clauses true.
 
-Each literal is written so that it is never NULL (SQL) or NaN-dependent (pandas): a
+Each literal is written so that it is never NULL (SQL) or <NA> (pandas, also on nullable dtypes): a
 threshold or category test is guarded by an explicit "present" test, so the rule is
 two-valued, as the estimator's. Further promises, each checked on SQLite, DuckDB and a
 real PostgreSQL server by tests/rules/test_export_engines.py:
