@@ -224,6 +224,16 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
         decision made already (:class:`~rulemodels.BooleanRuleCV` makes it once
         on all its rows and passes it to its folds and its refit; see
         :class:`~rulemodels.data.FeatureBinarizer`).
+    column_kinds : dict of str to ColumnKind or str, default=None
+        The kind of each named column (numeric, a 0/1 flag, categorical),
+        a decision made already instead of one judged from the training rows
+        (:meth:`FeatureBinarizer.decide_column_kinds
+        <rulemodels.data.FeatureBinarizer.decide_column_kinds>`):
+        :class:`~rulemodels.BooleanRuleCV` decides it once on all its rows
+        and passes it to its folds and its refit, so that a column of 0, 1
+        and a few 2s is not a flag in one fold and numeric in another. None
+        judges every column from the rows (see
+        :class:`~rulemodels.data.FeatureBinarizer`).
     simplify : bool, default=True
         Simplify the learned rule without changing any prediction, missing
         values included (:func:`rulemodels.rules.simplify_rule`): implied literals dropped,
@@ -488,6 +498,7 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
         thresholds: str = defaults.DEFAULT_THRESHOLDS,
         nan: str = defaults.DEFAULT_NAN,
         high_cardinality: str | list[str] = defaults.DEFAULT_HIGH_CARDINALITY,
+        column_kinds: dict[str, Any] | None = None,
         simplify: bool = defaults.DEFAULT_SIMPLIFY,
         allow_disable: bool = defaults.DEFAULT_ALLOW_DISABLE,
         disable_cost: float = defaults.DEFAULT_DISABLE_COST,
@@ -518,6 +529,7 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
         self.thresholds = thresholds
         self.nan = nan
         self.high_cardinality = high_cardinality
+        self.column_kinds = column_kinds
         self.simplify = simplify
         self.allow_disable = allow_disable
         self.disable_cost = disable_cost
@@ -695,7 +707,7 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
         """The (unfitted) binarizer of this estimator's settings: the one place they are read."""
         return FeatureBinarizer(
             n_thresholds=self.n_thresholds, thresholds=self.thresholds, nan=self.nan, high_cardinality=self.high_cardinality,
-            min_leaf_rows=self.min_literal_rows,
+            min_leaf_rows=self.min_literal_rows, column_kinds=self.column_kinds,
         )
 
     def _fit_on(

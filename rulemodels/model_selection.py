@@ -59,7 +59,8 @@ FINE_THETAS: tuple[float, ...] = defaults.FINE_THETAS
 _BASE_PARAMS: tuple[str, ...] = (
     "n_thresholds", "thresholds", "allow_disable", "disable_cost", "max_iter",
     "solver", "solver_options", "time_limit", "random_state",
-    "theta_unit", "min_literal_rows", "nan", "high_cardinality", "simplify", "polish", "prune", "class_weight", "class_order",
+    "theta_unit", "min_literal_rows", "nan", "high_cardinality", "column_kinds", "simplify", "polish", "prune",
+    "class_weight", "class_order",
     *defaults.CONSTRAINT_PARAMS,
 )
 
@@ -577,7 +578,7 @@ class BooleanRuleCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         Jupyter notebook, and nothing in a pipe (:mod:`rulemodels.utils`);
         the fits inside it draw no bars of their own.
     n_thresholds, thresholds, allow_disable, disable_cost, max_iter, solver, solver_options, time_limit, \
-theta_unit, min_literal_rows, nan, high_cardinality, simplify, polish, prune, class_weight, class_order, monotone, \
+theta_unit, min_literal_rows, nan, high_cardinality, column_kinds, simplify, polish, prune, class_weight, class_order, monotone, \
 forbidden_features, feature_costs, max_literals_per_clause, model_hook
         Passed to every :class:`~rulemodels.BooleanRuleClassifier` (see it for
         their meaning). ``min_literal_rows`` is 0 here (no floor), not
@@ -589,11 +590,17 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         ``polish`` (one MIP per fit of the search: slow, off by default)
         and ``prune`` (exact pruning of each fit's rule, on by default);
         the domain constraints hold in every fit (``docs/constraints.md``).
-        With ``high_cardinality="drop"`` the ID-like columns are decided
-        once, on all the rows given to :meth:`fit` (one
-        ``IDLikeColumnWarning`` per column), and every fold and the refit
-        use that decision (``best_estimator_.high_cardinality`` lists them),
-        so ``best_score_`` scores the model that is returned.
+        Every decision about a column's kind that depends on the rows is
+        made once, on all the rows given to :meth:`fit`, and every fold and
+        the refit use it, as a scikit-learn ``Pipeline`` carries its steps'
+        decisions into each fold: whether a column is numeric, a 0/1 flag or
+        categorical (text, number or mixed categories;
+        ``best_estimator_.column_kinds``, which keeps the kinds
+        ``column_kinds`` gives), and, with ``high_cardinality="drop"``, which
+        columns are ID-like (one ``IDLikeColumnWarning`` per column;
+        ``best_estimator_.high_cardinality`` lists them). So ``best_score_``
+        scores the model that is returned. Thresholds and categories are
+        learned in each fit, as any model parameter.
         ``class_weight="balanced"`` is computed on each training fold; the
         test folds are scored with ``sample_weight`` only (pair it with
         ``scoring="balanced_accuracy"`` to score the classes alike).
@@ -726,6 +733,7 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         min_literal_rows: float | str = defaults.DEFAULT_SEARCH_MIN_LITERAL_ROWS,
         nan: str = defaults.DEFAULT_NAN,
         high_cardinality: str | list[str] = defaults.DEFAULT_HIGH_CARDINALITY,
+        column_kinds: dict[str, Any] | None = None,
         simplify: bool = defaults.DEFAULT_SIMPLIFY,
         polish: Any = defaults.DEFAULT_POLISH,
         prune: bool = defaults.DEFAULT_PRUNE,
@@ -761,6 +769,7 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         self.min_literal_rows = min_literal_rows
         self.nan = nan
         self.high_cardinality = high_cardinality
+        self.column_kinds = column_kinds
         self.simplify = simplify
         self.polish = polish
         self.prune = prune
@@ -809,7 +818,13 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
 
     @staticmethod
     def _decided_columns(base: BooleanRuleClassifier, X: Any) -> BooleanRuleClassifier:
-        """``base`` with its ID-like columns decided once, on all the rows of ``X``, for every fold and the refit.
+        """``base`` with its column kinds and ID-like columns decided once, on all the rows of ``X``, for every
+        fold and the refit.
+
+        A column's kind depends on the rows too (a column of 0, 1 and a few 2s is a flag in a fold without a 2;
+        a text column with a few numbers has text categories in a fold without them): the kinds
+        (:meth:`~rulemodels.data.FeatureBinarizer.decide_column_kinds`, which keeps those ``column_kinds``
+        gives) are passed as ``column_kinds``.
 
         Whether a column is ID-like depends on the rows (a unique integer column fills a smaller share of its
         range in a training fold than in all the rows; a text column is more nearly unique in a fold): decided
@@ -820,6 +835,7 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         scikit-learn ``Pipeline`` carries the decisions of its steps. ``'keep'``, or a list, is a decision
         already.
         """
+        base = base.set_params(column_kinds=base._make_binarizer().decide_column_kinds(X))
         if base.high_cardinality != "drop":
             return base
         return base.set_params(high_cardinality=base._make_binarizer().id_like_columns(X))

@@ -193,10 +193,18 @@ def _print_rule_summary(data, clf, seconds: float) -> None:
     binarizer = getattr(clf, "binarizer_", None)
     dropped = list(getattr(binarizer, "dropped_columns_", []))
     constant = list(getattr(binarizer, "constant_columns_", []))
-    features = f"{len(_feature_columns(data)) - len(dropped)} features"
+    # an ID-like column with missing values keeps its 'x is missing' literal: still a feature, its values are not
+    indicated = {lit.feature for lit in getattr(binarizer, "literals_", []) if lit.op == "is_nan"}
+    gone = [name for name in dropped if name not in indicated]
+    kept = [name for name in dropped if name in indicated]
+    features = f"{len(_feature_columns(data)) - len(gone)} features"
     notes = []
-    if dropped:  # ID-like columns left out: they are not features of the rule
-        notes.append(f"ID-like column{'s' if len(dropped) > 1 else ''} {', '.join(map(repr, dropped))} left out")
+    if gone:  # ID-like columns left out entirely: they are not features of the rule
+        notes.append(f"ID-like column{'s' if len(gone) > 1 else ''} {', '.join(map(repr, gone))} left out")
+    if kept:
+        indicators = ", ".join(repr(f"{name} is missing") for name in kept)
+        notes.append(f"ID-like column{'s' if len(kept) > 1 else ''} {', '.join(map(repr, kept))}: values left out, "
+                     f"missing indicator{'s' if len(kept) > 1 else ''} {indicators} kept")
     if constant:  # one value (or none) in every row: no literal can use them
         shown = ", ".join(map(repr, constant[:5])) + (", ..." if len(constant) > 5 else "")
         notes.append(f"constant column{'s' if len(constant) > 1 else ''} {shown} give{'' if len(constant) > 1 else 's'} no literals")

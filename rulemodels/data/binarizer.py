@@ -39,7 +39,7 @@ from rulemodels.data._columns import (
 from rulemodels.data._thresholds import _in_precision, _linear_quantiles, _RepeatedValues, _shorten, _tree_cuts
 from rulemodels.rules import ColumnKind, Literal, conform
 from rulemodels.rules._evaluate import _category_codes, _numeric_values, threshold_tests
-from rulemodels.rules._kinds import category_values
+from rulemodels.rules._kinds import KINDS, category_values
 from rulemodels.utils import (
     PARAMETERS,
     Options,
@@ -259,6 +259,47 @@ def _column_kind(plan: _ColumnPlan, column: pd.Series, categorical: bool) -> Col
     return ColumnKind("categorical", category_values(present))
 
 
+#: A kind decided already (``column_kinds``): the kind, and a categorical column's values (None: read from the rows).
+_Decided = tuple[str, "str | None"]
+
+
+def _parse_column_kinds(column_kinds: dict[str, Any] | None) -> dict[str, _Decided]:
+    """``column_kinds`` as ``{column: (kind, values or None)}``; a ValueError naming an entry that is no kind."""
+    parsed: dict[str, _Decided] = {}
+    for name, value in (column_kinds or {}).items():
+        if isinstance(value, str):
+            if value not in KINDS:
+                raise ValueError(f"column_kinds[{name!r}] must be one of {', '.join(KINDS)} or a ColumnKind, got {value!r}")
+            parsed[str(name)] = (value, None)
+            continue
+        try:
+            kind = value if isinstance(value, ColumnKind) else ColumnKind.from_dict(value)
+        except ValueError as exc:
+            raise ValueError(f"column_kinds[{name!r}]: {exc}") from exc
+        parsed[str(name)] = (kind.kind, kind.values)
+    return parsed
+
+
+def _decided_kind(decided: _Decided, present: Any) -> ColumnKind:
+    """The :class:`ColumnKind` of a decided column; a categorical one's values from ``present`` if not decided."""
+    kind, values = decided
+    if kind == "categorical" and values is None:
+        values = category_values(present)
+    return ColumnKind(kind, values)
+
+
+def _check_flag(name: str, decided: str | None, distinct: np.ndarray) -> None:
+    """Raise if ``column_kinds`` calls ``name`` a flag and its present values (``distinct``) are not all 0 or 1."""
+    if decided != "flag":
+        return
+    other = distinct[~np.isin(distinct, (0.0, 1.0))]
+    if other.size:
+        raise ValueError(
+            f"column_kinds says column {name!r} is a flag, but it holds other values than 0 and 1 (e.g. {float(other[0]):g}): "
+            "call it 'numeric' in column_kinds, or decide the kinds on these rows (decide_column_kinds)"
+        )
+
+
 class FeatureBinarizer(TransformerMixin, BaseEstimator):
     """Turn raw features into 0/1 literal columns for Boolean rule learning.
 
@@ -385,6 +426,24 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         (``"250"``) stays categorical. A list names the columns (as ``str``; for
         array input ``'x0'``, ``'x1'``, ...); all other columns must be
         numeric or bool.
+    column_kinds : dict of str to ColumnKind or str, default=None
+        The kind of each named column, a decision made already, e.g. by
+        :meth:`decide_column_kinds` on all the rows of which :meth:`fit` sees
+        a part (:class:`~rulemodels.BooleanRuleCV` decides once for its folds
+        and its refit). Each value is a :class:`~rulemodels.rules.ColumnKind`
+        (or its ``to_dict()`` form), or one of ``'numeric'``, ``'flag'``,
+        ``'categorical'`` (whose values, text, numbers or mixed, are then read
+        from the rows). A named column is taken as that kind instead of
+        being judged from the rows: ``'numeric'`` gets thresholds also when
+        the rows hold only 0 and 1, ``'flag'`` gets ``x`` / ``not x`` also
+        when the rows hold one of them only (then no value literals, as a
+        constant column), ``'categorical'`` gets categories without the
+        numbers-and-text check, and :meth:`transform` reads the column back as
+        that kind (``column_kinds_``). Columns it does not name are judged
+        from the rows, as without it. A column it names that ``categorical``
+        (a list) contradicts, a ``'flag'`` holding other values than 0 and 1,
+        or a ``'numeric'`` one holding text, is a ``ValueError``. Whether a
+        column is ID-like is ``high_cardinality``'s decision.
 
     Attributes
     ----------
@@ -503,6 +562,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         "categorical": [Options({"auto"}), list, tuple],
         "round_thresholds": ["boolean"],
         "min_leaf_rows": PARAMETERS["min_literal_rows"],  # the same rule: "auto" or rows >= 0
+        "column_kinds": PARAMETERS["column_kinds"],
     }
 
     def __init__(
@@ -516,6 +576,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         categorical: str | list[str] = "auto",
         round_thresholds: bool = True,
         min_leaf_rows: float | str = defaults.DEFAULT_MIN_LEAF_ROWS,
+        column_kinds: dict[str, Any] | None = None,
     ) -> None:
         self.n_thresholds = n_thresholds
         self.thresholds = thresholds
@@ -525,6 +586,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         self.categorical = categorical
         self.round_thresholds = round_thresholds
         self.min_leaf_rows = min_leaf_rows
+        self.column_kinds = column_kinds
 
     # -- fit ---------------------------------------------------------------
 
@@ -572,14 +634,19 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             self.feature_names_in_ = np.asarray(frame.columns, dtype=object)
         elif hasattr(self, "feature_names_in_"):
             del self.feature_names_in_
+        decided = self._decided_kinds(list(frame.columns))
         categorical = self._categorical_columns(frame)
         plans: list[_ColumnPlan] = []
         kinds: dict[str, ColumnKind] = {}
         start = 0
         for name in frame.columns:
-            plan = self._fit_column(frame[name], name, name in categorical, start, labels)
+            given = decided.get(name)
+            plan = self._fit_column(frame[name], name, name in categorical, start, labels, given)
             plans.append(plan)
-            kinds[name] = _column_kind(plan, frame[name], name in categorical)
+            if given is None:
+                kinds[name] = _column_kind(plan, frame[name], name in categorical)
+            else:
+                kinds[name] = _decided_kind(given, frame[name].dropna().to_numpy(dtype=object))
             start += plan.width
         self._plans = plans
         self.column_kinds_ = kinds
@@ -651,24 +718,30 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
                 raise ValueError(f"categorical names column(s) {unknown} that are not in X; columns are {names}")
         self.n_features_in_ = len(names)
         self.feature_names_in_ = np.asarray(names, dtype=object)
+        decided = self._decided_kinds(names)
         plans: list[_ColumnPlan] = []
         kinds: dict[str, ColumnKind] = {}
         start = 0
         for summary in summaries:
-            categorical = summary.categorical if isinstance(self.categorical, str) else summary.name in {
-                str(c) for c in self.categorical
-            }
-            plan, kind = self._fit_summary_column(summary, categorical, start)
+            given = decided.get(summary.name)
+            if isinstance(self.categorical, str):
+                categorical = summary.categorical if given is None else given[0] == "categorical"
+            else:
+                categorical = summary.name in {str(c) for c in self.categorical}
+            plan, kind = self._fit_summary_column(summary, categorical, start, given)
             plans.append(plan)
-            kinds[summary.name] = kind
+            kinds[summary.name] = kind if given is None else _decided_kind(given, summary.values)
             start += plan.width
         self._plans = plans
         self.column_kinds_ = kinds
         self._set_structure(plans)
         return self
 
-    def _fit_summary_column(self, summary: ColumnSummary, categorical: bool, start: int) -> tuple[_ColumnPlan, ColumnKind]:
-        """:meth:`_fit_column` and :func:`_column_kind` of one column from its summary."""
+    def _fit_summary_column(
+        self, summary: ColumnSummary, categorical: bool, start: int, given: _Decided | None = None,
+    ) -> tuple[_ColumnPlan, ColumnKind]:
+        """:meth:`_fit_column` and :func:`_column_kind` of one column from its summary (``given``: its kind decided
+        already, ``column_kinds``)."""
         name = summary.name
         if summary.n_missing and self.nan == "error":
             raise ValueError(_missing_message(name, summary.n_missing))
@@ -681,7 +754,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             values = np.asarray(summary.values, dtype=object)
             if summary.counts is None:
                 raise ValueError(f"categorical column {name!r}: its distinct values were not counted")
-            if isinstance(self.categorical, str) and not summary.category_dtype:
+            if isinstance(self.categorical, str) and not summary.category_dtype and given is None:
                 mixed = _mixed_numbers_and_strings(pd.Series(np.repeat(values, summary.counts), dtype=object))
                 if mixed is not None:
                     raise ValueError(_mixed_message(name, *mixed))
@@ -698,15 +771,18 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             return _ColumnPlan(name, "dropped", (), indicator, negations, start), ColumnKind("numeric")
         precision = None if summary.float_dtype is None else np.dtype(summary.float_dtype)
         if summary.counts is None:  # a sample: more distinct values than counted, so neither constant nor a flag
+            _check_flag(name, None if given is None else given[0], values)
             sample = values[np.isfinite(values)]
             thresholds = self._summary_thresholds(
                 summary, values, np.unique(values),
                 lambda: self._thresholds_of(sample, None, float(summary.maximum), precision), precision,
             )
             return _ColumnPlan(name, "threshold", tuple(float(t) for t in thresholds), indicator, negations, start), ColumnKind("numeric")
+        decided = None if given is None else given[0]
+        _check_flag(name, decided, values)
         if values.size <= 1:
             return _ColumnPlan(name, "threshold", (), indicator, negations, start), ColumnKind("numeric")
-        if np.isin(values, (0.0, 1.0)).all():
+        if decided != "numeric" and np.isin(values, (0.0, 1.0)).all():
             return _ColumnPlan(name, "flag", (), indicator, negations, start), ColumnKind("flag")
         if self._is_numeric_id(int(np.sum(summary.counts)), values, name, summary.n_missing):
             return _ColumnPlan(name, "dropped", (), indicator, negations, start), ColumnKind("numeric")
@@ -739,16 +815,33 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             distinct, quantiles, precision,
         )
 
+    def _decided_kinds(self, columns: list[str]) -> dict[str, _Decided]:
+        """``column_kinds`` parsed, checked against ``columns`` and against ``categorical`` (a list)."""
+        decided = _parse_column_kinds(self.column_kinds)
+        unknown = [name for name in decided if name not in columns]
+        if unknown:
+            raise ValueError(f"column_kinds names column(s) {unknown} that are not in X; columns are {list(columns)}")
+        if not isinstance(self.categorical, str):
+            listed = {str(c) for c in self.categorical}
+            clash = [name for name, (kind, _) in decided.items() if (kind == "categorical") != (name in listed)]
+            if clash:
+                raise ValueError(
+                    f"column_kinds and categorical disagree on column(s) {clash}: list in categorical exactly the "
+                    "columns that column_kinds calls 'categorical', or leave categorical='auto'"
+                )
+        return decided
+
     def _categorical_columns(self, frame: pd.DataFrame) -> set[str]:
         if isinstance(self.categorical, str):  # 'auto', checked by _parameter_constraints
-            chosen = {name for name in frame.columns if _is_categorical_column(frame[name])}
+            decided = self._decided_kinds(list(frame.columns))
+            chosen = {name for name in frame.columns if name not in decided and _is_categorical_column(frame[name])}
             for name in chosen:
                 if isinstance(frame[name].dtype, pd.CategoricalDtype):
                     continue  # declared categorical (astype("category"), CLI --categorical): codes such as "250" are text
                 mixed = _mixed_numbers_and_strings(frame[name])
                 if mixed is not None:
                     raise ValueError(_mixed_message(name, *mixed))
-            return chosen
+            return chosen | {name for name, (kind, _) in decided.items() if kind == "categorical"}
         names = [str(c) for c in self.categorical]
         unknown = [n for n in names if n not in frame.columns]
         if unknown:
@@ -760,6 +853,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
 
     def _fit_column(
         self, column: pd.Series, name: str, is_categorical: bool, start: int, labels: _Labels | None = None,
+        given: _Decided | None = None,
     ) -> _ColumnPlan:
         missing = np.asarray(pd.isna(column), dtype=bool)
         n_missing = int(missing.sum())
@@ -776,7 +870,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
                 return _ColumnPlan(name, "dropped", (), indicator, bool(self.negations), start)
             kind, values = self._fit_categories(column[~missing], name)
         else:
-            kind, values = self._fit_numeric(column, name, missing, labels)
+            kind, values = self._fit_numeric(column, name, missing, labels, None if given is None else given[0])
             if kind == "dropped":  # its values left out; whether it is missing stays a literal
                 return _ColumnPlan(name, "dropped", (), indicator, bool(self.negations), start)
         if kind != "flag" and not values:
@@ -833,6 +927,63 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             if dropped:
                 found.append(name)
         return found
+
+    def decide_column_kinds(self, X: Any) -> dict[str, ColumnKind]:
+        """The kind :meth:`fit` would give each column of ``X`` (its ``column_kinds_``), decided once on all of ``X``.
+
+        A column's kind depends on the rows: a column of 0, 1 and a few 2s is a
+        flag in rows without a 2 and numeric in all of them; a text column with
+        a few numbers has text categories in rows without them. Passed as
+        ``column_kinds`` to fits on parts of ``X``, the decision makes every
+        part read each column alike, as a fit on all of ``X`` does:
+        :class:`~rulemodels.BooleanRuleCV` makes it on all the rows given to
+        its ``fit`` and passes it to the fit of every fold and to the refit, so
+        the folds score the model the refit returns.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Raw data, as for :meth:`fit`.
+
+        Returns
+        -------
+        dict of str to ColumnKind
+            The kind of each column, in the order of ``X``'s columns: the kinds
+            ``column_kinds`` gives, and for the other columns numeric, a flag
+            (present values 0 and 1, both), or categorical with text, number or
+            mixed values. An ID-like column has its kind too (numeric or
+            categorical); whether its values are left out is
+            :meth:`id_like_columns`'s decision.
+
+        Raises
+        ------
+        ValueError
+            As :meth:`fit`: a column mixing numbers and text, a column that is
+            neither numeric nor categorical, a ``column_kinds`` that does not fit ``X``.
+        """
+        validate_params(self)
+        frame, _ = _checked_frame(X)
+        _check_cells(frame)
+        decided = self._decided_kinds(list(frame.columns))
+        categorical = self._categorical_columns(frame)
+        kinds: dict[str, ColumnKind] = {}
+        for name in frame.columns:
+            column = frame[name]
+            missing = np.asarray(pd.isna(column), dtype=bool)
+            given = decided.get(name)
+            if name in categorical:
+                present = column.to_numpy(dtype=object)[~missing]
+                kinds[name] = ColumnKind("categorical", category_values(present)) if given is None else _decided_kind(
+                    given, present)
+                continue
+            distinct = np.unique(numeric_column_values(column, name)[~missing])
+            _check_flag(name, None if given is None else given[0], distinct)
+            if given is not None:
+                kinds[name] = ColumnKind(given[0])
+            else:
+                flag = distinct.size > 1 and bool(np.isin(distinct, (0.0, 1.0)).all())
+                kinds[name] = ColumnKind("flag" if flag else "numeric")
+        return kinds
 
     def _is_id_like(self, present: pd.Series, name: str, n_missing: int = 0) -> bool:
         """Whether to drop ``name`` as ID-like (warns when it does; see ``high_cardinality``)."""
@@ -907,13 +1058,17 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
 
     def _fit_numeric(
         self, column: pd.Series, name: str, missing: np.ndarray, labels: _Labels | None = None,
+        decided: str | None = None,
     ) -> tuple[str, tuple[float, ...]]:
+        """``(plan kind, thresholds)`` of a numeric column; ``decided``: its kind decided already
+        (``'numeric'``: thresholds also on 0/1 values; ``'flag'``: only 0 and 1 allowed)."""
         x = numeric_column_values(column, name)
         precision = float_precision(column.dtype)
         distinct = np.unique(x[~missing])
+        _check_flag(name, decided, distinct)
         if distinct.size <= 1:
             return "threshold", ()
-        if np.isin(distinct, (0.0, 1.0)).all():
+        if decided != "numeric" and np.isin(distinct, (0.0, 1.0)).all():
             return "flag", ()
         if self._is_numeric_id(int((~missing).sum()), distinct, name, int(missing.sum())):
             return "dropped", ()

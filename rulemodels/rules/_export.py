@@ -10,7 +10,7 @@ so it predicts exactly what :meth:`rulemodels.rules.Rule.evaluate` predicts on e
 - an empty DNF term is true and an empty CNF clause false; a DNF without terms is
   false and a CNF without clauses true.
 
-Each literal is written so that it is never NULL (SQL) or NaN-dependent (pandas): a
+Each literal is written so that it is never NULL (SQL) or <NA> (pandas, also on nullable dtypes): a
 threshold or category test is guarded by an explicit "present" test, so the rule is
 two-valued, as the estimator's. Further promises, each checked on SQLite, DuckDB and a
 real PostgreSQL server by tests/rules/test_export_engines.py:
@@ -28,7 +28,7 @@ real PostgreSQL server by tests/rules/test_export_engines.py:
 >>> print(to_sql(rule))
 (("age" IS NOT NULL AND "age" + 0 > 50.0) AND ("job" IS NOT NULL AND "job" IN ('a', 'b')))
 >>> print(to_query(rule))
-((`age` > 50.0) & ((`job` == `job`) & (`job` in ['a', 'b'])))
+((`age`.notna() & (`age` > 50.0)) & (`job`.notna() & (`job` in ['a', 'b'])))
 
 This module depends on the standard library only (and on pandas, to check that pandas
 can read a column name in a query): it reads the attributes of the rule values and
@@ -281,18 +281,20 @@ def _rule_list_sql(rules: RuleList, cast: bool) -> str:
 
 def _query_literal(lit: Literal) -> str:
     column = query_identifier(lit.feature)
-    present = f"({column} == {column})"  # False exactly where the value is missing (NaN, None, NaT)
+    # True exactly where a value is present: NaN, None, NaT and pd.NA are missing. Every test is guarded by it, since
+    # a comparison with pd.NA (a nullable or pyarrow-backed column) is pd.NA, which `False &` turns into False
+    present = f"{column}.notna()"
     op, value = lit.op, lit.value
     if op == "is_nan":
-        return f"({column} != {column})"
+        return f"{column}.isna()"
     if op == "not_nan":
         return present
     if op in ("<=", ">"):
-        return f"({column} {op} {_number(value)})"  # type: ignore[arg-type]  # NaN compares False
+        return f"({present} & ({column} {op} {_number(value)}))"  # type: ignore[arg-type]
     if op in ("is_true", "is_false"):
-        return f"({column} == {1 if op == 'is_true' else 0})"
+        return f"({present} & ({column} == {1 if op == 'is_true' else 0}))"
     if op == "==":
-        return f"({column} == {_python_constant(value)})"
+        return f"({present} & ({column} == {_python_constant(value)}))"
     if op == "!=":
         return f"({present} & ({column} != {_python_constant(value)}))"
     members = "[" + ", ".join(_python_constant(v) for v in _members(value)) + "]"
@@ -310,12 +312,17 @@ def to_query(rule: Rule | RuleList) -> str | dict[object, str]:
 
     ``frame.query(rule.to_query())`` keeps the rows where the rule is true and
     ``frame.eval(rule.to_query())`` is the rule's value per row. Column names are
-    quoted with backticks; ``x == x`` tests that a value is present (NaN and None
-    are not equal to themselves). A constant (a rule or clause without literals)
-    is ``index.duplicated() | ~index.duplicated()`` (true on every row) or its
-    ``&`` (false): a boolean per row whatever the index holds (NaN, pd.NA, a
-    MultiIndex), also when a column is named ``index``. Missing values must be
-    NaN or None (not pandas' nullable ``pd.NA``, which a boolean mask cannot hold).
+    quoted with backticks; ``x.notna()`` tests that a value is present and
+    guards every other test of ``x``, so a missing value (NaN, None, NaT, or
+    the ``pd.NA`` of a nullable ``Int64``, ``Float64``, ``boolean`` or
+    ``string`` column or of a pyarrow-backed one) makes it false, and the
+    expression is ``True`` or ``False`` on every row, never ``<NA>``. A
+    constant (a rule or clause without literals) is ``index.duplicated() |
+    ~index.duplicated()`` (true on every row) or its ``&`` (false): a boolean
+    per row whatever the index holds (NaN, pd.NA, a MultiIndex), also when a
+    column is named ``index``. With nullable or pyarrow-backed columns pass
+    ``engine="python"``: pandas' numexpr engine (its default when numexpr is
+    installed) is made for numpy dtypes.
 
     Parameters
     ----------
@@ -334,7 +341,7 @@ def to_query(rule: Rule | RuleList) -> str | dict[object, str]:
     >>> from rulemodels.rules import Literal, Rule, to_query
     >>> rule = Rule.dnf([[Literal("age", ">", 50), Literal("bmi", "<=", 30.0)]])
     >>> to_query(rule)
-    '((`age` > 50.0) & (`bmi` <= 30.0))'
+    '((`age`.notna() & (`age` > 50.0)) & (`bmi`.notna() & (`bmi` <= 30.0)))'
     >>> frame = pd.DataFrame({"age": [60, 40], "bmi": [25.0, 25.0]})
     >>> frame.eval(to_query(rule)).tolist()
     [True, False]

@@ -231,6 +231,7 @@ PARAMETERS: dict[str, list[Any]] = {
     "thresholds": [Options(defaults.THRESHOLD_METHODS)],
     "nan": [Options(defaults.NAN_POLICIES)],
     "high_cardinality": [Options(defaults.HIGH_CARDINALITY_POLICIES), list, tuple],
+    "column_kinds": [dict, None],
     "simplify": ["boolean"],
     "allow_disable": ["boolean"],
     "disable_cost": [Interval(Real, 0, None, closed="left")],

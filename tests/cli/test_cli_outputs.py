@@ -388,3 +388,23 @@ def test_an_error_after_a_signal_is_the_interrupt(capsys, monkeypatch):
     assert cli_main.main(["solvers"]) == 143
     err = capsys.readouterr().err
     assert "terminated (SIGTERM)" in err and "not installed" not in err
+
+
+def test_fit_says_an_id_like_column_keeps_its_missing_indicator(tmp_path, capsys):
+    """An ID-like column with missing values (a refund number) has its values left out and keeps its ``is missing``
+    literal: the summary says so and counts it among the features; one without missing values is left out."""
+    rng = np.random.default_rng(2)
+    n = 200
+    has_refund = rng.random(n) < 0.5
+    frame = pd.DataFrame({
+        "order": np.arange(n) + 5000,  # record numbers, never missing: left out entirely
+        "refund": np.where(has_refund, np.cumsum(has_refund) + 90_000, np.nan),  # refund numbers, in order
+        "age": rng.integers(18, 80, n),
+        "label": np.where(rng.random(n) < 0.9, has_refund, ~has_refund).astype(int),
+    })
+    frame.to_csv(tmp_path / "orders.csv", index=False)
+    assert main(["fit", str(tmp_path / "orders.csv"), "--target", "label", "--clauses", "1"]) == 0
+    out = capsys.readouterr().out
+    assert ("2 features (ID-like column 'order' left out; ID-like column 'refund': values left out, "
+            "missing indicator 'refund is missing' kept)") in out
+    assert "refund is missing" in out or "refund is not missing" in out  # the kept literal is the rule's

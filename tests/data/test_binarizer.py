@@ -523,7 +523,7 @@ def test_clone_and_params() -> None:
                                  categorical=["a"])
     assert binarizer.get_params() == {"n_thresholds": 4, "thresholds": "quantile", "negations": False, "nan": "indicator",
                                       "high_cardinality": "drop", "categorical": ["a"], "round_thresholds": True,
-                                      "min_leaf_rows": "auto"}
+                                      "min_leaf_rows": "auto", "column_kinds": None}
     copy = clone(binarizer)
     assert copy is not binarizer and copy.get_params() == binarizer.get_params()
     assert copy.set_params(n_thresholds=2).n_thresholds == 2
@@ -954,3 +954,43 @@ def test_a_summary_with_per_class_weights_gets_the_cuts_of_the_rows() -> None:
         binarizer = FeatureBinarizer(**{"thresholds": "tree", **options})
         expected = binarizer.fit(pd.DataFrame({"x": x}), y, weights).thresholds_["x"]
         assert np.array_equal(binarizer.fit_summary([summary]).thresholds_["x"], expected), options
+
+
+def test_column_kinds_are_a_decision_made_already() -> None:
+    """decide_column_kinds gives what fit records on the same rows; given as column_kinds, a fit on part of the rows
+    reads each column as that kind (a 0/1 part of a numeric column gets thresholds, a flag holding one value gets no
+    literals, text categories of a mixed column stay mixed), and a decision the rows contradict is refused."""
+    from rulemodels.rules import ColumnKind
+
+    rng = np.random.default_rng(0)
+    code = pd.Series(rng.choice(["a", "b"], 100), dtype=object)
+    code[:5] = 7
+    X = pd.DataFrame({"visits": np.r_[2, rng.integers(0, 2, 99)], "code": code, "paid": np.r_[np.ones(50), rng.integers(0, 2, 50)],
+                      "x": rng.normal(size=100)})
+    decided = FeatureBinarizer().decide_column_kinds(X)
+    assert decided == FeatureBinarizer().fit(X).column_kinds_ == {
+        "visits": ColumnKind("numeric"), "code": ColumnKind("categorical", "mixed"), "paid": ColumnKind("flag"),
+        "x": ColumnKind("numeric")}
+    part = X.iloc[5:50]  # visits 0/1, code text only, paid 1 only
+    assert FeatureBinarizer().fit(part).column_kinds_["visits"] == ColumnKind("flag")  # judged from the part alone
+    fitted = FeatureBinarizer(column_kinds=decided).fit(part)
+    assert fitted.column_kinds_ == decided
+    assert [str(lit) for lit in fitted.literals_ if lit.feature == "visits"] == ["visits <= 0.0", "visits > 0.0"]
+    assert not [lit for lit in fitted.literals_ if lit.feature == "paid"]  # a flag holding one value: constant
+    A = fitted.transform(X)
+    for k, lit in enumerate(fitted.literals_):
+        assert np.array_equal(A[:, k].astype(bool), lit.evaluate(X)), str(lit)
+    # a kind name alone; a categorical one reads its values from the rows
+    named = FeatureBinarizer(column_kinds={"code": "categorical", "paid": "flag"}).fit(part)
+    assert named.column_kinds_["code"] == ColumnKind("categorical", "text")
+    assert named.column_kinds_["paid"] == ColumnKind("flag")
+    assert FeatureBinarizer(column_kinds={"paid": {"kind": "numeric"}}).decide_column_kinds(X)["paid"] == ColumnKind("numeric")
+    with pytest.raises(ValueError, match="column_kinds says column 'visits' is a flag, but it holds other values than 0 and 1 "
+                                         r"\(e.g. 2\)"):
+        FeatureBinarizer(column_kinds={"visits": "flag"}).fit(X)
+    with pytest.raises(ValueError, match=r"column_kinds names column\(s\) \['age'\] that are not in X"):
+        FeatureBinarizer(column_kinds={"age": "numeric"}).fit(X)
+    with pytest.raises(ValueError, match=r"column_kinds\['x'\] must be one of numeric, categorical, flag"):
+        FeatureBinarizer(column_kinds={"x": "number"}).fit(X)
+    with pytest.raises(ValueError, match=r"column_kinds and categorical disagree on column\(s\) \['x'\]"):
+        FeatureBinarizer(categorical=["code"], column_kinds={"x": "categorical"}).fit(X)

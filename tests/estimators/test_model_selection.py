@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import pickle
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -13,7 +14,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import StratifiedKFold, cross_val_score, cross_validate
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from rulemodels import BooleanRuleClassifier, BooleanRuleCV, defaults, load_dataset
+from rulemodels import BooleanRuleClassifier, BooleanRuleCV, FeatureBinarizer, defaults, load_dataset
 from rulemodels.model_selection import choose_candidate
 from tests.helpers import EXPECTED_FAILED_CHECKS
 
@@ -413,3 +414,60 @@ def test_the_id_like_decision_is_made_once_for_the_folds_and_the_refit():
     # the returned configuration's own cross-validated score is best_score_
     again = cross_val_score(clone(cv.best_estimator_), X, y, cv=folds)
     assert np.mean(again) == pytest.approx(cv.best_score_, abs=1e-12)
+
+
+def visits_and_codes(n: int = 300, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray, list]:
+    """``visits`` is 0 or 1, and 2 in eight rows; ``code`` is text, and the number 7 in eight rows. Every 2 and
+    every 7 is in the test part of the first of five folds, so that fold's training rows see a 0/1 flag and text
+    categories, while the other folds and all the rows see a numeric column and mixed categories. The label is
+    ``visits >= 1``."""
+    rng = np.random.default_rng(seed)
+    visits = rng.integers(0, 2, n)
+    code = pd.Series(rng.choice(["a", "b", "c"], n), dtype=object)
+    odd = np.arange(0, 40, 5)  # eight rows, all in the first test fold
+    visits[odd] = 2
+    code[odd] = 7
+    X = pd.DataFrame({"visits": visits, "code": code, "noise": rng.normal(size=n)})
+    y = (visits >= 1).astype(int)
+    test_parts = [np.arange(0, 60)] + [np.arange(60 + 60 * k, 120 + 60 * k) for k in range(4)]
+    folds = [(np.setdiff1d(np.arange(n), test), test) for test in test_parts]
+    return X, y, folds
+
+
+def test_every_column_kind_is_decided_once_for_the_folds_and_the_refit():
+    """A column of 0, 1 and a few 2s is a flag in a fold without a 2 and numeric in all the rows; a text column with
+    a few numbers has text categories in a fold without them. Decided per fit, the first fold learned the flag
+    ``visits`` (false on a 2) and scored a model the refit does not return; decided once, every fold reads each
+    column as the refit does, and best_score_ is the returned configuration's cross-validated score."""
+    from rulemodels.rules import ColumnKind, ColumnKindDriftWarning
+
+    X, y, folds = visits_and_codes()
+    train = folds[0][0]
+    alone = FeatureBinarizer().fit(X.iloc[train]).column_kinds_
+    assert alone["visits"] == ColumnKind("flag") and alone["code"] == ColumnKind("categorical", "text")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ColumnKindDriftWarning)  # before, the first fold read its test rows' 2s as drift
+        cv = BooleanRuleCV(cv=folds, thetas=(0.01, 0.05), n_clauses=(1,), **ONE, **FAST).fit(X, y)
+    kinds = cv.best_estimator_.binarizer_.column_kinds_
+    assert kinds == {"visits": ColumnKind("numeric"), "code": ColumnKind("categorical", "mixed"),
+                     "noise": ColumnKind("numeric")}
+    assert cv.best_estimator_.column_kinds == kinds  # the decision, as every fold's fit read it
+    for fold_train, _ in folds:
+        fitted = clone(cv.best_estimator_).fit(X.iloc[fold_train], y[fold_train])
+        assert fitted.binarizer_.column_kinds_ == kinds
+    assert np.all(cv.predict(X) == y)  # the returned rule is right on every row ...
+    assert cv.best_score_ == 1.0  # ... and the folds say so (before: 0.973, the first fold's 2s predicted 0)
+    again = cross_val_score(clone(cv.best_estimator_), X, y, cv=folds)
+    assert np.mean(again) == pytest.approx(cv.best_score_, abs=1e-12)
+
+
+def test_column_kinds_given_to_the_search_are_kept():
+    from rulemodels.rules import ColumnKind
+
+    X, y, folds = visits_and_codes()
+    X = X.assign(visits=np.minimum(X["visits"], 1))  # a 0/1 column, decided numeric by the caller
+    cv = BooleanRuleCV(cv=folds, thetas=(0.01,), n_clauses=(1,), column_kinds={"visits": "numeric"}, **ONE, **FAST)
+    cv.fit(X, y)
+    assert cv.column_kinds == {"visits": "numeric"}  # the parameter is not changed by fit
+    assert cv.best_estimator_.column_kinds["visits"] == ColumnKind("numeric")
+    assert "visits" in cv.best_estimator_.binarizer_.thresholds_

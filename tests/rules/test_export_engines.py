@@ -264,6 +264,79 @@ def test_random_rules_are_exact_on_every_engine(form, clauses, engine_mixed_fram
 
 
 # ---------------------------------------------------------------------------
+# pandas' nullable and pyarrow-backed dtypes (missing values are pd.NA)
+# ---------------------------------------------------------------------------
+
+#: The mixed frame's columns (but the one pandas cannot quote) as pandas' nullable dtypes and as pyarrow-backed ones.
+NULLABLE_DTYPES = {
+    "nullable": {"amount": "Float64", "purpose": "string", "flag": "Float64", "bool": "boolean", "bool_na": "boolean",
+                 "code": "UInt8", "stamp": "Int64", "index": "Float64"},
+    "pyarrow": {"amount": "double[pyarrow]", "purpose": "string[pyarrow]", "flag": "double[pyarrow]",
+                "bool": "bool[pyarrow]", "bool_na": "bool[pyarrow]", "code": "int64[pyarrow]", "stamp": "int64[pyarrow]",
+                "index": "double[pyarrow]"},
+}
+
+
+def nullable_frame(frame: pd.DataFrame, kind: str) -> pd.DataFrame:
+    """``frame`` with each column of :data:`NULLABLE_DTYPES` cast: its missing values become ``pd.NA``."""
+    if kind == "pyarrow":
+        pytest.importorskip("pyarrow")
+    dtypes = NULLABLE_DTYPES[kind]
+    converted = frame[list(dtypes)].astype(dtypes)
+    assert all(converted[c].isna().sum() == frame[c].isna().sum() for c in dtypes)  # the same rows are missing
+    return converted
+
+
+def nullable_query_values(rule: Rule, frame: pd.DataFrame) -> np.ndarray:
+    """The query's value per row with ``engine="python"`` (numexpr is made for numpy dtypes): ``eval`` gives a
+    boolean per row, never ``<NA>``, and ``query`` keeps exactly the rows where it is true."""
+    expression = to_query(rule)
+    evaluated = frame.eval(expression, engine="python")
+    assert not pd.isna(evaluated).any(), f"eval of {expression[:200]} gave <NA>"
+    values = np.asarray(evaluated, dtype=bool)
+    kept = frame.query(expression, engine="python").index
+    assert np.array_equal(frame.index.isin(kept), values)
+    return values
+
+
+@pytest.mark.parametrize("kind", list(NULLABLE_DTYPES))
+def test_the_query_is_exact_on_nullable_and_pyarrow_columns(kind, engine_mixed_frame):
+    """``(x == x)`` is ``<NA>`` on a missing value of a nullable column (``Int64``, ``string``, ``boolean``, a
+    pyarrow-backed one), and so was every rule over it; each literal's test is now guarded by ``x.notna()``."""
+    frame = nullable_frame(engine_mixed_frame, kind)
+    pool = [lit for lit in LITERAL_POOL if lit.feature in frame.columns]
+    if kind == "pyarrow":  # pyarrow cannot compare int64 with an integer beyond its range: it raises, it is not wrong
+        beyond = [lit for lit in pool if lit.feature == "stamp" and not -(2**63) <= lit.value < 2**63]
+        with pytest.raises(OverflowError):
+            frame.eval(to_query(Rule.dnf([[beyond[0]]])), engine="python")
+        pool = [lit for lit in pool if lit not in beyond]
+    rules = [Rule(form, [[lit]]) for lit in pool for form in ("dnf", "cnf")] + CONSTANT_RULES
+    rng = np.random.default_rng(1)
+    rules += [Rule(form, [tuple(pool[i] for i in rng.integers(0, len(pool), rng.integers(1, 4)))
+                          for _ in range(rng.integers(1, 4))]) for form in ("dnf", "cnf") for _ in range(40)]
+    for rule in rules:
+        expected = rule.evaluate(engine_mixed_frame)  # the numpy frame: NaN and None where pd.NA is
+        assert np.array_equal(rule.evaluate(frame), expected), str(rule)
+        wrong = np.flatnonzero(nullable_query_values(rule, frame) != expected)
+        assert wrong.size == 0, f"query of {rule} differs from Rule.evaluate on rows {wrong[:10].tolist()}"
+
+
+@pytest.mark.parametrize("kind", list(NULLABLE_DTYPES))
+def test_the_query_of_a_fitted_estimator_selects_what_predict_marks_positive_on_nullable_columns(kind):
+    """An estimator fitted and predicting on a frame with ``pd.NA``: ``frame.query(clf.to_query())`` keeps exactly
+    the rows ``predict`` marks as ``classes_[1]``."""
+    frame = nullable_frame(make_mixed_frame(n=400, seed=3), kind)
+    signal = frame["amount"].gt(45).fillna(False).to_numpy(dtype=bool) | frame["purpose"].eq("car").fillna(False).to_numpy(dtype=bool)
+    y = np.where(np.random.default_rng(3).random(len(frame)) < 0.95, signal, ~signal).astype(int)
+    for form in ("dnf", "cnf"):
+        clf = BooleanRuleClassifier(form=form, n_clauses=2, theta=0.005).fit(frame, y)
+        assert {lit.feature for lit in clf.rule_.literals} & {"amount", "purpose"}
+        positive = clf.predict(frame) == clf.classes_[1]
+        assert np.array_equal(nullable_query_values(clf.rule_, frame), positive), str(clf.rule_)
+        assert np.array_equal(frame.eval(clf.to_query(), engine="python").to_numpy(dtype=bool), positive)
+
+
+# ---------------------------------------------------------------------------
 # The bundled datasets' learned rules
 # ---------------------------------------------------------------------------
 
