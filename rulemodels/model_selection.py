@@ -423,6 +423,25 @@ def choose_candidate(results: dict[str, Any], selection: str = defaults.DEFAULT_
     the one that is read and deployed. The bar of ``"best"`` is the best mean. ``results``
     needs ``mean_test_score``, ``mean_n_literals`` and the ``split{k}_test_score``
     columns (so a subset of the candidates, e.g. one form's, can be chosen from too).
+
+    Parameters
+    ----------
+    results : dict of str to array-like
+        The cross-validation results (``cv_results_``, or a subset of its candidates).
+    selection : {"best", "1se"}, default=DEFAULT_CV_SELECTION
+        How to choose: the best mean test score, or the one-standard-error rule.
+
+    Returns
+    -------
+    index : int
+        The position of the chosen candidate in ``results``.
+    bar : float
+        The score bar: the best mean test score (``"best"``), or it minus its standard error (``"1se"``).
+
+    Raises
+    ------
+    ValueError
+        If ``selection`` is neither ``"best"`` nor ``"1se"``.
     """
     means = np.asarray(results["mean_test_score"], dtype=float)
     rounded = np.where(np.isnan(means), -np.inf, np.round(means, _TIE_DECIMALS))
