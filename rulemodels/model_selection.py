@@ -1070,13 +1070,35 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
 
     @available_if(_best_estimator_has("predict_proba"))
     def predict_proba(self, X: Any) -> np.ndarray:
-        """Class probabilities of the refitted best rule (``best_estimator_.predict_proba``)."""
+        """Class probabilities of the refitted best rule (``best_estimator_.predict_proba``).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            The rows, with the columns the estimator was fitted on.
+
+        Returns
+        -------
+        numpy.ndarray of shape (n_samples, n_classes)
+            Each row's probability of each class of ``classes_``.
+        """
         check_is_fitted(self, "best_estimator_")
         return self.best_estimator_.predict_proba(X)
 
     @available_if(_best_estimator_has("explain"))
     def explain(self, X: Any) -> Any:
-        """Why the refitted best rule decided each row (``best_estimator_.explain``)."""
+        """Why the refitted best rule decided each row (``best_estimator_.explain``).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            The rows, with the columns the estimator was fitted on.
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``best_estimator_.explain(X)``: indexed like ``X``, each row's prediction, rule value, clauses and reason.
+        """
         check_is_fitted(self, "best_estimator_")
         return self.best_estimator_.explain(X)
 
