@@ -306,7 +306,8 @@ def minority_form(y: ArrayLike, sample_weight: ArrayLike | None = None) -> str:
     Returns
     -------
     {"dnf", "cnf"}
-        ``"dnf"`` when the positive class has the smaller (weighted) share, else ``"cnf"``.
+        ``"cnf"`` when the positive class has more than half of the (weighted) rows, else ``"dnf"`` (a tie
+        at exactly half goes to DNF).
 
     Examples
     --------
