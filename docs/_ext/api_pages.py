@@ -185,8 +185,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("api_faces", [], "env", list)
     app.connect("config-inited", write_pages)
     app.connect("missing-reference", resolve_reexport)
-    # before numpydoc's handler (priority 500), so that numpydoc formats and validates the constant's own
-    # documentation (its ``#:`` comment), not its type's docstring (a MappingProxyType has none: GL08)
-    app.connect("autodoc-process-docstring", document_constant, priority=400)
+    app.connect("autodoc-process-docstring", document_constant)
     app.connect("build-finished", check_pages)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
