@@ -375,6 +375,17 @@ def as_model_changes(changes: Mapping[str, Any]) -> ModelChanges:
 
     The model handles (``models``) return plain dicts, so that they need not import the solvers layer; the
     engine and column generation turn them into the backend's types here.
+
+    Parameters
+    ----------
+    changes : mapping of str to object
+        The keyword arguments of :class:`solvers.ModelChanges`, ``new_columns`` and ``new_rows`` (when present)
+        as dicts of the keyword arguments of :class:`solvers.NewColumns` and :class:`solvers.NewRows`.
+
+    Returns
+    -------
+    solvers.ModelChanges
+        The same changes, the new columns and rows as :class:`solvers.NewColumns` and :class:`solvers.NewRows`.
     """
     fields = dict(changes)
     if "new_columns" in fields:
