@@ -22,7 +22,7 @@ INSTALL_HINTS: dict[str, str] = {
     "cbc": "install coinor-cbc (apt) or coincbc (conda-forge)",
     "gurobi": "pip install gurobipy, and a Gurobi license",
     "cplex": "pip install cplex, and a CPLEX license for large models",
-    "scip": "pip install 'rulemodels[scip]' (pyscipopt, with Pyomo >= 6.10), or install scip (conda-forge) for Pyomo's 'scip' shell",
+    "scip": "pip install 'rulemodels[scip]' (pyscipopt)",
     "xpress": "pip install xpress, and a FICO license for large models",
 }
 

@@ -5,7 +5,7 @@
 >>> result = backend.solve(model)           # doctest: +SKIP
 
 Registered names: ``highs`` (default, persistent), ``glpk``, ``cbc``, ``scip``
-(Pyomo's ``scip_persistent``, the optional extra ``rulemodels[scip]``). Any
+(pyscipopt, the optional extra ``rulemodels[scip]``). Any
 other name Pyomo's ``SolverFactory`` knows (``gurobi``, ``cplex``,
 ``gurobi_persistent`` ...) gets a :class:`~solvers.generic.GenericBackend`.
 Add an adapter with :func:`register_backend`.
@@ -47,7 +47,7 @@ def _shell_factory(name: str) -> BackendFactory:
 
 
 #: The adapter of each built-in solver (:data:`~solvers.defaults.BUILTIN_SOLVERS`): HiGHS through highspy,
-#: SCIP through Pyomo's scip_persistent, the others as a process
+#: SCIP through pyscipopt, the others as a process
 _IN_PROCESS: dict[str, BackendFactory] = {HighsBackend.name: HighsBackend, ScipBackend.name: ScipBackend}
 _REGISTRY: dict[str, BackendFactory] = {name: _IN_PROCESS.get(name) or _shell_factory(name) for name in BUILTIN_SOLVERS}
 

@@ -1,10 +1,14 @@
-"""SCIP in process through Pyomo's ``scip_persistent`` interface (pyscipopt).
+"""SCIP in process: each model compiled to matrices by Pyomo's public compiler, then solved through pyscipopt.
 
-Pyomo (from 6.10) ships a direct and a persistent interface to SCIP in
-``pyomo.contrib.solver``; this backend takes ``scip_persistent`` from that
-package's ``SolverFactory``, its public route, builds a new instance of it
-for each solve (``set_instance``: the whole model is read again, so a
-re-solve is never stale) and hands the model to pyscipopt's ``Model``.
+Each ``solve`` compiles the model with Pyomo's public
+``LinearStandardFormCompiler`` (``pyomo.repn.plugins.standard_form``, in its
+mixed form, as :mod:`solvers.highs` does) and loads it into a new
+``pyscipopt.Model``: a re-solve reads the model again, so it is never stale.
+Pyomo 6.10 also ships ``scip_persistent`` (``pyomo.contrib.solver``); it is
+not used because the SCIP model it builds, which the progress reports and
+SCIP's own status need, has no public name, and because it makes each mutable
+Param a fixed SCIP variable and the objective a variable bounded by it
+(a product of a Param and a variable becomes a bilinear term for SCIP).
 
 Settings of every solve, over SCIP's defaults (:data:`DETERMINISTIC_OPTIONS`):
 
@@ -16,41 +20,34 @@ Settings of every solve, over SCIP's defaults (:data:`DETERMINISTIC_OPTIONS`):
 * the time limit (``limits/time``) and the MIP gap (``limits/gap``; SCIP's
   default 0 when none is given: a solve stops on a proof).
 
-``mip_start=True`` offers the integer variables' current values to SCIP
-through Pyomo's ``warmstart_discrete_vars`` (pyscipopt's ``addSol`` of a
-partial solution). SCIP completes and checks a partial solution itself
-before presolving and drops it when it is infeasible, so a wrong start cannot
-corrupt the solve. The backend checks it too (:func:`start_violation`): a
-start that breaks a bound, integrality or a constraint of the model is not
-offered, with a warning that names what it breaks; a start SCIP did not keep
-(its incumbent is worse than the start's objective) is logged as well.
-``SolveResult.extra["start"]`` says which happened.
+``mip_start=True`` offers the variables' current values as a full solution.
+It is checked twice: first in the model's own terms (:func:`start_violation`:
+a value missing, out of its bounds, not integral, or a constraint broken), then
+by SCIP (``checkSol`` on the original problem) before ``addSol``. A start that
+fails either check is not offered, with a warning saying why, so a wrong start
+cannot corrupt the solve; a start SCIP kept but whose objective is better than
+SCIP's final incumbent is logged. ``SolveResult.extra["start"]`` says which
+happened.
 
-``progress`` follows the search through a pyscipopt event handler included in
-the SCIP model that Pyomo built (Pyomo's interface keeps it as
-``_solver_model``: the one name outside Pyomo's public interface this backend
-reads; it also gives SCIP's own status, mapped member by member in
-:data:`SCIP_STATUS`): each better solution (``BESTSOLFOUND``) and, at most every
-:data:`~solvers.highs.PROGRESS_INTERVAL` seconds, the state after a node.
-The handler runs in SCIP's thread, the caller's.
+``progress`` follows the search through a pyscipopt event handler: each better
+solution (``BESTSOLFOUND``) and, at most every
+:data:`~solvers.highs.PROGRESS_INTERVAL` seconds, the state after a node. It
+runs in SCIP's thread, which is the caller's. SCIP's own status is mapped
+member by member (:data:`SCIP_STATUS`).
 
-Not supported: LP duals (Pyomo's SCIP interface reads none, so
-``capabilities.duals`` is False and the ``dual`` Suffix is left alone; the
-column generation and dual clause LP drivers refuse this backend) and in-place
-updates. Pyomo's persistent interface turns mutable Params into fixed SCIP
-variables and the objective into a variable bounded by it; SCIP's presolve
-removes both.
+Not supported: LP duals (``capabilities.duals`` is False and the ``dual``
+Suffix is left alone; column generation and the dual clause LP refuse this
+backend) and in-place updates.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import logging
 import math
-import os
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -67,7 +64,7 @@ from solvers.base import (
     SolveResult,
     TerminationCondition,
 )
-from solvers.highs import PROGRESS_INTERVAL
+from solvers.highs import PROGRESS_INTERVAL, _column_order
 
 logger = logging.getLogger(__name__)
 
@@ -107,7 +104,7 @@ SCIP_STATUS: dict[str, TerminationCondition] = {
 }
 """Each status SCIP reports (``Model.getStatus()``) and the termination it means."""
 
-_MINIMUM_PYSCIPOPT = (5, 5, 0)  # Pyomo's own minimum for its SCIP interface
+_MINIMUM_PYSCIPOPT = (5, 5, 0)
 
 
 def map_status(status: str) -> TerminationCondition:
@@ -119,28 +116,13 @@ def map_status(status: str) -> TerminationCondition:
     return mapped
 
 
-def _pyomo_scip_factory() -> Any:
-    """Pyomo's ``pyomo.contrib.solver`` SolverFactory when it has ``scip_persistent``, else None."""
-    import pyomo.environ  # noqa: F401  (registers the solver plugins)
-
-    try:
-        from pyomo.contrib.solver.common.factory import SolverFactory
-    except ImportError:
-        return None
-    return SolverFactory if "scip_persistent" in SolverFactory else None
-
-
 @functools.cache
 def _availability() -> tuple[bool, str]:
-    if _pyomo_scip_factory() is None:
-        import pyomo
-
-        return False, f"Pyomo {pyomo.version.version} has no scip_persistent interface (it came with Pyomo 6.10; pip install -U pyomo)"
     if not pyscipopt_available:
         return False, "the Python package 'pyscipopt' is not installed (pip install 'rulemodels[scip]', or pip install pyscipopt)"
     version = _version_tuple(pyscipopt.__version__)
     if version < _MINIMUM_PYSCIPOPT:
-        return False, f"pyscipopt {pyscipopt.__version__} is older than Pyomo's SCIP interface needs (pip install -U pyscipopt)"
+        return False, f"pyscipopt {pyscipopt.__version__} is older than 5.5 (pip install -U pyscipopt)"
     return True, ""
 
 
@@ -196,22 +178,7 @@ def start_violation(model: Any, tolerance: float = 1e-6) -> str | None:
     return None
 
 
-@contextlib.contextmanager
-def _stderr_copy() -> Iterator[Any]:
-    """A text stream on a copy of file descriptor 2, for the block.
-
-    Pyomo's interface captures stdout and stderr while SCIP runs; handed to it
-    as ``tee``, this stream lets what the ``progress`` callback writes (a
-    progress bar, log lines) reach the terminal during the solve.
-    """
-    stream = os.fdopen(os.dup(2), "w", buffering=1)
-    try:
-        yield stream
-    finally:
-        stream.close()
-
-
-def _finite(scip: Any, value: float) -> float | None:
+def _finite(scip: Any, value: float) -> float | None:  # SCIP's infinity (1e20) either way: None
     return None if not math.isfinite(value) or abs(value) >= scip.infinity() else float(value)
 
 
@@ -223,8 +190,8 @@ class _Watch:
     exception is raised once SCIP has stopped (:attr:`failure`).
     """
 
-    def __init__(self, progress: Callable[[MipProgress], None]):
-        self.progress = progress
+    def __init__(self, progress: Callable[[MipProgress], None], sense: float):
+        self.progress, self.sense = progress, sense
         self.started = time.perf_counter()
         self.last_report = self.started
         self.failure: BaseException | None = None
@@ -261,8 +228,9 @@ class _Watch:
             if improved or time.perf_counter() - self.last_report >= PROGRESS_INTERVAL:
                 scip = self.scip
                 best = scip.getBestSol() if scip.getNSols() > 0 else None
-                incumbent = _finite(scip, scip.getSolObjVal(best)) if best is not None else None
-                self.report("incumbent" if improved else "running", incumbent, _finite(scip, scip.getDualbound()), int(scip.getNNodes()))
+                incumbent = _finite(scip, self.sense * scip.getSolObjVal(best)) if best is not None else None
+                bound = _finite(scip, self.sense * scip.getDualbound())
+                self.report("incumbent" if improved else "running", incumbent, bound, int(scip.getNNodes()))
         except BaseException as exc:  # an exception must not cross SCIP's C code: keep it, stop SCIP, raise it later
             self.failure = exc
             self.scip.interruptSolve()
@@ -275,7 +243,7 @@ def _scip_version() -> str:
 
 
 class ScipBackend(BackendBase):
-    """SCIP through Pyomo's ``scip_persistent`` interface, a new instance per solve.
+    """SCIP through pyscipopt, each model compiled by Pyomo's public standard-form compiler at each solve.
 
     Parameters
     ----------
@@ -292,7 +260,7 @@ class ScipBackend(BackendBase):
     and loads the variables of ``load`` (None: every one). ``config.time_limit``
     and ``config.mip_gap`` become ``limits/time`` and ``limits/gap``;
     ``config.warm_start`` changes nothing (each solve starts from a new
-    instance); ``config.mip_start`` offers the current values, checked (see
+    model); ``config.mip_start`` offers the current values, checked (see
     the module docstring). ``progress`` (a MIP only) is called at the start,
     on each better solution, about every ``PROGRESS_INTERVAL`` seconds and at
     the end. Ctrl-C stops SCIP (its status ``userinterrupt``) and is raised
@@ -321,7 +289,7 @@ class ScipBackend(BackendBase):
         return _scip_version()
 
     def route(self) -> str:
-        return "Pyomo's scip_persistent (pyomo.contrib.solver) to pyscipopt, a new instance per solve"
+        return "compiled with Pyomo's LinearStandardFormCompiler into a new pyscipopt Model at each solve"
 
     def release(self, model: Any) -> None:
         """Nothing to free: no instance is kept between solves.
@@ -348,7 +316,7 @@ class ScipBackend(BackendBase):
         self, model: Any, config: SolveConfig, changes: ModelChanges | None, load: Sequence[Any] | None,
         progress: Callable[[MipProgress], None] | None,
     ) -> SolveResult:
-        """Solve ``model`` with a new ``scip_persistent`` instance (``changes`` is not used: see the Notes)."""
+        """Solve ``model`` compiled anew (``changes`` is not used: see the Notes)."""
         start = time.perf_counter()
         import pyomo.environ as pyo
 
@@ -358,7 +326,7 @@ class ScipBackend(BackendBase):
 
             return error_result(self.name, None, start, status.reason)
         objective = active_objective(model)
-        sense = 1.0 if objective.is_minimizing() else -1.0
+        sense = 1.0 if objective.is_minimizing() else -1.0  # for the start's check
         is_mip = any(var.is_integer() for var in model.component_data_objects(pyo.Var, descend_into=True) if not var.fixed)
         start_note, start_objective = "", None
         if config.mip_start and is_mip:
@@ -369,19 +337,17 @@ class ScipBackend(BackendBase):
                 start_note = f"not offered: {violation}"
                 logger.warning("scip: the MIP start is no feasible solution (%s); solving without it", violation)
 
-        opt = _pyomo_scip_factory()("scip_persistent")
-        opt.set_instance(model)
-        scip = opt._solver_model  # the pyscipopt Model Pyomo built (no public name): status and progress
-        watch = _Watch(progress) if progress is not None and is_mip else None
+        compiled = _compile(model)
+        scip = compiled.scip
+        for name, value in self._native_options(config).items():
+            scip.setParam(name, value)
+        if start_note == "offered":
+            start_note = _offer_start(compiled)
+        watch = _Watch(progress, compiled.sense) if progress is not None and is_mip else None
         if watch is not None:
             watch.attach(scip)
             watch.report("start")
-        native = self._native_options(config)
-        with _stderr_copy() if watch is not None else contextlib.nullcontext() as tee:
-            results = opt.solve(
-                model, load_solutions=False, raise_exception_on_nonoptimal_result=False, solver_options=native,
-                warmstart_discrete_vars=start_note == "offered", tee=[] if tee is None else [tee],
-            )
+        scip.optimize()
         if watch is not None and watch.failure is not None:
             raise watch.failure
         scip_status = str(scip.getStatus())
@@ -394,13 +360,19 @@ class ScipBackend(BackendBase):
         value = None
         reader = None
         if has_solution:
-            values = results.solution_loader.get_vars()
-            reader = _load(model, values, load)
-            value = float(results.incumbent_objective)
-        bound = None if results.objective_bound is None else _finite(scip, float(results.objective_bound))
+            best = scip.getBestSol()
+            column_values = np.array([scip.getSolVal(best, var) for var in compiled.scip_vars], dtype=float)
+            reader = _load(model, compiled, column_values, load)
+            value = compiled.sense * float(scip.getSolObjVal(best))
+        try:
+            bound = _finite(scip, compiled.sense * float(scip.getDualbound()))
+        except Exception:  # SCIP stopped before it had a bound (an infeasibility found in presolve)
+            bound = None
         if termination is TerminationCondition.optimal and bound is None:
             bound = value
-        if start_note == "offered" and start_objective is not None:
+        if start_note == "offered, refused by scip":
+            logger.warning("scip refused the MIP start (objective %g): solving without it", start_objective)
+        elif start_note == "offered" and start_objective is not None:
             if value is None or sense * (value - start_objective) > 1e-6 * max(1.0, abs(start_objective)):
                 start_note = "offered, not kept by scip"
                 logger.warning(
@@ -428,8 +400,92 @@ class ScipBackend(BackendBase):
         )
 
 
-def _load(model: Any, values: Any, load: Sequence[Any] | None) -> Callable[[Sequence[Any]], np.ndarray]:
-    """Load SCIP's values (a ComponentMap of the model's variables) into the model; return a reader of them.
+@dataclass
+class _Compiled:
+    """One model compiled to standard form and loaded into a new pyscipopt ``Model``.
+
+    Attributes
+    ----------
+    scip : pyscipopt.Model
+    columns : list of VarData
+        The model variable of each SCIP variable (the compiler's ``columns``).
+    scip_vars : list of pyscipopt.Variable
+        The SCIP variable of each column.
+    column_of : dict
+        ``id(var) -> column``.
+    """
+
+    scip: Any
+    columns: list[Any]
+    scip_vars: list[Any]
+    column_of: dict[int, int]
+    sense: float
+
+
+def _compile(model: Any) -> _Compiled:
+    """Compile ``model`` with Pyomo's public ``LinearStandardFormCompiler`` and load it into a new silent pyscipopt Model."""
+    from pyomo.repn.plugins.standard_form import LinearStandardFormCompiler
+
+    objective = active_objective(model)
+    info = LinearStandardFormCompiler().write(model, mixed_form=True, column_order=_column_order(model, objective))
+    scip = pyscipopt.Model()
+    scip.hideOutput()
+    infinity = scip.infinity()
+    n_cols = len(info.columns)
+    cost = np.asarray(info.c.toarray()).ravel() if info.c.shape[0] else np.zeros(n_cols)
+    if cost.shape[0] != n_cols:
+        cost = np.zeros(n_cols)
+    scip_vars = []
+    for k, var in enumerate(info.columns):
+        lower, upper = var.bounds
+        vtype = "B" if var.is_binary() else "I" if var.is_integer() else "C"
+        scip_vars.append(scip.addVar(
+            name=f"x{k}", vtype=vtype, lb=-infinity if lower is None else float(lower),
+            ub=infinity if upper is None else float(upper), obj=float(cost[k]),
+        ))
+    offset = float(np.asarray(info.c_offset).ravel()[0]) if np.asarray(info.c_offset).size else 0.0
+    if offset:
+        scip.addObjoffset(offset)
+    scip.setMinimize()  # the compiler negates a maximisation's costs: SCIP minimises, values are read back times sense
+    A = info.A.tocsr()
+    rhs = np.asarray(info.rhs, dtype=float).reshape(-1)
+    for i, (_constraint, bound_type) in enumerate(info.rows):
+        start, end = A.indptr[i], A.indptr[i + 1]
+        expr = pyscipopt.quicksum(float(a) * scip_vars[j] for j, a in zip(A.indices[start:end].tolist(), A.data[start:end].tolist()))
+        lower = rhs[i] if bound_type <= 0 else None
+        upper = rhs[i] if bound_type >= 0 else None
+        scip.addCons(_bounded(expr, lower, upper), name=f"r{i}")
+    sense = 1.0 if objective.is_minimizing() else -1.0
+    return _Compiled(scip, list(info.columns), scip_vars, {id(var): k for k, var in enumerate(info.columns)}, sense)
+
+
+def _bounded(expr: Any, lower: float | None, upper: float | None) -> Any:
+    """``lower <= expr <= upper`` as a pyscipopt constraint expression (either side may be None)."""
+    if lower is not None and upper is not None:
+        return expr == upper
+    if lower is not None:
+        return expr >= lower
+    return expr <= upper
+
+
+def _offer_start(compiled: _Compiled) -> str:
+    """Offer the columns' current values to SCIP as a full solution, checked by SCIP (``checkSol``) before ``addSol``.
+
+    Returns ``"offered"`` when SCIP stored it, ``"offered, refused by scip"`` when its check failed.
+    """
+    scip = compiled.scip
+    solution = scip.createSol()
+    for var, scip_var in zip(compiled.columns, compiled.scip_vars):
+        scip.setSolVal(solution, scip_var, float(var.value))
+    if not scip.checkSol(solution, printreason=False, completely=True, original=True):
+        scip.freeSol(solution)
+        return "offered, refused by scip"
+    scip.addSol(solution, free=True)
+    return "offered"
+
+
+def _load(model: Any, compiled: _Compiled, column_values: np.ndarray, load: Sequence[Any] | None) -> Callable[[Sequence[Any]], np.ndarray]:
+    """Load SCIP's column values into the model; return a reader of them.
 
     Variables SCIP did not see (in no active constraint nor the objective)
     get 0 clipped to their bounds, as with every backend.
@@ -438,17 +494,19 @@ def _load(model: Any, values: Any, load: Sequence[Any] | None) -> Callable[[Sequ
     from pyomo.core.staleflag import StaleFlagManager
 
     StaleFlagManager.mark_all_as_stale(delayed=True)
+    column_of = compiled.column_of
     chosen = load if load is not None else list(model.component_data_objects(pyo.Var, descend_into=True))
     for var in chosen:
         if var.fixed:
             continue
-        value = values[var] if var in values else zero_within_bounds(var)
-        var.set_value(float(value), skip_validation=True)
+        column = column_of.get(id(var))
+        var.set_value(float(column_values[column]) if column is not None else zero_within_bounds(var), skip_validation=True)
 
     def read(variables: Sequence[Any]) -> np.ndarray:
-        return np.array(
-            [float(values[var]) if var in values else (var.value if var.fixed else zero_within_bounds(var)) for var in variables],
-            dtype=float,
-        )
+        values = []
+        for var in variables:
+            column = column_of.get(id(var))
+            values.append(column_values[column] if column is not None else var.value if var.fixed else zero_within_bounds(var))
+        return np.array(values, dtype=float)
 
     return read

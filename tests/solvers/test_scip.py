@@ -146,3 +146,29 @@ def test_column_generation_refuses_a_backend_without_duals(pima_200):
     X, y = pima_200
     with pytest.raises(ValueError, match="duals, which solver 'scip' does not give"):
         BooleanRuleClassifier(algorithm="cg", solver="scip", n_clauses=1).fit(X.iloc[:60], y.iloc[:60])
+
+
+def test_a_start_scip_itself_refuses_is_not_kept_and_the_optimum_is_unchanged(monkeypatch, caplog):
+    scip = require_backend("scip")
+    cold = scip.solve(zero_one_model().model)
+    handle = zero_one_model()
+    for var in handle.model.component_data_objects(pyo.Var):
+        var.set_value(0.0)
+    monkeypatch.setattr(scip_module, "start_violation", lambda model: None)  # past our own check: SCIP's checkSol decides
+    with caplog.at_level(logging.WARNING, logger="solvers.scip"):
+        warm = scip.solve(handle.model, mip_start=True)
+    assert warm.extra["start"] == "offered, refused by scip"
+    assert "scip refused the MIP start" in caplog.text
+    assert warm.termination is TerminationCondition.optimal
+    assert warm.objective == pytest.approx(cold.objective, abs=1e-9)
+
+
+def test_a_maximisation_is_solved_in_its_own_sense():
+    scip = require_backend("scip")
+    model = pyo.ConcreteModel()
+    model.x = pyo.Var(range(3), domain=pyo.Binary)
+    model.cap = pyo.Constraint(expr=model.x[0] + model.x[1] + model.x[2] <= 2)
+    model.obj = pyo.Objective(expr=3 * model.x[0] + 2 * model.x[1] + 5 * model.x[2] + 1, sense=pyo.maximize)
+    result = scip.solve(model)
+    assert result.objective == pytest.approx(9.0) and result.bound == pytest.approx(9.0)
+    assert [model.x[i].value for i in range(3)] == pytest.approx([1, 0, 1])
