@@ -230,7 +230,7 @@ class _Watch:
                 best = scip.getBestSol() if scip.getNSols() > 0 else None
                 incumbent = _finite(scip, self.sense * scip.getSolObjVal(best)) if best is not None else None
                 bound = _finite(scip, self.sense * scip.getDualbound())
-                self.report("incumbent" if improved else "running", incumbent, bound, int(scip.getNNodes()))
+                self.report("incumbent" if improved else "running", incumbent, bound, int(scip.getNTotalNodes()))
         except BaseException as exc:  # an exception must not cross SCIP's C code: keep it, stop SCIP, raise it later
             self.failure = exc
             self.scip.interruptSolve()
@@ -382,8 +382,8 @@ class ScipBackend(BackendBase):
             else:
                 start_note = "offered, kept"
         if watch is not None:
-            watch.report("end", value, bound, int(scip.getNNodes()))
-        extra: dict[str, Any] = {"status": scip_status, "nodes": int(scip.getNNodes())}
+            watch.report("end", value, bound, int(scip.getNTotalNodes()))
+        extra: dict[str, Any] = {"status": scip_status, "nodes": int(scip.getNTotalNodes())}
         if start_note:
             extra["start"] = start_note
         return SolveResult(
