@@ -430,6 +430,11 @@ class _ClausePool:
         self, columns: ClauseColumns, backend: Backend, *, theta: float, n_clauses: int, settings: CGSettings,
         time_limit: float | None, solver_options: Mapping[str, Any] | None, model_hook: Callable[[Any, str], Any] | None,
     ) -> None:
+        if not backend.capabilities.duals:
+            raise ValueError(
+                f"column generation prices new clauses with the master LP's duals, which solver '{backend.name}' does not "
+                "give (its capabilities.duals is False): use solver='highs', 'cbc' or 'glpk' for this algorithm"
+            )
         self.started = time.perf_counter()
         self.deadline = None if time_limit is None else self.started + float(time_limit)
         self.columns, self.backend, self.settings, self.model_hook = columns, backend, settings, model_hook

@@ -216,6 +216,11 @@ class ClauseEngine:
             self._own(lp)
             # c and ε as set by _own: this fit owns the model
             changes = lp.reweight(weight, feature_cost=self.data.cost, tie_break=self.data.tie_break)
+        if lp.dual and not self.backend.capabilities.duals:
+            raise ValueError(
+                f"the dual clause LP reads its w from LP duals, which solver '{self.backend.name}' does not give "
+                "(its capabilities.duals is False): use solver='highs', 'cbc' or 'glpk'"
+            )
         # w is read from the result (primal) or the dual Suffix (dual), not from loaded variables
         result = self._run(lp.model, ModelChanges(**changes), warm_start=False, what=f"the clause LP (clause {slot + 1})")
         if lp.dual:
