@@ -280,15 +280,36 @@ class ScipBackend(BackendBase):
         return f"ScipBackend(options={self.options!r}, threads={self.threads!r})"
 
     def available(self) -> Availability:
+        """Whether SCIP can be used, with the reason when it cannot.
+
+        Returns
+        -------
+        Availability
+            Available when the Python package ``pyscipopt`` imports; else the reason (how to install it).
+        """
         ok, reason = _availability()
         return Availability(ok, reason)
 
     def version(self) -> str | None:
+        """SCIP's version string, or None when unavailable.
+
+        Returns
+        -------
+        str or None
+            The version of the SCIP library pyscipopt runs, e.g. ``'10.0.2'``.
+        """
         if not self.available():
             return None
         return _scip_version()
 
     def route(self) -> str:
+        """How models reach SCIP, in words (``rulemodels solvers`` prints it).
+
+        Returns
+        -------
+        str
+            The route: the model compiled into a new pyscipopt model at each solve.
+        """
         return "compiled with Pyomo's LinearStandardFormCompiler into a new pyscipopt Model at each solve"
 
     def release(self, model: Any) -> None:
