@@ -291,7 +291,7 @@ class ScipBackend(BackendBase):
         return Availability(ok, reason)
 
     def version(self) -> str | None:
-        """SCIP's version string, or None when unavailable.
+        """The version of SCIP, or None when unavailable.
 
         Returns
         -------
