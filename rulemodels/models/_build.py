@@ -273,7 +273,7 @@ def declare_clause_cuts(m: pyo.ConcreteModel, *, symmetry: str | None, chains: S
     if symmetry is not None and symmetry not in SYMMETRY_ORDERS:
         raise ValueError(f"symmetry must be one of {SYMMETRY_ORDERS} or None, got {symmetry!r}")
     if symmetry is not None and len(m.R) > 1:
-        order = {j: 1.0 for j in m.J} if symmetry == "count" else {j: float(j + 1) for j in m.J}
+        order = dict.fromkeys(m.J, 1.0) if symmetry == "count" else {j: float(j + 1) for j in m.J}
         m.o = pyo.Param(m.J, initialize=order, doc=f"o_j: weight of feature j in the clause order ({symmetry!r})")
         coefficients = np.array(list(order.values()))
         m.clause_order = pyo.Constraint(

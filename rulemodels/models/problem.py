@@ -153,10 +153,8 @@ class CNFProblem:
             if len(features) < 2:
                 continue
             ordered = sorted(features, key=lambda j: (sizes[j], j))
-            nested = all(
-                np.isin(columns.indices[columns.indptr[a]:columns.indptr[a + 1]], columns.indices[columns.indptr[b]:columns.indptr[b + 1]]).all()
-                for a, b in zip(ordered, ordered[1:])
-            )
+            rows = [columns.indices[columns.indptr[j]:columns.indptr[j + 1]] for j in ordered]
+            nested = all(np.isin(small, large).all() for small, large in zip(rows, rows[1:]))
             if nested:
                 chains.append(ordered)
         return chains

@@ -107,7 +107,7 @@ def brute_force(instance: Instance) -> float:
     costs = np.asarray(options.get("feature_cost", np.ones(d)), dtype=float)
     allowed = [j for j in range(d) if j not in options.get("forbidden", [])]
     limit = options.get("max_literals", d)
-    clauses = [subset for k in range(0, limit + 1) for subset in itertools.combinations(allowed, k)]
+    clauses = [subset for k in range(limit + 1) for subset in itertools.combinations(allowed, k)]
     outputs = [A[:, list(subset)].any(axis=1) for subset in clauses]
     prices = [instance.theta * costs[list(subset)].sum() for subset in clauses]
     if instance.disable_cost is not None:  # the always-true feature (its literals, if any, only cost more)
