@@ -315,12 +315,9 @@ def solve_exact_problem(
     _check_arguments(formulation, theta)
     backend = get_backend(solver)
     build = FORMULATIONS[formulation]
-    # the clause order and chain cuts keep an optimum of the model as built, not of a hook's added constraints
-    strength = {"chains": problem.threshold_chains(), "symmetry": "auto"} if model_hook is None else {"symmetry": None}
     handle = build(
         problem.A, problem.y, n_clauses, theta=theta, sample_weight=problem.sample_weight, disable_cost=disable_cost,
         feature_cost=feature_cost, forbidden=forbidden, max_literals=max_literals,
-        **(strength if formulation == "zero_one" else {}),
     )
     if model_hook is not None:
         model_hook(handle)

@@ -251,12 +251,9 @@ def polish_rule(
             mip_start=False, seconds=0.0, built=False,
         )
     building = time.perf_counter()
-    # the clause order and chain cuts keep an optimum of the model as built, not of a hook's added constraints
-    strength = {"chains": problem.threshold_chains(), "symmetry": "auto"} if model_hook is None else {"symmetry": None}
     handle = _BUILDERS[formulation](
         problem.A, problem.y, n_clauses, theta=theta, sample_weight=problem.sample_weight, disable_cost=disable_cost,
         feature_cost=feature_cost, forbidden=forbidden, max_literals=max_literals,
-        **(strength if formulation == "zero_one" else {}),
     )
     if model_hook is not None:
         model_hook(handle)

@@ -85,7 +85,7 @@ def build_zero_one(
         Put the clauses in an order (constraint ``clause_order[r]``, Param
         ``o``; :func:`~rulemodels.models._build.declare_clause_cuts`): by their
         number of literals (``"count"``) or by the sum of their feature indices
-        plus one (``"index"``). ``"auto"``: ``"count"`` for the MIP, none for TLP.
+        plus one (``"index"``). ``"auto"``: :data:`DEFAULT_SYMMETRY` (none, by measurement).
         Clauses are interchangeable, so it removes copies of a rule, never an objective value.
     chains : sequence of sequences of int, optional
         Threshold chains: features whose columns are nested on the rows
@@ -125,9 +125,10 @@ def build_zero_one(
     return handle
 
 
-#: The clause order of the 0-1 MIP by default (``symmetry="auto"``), chosen by measurement
-#: (``benchmarks/studies/exact_strength.py``).
-DEFAULT_SYMMETRY = "count"
+#: The clause order of the 0-1 MIP by default (``symmetry="auto"``): none. Measured
+#: (``benchmarks/studies/exact_strength.py``, ``docs/guide/models.md``), the order slowed HiGHS's proofs
+#: (5.4 s to over 12 s on a 20-row liver sample) and changed little for CBC.
+DEFAULT_SYMMETRY: str | None = None
 
 
 def conflict_pairs(groups: SampleGroups, weight: np.ndarray, forbidden: Any = None) -> list[tuple[int, int]]:
@@ -136,6 +137,20 @@ def conflict_pairs(groups: SampleGroups, weight: np.ndarray, forbidden: Any = No
     ``forbidden`` features are left out of both rows (no clause can use them).
     The CNF's output is monotone in the row's features, so it is true on k
     whenever it is true on i: one of the two is misclassified.
+
+    Parameters
+    ----------
+    groups : SampleGroups
+        The model's groups of identical samples.
+    weight : numpy.ndarray of shape (n_groups,)
+        The weight of each group; groups of weight 0 are in no pair.
+    forbidden : sequence of int, optional
+        Features no clause may use.
+
+    Returns
+    -------
+    list of tuple of int
+        The pairs ``(i, k)``, by positive group, then negative group.
     """
     patterns = groups.patterns.tocsc()
     allowed = np.ones(patterns.shape[1], dtype=bool)

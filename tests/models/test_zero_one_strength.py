@@ -174,7 +174,7 @@ def test_all_options_keep_the_optimum_on_the_shell_solvers(instance, solver):
 
 @pytest.mark.parametrize("instance", INSTANCES[:6], ids=[f"i{k}" for k in range(6)])
 def test_solve_exact_problem_with_a_start_keeps_the_optimum(instance):
-    """The exact mode builds the strengthened MIP; a start that breaks its cuts is made to meet them."""
+    """The exact mode builds the MIP with the builder's defaults (conflict cuts, no clause order, no chains)."""
     problem, options = problem_of(instance)
     chains = problem.threshold_chains()
     W = np.zeros((problem.n_features, instance.n_clauses))
@@ -192,7 +192,26 @@ def test_solve_exact_problem_with_a_start_keeps_the_optimum(instance):
     )
     assert result.termination == "optimal"
     assert result.objective == pytest.approx(brute_force(instance), abs=TOL)
-    assert result.exact.model.find_component("chain_literal") is not None
+    model = result.exact.model
+    assert model.find_component("chain_literal") is None and model.find_component("clause_order") is None
+    if not instance.weights:  # the repeated row of both labels, both of weight 1
+        assert model.find_component("conflict") is not None
+
+
+@pytest.mark.parametrize("instance", INSTANCES[:6], ids=[f"i{k}" for k in range(6)])
+def test_a_start_that_breaks_the_cuts_is_conformed_and_the_optimum_kept(instance):
+    """set_start makes a start that breaks the clause order and a chain cut meet them; the solve keeps the optimum."""
+    problem, options = problem_of(instance)
+    chains = problem.threshold_chains()
+    handle = build(instance, "all")
+    W = np.zeros((problem.n_features, instance.n_clauses))
+    W[chains[1], -1] = 1  # a whole chain in the last clause, and nothing before it: breaks both cuts when R > 1
+    W[options.get("forbidden", [])] = 0
+    handle.set_start(W)
+    assert violations(handle.model) == []
+    result = require_backend("highs").solve(handle.model, mip_gap=0.0, mip_start=True)
+    assert result.is_optimal
+    assert rule_objective(instance, handle.model) == pytest.approx(brute_force(instance), abs=TOL)
 
 
 def violations(model) -> list[str]:
@@ -278,11 +297,13 @@ def pprint_text(model) -> str:
 def test_pprint_names_the_cuts_and_tlp_stays_the_papers():
     problem, _ = problem_of(INSTANCES[0])
     chains = problem.threshold_chains()
-    text = pprint_text(build_zero_one(problem.A, problem.y, 2, theta=0.1, chains=chains).model)
+    default = pprint_text(build_zero_one(problem.A, problem.y, 2, theta=0.1).model)
+    assert "conflict :" in default and "clause_order" not in default and "chain" not in default  # the measured default
+    text = pprint_text(build_zero_one(problem.A, problem.y, 2, theta=0.1, chains=chains, symmetry="count").model)
     for name in ("clause_order :", "o :", "chain :", "chain_literal :", "H :", "conflict :", "conflict_pairs :",
                  "Σ_j o_j w_jr ≥ Σ_j o_j w_j,r+1", "Σ_{j ∈ H_h} w_jr ≤ 1", "ψ_i + ψ_k ≥ 1"):
         assert name in text, name
     tlp = pprint_text(build_zero_one(problem.A, problem.y, 2, theta=0.1, relax=True).model)
     assert "clause_order" not in tlp and "conflict" not in tlp
-    one = pprint_text(build_zero_one(problem.A, problem.y, 1, theta=0.1).model)
+    one = pprint_text(build_zero_one(problem.A, problem.y, 1, theta=0.1, symmetry="count").model)
     assert "clause_order" not in one  # one clause: nothing to order
