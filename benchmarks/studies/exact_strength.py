@@ -7,7 +7,8 @@ solver with each setting of :func:`rulemodels.models.build_zero_one`'s options:
 ``plain`` (none), ``count`` / ``index`` (the clause order alone), ``chains``
 (the threshold chain cuts alone), ``conflicts`` (the conflict cuts alone),
 ``all`` (count order, chains and conflicts), ``default`` (chains and
-conflicts: the exact mode's default; the clause order slowed HiGHS down). Each
+conflicts: the candidate default measured last; the builder's default, chosen
+from these records, is ``conflicts`` alone, ``docs/guide/models.md``). Each
 record holds the termination, seconds, objective, bound and gap at the time
 limit; every proven optimum of a sample must agree across settings and
 solvers (the script says so when one does not). Run niced on a shared
