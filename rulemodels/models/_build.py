@@ -30,7 +30,14 @@ __all__ = [
     "param_values",
     "two_level_sparsity",
     "declare_literal_limits",
+    "declare_clause_cuts",
+    "SYMMETRY_ORDERS",
 ]
+
+#: The orders :func:`declare_clause_cuts` can put the clauses in (``symmetry=``): by the number of their literals
+#: (``"count"``, ``Σ_j w_jr ≥ Σ_j w_j,r+1``) or by the sum of their literals' indices plus one (``"index"``,
+#: ``Σ_j (j + 1) w_jr ≥ Σ_j (j + 1) w_j,r+1``, fewer ties between different clauses).
+SYMMETRY_ORDERS: tuple[str, ...] = ("count", "index")
 
 
 def linear_sum(variables: Sequence[Any]) -> Any:
@@ -201,6 +208,91 @@ def declare_literal_limits(
             )
 
 
+def check_chains(chains: Any, patterns: Any) -> list[list[int]]:
+    """``chains`` as lists of feature indices, each ordered so that every column contains the one before it.
+
+    A chain is a set of features whose columns are nested on every row of the model
+    (``patterns``, the distinct rows): for ``x <= t1``, ``x <= t2`` with ``t1 < t2``
+    the rows of the first are among those of the second. Members are sorted by
+    the number of rows they hold; chains of fewer than two members are dropped.
+
+    Raises
+    ------
+    ValueError
+        If a chain names a feature out of range, names one twice, or is not nested on the rows.
+    """
+    if chains is None:
+        return []
+    matrix = patterns.tocsc()
+    n_features = matrix.shape[1]
+    checked: list[list[int]] = []
+    for chain in chains:
+        members = [int(j) for j in chain]
+        if len(set(members)) != len(members) or any(j < 0 or j >= n_features for j in members):
+            raise ValueError(f"a chain must name distinct features in 0..{n_features - 1}, got {members}")
+        if len(members) < 2:
+            continue
+        sizes = np.diff(matrix.indptr)[members]
+        members = [members[k] for k in np.argsort(sizes, kind="stable")]
+        for small, large in zip(members, members[1:]):
+            rows_small = matrix.indices[matrix.indptr[small]:matrix.indptr[small + 1]]
+            rows_large = matrix.indices[matrix.indptr[large]:matrix.indptr[large + 1]]
+            if not np.isin(rows_small, rows_large).all():
+                raise ValueError(
+                    f"features {small} and {large} of the chain {sorted(members)} are not nested on the rows (the rows "
+                    "of one must be among those of the other): pass only chains of one column's thresholds in one direction"
+                )
+        checked.append(members)
+    return checked
+
+
+def declare_clause_cuts(m: pyo.ConcreteModel, *, symmetry: str | None, chains: Sequence[Sequence[int]]) -> None:
+    """The clause symmetry order and the chain cuts on ``w``, with the names ``pprint()`` shows.
+
+    ``clause_order[r]`` (``symmetry``, R ≥ 2): ``Σ_j o_j w_jr ≥ Σ_j o_j w_j,r+1``
+    with the Param ``o`` (1 for ``"count"``, j + 1 for ``"index"``). Clauses
+    are interchangeable (permuting them, with their ``w0``, changes neither the
+    rule nor its objective), so sorting any solution's clauses by
+    ``Σ_j o_j w_jr`` gives one that meets the order with the same objective:
+    no objective value is lost, only copies of the same rule. The coefficients
+    are small integers (at most d), so the order holds exactly in floating point.
+
+    ``chain_literal[h, r]`` (``chains``, each checked nested by
+    :func:`check_chains`): ``Σ_{j ∈ H_h} w_jr ≤ 1``. The clause is an OR of
+    its columns, and a column contained in another adds nothing to it, so
+    dropping every member but the largest chosen one keeps every clause's
+    output and lowers the cost by θ c_j ≥ 0: some optimum meets every chain
+    cut (every optimum when θ c_j > 0), also under ``forbidden`` and
+    ``max_literals``, which dropping a literal cannot break. In the user's
+    rule this is, for a CNF clause (OR), ``x <= t1 OR x <= t2 = x <= t2``, and
+    for a DNF term (AND, learned on the negated columns), ``x <= t1 AND x <= t2
+    = x <= t1``. Categorical ``==``/``!=`` literals of one column are no chain:
+    their columns are disjoint, not nested, and an OR of two of them (or an
+    AND) is a rule no single one gives.
+    """
+    if symmetry is not None and symmetry not in SYMMETRY_ORDERS:
+        raise ValueError(f"symmetry must be one of {SYMMETRY_ORDERS} or None, got {symmetry!r}")
+    if symmetry is not None and len(m.R) > 1:
+        order = dict.fromkeys(m.J, 1.0) if symmetry == "count" else {j: float(j + 1) for j in m.J}
+        m.o = pyo.Param(m.J, initialize=order, doc=f"o_j: weight of feature j in the clause order ({symmetry!r})")
+        coefficients = np.array(list(order.values()))
+        m.clause_order = pyo.Constraint(
+            pyo.RangeSet(0, len(m.R) - 2),
+            rule=lambda model, r: weighted_sum(
+                np.concatenate([coefficients, -coefficients]), [*(model.w[j, r] for j in model.J), *(model.w[j, r + 1] for j in model.J)],
+            ) >= 0,
+            doc="Σ_j o_j w_jr ≥ Σ_j o_j w_j,r+1: clauses in order (symmetry breaking; clauses are interchangeable)",
+        )
+    if chains:
+        m.H = pyo.RangeSet(0, len(chains) - 1, doc="threshold chains h: features of one column, nested (x <= t1 ⊂ x <= t2)")
+        m.chain = pyo.Set(m.H, initialize={h: list(members) for h, members in enumerate(chains)}, ordered=True,
+                          doc="H_h: the features of chain h, each column within the next")
+        m.chain_literal = pyo.Constraint(
+            m.H, m.R, rule=lambda model, h, r: linear_sum([model.w[j, r] for j in model.chain[h]]) <= 1,
+            doc="Σ_{j ∈ H_h} w_jr ≤ 1: at most one literal of chain h in clause r (a nested one adds nothing)",
+        )
+
+
 def two_level_sparsity(m: pyo.ConcreteModel) -> Any:
     """``θ (Σ_r Σ_j c_j w_jr + c_0 Σ_r w_0r)``."""
     total = m.theta * sum(m.c[j] * m.w[j, r] for j in m.J for r in m.R)
@@ -227,6 +319,8 @@ def build_two_level(
     forbidden: Any,
     max_literals: int | None,
     counted: int | None,
+    symmetry: str | None = None,
+    chains: Any = None,
 ) -> TwoLevelModel:
     """A two-level model named ``name``: what :func:`~rulemodels.models.build_zero_one` and :func:`~rulemodels.models.build_hamming` share.
 
@@ -234,7 +328,8 @@ def build_two_level(
     common part (:func:`declare_two_level`), the model's own error variables
     and constraints (``declare_errors(m, groups, has_w0)``, which returns the
     accuracy term ``Σ_i ω_i (error of sample i)``), the literal limits
-    (:func:`declare_literal_limits`), ``accuracy_cost`` (with ``accuracy_doc``),
+    (:func:`declare_literal_limits`), the clause order and chain cuts
+    (:func:`declare_clause_cuts`), ``accuracy_cost`` (with ``accuracy_doc``),
     ``sparsity_cost`` and the ``objective`` (with ``objective_doc``).
     """
     n_clauses = check_n_clauses(n_clauses)
@@ -250,6 +345,7 @@ def build_two_level(
     )
     accuracy = declare_errors(m, data.groups, disable_cost is not None)
     declare_literal_limits(m, forbidden, max_literals, counted=counted)
+    declare_clause_cuts(m, symmetry=symmetry, chains=check_chains(chains, data.groups.patterns))
     m.accuracy_cost = pyo.Expression(expr=accuracy, doc=accuracy_doc)
     m.sparsity_cost = pyo.Expression(expr=two_level_sparsity(m), doc="θ Σ_r Σ_j c_j w_jr")
     m.objective = pyo.Objective(expr=m.accuracy_cost + m.sparsity_cost, doc=objective_doc)
@@ -313,6 +409,45 @@ class TwoLevelModel:
             values = np.concatenate([values, np.full(n_clauses, theta * float(pyo.value(m.c0)))])
         return {"objective": (variables, values)}
 
+    def conform(self, W: np.ndarray, w0: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The binary rule ``W`` (and ``w0``) made to meet the model's clause cuts, with the same predictions.
+
+        In each clause, of the chosen members of a chain (``chain_literal``)
+        only the last one (its column contains the others') is kept: the
+        clause's output on every row is unchanged and its cost drops by
+        ``θ c_j`` per member dropped. Then the clauses (with their ``w0``) are
+        sorted, stably, into the model's clause order (``clause_order``,
+        non-increasing ``Σ_j o_j w_jr``), which permutes the clauses of the
+        rule and changes nothing else. A model without those cuts returns
+        ``W`` as given.
+
+        Parameters
+        ----------
+        W : numpy.ndarray of shape (d, R)
+            The binary rule.
+        w0 : numpy.ndarray of shape (R,) or None, default=None
+            The clause-disabling feature's values (None: 0).
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            ``(W, w0)``: copies, the rule meeting the cuts.
+        """
+        m = self.model
+        W = np.array(W, dtype=float)
+        w0 = np.zeros(W.shape[1]) if w0 is None else np.array(w0, dtype=float)
+        if m.find_component("chain") is not None:
+            for h in m.H:
+                members = list(m.chain[h])  # each column within the next
+                for r in range(W.shape[1]):
+                    chosen = [j for j in members if W[j, r] > 0.5]
+                    W[chosen[:-1], r] = 0.0
+        if m.find_component("clause_order") is not None:
+            keys = np.array([pyo.value(m.o[j]) for j in m.J]) @ W
+            order = np.argsort(-keys, kind="stable")
+            W, w0 = W[:, order], w0[order]
+        return W, w0
+
     def set_start(self, W: np.ndarray, w0: np.ndarray | None = None) -> None:
         """Give every variable the value it has at the binary rule ``W`` (d, R), a feasible MIP start.
 
@@ -324,7 +459,9 @@ class TwoLevelModel:
         (eq. (3.10)) ``ξ_ir = max{0, 1 − Σ_j a_ij w_jr}``, ``η_i = min_r Σ_j a_ij w_jr``
         and ``z`` assigns each negative to the first clause reaching that minimum.
         A backend started with ``solve(..., mip_start=True)`` offers these
-        values to the solver as its first incumbent.
+        values to the solver as its first incumbent. ``W`` is first made to
+        meet the model's clause cuts (:meth:`conform`): the same predictions,
+        at a cost no higher, so the start stays feasible.
 
         Parameters
         ----------
@@ -347,6 +484,7 @@ class TwoLevelModel:
         disabled = np.zeros(n_clauses) if w0 is None or not has_w0 else np.asarray(w0, dtype=float)
         if w0 is not None and not has_w0 and np.any(np.asarray(w0) != 0):
             raise ValueError("the start disables a clause (w0 = 1) but the model has no always-true feature")
+        W, disabled = self.conform(W, disabled)
         for (j, r), var in m.w.items():
             var.set_value(float(W[j, r]))
         if has_w0:

@@ -150,6 +150,40 @@ class CNFProblem:
             clauses.append(Clause(tuple(self.literals[j] for j in selected)))
         return Rule(self.form, tuple(clauses))
 
+    def threshold_chains(self) -> list[list[int]]:
+        """The features of each numeric column's thresholds in one direction, as chains for the exact MIP.
+
+        The columns of ``x <= t`` for the thresholds t of one raw column are
+        nested (``x <= t1`` holds on a subset of the rows of ``x <= t2`` when
+        ``t1 < t2``; a missing x fails both), and so are those of ``x > t``;
+        a DNF's negated columns are nested too, the other way round. Each
+        chain is ordered so that every column contains the one before it
+        (:func:`~rulemodels.models.build_zero_one`'s ``chains``); a chain that
+        is not nested on this problem's rows (literals that do not name how
+        ``A`` was made) is left out.
+
+        Returns
+        -------
+        list of list of int
+            The chains of two or more features, each ordered from the smallest column to the largest.
+        """
+        members: dict[tuple[str, str], list[int]] = {}
+        for j, literal in enumerate(self.literals):
+            if literal.op in ("<=", ">"):
+                members.setdefault((literal.feature, literal.op), []).append(j)
+        columns = self.A.tocsc()
+        sizes = np.diff(columns.indptr)
+        chains = []
+        for features in members.values():
+            if len(features) < 2:
+                continue
+            ordered = sorted(features, key=lambda j: (sizes[j], j))
+            rows = [columns.indices[columns.indptr[j]:columns.indptr[j + 1]] for j in ordered]
+            nested = all(np.isin(small, large).all() for small, large in zip(rows, rows[1:]))
+            if nested:
+                chains.append(ordered)
+        return chains
+
     def restrict(self, keep: np.ndarray) -> CNFProblem:
         """The same problem over the features where ``keep`` (bool, (d,)) is True: the others are no column of it.
 
