@@ -4,7 +4,8 @@
 >>> backend = get_backend("highs")          # doctest: +SKIP
 >>> result = backend.solve(model)           # doctest: +SKIP
 
-Registered names: ``highs`` (default, persistent), ``glpk``, ``cbc``. Any
+Registered names: ``highs`` (default, persistent), ``glpk``, ``cbc``, ``cpsat``
+(OR-Tools CP-SAT, integer models only; the optional extra ``cpsat``). Any
 other name Pyomo's ``SolverFactory`` knows (``gurobi``, ``cplex``, ``scip``,
 ``gurobi_persistent`` ...) gets a :class:`~solvers.generic.GenericBackend`.
 Add an adapter with :func:`register_backend`.
@@ -20,6 +21,7 @@ from typing import Any
 
 from solvers._common import INSTALL_HINTS, install_hint
 from solvers.base import Backend, SolverNotFoundError
+from solvers.cpsat import CpSatBackend
 from solvers.defaults import BUILTIN_SOLVERS, DEFAULT_SOLVER
 from solvers.generic import GenericBackend, pyomo_knows
 from solvers.highs import HighsBackend
@@ -44,11 +46,11 @@ def _shell_factory(name: str) -> BackendFactory:
     return lambda **kwargs: ShellBackend(name, **kwargs)
 
 
-#: The adapter of each built-in solver (:data:`~solvers.defaults.BUILTIN_SOLVERS`): HiGHS through highspy,
-#: the others as a process
-_REGISTRY: dict[str, BackendFactory] = {
-    name: HighsBackend if name == HighsBackend.name else _shell_factory(name) for name in BUILTIN_SOLVERS
-}
+#: The in-process adapters: HiGHS through highspy, CP-SAT through ortools
+_IN_PROCESS: dict[str, BackendFactory] = {HighsBackend.name: HighsBackend, CpSatBackend.name: CpSatBackend}
+
+#: The adapter of each built-in solver (:data:`~solvers.defaults.BUILTIN_SOLVERS`): in process, or the others as a process
+_REGISTRY: dict[str, BackendFactory] = {name: _IN_PROCESS.get(name) or _shell_factory(name) for name in BUILTIN_SOLVERS}
 
 
 def register_backend(name: str, factory: BackendFactory, *, replace: bool = False) -> None:
@@ -102,7 +104,7 @@ def get_backend(solver: str | Backend = DEFAULT_SOLVER, *, check_available: bool
     Parameters
     ----------
     solver : str or Backend
-        ``"highs"``, ``"glpk"``, ``"cbc"``, or any name Pyomo's SolverFactory knows.
+        ``"highs"``, ``"glpk"``, ``"cbc"``, ``"cpsat"``, or any name Pyomo's SolverFactory knows.
     check_available : bool, default=True
         Raise :class:`SolverNotFoundError` if the solver is not usable here.
     **options
@@ -161,7 +163,7 @@ def get_backend(solver: str | Backend = DEFAULT_SOLVER, *, check_available: bool
 
 
 #: backend name -> the Python packages its route runs on (others: Pyomo only)
-_PACKAGES: dict[str, tuple[str, ...]] = {"highs": ("highspy", "pyomo")}
+_PACKAGES: dict[str, tuple[str, ...]] = {"highs": ("highspy", "pyomo"), "cpsat": ("ortools", "pyomo")}
 
 
 def _package_version(package: str) -> str:
