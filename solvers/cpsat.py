@@ -150,7 +150,7 @@ def _lcm(denominators: Any) -> int:
 
 @dataclass(frozen=True)
 class _Scaling:
-    """The integer objective ``Σ_k coefficients[k] x_k`` CP-SAT minimises, ``≈ scale × (c·x)`` (model sense folded in).
+    """The integer objective ``Σ_k coefficients[k] x_k`` CP-SAT minimises, ``≈ scale × (c·x)`` (``c`` minimised).
 
     ``error`` bounds ``|c·x − integer objective / scale|`` over the variables' domains (0 when exact).
     """
@@ -228,7 +228,11 @@ def _describe(variables: Sequence[Any], limit: int = 5) -> str:
 
 @dataclass
 class _Compiled:
-    """A model compiled to a CP-SAT model: its variables, the objective's scaling and the float objective."""
+    """A model compiled to a CP-SAT model: its variables, the objective's scaling and the float objective.
+
+    ``cost`` and ``offset`` are the compiler's objective, minimised (negated for a maximisation, ``sense`` -1):
+    the model's objective is ``sense × (cost · x + offset)``.
+    """
 
     model: Any
     variables: list[Any]
@@ -264,7 +268,7 @@ def _compile(model: Any) -> _Compiled:
     offset = float(np.asarray(info.c_offset).ravel()[0]) if np.asarray(info.c_offset).size else 0.0
     domains = [_domain(var) for var in columns]
     magnitude = np.array([max(abs(lo), abs(up)) for lo, up in domains], dtype=float)
-    scaling = _scale_objective(sense * cost, magnitude)
+    scaling = _scale_objective(cost, magnitude)  # the compiler's c is minimised (negated for a maximisation)
 
     cp = cp_model.CpModel()
     variables = [cp.new_int_var(lo, up, "") for lo, up in domains]
@@ -285,12 +289,14 @@ def _compile(model: Any) -> _Compiled:
                 f"{A.data[start:end].tolist()[:5]} that are no fractions of denominator at most {MAX_DENOMINATOR} "
                 "(its row cannot be scaled to integers exactly); solve this model with highs or cbc"
             )
-        coefficients, lo, up = row
-        if lo is not None and up is not None and lo > up:
+        coefficients, row_lower, row_upper = row
+        if row_lower is not None and row_upper is not None and row_lower > row_upper:
             infeasible = f"constraint {constraint.name} has no integer solution ({lower} <= ... <= {upper})"
             continue
         expression = cp_model.LinearExpr.weighted_sum([variables[j] for j in A.indices[start:end].tolist()], coefficients)
-        cp.add_linear_constraint(expression, -(2**62) if lo is None else lo, 2**62 if up is None else up)
+        cp.add_linear_constraint(
+            expression, -(2**62) if row_lower is None else row_lower, 2**62 if row_upper is None else row_upper,
+        )
     if any(scaling.coefficients):
         cp.minimize(cp_model.LinearExpr.weighted_sum(variables, scaling.coefficients))
     return _Compiled(
@@ -341,12 +347,12 @@ class _Watch:
         if is_bound:
             scaled = math.ceil(scaled - 1e-9)  # the scaled objective is an integer
         value = scaled / scaling.scale - (scaling.error if is_bound else 0.0)
-        return self.compiled.sense * value + self.compiled.offset
+        return self.compiled.sense * (value + self.compiled.offset)
 
     def callback(self) -> Any:
         watch = self
 
-        class Callback(cp_model.CpSolverSolutionCallback):  # type: ignore[name-defined,misc]
+        class Callback(cp_model.CpSolverSolutionCallback):  # type: ignore[name-defined]
             def on_solution_callback(self) -> None:
                 watch.incumbent = watch.to_model(self.objective_value)
                 watch.bound = watch.to_model(self.best_objective_bound, is_bound=True)
@@ -540,7 +546,7 @@ class CpSatBackend(BackendBase):
             values = np.array(solver.values(compiled.variables), dtype=float) if compiled.variables else np.zeros(0)
             _load(model, compiled, values, load)
             reader = _reader(compiled, values)
-            objective = float(compiled.cost @ values) + compiled.offset if values.size else compiled.offset
+            objective = compiled.sense * (float(compiled.cost @ values) + compiled.offset)
             at_cap = np.flatnonzero(np.abs(values) >= INFINITE_BOUND).tolist()
             if at_cap:
                 logger.warning(

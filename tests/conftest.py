@@ -5,7 +5,8 @@ says what it holds. Helpers that tests import live in ``tests/helpers.py``
 (test modules import nothing from here or from each other).
 
 The solver test matrix: tests that need a solver are parametrized over the
-registered backends. Under ``CI=true`` a registered backend that is not
+registered backends (those that solve LPs too, unless the test is marked
+``integer_models``: it solves integer programs only, which CP-SAT takes). Under ``CI=true`` a registered backend that is not
 available is a failure, not a skip: CI installs every solver. ``pytest
 --solver glpk`` runs one backend.
 
@@ -25,7 +26,7 @@ import numpy as np
 import pytest
 
 from rulemodels.datasets import load_dataset
-from solvers import registered_backends
+from solvers import get_backend, registered_backends
 from tests.helpers import IN_CI, require_backend
 
 try:
@@ -60,14 +61,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--solver", action="append", default=None, help="run solver tests with this backend only")
 
 
-def solver_names(config: pytest.Config) -> list[str]:
+def solver_names(config: pytest.Config, *, integer_models: bool = False) -> list[str]:
+    """The backends of the matrix: all of them for a test marked ``integer_models``, else those that take LPs too."""
     chosen = config.getoption("--solver")
-    return list(chosen) if chosen else registered_backends()
+    names = list(chosen) if chosen else registered_backends()
+    if integer_models:
+        return names
+    return [name for name in names if get_backend(name, check_available=False).capabilities.continuous]
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "solver_name" in metafunc.fixturenames:
-        metafunc.parametrize("solver_name", solver_names(metafunc.config))
+        integer_models = metafunc.definition.get_closest_marker("integer_models") is not None
+        metafunc.parametrize("solver_name", solver_names(metafunc.config, integer_models=integer_models))
 
 
 @pytest.fixture

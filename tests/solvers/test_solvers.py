@@ -27,7 +27,7 @@ from solvers import (
     translate_options,
 )
 
-EXPECTED_BACKENDS = {"highs", "glpk", "cbc"}
+EXPECTED_BACKENDS = {"highs", "glpk", "cbc", "cpsat"}
 
 
 def small_lp() -> pyo.ConcreteModel:
@@ -102,6 +102,7 @@ def test_lp_optimum_on_each_backend(backend):
 
 
 @pytest.mark.parametrize("capacity", [3, 5, 7, 10])
+@pytest.mark.integer_models
 def test_mip_optimum_equals_brute_force(backend, capacity):
     model = knapsack(capacity)
     result = backend.solve(model)
@@ -112,6 +113,7 @@ def test_mip_optimum_equals_brute_force(backend, capacity):
     assert -sum(VALUES[i] for i in picked) == pytest.approx(result.objective)
 
 
+@pytest.mark.integer_models
 def test_resolve_after_param_change_equals_fresh_build(backend):
     model = knapsack(3)
     backend.solve(model)
@@ -131,6 +133,7 @@ def test_lp_resolve_after_objective_param_change(backend):
         assert backend.solve(model).objective == pytest.approx(lp_optimum(cost), abs=1e-6)
 
 
+@pytest.mark.integer_models
 def test_resolve_after_fixing_and_deactivating(backend):
     model = knapsack(5)
     backend.solve(model)
@@ -283,6 +286,7 @@ def test_translate_options_table():
     assert translate_options("unknown-solver", time_limit=5) == {}
 
 
+@pytest.mark.integer_models
 def test_time_limit_returns_a_typed_result(backend):
     result = backend.solve(knapsack(5), time_limit=30, mip_gap=0.0)
     assert result.termination is TerminationCondition.optimal
@@ -300,7 +304,7 @@ SOLVER_LAYERS = [
     {"_failure"},  # what a failed solver process becomes, in words
     {"_probe"},  # solver binaries and their options, probed before any solve
     {"_classic"},
-    {"shell", "generic", "highs"},
+    {"shell", "generic", "highs", "cpsat"},
     {"registry"},
     {"__init__"},
 ]
