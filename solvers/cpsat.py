@@ -543,7 +543,8 @@ class CpSatBackend(BackendBase):
         objective = bound = None
         reader = None
         if has_solution:
-            values = np.array(solver.values(compiled.variables), dtype=float) if compiled.variables else np.zeros(0)
+            solution = np.asarray(solver.response_proto.solution, dtype=float)  # by CP-SAT variable index
+            values = solution[[var.index for var in compiled.variables]] if compiled.variables else np.zeros(0)
             _load(model, compiled, values, load)
             reader = _reader(compiled, values)
             objective = compiled.sense * (float(compiled.cost @ values) + compiled.offset)
