@@ -9,7 +9,16 @@ import numpy as np
 import pyomo.environ as pyo
 import pytest
 
-from solvers import Backend, CpSatBackend, GenericBackend, HighsBackend, ShellBackend, SolveConfig, get_backend, registered_backends
+from solvers import (
+    Backend,
+    CpSatBackend,
+    GenericBackend,
+    HighsBackend,
+    ShellBackend,
+    SolveConfig,
+    get_backend,
+    registered_backends,
+)
 from tests.helpers import require_backend
 
 
