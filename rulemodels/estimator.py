@@ -24,6 +24,7 @@ from rulemodels._rule_list_search import fit_rule_list, fit_rule_list_path
 from rulemodels.algorithms import FitSpec, LearnedRule, TrainingWorkspace
 from rulemodels.algorithms.baseline import majority_baseline, warn_if_trivial, warn_thin_literals
 from rulemodels.algorithms.constraints import RuleConstraints
+from rulemodels.algorithms.spec import check_solver_solves
 from rulemodels.data import (
     FeatureBinarizer,
     ParsedLabels,
@@ -605,6 +606,7 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
         # the solver resolved (a SolverNotFoundError for a misspelled or missing one) before any pass over the data;
         # a given workspace has its own, which check_fit_inputs compares with this one by name
         backend = get_backend(self.solver) if workspace is None else self.solver
+        check_solver_solves(spec.algorithm, backend if workspace is None else workspace.backend)
         if is_stream_input(X):  # a Parquet path or a Dask DataFrame: read in chunks (docs/large_data.md)
             if workspace is not None:
                 raise ValueError("workspace= is for in-memory data: a fit on a Parquet path or a Dask DataFrame builds its own")

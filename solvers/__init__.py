@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # pragma: no cover - never runs
     from solvers.base import SolverFallbackWarning as SolverFallbackWarning
     from solvers.base import SolverNotFoundError as SolverNotFoundError
     from solvers.base import TerminationCondition as TerminationCondition
+    from solvers.cpsat import CpSatBackend as CpSatBackend
     from solvers.defaults import BUILTIN_SOLVERS as BUILTIN_SOLVERS
     from solvers.defaults import DEFAULT_SOLVER as DEFAULT_SOLVER
     from solvers.generic import GenericBackend as GenericBackend

@@ -20,6 +20,7 @@ INSTALL_HINTS: dict[str, str] = {
     "highs": "pip install highspy (or conda install -c conda-forge highspy)",
     "glpk": "install glpk-utils (apt) or glpk (conda-forge)",
     "cbc": "install coinor-cbc (apt) or coincbc (conda-forge)",
+    "cpsat": "pip install ortools (or pip install 'rulemodels[cpsat]')",
     "gurobi": "pip install gurobipy, and a Gurobi license",
     "cplex": "pip install cplex, and a CPLEX license for large models",
     "scip": "pip install 'rulemodels[scip]' (pyscipopt)",

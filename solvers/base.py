@@ -360,6 +360,10 @@ class Capabilities:
         ``solve(..., mip_start=True)`` hands the values the model's integer
         variables hold to the solver as a starting incumbent of a MIP (HiGHS,
         CBC); a backend without it solves from nothing.
+    continuous : bool, default=True
+        Solves models with continuous variables (LPs, and MIPs with some);
+        False for a backend of integer programs only (CP-SAT), which refuses
+        such a model with a ``ValueError``.
     """
 
     persistent: bool
@@ -369,6 +373,7 @@ class Capabilities:
     in_place_updates: bool
     duals: bool
     mip_start: bool = False
+    continuous: bool = True
 
 
 @dataclass(frozen=True)

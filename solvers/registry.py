@@ -4,8 +4,9 @@
 >>> backend = get_backend("highs")          # doctest: +SKIP
 >>> result = backend.solve(model)           # doctest: +SKIP
 
-Registered names: ``highs`` (default, persistent), ``glpk``, ``cbc``, ``scip``
-(pyscipopt, the optional extra ``rulemodels[scip]``). Any
+Registered names: ``highs`` (default, persistent), ``glpk``, ``cbc``, ``cpsat``
+(OR-Tools CP-SAT, integer models only; the optional extra ``cpsat``), ``scip``
+(pyscipopt, the optional extra ``scip``). Any
 other name Pyomo's ``SolverFactory`` knows (``gurobi``, ``cplex``,
 ``gurobi_persistent`` ...) gets a :class:`~solvers.generic.GenericBackend`.
 Add an adapter with :func:`register_backend`.
@@ -21,6 +22,7 @@ from typing import Any
 
 from solvers._common import INSTALL_HINTS, install_hint
 from solvers.base import Backend, SolverNotFoundError
+from solvers.cpsat import CpSatBackend
 from solvers.defaults import BUILTIN_SOLVERS, DEFAULT_SOLVER
 from solvers.generic import GenericBackend, pyomo_knows
 from solvers.highs import HighsBackend
@@ -46,9 +48,12 @@ def _shell_factory(name: str) -> BackendFactory:
     return lambda **kwargs: ShellBackend(name, **kwargs)
 
 
-#: The adapter of each built-in solver (:data:`~solvers.defaults.BUILTIN_SOLVERS`): HiGHS through highspy,
-#: SCIP through pyscipopt, the others as a process
-_IN_PROCESS: dict[str, BackendFactory] = {HighsBackend.name: HighsBackend, ScipBackend.name: ScipBackend}
+#: The in-process adapters: HiGHS through highspy, CP-SAT through ortools, SCIP through pyscipopt
+_IN_PROCESS: dict[str, BackendFactory] = {
+    HighsBackend.name: HighsBackend, CpSatBackend.name: CpSatBackend, ScipBackend.name: ScipBackend,
+}
+
+#: The adapter of each built-in solver (:data:`~solvers.defaults.BUILTIN_SOLVERS`): in process, or the others as a process
 _REGISTRY: dict[str, BackendFactory] = {name: _IN_PROCESS.get(name) or _shell_factory(name) for name in BUILTIN_SOLVERS}
 
 
@@ -103,7 +108,7 @@ def get_backend(solver: str | Backend = DEFAULT_SOLVER, *, check_available: bool
     Parameters
     ----------
     solver : str or Backend
-        ``"highs"``, ``"glpk"``, ``"cbc"``, or any name Pyomo's SolverFactory knows.
+        ``"highs"``, ``"glpk"``, ``"cbc"``, ``"cpsat"``, or any name Pyomo's SolverFactory knows.
     check_available : bool, default=True
         Raise :class:`SolverNotFoundError` if the solver is not usable here.
     **options
@@ -162,7 +167,9 @@ def get_backend(solver: str | Backend = DEFAULT_SOLVER, *, check_available: bool
 
 
 #: backend name -> the Python packages its route runs on (others: Pyomo only)
-_PACKAGES: dict[str, tuple[str, ...]] = {"highs": ("highspy", "pyomo"), "scip": ("pyscipopt", "pyomo")}
+_PACKAGES: dict[str, tuple[str, ...]] = {
+    "highs": ("highspy", "pyomo"), "cpsat": ("ortools", "pyomo"), "scip": ("pyscipopt", "pyomo"),
+}
 
 
 def _package_version(package: str) -> str:

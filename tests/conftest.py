@@ -5,7 +5,8 @@ says what it holds. Helpers that tests import live in ``tests/helpers.py``
 (test modules import nothing from here or from each other).
 
 The solver test matrix: tests that need a solver are parametrized over the
-registered backends. Under ``CI=true`` a registered backend that is not
+registered backends (those that solve LPs too, unless the test is marked
+``integer_models``: it solves integer programs only, which CP-SAT takes). Under ``CI=true`` a registered backend that is not
 available is a failure, not a skip: CI installs every solver. ``pytest
 --solver glpk`` runs one backend.
 
@@ -60,32 +61,34 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--solver", action="append", default=None, help="run solver tests with this backend only")
 
 
-def solver_names(config: pytest.Config, every: bool = False) -> list[str]:
-    """The backends of the matrix: ``--solver`` names, else the registered ones that give LP duals (``every``: all).
+#: Backends of an optional extra of pyproject.toml (cpsat: ortools; scip: pyscipopt), which the oldest-versions
+#: lane does not install
+OPTIONAL_EXTRA_BACKENDS = ("cpsat", "scip")
 
-    Most matrix tests run column generation or the dual clause LP, which need
-    LP duals; a backend without them (scip) runs the backend contract of a
-    module that sets ``EVERY_BACKEND = True`` (tests/solvers/test_solvers.py)
-    and its own tests.
+
+def solver_names(config: pytest.Config, *, every: bool = False, integer_models: bool = False) -> list[str]:
+    """The backends of the matrix: ``--solver`` names, else the registered ones, for what the test solves.
+
+    A test marked ``integer_models`` (the exact MIP, polishing: no LP, no duals) runs on every backend. Any
+    other test solves LPs, so it runs on the backends that take continuous variables (not cpsat); most of
+    them also run column generation or the dual clause LP, which need LP duals (not scip), unless the module
+    sets ``EVERY_BACKEND = True`` (the backend contract of tests/solvers/test_solvers.py).
     """
     chosen = config.getoption("--solver")
-    if chosen:
-        return list(chosen)
-    # the oldest-versions lane (dev.sh test-oldest) installs the package without its extras: no optional backend there
-    optional = OPTIONAL_BACKENDS if os.environ.get("RULEMODELS_OLDEST_LANE") == "1" else set()
-    return [
-        name for name in registered_backends()
-        if name not in optional and (every or get_backend(name, check_available=False).capabilities.duals)
-    ]
-
-
-#: backends of an optional extra (pyproject.toml), installed by the `dev` extra but not in the oldest-versions lane
-OPTIONAL_BACKENDS = {"scip"}
+    names = list(chosen) if chosen else registered_backends()
+    if os.environ.get("RULEMODELS_OLDEST_LANE") == "1":  # installed without the optional extras (`bash dev.sh test-oldest`)
+        names = [name for name in names if name not in OPTIONAL_EXTRA_BACKENDS]
+    if integer_models:
+        return names
+    capabilities = {name: get_backend(name, check_available=False).capabilities for name in names}
+    return [name for name in names if capabilities[name].continuous and (every or capabilities[name].duals)]
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "solver_name" in metafunc.fixturenames:
-        metafunc.parametrize("solver_name", solver_names(metafunc.config, getattr(metafunc.module, "EVERY_BACKEND", False)))
+        integer_models = metafunc.definition.get_closest_marker("integer_models") is not None
+        every = getattr(metafunc.module, "EVERY_BACKEND", False)
+        metafunc.parametrize("solver_name", solver_names(metafunc.config, every=every, integer_models=integer_models))
 
 
 @pytest.fixture

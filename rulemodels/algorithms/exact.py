@@ -339,6 +339,8 @@ def solve_exact_problem(
     )
     if model_hook is not None:
         model_hook(handle)
+    if not getattr(backend.capabilities, "continuous", True):  # CP-SAT: integer variables only, the same optimum
+        handle.make_errors_integer()
     model = handle.model
     W_start = _usable_start(problem, start, n_clauses, forbidden, max_literals, model_hook)
     offered = W_start is not None and bool(getattr(backend.capabilities, "mip_start", False))

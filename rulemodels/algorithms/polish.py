@@ -275,6 +275,8 @@ def polish_rule(
     )
     if model_hook is not None:
         model_hook(handle)
+    if not getattr(backend.capabilities, "continuous", True):  # CP-SAT: integer variables only, the same optimum
+        handle.make_errors_integer()
     offered = bool(getattr(backend.capabilities, "mip_start", False))
     handle.set_start(W_start)
     build_seconds = time.perf_counter() - building

@@ -21,7 +21,37 @@ import numpy as np
 from rulemodels import defaults
 from rulemodels.algorithms.constraints import RuleConstraints
 
-__all__ = ["FitSpec", "polish_seconds"]
+__all__ = ["FitSpec", "check_solver_solves", "polish_seconds"]
+
+
+def check_solver_solves(algorithm: str, backend: Any) -> None:
+    """Refuse, before any work, a solver that cannot solve what ``algorithm`` solves (CP-SAT and the LPs).
+
+    Every algorithm but ``"exact"`` solves LPs (clause LPs, TLP, the column
+    generation master); a backend whose ``capabilities.continuous`` is False
+    (``cpsat``, integer programs only) cannot. ``"exact"`` solves a MIP, which
+    it can (its start rule's LPs are solved with the default solver).
+
+    Parameters
+    ----------
+    algorithm : str
+        The fit's algorithm.
+    backend : Backend
+        The fit's solver backend.
+
+    Raises
+    ------
+    ValueError
+        If ``algorithm`` solves LPs and the backend takes integer models only; the message says what to use.
+    """
+    if algorithm == "exact" or getattr(backend.capabilities, "continuous", True):
+        return
+    raise ValueError(
+        f"solver {backend.name!r} solves integer programs only, and algorithm {algorithm!r} solves LPs (clause LPs, "
+        f"TLP, column generation's master): solve it with {defaults.DEFAULT_SOLVER!r} (or cbc, glpk; CLI: --solver "
+        f"{defaults.DEFAULT_SOLVER}), or use algorithm 'exact' (CLI: --algorithm exact, or the exact command), whose MIP "
+        f"{backend.name!r} solves"
+    )
 
 
 def polish_seconds(polish: bool | float | None, algorithm: str) -> float | None:

@@ -56,7 +56,7 @@ from rulemodels.algorithms.prune import prune_rule
 from rulemodels.algorithms.result import ExactInfo, FitResult, LearnedRule, Termination
 from rulemodels.algorithms.rounding import tautological_clauses
 from rulemodels.algorithms.run import ALGORITHMS, CG_SETTINGS, learn
-from rulemodels.algorithms.spec import FitSpec
+from rulemodels.algorithms.spec import FitSpec, check_solver_solves
 from rulemodels.algorithms.theta import paper_theta
 from rulemodels.data import FeatureBinarizer, ParsedLabels, check_sample_weight, parse_labels
 from rulemodels.defaults import DEFAULT_TIE_BREAK
@@ -440,6 +440,11 @@ class TrainingWorkspace(_ClosedOnExit):
     ) -> LPSolutionCache:
         """The shared LP work for one form, clause-disabling setting and set of constraints (built on first use).
 
+        Its LPs are solved with the workspace's solver, or with the default
+        solver (HiGHS) when that one takes integer programs only (``cpsat``,
+        whose workspace learns with ``algorithm="exact"`` only: its start rule
+        is learned here).
+
         Parameters
         ----------
         form : {"dnf", "cnf"}
@@ -485,7 +490,9 @@ class TrainingWorkspace(_ClosedOnExit):
                 data = WorkingData.from_problem(
                     problem, allow_disable=allow_disable, disable_cost=disable_cost, tie_break=self.tie_break,
                 )
-            cache = LPSolutionCache(data, self.backend, model_hook=hook)
+            # a solver of integer programs only (cpsat) solves the MIPs; the exact fit's start rule solves LPs with HiGHS
+            lp_backend = self.backend if getattr(self.backend.capabilities, "continuous", True) else get_backend(defaults.DEFAULT_SOLVER)
+            cache = LPSolutionCache(data, lp_backend, model_hook=hook)
             self._caches[key] = cache
         return cache
 
@@ -574,6 +581,7 @@ class TrainingWorkspace(_ClosedOnExit):
             If the constraints name a column the training data lacks, or forbid every literal.
         """
         spec = self._resolved(_as_spec(spec, settings))
+        check_solver_solves(spec.algorithm, self.backend)
         learned = self._learn_checked(spec)
         if not spec.prune:
             return learned
@@ -782,6 +790,7 @@ class TrainingWorkspace(_ClosedOnExit):
                 "a θ path has no time limit, polishing or domain constraints: fit those one θ at a time with "
                 "TrainingWorkspace.learn"
             )
+        check_solver_solves("cg", self.backend)
         learner = {theta: self._learner_theta(spec, theta) for theta in thetas}
         cache = self.lp_cache(form, allow_disable=spec.allow_disable, disable_cost=spec.disable_cost)
         results = column_generation_path(

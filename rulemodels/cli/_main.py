@@ -269,9 +269,16 @@ def _resolve_solver(args: argparse.Namespace) -> None:
     missing solver fails at once (:class:`~solvers.SolverNotFoundError`), not after a pass over the data."""
     name = getattr(args, "solver", None)
     if name is not None:
+        from rulemodels.algorithms.spec import check_solver_solves
         from solvers import get_backend
 
-        get_backend(name)
+        backend = get_backend(name)
+        # a solver of integer programs only (cpsat) with an algorithm that solves LPs: refused here too
+        algorithms = [args.algorithm] if hasattr(args, "algorithm") else getattr(args, "algorithms", None) or ["cg"]
+        if args.command == "exact":
+            algorithms = ["exact"]
+        for algorithm in algorithms:
+            check_solver_solves(algorithm, backend)
 
 
 def _collect_thread_failures(cleanups: list[Callable[[], None]]) -> list[Any]:

@@ -508,3 +508,28 @@ class TwoLevelModel:
                 m.eta[i].set_value(float(sums[i, first]))
                 for r in m.R:
                     m.z[i, r].set_value(float(r == first))
+
+    def make_errors_integer(self) -> None:
+        """Declare the error variables integer, for solvers of integer programs only (CP-SAT): the optimum is unchanged.
+
+        With binary ``w`` (and ``z``) every error variable is integer at an
+        optimum, because each is bounded below only by integer expressions
+        of binary variables and costs nothing or a positive weight: in the
+        0-1 MIP (eq. (4.14)) ``β_ir`` becomes binary (``β_ir ≥ a_ij w_jr``) and
+        so does ``ψ_i`` (``ψ_i = |ŷ_i − y_i|``; its lower bounds are at most 1);
+        in the Hamming MIP (eq. (3.10)) ``ξ_ir`` becomes binary
+        (``ξ_ir ≥ 1 − Σ_j a_ij w_jr``) and ``η_i`` an integer in ``[0, M_i]``
+        (``η_i ≥ Σ_j a_ij w_jr − M_i (1 − z_ir)``). A model without binary ``w``
+        (TLP, ``relax=True``) is left as it is.
+        """
+        m = self.model
+        if not all(var.is_binary() for var in m.w.values()):
+            return
+        for name in ("psi", "beta", "xi"):
+            component = m.find_component(name)
+            if component is not None:
+                component.domain = pyo.Binary
+        if m.find_component("eta") is not None:
+            for i, var in m.eta.items():
+                var.domain = pyo.NonNegativeIntegers
+                var.setub(float(pyo.value(m.bigM[i])))

@@ -101,6 +101,7 @@ def check_result(result: ExactResult, A, y, *, form, formulation, R, theta, weig
 
 @pytest.mark.parametrize("form", ["cnf", "dnf"])
 @pytest.mark.parametrize("formulation", ["zero_one", "hamming"])
+@pytest.mark.integer_models
 def test_solve_exact_matches_brute_force(backend, formulation, form):
     A, y = tiny_data(0)
     result = solve_exact(A, y, n_clauses=2, theta=0.3, formulation=formulation, form=form, solver=backend)
@@ -111,6 +112,7 @@ def test_solve_exact_matches_brute_force(backend, formulation, form):
 
 @pytest.mark.parametrize("form", ["cnf", "dnf"])
 @pytest.mark.parametrize("formulation", ["zero_one", "hamming"])
+@pytest.mark.integer_models
 def test_solve_exact_with_weights_and_disabled_clauses(backend, formulation, form):
     A, y = tiny_data(1)
     weights = sample_weights(1)
@@ -377,6 +379,7 @@ def test_real_time_limit_with_highs():
     assert result.breakdown["total"] == pytest.approx(result.objective, abs=1e-5)
 
 
+@pytest.mark.integer_models
 def test_generous_time_limit_is_optimal(backend):
     A, y = tiny_data(4)
     result = solve_exact(A, y, n_clauses=1, theta=0.3, solver=backend, time_limit=60)

@@ -98,6 +98,7 @@ def test_every_algorithm_through_the_estimator(pima_200, algorithm):
         assert clf.termination_ != "single_pass"
 
 
+@pytest.mark.integer_models
 def test_exact_algorithm_through_the_estimator(solver_name):
     require_backend(solver_name)
     rng = np.random.default_rng(0)

@@ -27,7 +27,7 @@ from solvers import (
     translate_options,
 )
 
-EXPECTED_BACKENDS = {"highs", "glpk", "cbc", "scip"}
+EXPECTED_BACKENDS = {"highs", "glpk", "cbc", "cpsat", "scip"}
 EVERY_BACKEND = True  # the backend contract below runs on every registered backend, scip (no LP duals) included
 
 
@@ -103,6 +103,7 @@ def test_lp_optimum_on_each_backend(backend):
 
 
 @pytest.mark.parametrize("capacity", [3, 5, 7, 10])
+@pytest.mark.integer_models
 def test_mip_optimum_equals_brute_force(backend, capacity):
     model = knapsack(capacity)
     result = backend.solve(model)
@@ -113,6 +114,7 @@ def test_mip_optimum_equals_brute_force(backend, capacity):
     assert -sum(VALUES[i] for i in picked) == pytest.approx(result.objective)
 
 
+@pytest.mark.integer_models
 def test_resolve_after_param_change_equals_fresh_build(backend):
     model = knapsack(3)
     backend.solve(model)
@@ -132,6 +134,7 @@ def test_lp_resolve_after_objective_param_change(backend):
         assert backend.solve(model).objective == pytest.approx(lp_optimum(cost), abs=1e-6)
 
 
+@pytest.mark.integer_models
 def test_resolve_after_fixing_and_deactivating(backend):
     model = knapsack(5)
     backend.solve(model)
@@ -147,7 +150,9 @@ def test_resolve_after_fixing_and_deactivating(backend):
 def test_all_backends_agree_on_objectives():
     objectives = {}
     for name in available_backends():
-        objectives[name] = (get_backend(name).solve(small_lp()).objective, get_backend(name).solve(knapsack(6)).objective)
+        backend = get_backend(name)
+        lp = backend.solve(small_lp()).objective if backend.capabilities.continuous else lp_optimum(2.0)  # cpsat: no LP
+        objectives[name] = (lp, backend.solve(knapsack(6)).objective)
     assert len(objectives) >= 1
     first = next(iter(objectives.values()))
     for value in objectives.values():
@@ -212,7 +217,7 @@ def test_highs_options_are_passed_through():
 
 
 def test_unknown_solver_name_lists_choices():
-    with pytest.raises(SolverNotFoundError, match=r"unknown solver 'no-such-solver': choose one of highs, cbc, glpk"):
+    with pytest.raises(SolverNotFoundError, match=r"unknown solver 'no-such-solver': choose one of highs, cbc, cpsat, glpk"):
         get_backend("no-such-solver")
 
 
@@ -284,6 +289,7 @@ def test_translate_options_table():
     assert translate_options("unknown-solver", time_limit=5) == {}
 
 
+@pytest.mark.integer_models
 def test_time_limit_returns_a_typed_result(backend):
     result = backend.solve(knapsack(5), time_limit=30, mip_gap=0.0)
     assert result.termination is TerminationCondition.optimal
@@ -301,7 +307,7 @@ SOLVER_LAYERS = [
     {"_failure"},  # what a failed solver process becomes, in words
     {"_probe"},  # solver binaries and their options, probed before any solve
     {"_classic"},
-    {"shell", "generic", "highs"},
+    {"shell", "generic", "highs", "cpsat"},
     {"scip"},  # reads highs.PROGRESS_INTERVAL
     {"registry"},
     {"__init__"},
