@@ -307,7 +307,8 @@ def minority_form(y: ArrayLike, sample_weight: ArrayLike | None = None) -> str:
     Returns
     -------
     {"dnf", "cnf"}
-        ``"dnf"`` when the positive class has the smaller (weighted) share, else ``"cnf"``.
+        ``"cnf"`` when the positive class has more than half of the (weighted) rows, else ``"dnf"`` (a tie
+        at exactly half goes to DNF).
 
     Examples
     --------
@@ -424,6 +425,25 @@ def choose_candidate(results: dict[str, Any], selection: str = defaults.DEFAULT_
     the one that is read and deployed. The bar of ``"best"`` is the best mean. ``results``
     needs ``mean_test_score``, ``mean_n_literals`` and the ``split{k}_test_score``
     columns (so a subset of the candidates, e.g. one form's, can be chosen from too).
+
+    Parameters
+    ----------
+    results : dict of str to array-like
+        The cross-validation results (``cv_results_``, or a subset of its candidates).
+    selection : {"best", "1se"}, default=DEFAULT_CV_SELECTION
+        How to choose: the best mean test score, or the one-standard-error rule.
+
+    Returns
+    -------
+    index : int
+        The position of the chosen candidate in ``results``.
+    bar : float
+        The score bar: the best mean test score (``"best"``), or it minus its standard error (``"1se"``).
+
+    Raises
+    ------
+    ValueError
+        If ``selection`` is neither ``"best"`` nor ``"1se"``.
     """
     means = np.asarray(results["mean_test_score"], dtype=float)
     rounded = np.where(np.isnan(means), -np.inf, np.round(means, _TIE_DECIMALS))
@@ -1067,13 +1087,35 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
 
     @available_if(_best_estimator_has("predict_proba"))
     def predict_proba(self, X: Any) -> np.ndarray:
-        """Class probabilities of the refitted best rule (``best_estimator_.predict_proba``)."""
+        """Class probabilities of the refitted best rule (``best_estimator_.predict_proba``).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            The rows, with the columns the estimator was fitted on.
+
+        Returns
+        -------
+        numpy.ndarray of shape (n_samples, n_classes)
+            Each row's probability of each class of ``classes_``.
+        """
         check_is_fitted(self, "best_estimator_")
         return self.best_estimator_.predict_proba(X)
 
     @available_if(_best_estimator_has("explain"))
     def explain(self, X: Any) -> Any:
-        """Why the refitted best rule decided each row (``best_estimator_.explain``)."""
+        """Why the refitted best rule decided each row (``best_estimator_.explain``).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            The rows, with the columns the estimator was fitted on.
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``best_estimator_.explain(X)``: indexed like ``X``, each row's prediction, rule value, clauses and reason.
+        """
         check_is_fitted(self, "best_estimator_")
         return self.best_estimator_.explain(X)
 

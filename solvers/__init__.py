@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # pragma: no cover - never runs
     from solvers.registry import get_backend as get_backend
     from solvers.registry import register_backend as register_backend
     from solvers.registry import registered_backends as registered_backends
+    from solvers.scip import ScipBackend as ScipBackend
     from solvers.shell import ShellBackend as ShellBackend
 
 __getattr__, __dir__ = lazy_exports(__name__)

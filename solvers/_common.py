@@ -22,7 +22,7 @@ INSTALL_HINTS: dict[str, str] = {
     "cbc": "install coinor-cbc (apt) or coincbc (conda-forge)",
     "gurobi": "pip install gurobipy, and a Gurobi license",
     "cplex": "pip install cplex, and a CPLEX license for large models",
-    "scip": "install scip (conda-forge), or pip install pyscipopt for scip_direct",
+    "scip": "pip install 'rulemodels[scip]' (pyscipopt)",
     "xpress": "pip install xpress, and a FICO license for large models",
 }
 

@@ -725,7 +725,6 @@ class BackendBase(Backend):
     may derive from this class or implement the :class:`Backend` protocol directly.
     """
 
-    # The docstring of Backend.solve is inherited (inspect.getdoc): the protocol is its one home.
     def solve(
         self,
         model: Any,
@@ -736,6 +735,28 @@ class BackendBase(Backend):
         progress: Callable[[MipProgress], None] | None = None,
         **settings: Any,
     ) -> SolveResult:
+        """Solve ``model`` with ``config`` (and ``settings`` on top of it): :meth:`Backend.solve` says what each does.
+
+        Parameters
+        ----------
+        model : pyomo.environ.ConcreteModel
+            The model to solve.
+        config : SolveConfig or None, default=None
+            The solve's settings; None: the defaults.
+        changes : ModelChanges or None, default=None
+            What changed in ``model`` since this backend last solved it (a persistent backend re-solves in place).
+        load : sequence or None, default=None
+            The variables whose values are loaded back into the model; None: every variable.
+        progress : callable or None, default=None
+            Called with :class:`MipProgress` events during a MIP solve.
+        **settings
+            Settings of :class:`SolveConfig` (``time_limit``, ``mip_gap``, ...) that override ``config``'s.
+
+        Returns
+        -------
+        SolveResult
+            The termination, objective, bound and timings of the solve.
+        """
         return self._solve(model, SolveConfig.of(config, **settings), changes, load, progress)
 
     @abc.abstractmethod

@@ -15,4 +15,4 @@ DEFAULT_SOLVER = "highs"
 
 #: The solvers with a dedicated adapter (:func:`solvers.registered_backends` lists them in this order, the
 #: default first); any other Pyomo solver name works through the generic adapter.
-BUILTIN_SOLVERS: tuple[str, ...] = (DEFAULT_SOLVER, "cbc", "glpk")
+BUILTIN_SOLVERS: tuple[str, ...] = (DEFAULT_SOLVER, "cbc", "glpk", "scip")

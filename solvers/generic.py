@@ -139,17 +139,40 @@ class GenericBackend(ClassicBackend):
     """
 
     def available(self) -> Availability:
+        """Whether Pyomo's solver of this name can be used, with the reason when it cannot.
+
+        Returns
+        -------
+        Availability
+            Available when Pyomo knows the solver name and a probe of it succeeds; else the reason.
+        """
         if not pyomo_knows(self.name):
             return Availability(False, f"Pyomo has no solver named '{self.name}'")
         ok, reason = _probe(self.name)
         return Availability(ok, reason)
 
     def version(self) -> str | None:
+        """The solver's version string, or None when unavailable.
+
+        Returns
+        -------
+        str or None
+            The version Pyomo's solver reports (``major.minor.patch``); None when it is unavailable or its version
+            cannot be read.
+        """
         if not self.available():
             return None
         return _version(self.name)
 
     def route(self) -> str:
+        """How models reach the solver, in words.
+
+        Returns
+        -------
+        str
+            ``Pyomo SolverFactory('name')``; a persistent solver also says that it sets the whole model before
+            every solve.
+        """
         if self.name.endswith("_persistent"):
             return f"Pyomo persistent SolverFactory('{self.name}'): set_instance (the whole model) before every solve"
         return f"Pyomo SolverFactory('{self.name}')"

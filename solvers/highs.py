@@ -777,14 +777,35 @@ class HighsBackend(BackendBase):
         return f"HighsBackend(options={self.options!r}, threads={self.threads!r})"
 
     def available(self) -> Availability:
+        """Whether HiGHS can be used, with the reason when it cannot.
+
+        Returns
+        -------
+        Availability
+            Available when the Python package ``highspy`` is installed; else the reason (how to install it).
+        """
         if not highspy_available:
             return Availability(False, "the Python package 'highspy' is not installed (pip install highspy)")
         return Availability(True)
 
     def version(self) -> str | None:
+        """The solver's version string, or None when unavailable.
+
+        Returns
+        -------
+        str or None
+            The version of ``highspy``'s HiGHS; None when it is not installed.
+        """
         return _highs_version()
 
     def route(self) -> str:
+        """How models reach the solver, in words.
+
+        Returns
+        -------
+        str
+            Compiled once with Pyomo's LinearStandardFormCompiler, re-solved in place with ``highspy``.
+        """
         return "compiled once with Pyomo's LinearStandardFormCompiler, re-solved in place with highspy"
 
     def release(self, model: Any) -> None:

@@ -4,8 +4,9 @@
 >>> backend = get_backend("highs")          # doctest: +SKIP
 >>> result = backend.solve(model)           # doctest: +SKIP
 
-Registered names: ``highs`` (default, persistent), ``glpk``, ``cbc``. Any
-other name Pyomo's ``SolverFactory`` knows (``gurobi``, ``cplex``, ``scip``,
+Registered names: ``highs`` (default, persistent), ``glpk``, ``cbc``, ``scip``
+(pyscipopt, the optional extra ``rulemodels[scip]``). Any
+other name Pyomo's ``SolverFactory`` knows (``gurobi``, ``cplex``,
 ``gurobi_persistent`` ...) gets a :class:`~solvers.generic.GenericBackend`.
 Add an adapter with :func:`register_backend`.
 """
@@ -23,6 +24,7 @@ from solvers.base import Backend, SolverNotFoundError
 from solvers.defaults import BUILTIN_SOLVERS, DEFAULT_SOLVER
 from solvers.generic import GenericBackend, pyomo_knows
 from solvers.highs import HighsBackend
+from solvers.scip import ScipBackend
 from solvers.shell import ShellBackend
 
 logger = logging.getLogger(__name__)
@@ -45,10 +47,9 @@ def _shell_factory(name: str) -> BackendFactory:
 
 
 #: The adapter of each built-in solver (:data:`~solvers.defaults.BUILTIN_SOLVERS`): HiGHS through highspy,
-#: the others as a process
-_REGISTRY: dict[str, BackendFactory] = {
-    name: HighsBackend if name == HighsBackend.name else _shell_factory(name) for name in BUILTIN_SOLVERS
-}
+#: SCIP through pyscipopt, the others as a process
+_IN_PROCESS: dict[str, BackendFactory] = {HighsBackend.name: HighsBackend, ScipBackend.name: ScipBackend}
+_REGISTRY: dict[str, BackendFactory] = {name: _IN_PROCESS.get(name) or _shell_factory(name) for name in BUILTIN_SOLVERS}
 
 
 def register_backend(name: str, factory: BackendFactory, *, replace: bool = False) -> None:
@@ -161,7 +162,7 @@ def get_backend(solver: str | Backend = DEFAULT_SOLVER, *, check_available: bool
 
 
 #: backend name -> the Python packages its route runs on (others: Pyomo only)
-_PACKAGES: dict[str, tuple[str, ...]] = {"highs": ("highspy", "pyomo")}
+_PACKAGES: dict[str, tuple[str, ...]] = {"highs": ("highspy", "pyomo"), "scip": ("pyscipopt", "pyomo")}
 
 
 def _package_version(package: str) -> str:

@@ -112,10 +112,24 @@ class ShellBackend(ClassicBackend):
         return (path, "") if check.ok else (None, check.reason)
 
     def available(self) -> Availability:
+        """Whether the solver's executable can be used, with the reason when it cannot.
+
+        Returns
+        -------
+        Availability
+            Available when the executable is found and its version probe answers; else the reason.
+        """
         path, reason = self._path()
         return Availability(path is not None, reason)
 
     def version(self) -> str | None:
+        """The solver's version string, or None when unavailable.
+
+        Returns
+        -------
+        str or None
+            The version the executable reports; None when it is not found.
+        """
         path, _ = self._path()
         if path is None:
             return None
@@ -123,6 +137,13 @@ class ShellBackend(ClassicBackend):
         return check_binary(path, self.name, args, marker).version
 
     def route(self) -> str:
+        """How models reach the solver, in words.
+
+        Returns
+        -------
+        str
+            Pyomo's shell ``SolverFactory``: an LP file written and the executable run for every solve.
+        """
         return f"Pyomo SolverFactory('{self.name}') shell: writes an LP file and runs {self.executable} for every solve"
 
     def _termination(self, results: Any) -> TerminationCondition:

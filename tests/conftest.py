@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 from rulemodels.datasets import load_dataset
-from solvers import registered_backends
+from solvers import get_backend, registered_backends
 from tests.helpers import IN_CI, require_backend
 
 try:
@@ -60,14 +60,32 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--solver", action="append", default=None, help="run solver tests with this backend only")
 
 
-def solver_names(config: pytest.Config) -> list[str]:
+def solver_names(config: pytest.Config, every: bool = False) -> list[str]:
+    """The backends of the matrix: ``--solver`` names, else the registered ones that give LP duals (``every``: all).
+
+    Most matrix tests run column generation or the dual clause LP, which need
+    LP duals; a backend without them (scip) runs the backend contract of a
+    module that sets ``EVERY_BACKEND = True`` (tests/solvers/test_solvers.py)
+    and its own tests.
+    """
     chosen = config.getoption("--solver")
-    return list(chosen) if chosen else registered_backends()
+    if chosen:
+        return list(chosen)
+    # the oldest-versions lane (dev.sh test-oldest) installs the package without its extras: no optional backend there
+    optional = OPTIONAL_BACKENDS if os.environ.get("RULEMODELS_OLDEST_LANE") == "1" else set()
+    return [
+        name for name in registered_backends()
+        if name not in optional and (every or get_backend(name, check_available=False).capabilities.duals)
+    ]
+
+
+#: backends of an optional extra (pyproject.toml), installed by the `dev` extra but not in the oldest-versions lane
+OPTIONAL_BACKENDS = {"scip"}
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "solver_name" in metafunc.fixturenames:
-        metafunc.parametrize("solver_name", solver_names(metafunc.config))
+        metafunc.parametrize("solver_name", solver_names(metafunc.config, getattr(metafunc.module, "EVERY_BACKEND", False)))
 
 
 @pytest.fixture

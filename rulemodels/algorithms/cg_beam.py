@@ -60,16 +60,47 @@ def beam_search(
     two-feature extensions are priced all at once (:func:`pair_sums`), every
     pair with a negative reduced cost is a candidate and the ``width`` best
     pairs form the next beam; with ``first_width >= d`` the best clause of at
-    most two features is found exactly. Returns
-    up to ``n_best`` distinct clauses not in ``exclude`` with reduced cost
-    below ``-TOLERANCE``, as ``(reduced cost, sorted feature tuple)``, lowest
-    first. A heuristic: an empty answer does not prove that no such clause
-    exists (the pricing MIP does). ``pay_sums``: ``row_sums(columns.pay_absent,
-    columns.pay_weight)``, which a fit prepares once for all its searches
-    (made here when not given); ``pay_pairs``: likewise the
-    :class:`PairSums` of ``(columns.pay_absent, columns.pay_weight)``;
-    ``cover_copies``: ``AbsentCopies.of(columns.cover_absent)``, likewise
-    (the float sums of every search of a fit use it).
+    most two features is found exactly. A heuristic: an empty answer does
+    not prove that no such clause exists (the pricing MIP does).
+
+    Parameters
+    ----------
+    columns : ClauseColumns
+        The grouped rows of ``P`` and ``Z``, their weights ``ω_i`` and the feature costs ``c_j``.
+    mu : numpy.ndarray of shape (|P|,)
+        The master LP's duals ``μ_i`` of the rows of ``P`` (in ``columns.cover_rows`` order).
+    nu : float
+        The master LP's dual ``ν ≤ 0`` of its cap ``Σ_k w_k ≤ R`` on the number of clauses.
+    theta : float
+        The complexity weight ``θ``.
+    clause_cost : float
+        The cost ``c_0`` of a clause itself (every clause costs ``θ (c_0 + Σ_{j∈k} c_j)``).
+    width : int
+        The beam's width: this many clauses are extended at each level.
+    max_length : int
+        At most this many features per clause (the number of levels).
+    exclude : ClauseSet, default=()
+        Clauses not to return (those the master already has).
+    n_best : int, default=1
+        Return up to this many clauses.
+    pay_sums : RowSums or None, default=None
+        ``row_sums(columns.pay_absent, columns.pay_weight)``, which a fit prepares once for all its searches;
+        None: made here.
+    first_width : int, default=0
+        The width of the first beam when above ``width`` (a wide first level, its pairs priced all at once);
+        otherwise the first beam is ``width`` wide too.
+    pay_pairs : PairSums or None, default=None
+        The :class:`PairSums` of ``(columns.pay_absent, columns.pay_weight)``, likewise prepared once;
+        None: made here when a wide first level needs it.
+    cover_copies : AbsentCopies or None, default=None
+        ``AbsentCopies.of(columns.cover_absent)``, likewise (the float sums of every search of a fit use it);
+        None: the sums convert ``cover_absent`` themselves.
+
+    Returns
+    -------
+    list of (float, tuple of int)
+        Up to ``n_best`` distinct clauses not in ``exclude`` with reduced cost below ``-TOLERANCE``, as
+        ``(reduced cost, sorted feature tuple)``, lowest reduced cost first.
     """
     cost = columns.feature_cost
     found: dict[tuple[int, ...], float] = {}

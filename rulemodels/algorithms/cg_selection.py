@@ -36,7 +36,25 @@ def greedy_selection(
     best selection found is returned. From the empty start the first moves
     are greedy additions. Deterministic (ties go to the lowest index), a few
     vector operations per move; never worse than the best single clause.
-    Returns the selected clause indices, ascending.
+
+    Parameters
+    ----------
+    covers : numpy.ndarray of bool, shape (n_groups, n_clauses)
+        ``covers[g, k]``: clause k covers row group g.
+    weight : numpy.ndarray of shape (n_groups,)
+        The weight of each row group, paid when no selected clause covers it.
+    cost : numpy.ndarray of shape (n_clauses,)
+        The cost of each clause.
+    max_clauses : int
+        At most this many clauses are selected (the cap ``R``).
+    starts : int, default=1
+        The number of starts: the empty selection, then the ``starts - 1`` best single clauses.
+
+    Returns
+    -------
+    list of int
+        The selected clause indices (columns of ``covers``), ascending; empty when no clause pays for itself
+        or ``max_clauses < 1``.
     """
     n_groups, n_clauses = covers.shape
     if n_clauses == 0 or max_clauses < 1:

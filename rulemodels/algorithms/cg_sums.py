@@ -291,19 +291,64 @@ class FloatRowSums(RowSums):
         self._rows = np.flatnonzero(weight > 0)
 
     def every_row(self) -> np.ndarray:
+        """Return the row set of every row of positive weight.
+
+        Returns
+        -------
+        numpy.ndarray
+            The indices of the rows of positive weight (a copy).
+        """
         return self._rows.copy()
 
     def narrow(self, rows: np.ndarray, j: int) -> np.ndarray:
+        """Return the rows of ``rows`` where feature ``j`` is absent too (the clause with ``j`` added fails there).
+
+        Parameters
+        ----------
+        rows : numpy.ndarray
+            A row set of this object: the indices of its rows; it is not changed.
+        j : int
+            The feature added to the clause.
+
+        Returns
+        -------
+        numpy.ndarray
+            The narrowed row set, the indices of those rows.
+        """
         if self.copies is not None:
             return rows[self.copies.by_feature[j][rows]]
         return rows[self.absent[rows, j]]
 
     def sums(self, rows: np.ndarray) -> np.ndarray:
+        """Return ``Σ_{i ∈ rows} weight_i · absent[i, :]``, the weighted sums of the set's absent features.
+
+        Parameters
+        ----------
+        rows : numpy.ndarray
+            A row set of this object: the indices of its rows.
+
+        Returns
+        -------
+        numpy.ndarray of shape (d,)
+            One weighted sum per feature: ``weight[rows] @ absent[rows]`` made float.
+        """
         if self.copies is not None:
             return self.weight[rows] @ self.copies.floats[rows]
         return self.weight[rows] @ _as_float(self.absent, rows)
 
     def total(self, rows: np.ndarray) -> float:
+        """Return ``Σ_{i ∈ rows} weight_i``, the weight of a row set.
+
+        Parameters
+        ----------
+        rows : numpy.ndarray
+            A row set of this object: the indices of its rows.
+
+        Returns
+        -------
+        float
+            The set's total weight.
+        """
         return float(self.weight[rows].sum())
 
 
@@ -361,18 +406,63 @@ class BitRowSums(RowSums):
         self._count: np.ndarray = np.empty(self.words.shape if _bitwise_count is not None else (d, 8 * self.words.shape[1]), np.uint8)
 
     def every_row(self) -> np.ndarray:
+        """Return the row set of every row of positive weight.
+
+        Returns
+        -------
+        numpy.ndarray
+            The ``(W,)`` uint64 words with a bit set for every row of positive weight (a copy).
+        """
         return self._rows.copy()
 
     def narrow(self, rows: np.ndarray, j: int) -> np.ndarray:
+        """Return the rows of ``rows`` where feature ``j`` is absent too (the clause with ``j`` added fails there).
+
+        Parameters
+        ----------
+        rows : numpy.ndarray
+            A row set of this object: its ``(W,)`` uint64 words, a bit per row; it is not changed.
+        j : int
+            The feature added to the clause.
+
+        Returns
+        -------
+        numpy.ndarray
+            The narrowed row set, its words AND feature ``j``'s column.
+        """
         return rows & self.words[j]
 
     def sums(self, rows: np.ndarray) -> np.ndarray:
+        """Return ``Σ_{i ∈ rows} weight_i · absent[i, :]``, the weighted sums of the set's absent features.
+
+        Parameters
+        ----------
+        rows : numpy.ndarray
+            A row set of this object: its ``(W,)`` uint64 words, a bit per row.
+
+        Returns
+        -------
+        numpy.ndarray of shape (d,)
+            One weighted sum per feature: the popcounts of the set's words AND each column, summed per weight, times the weights.
+        """
         if self.values.shape[0] == 0:
             return np.zeros(self.words.shape[0])
         np.bitwise_and(self.words, rows, out=self._and)
         return self._weigh(self._counts(self._and, self._count))
 
     def total(self, rows: np.ndarray) -> float:
+        """Return ``Σ_{i ∈ rows} weight_i``, the weight of a row set.
+
+        Parameters
+        ----------
+        rows : numpy.ndarray
+            A row set of this object: its ``(W,)`` uint64 words, a bit per row.
+
+        Returns
+        -------
+        float
+            The set's total weight.
+        """
         if self.values.shape[0] == 0:
             return 0.0
         counts = self._counts(rows[None, :], np.empty((1, self._count.shape[1]), np.uint8))

@@ -107,7 +107,9 @@ __all__ = [
 class CGRun:
     """What one column generation run found (the numbers :func:`column_generation` turns into a rule).
 
-    Attributes
+    The counts and seconds are those of this run (on a θ path: since the previous θ's run).
+
+    Parameters
     ----------
     clauses : list of tuple of int
         Every clause the master held (feature indices, CNF view), in the order of ``K``.
@@ -117,12 +119,17 @@ class CGRun:
         The master's integer objective at the selection (numpy).
     lp_objective : float or None
         The last master LP's optimum (a lower bound of the integer master over all
-        clauses when ``termination == "converged"``).
+        clauses when ``termination == "converged"``); None when no master LP was solved.
     termination : Termination
-    n_rounds, n_builds, n_solves : int
-        Master LP rounds; Pyomo models built (the master, and the pricing MIP when it was needed: at most 2);
-        solves of either.
+        Why the run stopped.
+    n_rounds : int
+        Master LP rounds.
+    n_builds : int
+        Pyomo models built (the master, and the pricing MIP when it was needed: at most 2).
+    n_solves : int
+        Solves of either model.
     solver_seconds : float
+        Wall-clock seconds of those solves.
     """
 
     clauses: list[tuple[int, ...]]
@@ -150,13 +157,39 @@ def column_generation(
 ) -> FitResult:
     """Learn at most ``n_clauses`` CNF clauses on ``data`` by column generation (see the module docstring).
 
-    Returns the clause matrix over the working features (with a zero row for
-    the always-true feature when ``data.allow_disable``: column generation
-    leaves a clause out instead of disabling it). ``data.max_literals``
-    lowers the clause length D of the beam search and the pricing MIP (its
-    constraint ``length``, ``Σ_j z_j ≤ D``), so that no generated clause
-    exceeds it; ``model_hook(handle, kind)`` is called on the master
-    (``"cg_master"``) and the pricing MIP (``"cg_pricing"``) when each is built.
+    ``data.max_literals`` lowers the clause length D of the beam search and
+    the pricing MIP (its constraint ``length``, ``Σ_j z_j ≤ D``), so that no
+    generated clause exceeds it. A path of one θ and one R
+    (:func:`column_generation_path`).
+
+    Parameters
+    ----------
+    data : WorkingData
+        The CNF problem.
+    backend : Backend
+        Solves the master LP, the pricing MIPs and the selection.
+    theta : float
+        The sparsity weight θ (the cost of one literal, in misclassified weighted samples).
+    n_clauses : int
+        The most clauses R of the rule.
+    max_iter : int
+        The most master LP rounds at each θ.
+    settings : CGSettings
+        The knobs of column generation (beam, pricing MIP, selection).
+    time_limit : float or None, default=None
+        Seconds for the whole fit; None for no limit.
+    solver_options : mapping or None, default=None
+        Native solver options passed to every solve.
+    model_hook : callable or None, default=None
+        ``model_hook(handle, kind)``, called on the master (``"cg_master"``) and the pricing MIP
+        (``"cg_pricing"``) when each is built, before its first solve.
+
+    Returns
+    -------
+    FitResult
+        The clause matrix ``W`` over the working features (with a zero row for the always-true feature
+        when ``data.allow_disable``: column generation leaves a clause out instead of disabling it), the
+        master's integer objective, the rounds, termination and solver counts.
     """
     path = column_generation_path(
         data, backend, thetas=[theta], n_clauses=[n_clauses], max_iter=max_iter, settings=settings,
@@ -248,6 +281,33 @@ def run_column_generation(
     """The rounds and the final selection of column generation on prepared ``columns`` (see the module docstring).
 
     A path of one θ and one R (:func:`run_column_generation_path`).
+
+    Parameters
+    ----------
+    columns : ClauseColumns
+        The grouped rows of the CNF problem (:func:`~rulemodels.models.prepare_cg_data`).
+    backend : Backend
+        Solves the master LP, the pricing MIPs and the selection.
+    theta : float
+        The sparsity weight θ (the cost of one literal, in misclassified weighted samples).
+    n_clauses : int
+        The most clauses R of the rule.
+    max_iter : int
+        The most master LP rounds at each θ.
+    settings : CGSettings
+        The knobs of column generation (beam, pricing MIP, selection).
+    time_limit : float or None, default=None
+        Seconds for the whole run; None for no limit.
+    solver_options : mapping or None, default=None
+        Native solver options passed to every solve.
+    model_hook : callable or None, default=None
+        ``model_hook(handle, kind)``, called on the master (``"cg_master"``) and the pricing MIP
+        (``"cg_pricing"``) when each is built, before its first solve.
+
+    Returns
+    -------
+    CGRun
+        The clauses generated, the selection among them and the run's counts.
     """
     path = run_column_generation_path(
         columns, backend, thetas=[theta], n_clauses=[n_clauses], max_iter=max_iter, settings=settings,
@@ -285,11 +345,38 @@ def run_column_generation_path(
     path gives the same rules, but the rule at one θ of a path may differ
     from a fit at that θ alone, which starts from no clause.
 
+    Parameters
+    ----------
+    columns : ClauseColumns
+        The grouped rows of the CNF problem (:func:`~rulemodels.models.prepare_cg_data`).
+    backend : Backend
+        Solves the master LP, the pricing MIPs and the selection.
+    thetas : sequence of float
+        The sparsity weights θ of the path (used from the largest to the smallest).
+    n_clauses : sequence of int
+        The numbers of clauses R; the rounds run with the cap at the largest.
+    max_iter : int
+        The most master LP rounds at each θ.
+    settings : CGSettings
+        The knobs of column generation (beam, pricing MIP, selection).
+    time_limit : float or None, default=None
+        Seconds for the whole path; None for no limit.
+    solver_options : mapping or None, default=None
+        Native solver options passed to every solve.
+    model_hook : callable or None, default=None
+        ``model_hook(handle, kind)``, called on the master (``"cg_master"``) and the pricing MIP
+        (``"cg_pricing"``) when each is built, before its first solve.
+
     Returns
     -------
     dict
         ``(theta, R) -> CGRun`` for every θ and R; each run's counters are those
         of its own rounds and selection.
+
+    Raises
+    ------
+    ValueError
+        If ``thetas`` or ``n_clauses`` is empty.
     """
     values = sorted({float(t) for t in thetas}, reverse=True)
     sizes = sorted({int(r) for r in n_clauses})
@@ -343,6 +430,11 @@ class _ClausePool:
         self, columns: ClauseColumns, backend: Backend, *, theta: float, n_clauses: int, settings: CGSettings,
         time_limit: float | None, solver_options: Mapping[str, Any] | None, model_hook: Callable[[Any, str], Any] | None,
     ) -> None:
+        if not backend.capabilities.duals:
+            raise ValueError(
+                f"column generation prices new clauses with the master LP's duals, which solver '{backend.name}' does not "
+                "give (its capabilities.duals is False): use solver='highs', 'cbc' or 'glpk' for this algorithm"
+            )
         self.started = time.perf_counter()
         self.deadline = None if time_limit is None else self.started + float(time_limit)
         self.columns, self.backend, self.settings, self.model_hook = columns, backend, settings, model_hook

@@ -158,7 +158,32 @@ class RuleConstraints:
         max_literals_per_clause: int | None = None,
         model_hook: Callable[[Any, HookInfo], Any] | None = None,
     ) -> RuleConstraints:
-        """The constraints of the estimator parameters of these names (checked: a ValueError says what is wrong)."""
+        """The constraints of the estimator parameters of these names (checked: a ValueError says what is wrong).
+
+        Parameters
+        ----------
+        monotone : mapping of str to int or None, default=None
+            ``{column: +1 | -1}``: the direction each monotone column may be used in; None: no monotone column.
+        forbidden_features : iterable of str or None, default=None
+            Columns the rule must not use; None: none.
+        feature_costs : mapping of str to float or None, default=None
+            ``{column: c >= 0}``: the cost multiplier ``c_j`` of every literal of the column; None: 1 for each.
+        max_literals_per_clause : int or None, default=None
+            At most this many literals in every clause; None: no limit.
+        model_hook : callable or None, default=None
+            ``callable(handle, info)``, called on every Pyomo model of the fit with a :class:`HookInfo`.
+
+        Returns
+        -------
+        RuleConstraints
+            The constraints, ``monotone`` and ``costs`` as sorted ``(column, value)`` pairs.
+
+        Raises
+        ------
+        ValueError
+            If a value has the wrong type or range (a direction other than +1 or -1, a negative or infinite
+            cost, ``max_literals_per_clause`` below 1), or a column is both monotone and forbidden.
+        """
         monotone, forbidden, costs = check_constraint_values(monotone, forbidden_features, feature_costs, max_literals_per_clause)
         return cls(
             monotone=tuple(sorted(monotone.items())), forbidden=frozenset(forbidden), costs=tuple(sorted(costs.items())),

@@ -74,15 +74,34 @@ class WorkingData:
     ) -> WorkingData:
         """The drivers' view of ``problem``; with ``allow_disable``, ``disable_cost`` (c_0) is required.
 
-        ``feature_cost``: the cost multipliers c_j of the problem's d features
-        (default 1 each; the domain constraints' ``feature_costs``; ``disable_cost`` is
-        appended for the always-true feature); ``max_literals``: at
-        most this many literals per clause, which every driver honours
-        (``docs/constraints.md``).
+        Parameters
+        ----------
+        problem : CNFProblem
+            The CNF problem (its 0/1 matrix, labels, weights and literals).
+        allow_disable : bool, default=False
+            Append the always-true feature ``a_i0 = 1`` as the last column (paper section 3).
+        disable_cost : float or None, default=None
+            The cost ``c_0`` of the always-true feature; required with ``allow_disable``.
+        tie_break : float, default=DEFAULT_TIE_BREAK
+            The scale of the clause LPs' tie-break in units of the mean positive sample weight (so that it
+            means the same with any weights); 0 switches it off.
+        feature_cost : numpy.ndarray of shape (d,) or None, default=None
+            The cost multipliers ``c_j`` of the problem's d features (the domain constraints'
+            ``feature_costs``); None: 1 each. ``disable_cost`` is appended for the always-true feature.
+        max_literals : int or None, default=None
+            At most this many literals per clause, which every driver honours (``docs/constraints.md``);
+            None: no limit.
 
-        ``tie_break`` is the scale of the clause LPs' tie-break in units of the
-        mean positive sample weight (so that it means the same with any
-        weights); 0 switches it off.
+        Returns
+        -------
+        WorkingData
+            The dense and CSR 0/1 matrices, labels, weights, costs, source columns and tie-break costs.
+
+        Raises
+        ------
+        ValueError
+            If ``feature_cost`` does not have one entry per feature, or ``allow_disable`` is set without
+            ``disable_cost``.
         """
         A_binary = problem.A
         cost = np.ones(A_binary.shape[1]) if feature_cost is None else np.asarray(feature_cost, dtype=float).copy()

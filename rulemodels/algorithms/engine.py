@@ -216,6 +216,11 @@ class ClauseEngine:
             self._own(lp)
             # c and ε as set by _own: this fit owns the model
             changes = lp.reweight(weight, feature_cost=self.data.cost, tie_break=self.data.tie_break)
+        if lp.dual and not self.backend.capabilities.duals:
+            raise ValueError(
+                f"the dual clause LP reads its w from LP duals, which solver '{self.backend.name}' does not give "
+                "(its capabilities.duals is False): use solver='highs', 'cbc' or 'glpk'"
+            )
         # w is read from the result (primal) or the dual Suffix (dual), not from loaded variables
         result = self._run(lp.model, ModelChanges(**changes), warm_start=False, what=f"the clause LP (clause {slot + 1})")
         if lp.dual:
@@ -375,6 +380,17 @@ def as_model_changes(changes: Mapping[str, Any]) -> ModelChanges:
 
     The model handles (``models``) return plain dicts, so that they need not import the solvers layer; the
     engine and column generation turn them into the backend's types here.
+
+    Parameters
+    ----------
+    changes : mapping of str to object
+        The keyword arguments of :class:`solvers.ModelChanges`, ``new_columns`` and ``new_rows`` (when present)
+        as dicts of the keyword arguments of :class:`solvers.NewColumns` and :class:`solvers.NewRows`.
+
+    Returns
+    -------
+    solvers.ModelChanges
+        The same changes, the new columns and rows as :class:`solvers.NewColumns` and :class:`solvers.NewRows`.
     """
     fields = dict(changes)
     if "new_columns" in fields:

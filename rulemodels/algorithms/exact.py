@@ -225,8 +225,26 @@ def heuristic_start(
     At most ``n_clauses`` clauses, over the problem's literals, in its form;
     θ in the paper's units, as the MIP's. The heuristics (:data:`START_ALGORITHMS`)
     take seconds where the MIP takes minutes, and the better of their rules is
-    usually close to the optimum; ``time_limit`` (seconds, the exact fit's)
-    is shared between them, and stops each with its best rule so far.
+    usually close to the optimum.
+
+    Parameters
+    ----------
+    problem : CNFProblem
+        The prepared problem (its literals, labels, weights and form).
+    n_clauses : int
+        The most clauses R of the rule.
+    theta : float
+        The sparsity weight θ (the cost of one literal).
+    disable_cost : float or None, default=None
+        The cost ``c_0`` of the always-true feature, which lets a clause be disabled; None: no such feature.
+    time_limit : float or None, default=None
+        Seconds (the exact fit's share for its start), shared equally between the heuristics; each stops
+        with its best rule so far at its share; None: no limit.
+
+    Returns
+    -------
+    Rule
+        The better rule of the heuristics, in the problem's form over its literals.
     """
     from rulemodels.algorithms.data import WorkingData
     from rulemodels.algorithms.lp_cache import LPSolutionCache

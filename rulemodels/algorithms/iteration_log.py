@@ -52,9 +52,21 @@ def training_error(data: Any, W: np.ndarray) -> float:
 class IterationLog:
     """Logs BCD/AM/CG iterations through ``logger`` (and a delayed bar on a terminal or in a notebook), cheap when off.
 
-    ``n_solves`` returns the number of LP solves of the fit so far (e.g. the
-    engine's ``stats.n_solves``); ``started`` is the ``time.perf_counter()``
-    the seconds count from (default: now).
+    Parameters
+    ----------
+    logger : logging.Logger
+        The logger the lines go to (at INFO); the lines are computed only when it is enabled for INFO.
+    name : str
+        The driver's name at the start of every line and on the bar (``"BCD"``, ``"AM"``, ``"CG"``).
+    data : WorkingData
+        The working data the training error of a line is computed on (its ``A``, ``y`` and ``weight``).
+    max_iter : int
+        The most iterations: the bar's total.
+    n_solves : callable or None, default=None
+        Returns the number of LP solves of the fit so far (e.g. the engine's ``stats.n_solves``);
+        None: the column shows 0.
+    started : float or None, default=None
+        The ``time.perf_counter()`` the seconds count from; None: now.
     """
 
     def __init__(
@@ -76,7 +88,18 @@ class IterationLog:
             ))
 
     def iteration(self, iteration: int, W: np.ndarray | None, objective: float) -> None:
-        """Log one iteration's state (nothing is computed when the log is off); ``W=None``: no rule yet (CG's rounds)."""
+        """Log one iteration's state (nothing is computed when the log is off); ``W=None``: no rule yet (CG's rounds).
+
+        Parameters
+        ----------
+        iteration : int
+            The iteration's number (the line's ``iter``).
+        W : numpy.ndarray of shape (d', R) or None
+            The CNF clause matrix of the iteration (its training error and literal count are logged);
+            None: no rule yet, ``-`` in both columns.
+        objective : float
+            The iteration's objective (column generation: its master LP's).
+        """
         self.bar.update(1)
         if not self.enabled:
             return
@@ -93,7 +116,13 @@ class IterationLog:
             self.logger.info(line)
 
     def close(self, stop: str) -> None:
-        """End the bar, and log why the iterations stopped."""
+        """End the bar, and log why the iterations stopped.
+
+        Parameters
+        ----------
+        stop : str
+            Why the iterations stopped (a termination, e.g. ``"converged"``), logged after ``stopped:``.
+        """
         self.bar.close()
         if self.enabled:
             self.logger.info("%6s  stopped: %s", self.name, stop)

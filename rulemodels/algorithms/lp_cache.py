@@ -141,9 +141,13 @@ def lp_digest(*parts: bytes) -> bytes:
 class SetCoverChain:
     """The set-covering clauses learned so far for one (θ, binarization, solver options).
 
-    ``clauses[r]`` is clause r (d',); set covering for R clauses uses the
-    first R, so a fit with a larger R extends the chain and a smaller R
-    only reads it.
+    Set covering for R clauses uses the first R, so a fit with a larger R
+    extends the chain and a smaller R only reads it.
+
+    Parameters
+    ----------
+    clauses : list of numpy.ndarray of shape (d',), default=[]
+        ``clauses[r]`` is clause r's 0/1 weights over the working features, in the order learned.
     """
 
     clauses: list[np.ndarray] = field(default_factory=list)

@@ -59,8 +59,24 @@ def advise_time_limit(n_rows: int, n_features: int, time_limit: float | None, *,
 
     Nothing when there is a time limit or the problem is smaller than
     :data:`NO_LIMIT_ADVICE_SIZE`; the advice goes to the terminal or
-    notebook, else to the ``rulemodels.progress`` logger. Returns whether the
-    problem is that large (with or without time limit).
+    notebook, else to the ``rulemodels.progress`` logger.
+
+    Parameters
+    ----------
+    n_rows : int
+        The number of distinct rows of the MIP.
+    n_features : int
+        The number of literals (features) of the MIP.
+    time_limit : float or None
+        The solve's time limit in seconds; None: none (then a large problem gets the advice).
+    what : str, default="exact MIP"
+        What is solved, at the start of the advice.
+
+    Returns
+    -------
+    bool
+        Whether the problem is that large (``n_rows * n_features >= NO_LIMIT_ADVICE_SIZE``), with or
+        without time limit.
     """
     large = n_rows * n_features >= NO_LIMIT_ADVICE_SIZE
     if time_limit is not None or not large:
@@ -112,7 +128,14 @@ class MipReporter:
         self.logged = False
 
     def __call__(self, progress: MipProgress) -> None:
-        """Report one :class:`~solvers.base.MipProgress` event."""
+        """Report one :class:`~solvers.base.MipProgress` event.
+
+        Parameters
+        ----------
+        progress : MipProgress
+            The event (``"start"``, ``"incumbent"``, ..., ``"end"``) with the solve's elapsed seconds,
+            incumbent, bound, gap and nodes so far.
+        """
         if progress.event == "start":
             self.bar = progress_bar(None if self.time_limit is None else max(1, round(self.time_limit)), self.what, "s")
             if not progress.follows and self.large:

@@ -73,7 +73,7 @@ _OBJECTIVES = {"zero_one": zero_one_objective, "hamming": hamming_objective}
 class PolishReport:
     """What polishing did.
 
-    Attributes
+    Parameters
     ----------
     polished : bool
         Whether the MIP found a rule with a strictly lower objective than the start (and it was returned).
@@ -96,6 +96,7 @@ class PolishReport:
     formulation : str
         ``"zero_one"`` or ``"hamming"``.
     solver : str
+        The name of the MIP solver's backend.
     mip_start : bool
         Whether the solver was offered the start (False with GLPK).
     seconds : float
@@ -129,6 +130,23 @@ def rule_weights(problem: CNFProblem, rule: Rule) -> np.ndarray:
     The inverse of :meth:`CNFProblem.rule_from_weights` for a rule of the problem's
     form over its literals (a DNF term's literals are the columns of the negated
     problem's clause, paper section 3).
+
+    Parameters
+    ----------
+    problem : CNFProblem
+        The problem the rule was learned on (its literals are the columns of W).
+    rule : Rule
+        A rule of the problem's form over its literals.
+
+    Returns
+    -------
+    numpy.ndarray of shape (d, R)
+        The 0/1 weights, one column per clause of ``rule``, in its order.
+
+    Raises
+    ------
+    ValueError
+        If the rule's form is not the problem's, or a literal of it is not a column of the problem.
     """
     if rule.form != problem.form:
         raise ValueError(f"the rule is a {rule.form.upper()} but the problem learns a {problem.form.upper()}")

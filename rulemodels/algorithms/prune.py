@@ -53,7 +53,7 @@ __all__ = ["PruneReport", "prune_rule", "rule_objective"]
 class PruneReport:
     """What pruning did.
 
-    Attributes
+    Parameters
     ----------
     n_literals : int
         Literals removed (those of removed clauses included).
@@ -82,7 +82,27 @@ def rule_objective(
 ) -> float:
     """``Σ_i ω_i [rule(x_i) ≠ y_i] + θ Σ_r Σ_{j ∈ C_r} c_j`` on binary rows (the objective pruning minimises).
 
-    ``literal_cost`` maps a literal to its cost ``c_j`` (1 for a literal it does not name).
+    Parameters
+    ----------
+    rule : Rule
+        A DNF or CNF over literals of ``literals``.
+    A : array-like of 0/1, shape (n_samples, n_literals)
+        The training rows' binary matrix, one column per literal.
+    literals : sequence of Literal
+        The literal of each column of ``A``.
+    labels : numpy.ndarray of shape (n_samples,)
+        1 for the positive class (the rule's True).
+    sample_weight : numpy.ndarray of shape (n_samples,)
+        ``ω_i``, the weight of a training error.
+    theta : float
+        The cost θ of one literal (times its ``literal_cost``), in the unit of ``sample_weight``.
+    literal_cost : mapping of Literal to float or None, default=None
+        The cost ``c_j`` of a literal (1 for a literal it does not name); None: 1 for each.
+
+    Returns
+    -------
+    float
+        The weighted training errors plus θ times the rule's literal costs.
     """
     values = rule.evaluate_binary(A, literals)
     errors = float(np.asarray(sample_weight, dtype=float)[values != (np.asarray(labels) == 1)].sum())

@@ -158,11 +158,12 @@ def redundant_clauses(A: np.ndarray, W: np.ndarray, groups: Sequence[object], *,
     Parameters
     ----------
     A : ndarray of shape (n_samples, d)
-        The binarized training rows (0/1), a column per row of ``W``.
+        The binarized training rows (0/1), a column per row of ``W`` (the working data's ``A``: with
+        ``allow_disable`` its last column is the always-true feature).
     W : ndarray of shape (d, R)
         The binary clauses, a column each.
     groups : sequence
-        The source column of each literal (the binarizer's groups).
+        The source column of each row of ``W`` (the binarizer's groups; the working data's ``groups``).
     allow_disable : bool, default=False
         Whether the last row of ``W`` is the always-true feature.
 

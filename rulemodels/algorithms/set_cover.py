@@ -33,6 +33,23 @@ def set_cover(engine: ClauseEngine, n_clauses: int, *, started: float | None = N
     seconds since ``started`` (a ``time.perf_counter()``; default: now), so
     that a long first clause LP on large data shows progress before AM or
     BCD log their first iteration.
+
+    Parameters
+    ----------
+    engine : ClauseEngine
+        Learns one clause LP at a time on the working data at one θ (and holds the cache of set-covering
+        chains).
+    n_clauses : int
+        The number of clauses R to learn.
+    started : float or None, default=None
+        The ``time.perf_counter()`` the logged seconds count from; None: now.
+
+    Returns
+    -------
+    FitResult
+        The clause matrix ``W`` (d', R), its Hamming objective (eq. (3.10) HammingFormulation), one
+        iteration, and ``termination`` ``"single_pass"`` (``"time_limit"`` when the solve budget ran out:
+        the unlearned clauses repeat the last learned one).
     """
     started = time.perf_counter() if started is None else started
     data = engine.data

@@ -66,8 +66,31 @@ def paper_theta(
 
     ``unit='fraction'``: ``theta * sample_weight.sum()`` (``theta * n`` for unit
     weights). ``unit='sample'``: ``theta`` unchanged. Then at least
-    ``min_rows`` rows of mean weight, ``min_rows * W / n`` (``n``: ``n_rows``,
-    by default the length of ``sample_weight``).
+    ``min_rows`` rows of mean weight, ``min_rows * W / n`` (``W``: the sum of
+    ``sample_weight``; ``n``: ``n_rows``, by default the length of ``sample_weight``).
+
+    Parameters
+    ----------
+    theta : float
+        The estimator's ``theta``, in the unit ``unit``.
+    sample_weight : numpy.ndarray of shape (n_samples,)
+        The training rows' weights ``ω_i``.
+    unit : {"fraction", "sample"}, default="fraction"
+        The unit of ``theta`` (the estimator's ``theta_unit``): a fraction of the total weight, or samples.
+    min_rows : float, default=0.0
+        A floor on θ, in rows of mean weight; 0: none.
+    n_rows : float or None, default=None
+        The number of rows the mean weight is over; None: the length of ``sample_weight``.
+
+    Returns
+    -------
+    float
+        The paper's θ.
+
+    Raises
+    ------
+    ValueError
+        If ``unit`` is not one of ``THETA_UNITS``.
     """
     if unit == "sample":
         value = float(theta)

@@ -161,7 +161,26 @@ def _check_cells(frame: pd.DataFrame) -> None:
 
 def numeric_column_values(column: pd.Series, name: str) -> np.ndarray:
     """A numeric (or bool, or object holding numbers) column as floats (NaN where missing), or a ValueError
-    that says how to convert it (dates, durations, text)."""
+    that says how to convert it (dates, durations, text).
+
+    Parameters
+    ----------
+    column : pandas.Series
+        The column's values.
+    name : str
+        The column's name, for the error messages.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (n_samples,)
+        The values as floats, NaN where a value is missing.
+
+    Raises
+    ------
+    ValueError
+        If the column holds dates or durations, has a dtype neither numeric nor bool, or holds values
+        that are not numbers.
+    """
     dtype = column.dtype
     if pd.api.types.is_datetime64_any_dtype(dtype) or pd.api.types.is_timedelta64_dtype(dtype):
         raise ValueError(

@@ -98,8 +98,34 @@ def build_clause_cut_lp(
     Same data and Params as :func:`build_clause_lp` (``J``, ``P``, ``theta``,
     ``c``, ``epsilon``, ``weight``, ``neg_cost``), plus ``w``, the groups
     ``G`` of positive samples, their hinge variables ``tau[g]``, the cuts
-    ``cut`` (of the current ω) and the ``objective``. Without clause
+    ``cut`` (of the current ω) and the ``objective`` (eq. (2.1)
+    OneLevelFormulation with the hinge sums as ``τ_g``). Without clause
     disabling (``disable_cost``).
+
+    Parameters
+    ----------
+    A : array-like or sparse matrix of shape (n, d), 0/1
+        Binary features ``a_ij``.
+    y : array-like of shape (n,), 0/1
+        1 for samples the clause must cover (output 1), 0 for samples it must reject.
+    theta : float
+        Sparsity weight θ (mutable Param ``theta``).
+    sample_weight : array-like of shape (n,) or None, default=None
+        Weights ``ω_i >= 0`` (None: 1 each); changed with :meth:`ClauseCutLP.reweight`.
+    feature_cost : array-like of shape (d,) or None, default=None
+        Per-feature costs ``c_j`` (None: 1 each); mutable Param ``c``.
+    tie_break : array-like of shape (d,) or None, default=None
+        Tie-break costs ``ε_j >= 0`` added to the cost of ``w_j`` (mutable Param ``epsilon``; None: 0;
+        see :func:`~rulemodels.models.tie_break_costs`).
+    n_groups : int or None, default=None
+        K, the number of groups of positive samples, each with its own hinge variable ``τ_g`` (at most the
+        number of positive sample groups); None: :data:`CUT_GROUPS` when set, else one per
+        :data:`CUT_GROUPS_PER_SAMPLES` positive samples within :data:`CUT_GROUPS_RANGE`.
+
+    Returns
+    -------
+    ClauseCutLP
+        The handle of the master, with no cut yet.
     """
     m, data = _clause_model(
         "clause_cut_lp", A, y, theta=theta, sample_weight=sample_weight, feature_cost=feature_cost,
@@ -128,10 +154,21 @@ def build_clause_cut_lp(
 class ClauseCutLP(_ClauseParams):
     """The cutting-plane master of a clause LP, and how to re-weight it and add cuts in place.
 
+    Made by :func:`build_clause_cut_lp`.
+
+    Parameters
+    ----------
+    model : pyomo.environ.ConcreteModel
+        The built master (its ``w``, ``tau``, ``cut`` and the clause LP's Params).
+    data : PreparedData
+        The checked inputs it was built from (its sample groups and weights).
+
     Attributes
     ----------
     model : pyomo.environ.ConcreteModel
+        The master.
     groups : SampleGroups
+        The groups of identical samples its rows stand for.
     w_vars : list
         The variables ``w_j`` in the order of ``J``.
     n_cuts : int
@@ -176,6 +213,11 @@ class ClauseCutLP(_ClauseParams):
         their Params; θ, ``c`` and ``ε`` are read from theirs. The master has
         lost rows, which :class:`solvers.ModelChanges` cannot declare: the
         next solve must read the whole (small) model, ``changes=None``.
+
+        Parameters
+        ----------
+        sample_weight : array-like of shape (n,) or None
+            The new weights ``ω_i >= 0`` of the samples; None: 1 each.
         """
         m = self.model
         positive_weight, neg_cost = self._store_sample_weight(sample_weight)
@@ -197,6 +239,19 @@ class ClauseCutLP(_ClauseParams):
         objective, a lower bound of the clause LP's, then equals the clause
         LP's objective at ``w``. Otherwise every group whose hinge sum exceeds
         its ``τ_g`` gets the cut of its samples with ``Σ_j a_ij w_j < 1``.
+
+        Parameters
+        ----------
+        w : numpy.ndarray of shape (d,)
+            The master's solution ``w`` (:meth:`weights`).
+        taus : numpy.ndarray of shape (K,)
+            The master's hinge variables ``τ_g`` at that solution, in the order of ``G``.
+
+        Returns
+        -------
+        dict or None
+            ``{"new_rows": fields}``, the fields of :class:`solvers.NewRows` of the cuts added (for
+            :func:`~rulemodels.algorithms.engine.as_model_changes`); None when ``w`` is optimal.
         """
         weight = self._round_weight
         sums = self._pos_patterns @ w

@@ -358,16 +358,50 @@ class _ClauseParams:
         return float(pyo.value(self.model.theta))
 
     def set_theta(self, theta: float) -> None:
-        """Change the sparsity weight θ in place."""
+        """Change the sparsity weight θ in place (the Param ``theta`` of eq. (2.1) OneLevelFormulation).
+
+        Parameters
+        ----------
+        theta : float
+            The new θ, at least 0.
+
+        Raises
+        ------
+        ValueError
+            If ``theta`` is negative.
+        """
         check_nonnegative("theta", theta)
         self.model.theta = float(theta)
 
     def set_feature_cost(self, feature_cost: Any) -> None:
-        """Change the per-feature costs c_j in place."""
+        """Change the per-feature costs c_j in place (the Param ``c``; the sparsity cost is ``θ Σ_j c_j w_j``).
+
+        Parameters
+        ----------
+        feature_cost : array-like of shape (d,) or None
+            The costs ``c_j >= 0``, one per feature of the model; None: 1 each.
+
+        Raises
+        ------
+        ValueError
+            If a cost is negative or there is not one per feature.
+        """
         self._cost.store(as_feature_costs(feature_cost, len(self._feature_index)))
 
     def set_tie_break(self, tie_break: Any) -> None:
-        """Change the tie-break costs ε_j in place (zeros switch the tie-break off; see :func:`tie_break_costs`)."""
+        """Change the tie-break costs ε_j in place (zeros switch the tie-break off; see :func:`tie_break_costs`).
+
+        Parameters
+        ----------
+        tie_break : array-like of shape (d,) or None
+            The costs ``ε_j >= 0`` added to the cost of ``w_j``, one per feature of the model (the Param
+            ``epsilon``); None: all zeros.
+
+        Raises
+        ------
+        ValueError
+            If a cost is negative or there is not one per feature.
+        """
         self._epsilon.store(as_tie_break(tie_break, len(self._feature_index)))
 
 

@@ -58,8 +58,33 @@ class CNFProblem:
     ) -> CNFProblem:
         """Prepare binary ``A`` (n, d) and 0/1 ``y`` for learning a rule of ``form``.
 
-        ``literals`` name the columns (default ``x0``, ``x1``, ... as ``is_true``
-        literals); ``y = 1`` is the class the rule predicts as true.
+        A DNF is learned as the CNF of the negated features with the labels
+        flipped (paper section 3): the problem's ``A`` and ``y`` are then those.
+
+        Parameters
+        ----------
+        A : array-like or scipy.sparse matrix of 0/1, shape (n, d)
+            The binary features ``a_ij``.
+        y : array-like of 0/1, shape (n,)
+            The labels; ``y = 1`` is the class the rule predicts as true.
+        literals : sequence of Literal or None, default=None
+            The literal of each column of ``A``; None: ``x0``, ``x1``, ... as ``is_true`` literals.
+        form : {"dnf", "cnf"}, default="dnf"
+            The form of the rule to learn.
+        sample_weight : array-like of shape (n,) or None, default=None
+            The weights ``ω_i`` of the rows; None: 1 each.
+
+        Returns
+        -------
+        CNFProblem
+            The problem in CNF terms: the (negated, for a DNF) binary CSR matrix, the (flipped) labels, the
+            literals, the form and the weights.
+
+        Raises
+        ------
+        ValueError
+            If ``form`` is not ``"cnf"`` or ``"dnf"``, ``literals`` does not name every column of ``A``, or
+            ``A``, ``y`` or ``sample_weight`` is not 0/1, labels or non-negative weights of the right length.
         """
         if form not in FORMS:
             raise ValueError(f"form must be 'cnf' or 'dnf', got {form!r}")

@@ -67,6 +67,29 @@ class PartStats:
     rows whose prediction changes when the clause (step) is removed, of which
     ``decides_right`` are labelled and predicted right (removing the clause
     would make them wrong) and ``decides_wrong`` labelled and predicted wrong.
+
+    Parameters
+    ----------
+    name : str
+        The part's name: ``"clause r"`` (``"term r"`` of a DNF), ``"step k"`` or ``"default"``.
+    text : str
+        The clause (step's rule) as text; ``"no step holds"`` for the default.
+    fires : int
+        Rows where the clause is true (a step: rows it claims).
+    precision : float
+        Among the labelled rows it fires on, the share of its class; NaN when it fires on none.
+    decides : int or None
+        Rows whose prediction changes when the part is removed; None for the default.
+    decides_right : int or None
+        Of those, the labelled rows predicted right; None for the default.
+    decides_wrong : int or None
+        Of those, the labelled rows predicted wrong; None for the default.
+    fails : int or None, default=None
+        Rows where the clause is false (CNF only; None otherwise).
+    fail_precision : float or None, default=None
+        Among the labelled rows it is false on, the share of the negative class (CNF only; None otherwise).
+    label : object, default=None
+        The class a step (or the default) predicts; None for a clause of a rule.
     """
 
     name: str
@@ -106,6 +129,57 @@ class ReportData:
     column's value for kind ``"value"``), ``rows``, ``labelled``, ``errors`` and
     ``error``. Groups are keyed by value, so a real value named like the
     missing or pooled group is a group of its own.
+
+    Parameters
+    ----------
+    rule : Rule or RuleList
+        The rule reported on.
+    classes : tuple
+        The rule's classes (a two-class rule: its negative, then its positive class).
+    target : str
+        The name of the label the rule predicts (``"class"`` for a bare rule).
+    data_name : str
+        How the page names the data (``"the data"`` when not given).
+    n_rows : int
+        The number of rows of the data.
+    predicted : numpy.ndarray of object, shape (n_rows,)
+        Each row's predicted class.
+    predicted_index : numpy.ndarray of int, shape (n_rows,)
+        Each row's predicted class index in ``classes``.
+    truth : numpy.ndarray of int, shape (n_rows,)
+        Each row's class index in ``classes``; -1 for a missing label or one that is not a class.
+    parts : list of PartStats
+        Each clause's (step's, then the default's) statistics.
+    confusion : numpy.ndarray of int, shape (n_classes, n_classes)
+        Counts of the labelled rows, actual class by row, predicted class by column.
+    accuracy : float
+        The share of the labelled rows predicted right.
+    balanced_accuracy : float
+        The mean recall over the classes present.
+    class_scores : pandas.DataFrame
+        One row per class: ``class``, ``rows``, ``share``, ``predicted``, ``right``, ``recall``, ``precision``.
+    baseline_error : float
+        The error of always predicting the most frequent class of the labelled rows.
+    baseline_class : object
+        That class.
+    errors : pandas.DataFrame
+        The first rows of each kind of error: ``kind``, ``row`` (1-based), ``actual``, ``predicted`` and the
+        ``reason`` (``predict --explain``'s).
+    n_errors_by_kind : dict of str to int
+        The number of errors of each kind (``"false positive"``, ``"false negative"``; a rule list:
+        ``"misclassified"``).
+    subgroups : pandas.DataFrame or None
+        The error per group of the column ``by`` (columns above); None without ``by``.
+    subgroup_note : str
+        How the groups were formed (values, quantile bins, pooled values); empty without ``by``.
+    pareto : dict or None
+        The points of a ``rulemodels cv`` results file and their fronts; None without ``results``.
+    facts : list of (str, str), default=[]
+        The metadata a reviewer asks for, as ``(label, text)`` rows.
+    path : pandas.DataFrame or None, default=None
+        A fitted ``BooleanRuleCV``'s ``rule_path_`` (CV score and literals against θ); None otherwise.
+    path_scoring : str, default="accuracy"
+        The name of the scorer of ``path``'s scores.
     """
 
     rule: Rule | RuleList
@@ -560,12 +634,39 @@ def report_data(
 ) -> ReportData:
     """Everything :func:`report_html` shows, as values (its arguments are :func:`report_html`'s).
 
+    Parameters
+    ----------
+    model : BooleanRuleClassifier, BooleanRuleCV, str or path, SavedModel, Rule or RuleList
+        A fitted estimator, the path of a rule file, a loaded rule file, or a bare rule (classes 0 and 1)
+        or rule list.
+    X : DataFrame
+        The rows to score the rule on, with every column it uses (pandas, polars or pyarrow).
+    y : array-like
+        Each row's label (rows whose label is missing or not a class of the rule are left out of the scores).
+    by : str or None, default=None
+        A column of ``X`` to show the error per value (or quantile bin) of; None: no subgroups.
+    results : str, path, DataFrame or None, default=None
+        A ``rulemodels cv`` results file (or its frame): the Pareto front of mean test error against
+        literals; None: none.
+    data_name : str or None, default=None
+        How the page names the data; None: ``"the data"``.
+    n_examples : int, default=DEFAULT_N_EXAMPLES
+        Rows kept per kind of error.
+
     Returns
     -------
     ReportData
         The predictions, the clauses' (steps') statistics, the scores
         (``accuracy``, ``balanced_accuracy``, ``class_scores``), the errors,
         the subgroups of ``by`` and the metadata.
+
+    Raises
+    ------
+    ValueError
+        If the model is an unfitted estimator, ``X`` lacks a column the rule uses or ``by``, ``y`` has not
+        one label per row, ``X`` has no rows, or no label is a class of the rule.
+    TypeError
+        If ``model`` is none of the kinds above, or ``X`` is not a DataFrame.
     """
     source = _source(model)
     X = as_pandas(X)  # a polars or pyarrow DataFrame: converted here, once, with its names and dtypes

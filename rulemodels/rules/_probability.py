@@ -62,7 +62,25 @@ class PatternRates:
     @classmethod
     def fit(cls, clause_values: np.ndarray, rule_values: np.ndarray, positive: np.ndarray,
             sample_weight: np.ndarray | None = None) -> PatternRates:
-        """Count positives per pattern of ``clause_values`` (n, R) and smooth, pool and store the rates."""
+        """Count positives per pattern of ``clause_values`` (n, R) and smooth, pool and store the rates.
+
+        Parameters
+        ----------
+        clause_values : array-like of bool, shape (n_samples, n_clauses)
+            The clause outputs of each training row; a distinct row is a pattern.
+        rule_values : array-like of bool, shape (n_samples,)
+            The rule output of each row (the same for every row of a pattern).
+        positive : array-like of bool, shape (n_samples,)
+            Whether each row is of the positive class.
+        sample_weight : array-like of shape (n_samples,) or None, default=None
+            The weight each row counts with; None: 1 each.
+
+        Returns
+        -------
+        PatternRates
+            The patterns, their rule values, weighted row and positive counts, their pooled rates and the
+            rates of an unseen pattern.
+        """
         clause_values = np.asarray(clause_values, dtype=bool)
         weight = np.ones(len(clause_values)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
         patterns, inverse = np.unique(clause_values, axis=0, return_inverse=True)

@@ -27,7 +27,8 @@ from solvers import (
     translate_options,
 )
 
-EXPECTED_BACKENDS = {"highs", "glpk", "cbc"}
+EXPECTED_BACKENDS = {"highs", "glpk", "cbc", "scip"}
+EVERY_BACKEND = True  # the backend contract below runs on every registered backend, scip (no LP duals) included
 
 
 def small_lp() -> pyo.ConcreteModel:
@@ -301,6 +302,7 @@ SOLVER_LAYERS = [
     {"_probe"},  # solver binaries and their options, probed before any solve
     {"_classic"},
     {"shell", "generic", "highs"},
+    {"scip"},  # reads highs.PROGRESS_INTERVAL
     {"registry"},
     {"__init__"},
 ]
