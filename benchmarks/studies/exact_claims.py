@@ -15,7 +15,8 @@ the reported objective, the solver's own objective, the bound and the
 objective of the returned rule recomputed from the data. Counted:
 
 - *wrong optimum*: a run reports ``optimal`` (or a gap of 0) at an objective
-  above another run's proven optimum, or reports a bound above it;
+  above another run's proven optimum (or, with none proven, above the start's
+  or another run's rule), or reports a bound above a proven optimum;
 - *mismatch*: the reported objective differs from the returned rule's
   recomputed objective, or the solver's own objective is below it (a solver
   whose incumbent is not the solution it returned).
@@ -152,6 +153,9 @@ def audit(record: dict[str, Any]) -> dict[str, list[str]]:
         truth = min(others) if others else None
         if truth is not None and claims_optimal(run) and run["recomputed"] > truth + TOLERANCE * max(1.0, truth):
             wrong.append(f"{name}: claims {run['recomputed']:.6g} optimal, another proves {truth:.6g}")
+        found = [record["start_objective"]] + [other["recomputed"] for key, other in runs.items() if key != name and "error" not in other]
+        if truth is None and claims_optimal(run) and run["recomputed"] > min(found) + TOLERANCE * max(1.0, min(found)):
+            wrong.append(f"{name}: claims {run['recomputed']:.6g} optimal, the start or another run has a rule of {min(found):.6g}")
         if truth is not None and run["bound"] is not None and run["bound"] > truth + TOLERANCE * max(1.0, truth):
             wrong.append(f"{name}: bound {run['bound']:.6g} above another's proven optimum {truth:.6g}")
         solver_objective = run.get("solver_objective")

@@ -390,6 +390,15 @@ def solve_exact_problem(
         )
         rule, objective = fallback, fallback_objective
         breakdown = scorer.breakdown(rule_weights(problem, rule))
+    elif result.termination in _INFEASIBLE and W_start is not None and fallback is not None:
+        # every rule meeting the limits is a feasible point of the MIP, and the start is one: the claim is false
+        logger.warning(
+            "the exact %s MIP's solver reports %s, but its start rule is feasible: returning %s (termination unverified)",
+            formulation, result.termination.value, "its start rule" if fallback is start else "the better constant rule",
+        )
+        termination = Termination.unverified
+        rule, objective = fallback, fallback_objective
+        breakdown = scorer.breakdown(rule_weights(problem, rule))
     else:
         try:
             result.raise_for_status(f"the exact {formulation} MIP")
@@ -400,10 +409,14 @@ def solve_exact_problem(
         breakdown = objective_breakdown(handle)
         objective = scorer(*two_level_weights(model))  # the returned rule's objective, recomputed from the data
         termination = checked_termination(result, objective, f"exact {formulation} MIP")
-        stopped = termination != "optimal"  # a proven optimum is the MIP's answer (over rules of exactly R clauses)
-        if stopped and fallback is not None and fallback_objective < objective - _TOLERANCE * max(1.0, abs(objective)):
-            logger.info("the MIP's incumbent (objective %.6g) is worse than %s (%.6g): keeping it", objective,
+        # a proven optimum is the MIP's answer over rules of exactly R clauses (a rule of fewer may beat it), but a
+        # rule of R clauses that beats it contradicts it; a MIP stopped early never returns worse than its fallback
+        beaten = fallback is not None and fallback_objective < objective - _TOLERANCE * max(1.0, abs(objective))
+        if beaten and fallback is not None and (termination != "optimal" or len(fallback.clauses) == n_clauses):
+            logger.info("the MIP's rule (objective %.6g, %s) is worse than %s (%.6g): keeping it", objective, termination,
                         "its start" if fallback is start else "the better constant rule", fallback_objective)
+            if termination == "optimal":
+                termination = Termination.unverified
             rule, objective = fallback, fallback_objective
             breakdown = scorer.breakdown(rule_weights(problem, rule))
     bound, gap = checked_bound(result.bound, objective)
@@ -450,6 +463,8 @@ def _usable_start(
     repeats = [W[:, -1:]] * (n_clauses - W.shape[1])  # a CNF clause twice is the same rule (its literals cost twice)
     return np.hstack([W, *repeats]) if repeats else W
 
+
+_INFEASIBLE = (TerminationCondition.infeasible, TerminationCondition.infeasible_or_unbounded)
 
 #: The heuristics whose better rule (by the 0-1 objective) starts the exact MIP (:func:`heuristic_start`).
 START_ALGORITHMS = ("cg", "am")
