@@ -557,6 +557,60 @@ def _set_start(compiled: _Compiled) -> None:
         logger.warning("highs refused the MIP start (%d values); solving without it", len(indices))
 
 
+#: The least seconds the solve again (presolve off) gets when a corrupted warm-started solve used up the time limit.
+RETRY_MIN_SECONDS = 0.05
+
+#: Relative tolerance between the objective HiGHS reports and the objective of the values it returns.
+INCUMBENT_TOLERANCE = 1e-6
+
+
+def _incumbent_disagrees(highs: Any) -> bool:
+    """Whether HiGHS reports another objective than the one of the solution it returns (c·x + offset, its own sense)."""
+    info = highs.getInfo()
+    if info.primal_solution_status != 2:  # no feasible solution to compare
+        return False
+    values = np.asarray(highs.getSolution().col_value, dtype=float)
+    lp = highs.getLp()
+    computed = float(np.dot(np.asarray(lp.col_cost_, dtype=float), values)) + float(lp.offset_)
+    reported = float(info.objective_function_value)
+    return abs(computed - reported) > INCUMBENT_TOLERANCE * max(1.0, abs(computed), abs(reported))
+
+
+class _StartGuard:
+    """Watches the improving solutions of a warm-started HiGHS MIP and stops the solve at the first inconsistent one.
+
+    An improving solution whose reported objective is not the objective of
+    its own values (``c·x + offset``) means HiGHS took a corrupted image of
+    the start for its incumbent (see ``HighsBackend._solve_again_without_presolve``);
+    ``corrupted`` is set and the solve is cancelled (highspy's ``cancelSolve``,
+    honoured at its next interrupt callback). The callback runs in the solver
+    thread; it only compares and sets flags.
+    """
+
+    def __init__(self, highs: Any):
+        self.highs = highs
+        self.corrupted = False
+        lp = highs.getLp()
+        self.cost, self.offset = np.asarray(lp.col_cost_, dtype=float), float(lp.offset_)
+
+    def _check(self, event: Any) -> None:
+        out = event.data_out
+        values = np.asarray(out.mip_solution, dtype=float)
+        if values.shape != self.cost.shape:
+            return
+        computed, reported = float(self.cost @ values) + self.offset, float(out.objective_function_value)
+        if abs(computed - reported) > INCUMBENT_TOLERANCE * max(1.0, abs(computed), abs(reported)):
+            self.corrupted = True
+            self.highs.cancelSolve()  # highspy's stop request, cleared by its next startSolve
+
+    def __enter__(self) -> _StartGuard:
+        self.highs.cbMipImprovingSolution += self._check
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.highs.cbMipImprovingSolution -= self._check
+
+
 def _value_reader(compiled: _Compiled, col_value: np.ndarray) -> Any:
     """Values of given variables from this solve's column values (a variable that is not a column: 0 within its bounds)."""
 
@@ -810,6 +864,56 @@ class HighsBackend(BackendBase):
                 _set_option(compiled.highs, name, value)
                 current[name] = value
 
+    @staticmethod
+    def _run(compiled: _Compiled, watch: _MipWatch | None) -> None:
+        """Run HiGHS once on ``compiled`` (interruptibly, with the progress watch, unless it is a small LP)."""
+        if compiled.kind == "small" or not hasattr(compiled.highs, "startSolve"):
+            compiled.highs.run()
+        else:
+            _run_interruptible(compiled.highs, None if watch is None else watch.tick)
+
+    def _solve_again_without_presolve(self, compiled: _Compiled, config: SolveConfig, started: float, watch: _MipWatch | None) -> None:
+        """Solve the MIP again from its start with presolve off, in the time left: the start corrupted the first solve.
+
+        HiGHS maps a MIP start through its presolve. On the two-level rule
+        MIPs the start's image in the reduced space can have another (lower)
+        objective than the start itself (HiGHS logs "MIP start solution is
+        feasible in the reduced space: objective value is ..." with another
+        value than the start's). HiGHS then prunes with that objective as its
+        incumbent's, reports it, and returns the start's values: an objective
+        no returned solution has, and an "optimal" that can be false. The
+        first improving solution shows it (:class:`_StartGuard`), so the
+        solve is stopped there and run again, with the start as it is: with
+        presolve off, HiGHS takes it unmapped.
+        """
+        highs = compiled.highs
+        logger.warning(
+            "highs: the MIP start's image after presolve has another objective than the start (HiGHS reported "
+            "an incumbent objective no returned solution has); solving again from the start with presolve off",
+        )
+        highs.clearSolver()
+        _set_option(highs, "presolve", "off")
+        compiled.options["presolve"] = "off"
+        if config.time_limit is not None:
+            left = max(float(config.time_limit) - (time.perf_counter() - started), RETRY_MIN_SECONDS)
+            _set_option(highs, "time_limit", left)
+            compiled.options["time_limit"] = left
+        _set_start(compiled)
+        cleared = [False]
+
+        def clear_stale_interrupt(event: Any) -> None:  # HiGHS keeps the first solve's stop request in its callback input
+            if not cleared[0]:
+                cleared[0] = True
+                event.data_in.user_interrupt = False
+
+        highs.cbMipInterrupt += clear_stale_interrupt
+        try:
+            self._run(compiled, watch)
+        finally:
+            highs.cbMipInterrupt -= clear_stale_interrupt
+            _set_option(highs, "presolve", "choose")  # a later solve of this instance presolves again
+            compiled.options["presolve"] = "choose"
+
     def _solve(
         self, model: Any, config: SolveConfig, changes: ModelChanges | None, load: Sequence[Any] | None,
         progress: Callable[[MipProgress], None] | None,
@@ -821,16 +925,17 @@ class HighsBackend(BackendBase):
         self._set_options(compiled, self._native_options(compiled, config))
         if not config.warm_start:
             highs.clearSolver()
-        if config.mip_start:
-            _set_start(compiled)
         self.n_solves += 1
         watch = _MipWatch(highs, compiled.sense, progress) if progress is not None and compiled.kind is None else None
         try:
             with watch if watch is not None else contextlib.nullcontext():
-                if compiled.kind == "small" or not hasattr(highs, "startSolve"):
-                    highs.run()
-                else:
-                    _run_interruptible(highs, None if watch is None else watch.tick)
+                guard = _StartGuard(highs) if config.mip_start and compiled.kind is None else None
+                with guard if guard is not None else contextlib.nullcontext():
+                    if config.mip_start:
+                        _set_start(compiled)
+                    self._run(compiled, watch)
+                if guard is not None and (guard.corrupted or _incumbent_disagrees(highs)):
+                    self._solve_again_without_presolve(compiled, config, start, watch)
         except BaseException:
             self.release(model)  # its state after a cancelled solve is not worth keeping
             raise

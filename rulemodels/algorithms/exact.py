@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+import math
 import time
 from collections.abc import Callable
 from typing import Any
@@ -30,6 +31,7 @@ import pandas as pd
 import pyomo.environ as pyo
 
 from rulemodels import defaults
+from rulemodels.algorithms.claims import checked_bound, checked_termination
 from rulemodels.algorithms.mip_progress import MipReporter, advise_time_limit
 from rulemodels.algorithms.polish import rule_weights
 from rulemodels.algorithms.result import ExactInfo, LearnedRule, Termination
@@ -218,11 +220,12 @@ def solve_exact(
 def heuristic_start(
     problem: CNFProblem, n_clauses: int, theta: float, *, disable_cost: float | None = None, time_limit: float | None = None,
 ) -> Rule:
-    """The rule column generation (the default algorithm, with HiGHS) learns on ``problem``: the exact MIP's start.
+    """The best rule of column generation and AM (with HiGHS) on ``problem``, by the 0-1 objective: the exact MIP's start.
 
     At most ``n_clauses`` clauses, over the problem's literals, in its form;
-    θ in the paper's units, as the MIP's. Column generation takes seconds where
-    the MIP takes minutes, and its rule is usually close to the optimum.
+    θ in the paper's units, as the MIP's. The heuristics (:data:`START_ALGORITHMS`)
+    take seconds where the MIP takes minutes, and the better of their rules is
+    usually close to the optimum.
 
     Parameters
     ----------
@@ -235,25 +238,35 @@ def heuristic_start(
     disable_cost : float or None, default=None
         The cost ``c_0`` of the always-true feature, which lets a clause be disabled; None: no such feature.
     time_limit : float or None, default=None
-        Seconds (the exact fit's share for its start) after which column generation stops with its best
-        rule so far; None: no limit.
+        Seconds (the exact fit's share for its start), shared equally between the heuristics; each stops
+        with its best rule so far at its share; None: no limit.
 
     Returns
     -------
     Rule
-        The learned rule, in the problem's form over its literals.
+        The better rule of the heuristics, in the problem's form over its literals.
     """
     from rulemodels.algorithms.data import WorkingData
     from rulemodels.algorithms.lp_cache import LPSolutionCache
     from rulemodels.algorithms.run import learn
 
     data = WorkingData.from_problem(problem, allow_disable=disable_cost is not None, disable_cost=disable_cost)
-    cache = LPSolutionCache(data, get_backend(defaults.DEFAULT_SOLVER))
-    result = learn(
-        cache, algorithm="cg", n_clauses=n_clauses, theta=theta, max_iter=defaults.DEFAULT_MAX_ITER, time_limit=time_limit,
-    )
-    W, w0 = data.split(result.W)
-    return problem.rule_from_weights(W, w0)
+    best: tuple[float, Rule] | None = None
+    started = time.perf_counter()
+    for k, algorithm in enumerate(START_ALGORITHMS):  # each gets an equal share of what is left of time_limit
+        left = None if time_limit is None else max(time_limit - (time.perf_counter() - started), 0.0) / (len(START_ALGORITHMS) - k)
+        cache = LPSolutionCache(data, get_backend(defaults.DEFAULT_SOLVER))
+        result = learn(cache, algorithm=algorithm, n_clauses=n_clauses, theta=theta, max_iter=defaults.DEFAULT_MAX_ITER, time_limit=left)
+        W, w0 = data.split(result.W)
+        rule = problem.rule_from_weights(W, w0)
+        objective = zero_one_objective(
+            problem.A, problem.y, W, theta, sample_weight=problem.sample_weight, w0=w0, disable_cost=disable_cost or 0.0,
+        )
+        logger.debug("exact MIP start: %s's rule has objective %.6g", algorithm, objective)
+        if best is None or objective < best[0] - _TOLERANCE * max(1.0, abs(objective)):
+            best = (objective, rule)
+    assert best is not None
+    return best[1]
 
 
 def solve_exact_problem(
@@ -360,17 +373,34 @@ def solve_exact_problem(
         finally:
             backend.release(model)  # solved once: nothing to keep on the backend
     scorer = _Scorer(formulation, problem, theta, disable_cost, feature_cost)
-    if W_start is not None and start is not None:  # the start's own W (a repeated clause would count twice)
-        W_start = rule_weights(problem, start)
-        start_objective = scorer(W_start)
+    # the rules that stand in for the MIP's when it stops early: the start (its own W: a repeated clause would
+    # count twice) and, without a model hook (whose constraints a constant may break), the two constant rules
+    usable = start is not None and (W_start is not None or _meets_limits(problem, start, n_clauses, forbidden, max_literals, model_hook))
+    fallbacks = [start] if usable and start is not None else []
+    if model_hook is None:
+        fallbacks += [constant_rule(problem.form, True), constant_rule(problem.form, False)]
+    fallbacks = [rule for rule in fallbacks if rule.clauses or formulation == "zero_one"]  # no Hamming cost without a clause
+    scored = [(scorer(rule_weights(problem, rule)), rule) for rule in fallbacks]
+    fallback_objective, fallback = min(scored, key=lambda pair: pair[0]) if scored else (math.inf, None)
     stopped_early = result.termination in (TerminationCondition.time_limit, TerminationCondition.iteration_limit)
-    if not result.has_solution and stopped_early and W_start is not None and start is not None:
+    termination = Termination.from_solver(result.termination)
+    if not result.has_solution and stopped_early and fallback is not None:
         # a limit reached before any incumbent; a solver error or crash is still an error
         logger.warning(
-            "the exact %s MIP stopped (%s) without a solution of its own: returning its start rule", formulation,
-            result.termination.value,
+            "the exact %s MIP stopped (%s) without a solution of its own: returning %s", formulation,
+            result.termination.value, "its start rule" if fallback is start else "the better constant rule",
         )
-        rule, objective, breakdown = start, start_objective, scorer.breakdown(W_start)
+        rule, objective = fallback, fallback_objective
+        breakdown = scorer.breakdown(rule_weights(problem, rule))
+    elif result.termination in _INFEASIBLE and W_start is not None and fallback is not None:
+        # every rule meeting the limits is a feasible point of the MIP, and the start is one: the claim is false
+        logger.warning(
+            "the exact %s MIP's solver reports %s, but its start rule is feasible: returning %s (termination unverified)",
+            formulation, result.termination.value, "its start rule" if fallback is start else "the better constant rule",
+        )
+        termination = Termination.unverified
+        rule, objective = fallback, fallback_objective
+        breakdown = scorer.breakdown(rule_weights(problem, rule))
     else:
         try:
             result.raise_for_status(f"the exact {formulation} MIP")
@@ -379,27 +409,27 @@ def solve_exact_problem(
         _round_binaries(model)
         rule = rule_from_model(handle, problem)
         breakdown = objective_breakdown(handle)
-        objective = scorer(*two_level_weights(model))
-        stopped = not result.is_optimal  # a proven optimum is the MIP's answer (over rules of exactly R clauses)
-        if stopped and W_start is not None and start is not None and start_objective < objective - _TOLERANCE * max(1.0, abs(objective)):
-            logger.info("the MIP's incumbent (objective %.6g) is worse than its start (%.6g): keeping the start",
-                        objective, start_objective)
-            rule, objective, breakdown = start, start_objective, scorer.breakdown(W_start)
-    bound, gap = result.bound, result.gap if result.gap is not None else (0.0 if result.is_optimal else None)
-    if bound is not None and rule is not start:  # the MIP's own rule: its bound is below it up to the solver's
-        bound = min(bound, objective)  # rounding (HiGHS can report 0.30000000000000004 for an optimum of 0.3)
-    elif bound is not None and bound > objective + _TOLERANCE * max(1.0, abs(objective)):
-        # the start (fewer clauses) beat every rule of exactly R clauses: the MIP's bound
-        bound, gap = None, None  # does not hold for rules of fewer clauses, so none is known
-    elif bound is not None and gap is not None:  # the start, within the MIP's bound
-        bound = min(bound, objective)
-        gap = (objective - bound) / max(1e-10, abs(objective))
+        objective = scorer(*two_level_weights(model))  # the returned rule's objective, recomputed from the data
+        termination = checked_termination(result, objective, f"exact {formulation} MIP")
+        # a proven optimum is the MIP's answer over rules of exactly R clauses (a rule of fewer may beat it), but a
+        # rule of R clauses that beats it contradicts it; a MIP stopped early never returns worse than its fallback
+        beaten = fallback is not None and fallback_objective < objective - _TOLERANCE * max(1.0, abs(objective))
+        if beaten and fallback is not None and (termination != "optimal" or len(fallback.clauses) == n_clauses):
+            logger.info("the MIP's rule (objective %.6g, %s) is worse than %s (%.6g): keeping it", objective, termination,
+                        "its start" if fallback is start else "the better constant rule", fallback_objective)
+            if termination == "optimal":
+                termination = Termination.unverified
+            rule, objective = fallback, fallback_objective
+            breakdown = scorer.breakdown(rule_weights(problem, rule))
+    bound, gap = checked_bound(result.bound, objective)
+    if termination == "optimal":
+        gap = 0.0 if gap is None else gap
     return LearnedRule(
         rule=rule,
         objective=objective,
         history=[objective],
         n_iter=1,
-        termination=Termination.from_solver(result.termination),
+        termination=termination,
         n_solves=1,
         n_builds=1,
         solver_seconds=float(result.wall_time),
@@ -434,6 +464,27 @@ def _usable_start(
         return None
     repeats = [W[:, -1:]] * (n_clauses - W.shape[1])  # a CNF clause twice is the same rule (its literals cost twice)
     return np.hstack([W, *repeats]) if repeats else W
+
+
+_INFEASIBLE = (TerminationCondition.infeasible, TerminationCondition.infeasible_or_unbounded)
+
+#: The heuristics whose better rule (by the 0-1 objective) starts the exact MIP (:func:`heuristic_start`).
+START_ALGORITHMS = ("cg", "am")
+
+
+def _meets_limits(
+    problem: CNFProblem, rule: Rule, n_clauses: int, forbidden: Any, max_literals: int | None, model_hook: Any,
+) -> bool:
+    """Whether ``rule`` is a rule of the problem with at most ``n_clauses`` clauses that meets the literal limits."""
+    if model_hook is not None or len(rule.clauses) > n_clauses:
+        return False
+    try:
+        W = rule_weights(problem, rule)
+    except ValueError:
+        return False
+    if forbidden is not None and len(forbidden) and W[np.asarray(forbidden, dtype=int)].any():
+        return False
+    return not (max_literals is not None and W.shape[1] and W.sum(axis=0).max() > max_literals)
 
 
 class _Scorer:

@@ -31,7 +31,6 @@ comes back, with a report whose ``built`` is False and termination
 from __future__ import annotations
 
 import logging
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from rulemodels.algorithms.claims import checked_bound, checked_termination
 from rulemodels.algorithms.mip_progress import MipReporter
 from rulemodels.algorithms.result import Termination
 from rulemodels.models import (
@@ -296,18 +296,21 @@ def polish_rule(
             "polishing: the %s MIP stopped (%s) with a fractional solution; keeping the start", backend.name, result.termination.value,
         )
         W = None
+    termination = Termination.from_solver(result.termination)
     if W is not None:
         W, w0 = np.round(W), None if w0 is None else np.round(w0)  # solvers return 0.9999999 for 1
         found = objective(W, w0)
+        termination = checked_termination(result, found, f"polishing {formulation} MIP")  # "optimal" only when borne out
         if found < start_objective - 1e-9 * max(1.0, abs(start_objective)):
             best_rule, best_objective, polished = problem.rule_from_weights(W, w0), found, True
-    bound = result.bound if result.bound is not None and math.isfinite(result.bound) else None
-    if bound is not None:
-        bound = min(bound, best_objective)
-    gap = None if bound is None else (best_objective - bound) / max(1e-10, abs(best_objective))
+    elif result.is_optimal:  # an optimum claimed without an integral solution to bear it out
+        termination = Termination.unverified
+    bound, gap = checked_bound(result.bound, best_objective)
+    if termination == "optimal" and gap is None:
+        termination = Termination.unverified
     report = PolishReport(
         polished=polished, start_objective=start_objective, objective=best_objective, bound=bound, gap=gap,
-        termination=Termination.from_solver(result.termination), n_clauses=n_clauses, formulation=formulation,
+        termination=termination, n_clauses=n_clauses, formulation=formulation,
         solver=backend.name, mip_start=offered, seconds=float(result.wall_time), build_seconds=build_seconds,
     )
     logger.info(

@@ -47,6 +47,11 @@ class Termination(str, enum.Enum):  # its signature is Enum's lookup and functio
         The fit's (or the MIP's) time limit was reached.
     single_pass : Termination
         A one-pass algorithm (TLP, set covering) finished.
+    unverified : Termination
+        The exact MIP's (or polishing's) solver claimed an optimum that the
+        rule it returned does not bear out: the rule's objective, recomputed
+        from the data, is not the solver's, or the solver's bound is above it
+        (``docs/polishing.md``). The rule is feasible, not proven optimal.
     optimal, feasible, iteration_limit, infeasible, unbounded, infeasible_or_unbounded, interrupted, error, unknown : Termination
         The exact MIP's (or polishing's) solver stopped for that reason: the
         :class:`~solvers.TerminationCondition` member of the same name says what each means.
@@ -75,6 +80,9 @@ class Termination(str, enum.Enum):  # its signature is Enum's lookup and functio
     """The fit's (or the MIP's) time limit was reached."""
     single_pass = "single_pass"
     """A one-pass algorithm (TLP, set covering) finished."""
+    unverified = "unverified"
+    """The MIP's solver claimed an optimum that the rule it returned does not bear out (its objective, recomputed
+    from the data, is not the solver's, or the solver's bound is above it): the rule is feasible, not proven optimal."""
     # a MIP's reasons: one member per solvers.TerminationCondition, of the same value and name (optimal,
     # feasible, iteration_limit, infeasible, ..., unknown; their docstrings say what each means), added from
     # that enum so that the solver's vocabulary is declared once (the Enum HOWTO's ``_ignore_`` and ``vars()``)

@@ -48,7 +48,7 @@ from rulemodels import defaults
 from rulemodels.algorithms.column_generation import column_generation_path
 from rulemodels.algorithms.constraints import HookInfo, RuleConstraints
 from rulemodels.algorithms.data import WorkingData
-from rulemodels.algorithms.exact import START_SHARE, solve_exact_problem
+from rulemodels.algorithms.exact import START_ALGORITHMS, START_SHARE, solve_exact_problem
 from rulemodels.algorithms.exact import constant_rule as _constant_rule
 from rulemodels.algorithms.lp_cache import LPSolutionCache, _ClosedOnExit
 from rulemodels.algorithms.polish import PolishReport, polish_build_seconds, polish_rule, rule_weights
@@ -686,9 +686,9 @@ class TrainingWorkspace(_ClosedOnExit):
             # start left
             started = time.perf_counter()
             start_limit = None if spec.time_limit is None else spec.time_limit * START_SHARE
-            start = None if constraints is not None and constraints.model_hook is not None else self._learn(
-                replace(spec, algorithm=defaults.DEFAULT_ALGORITHM, time_limit=start_limit, polish=None),
-            ).rule
+            start = None if constraints is not None and constraints.model_hook is not None else self._best_start(
+                problem, spec, start_limit,
+            )
             remaining = None if spec.time_limit is None else spec.time_limit - (time.perf_counter() - started)
             if start is not None and remaining is not None and remaining < polish_build_seconds(problem.A, spec.n_clauses):
                 return self._start_only(problem, start, remaining, spec)
@@ -712,6 +712,26 @@ class TrainingWorkspace(_ClosedOnExit):
             time_limit=spec.time_limit, solver_options=spec.solver_options,
         )
         return self._learned(cache, result, spec)
+
+    def _best_start(self, problem: CNFProblem, spec: FitSpec, time_limit: float | None) -> Rule:
+        """The better rule (by the 0-1 objective at the fit's θ) of the heuristics of ``START_ALGORITHMS``: the exact fit's start.
+
+        ``time_limit`` (seconds, or None) is shared between them, each getting an equal share of what is left.
+        """
+        costs = None if spec.constraints is None else spec.constraints.literal_costs(problem.literals)
+        best: tuple[float, Rule] | None = None
+        started = time.perf_counter()
+        for k, algorithm in enumerate(START_ALGORITHMS):
+            left = None if time_limit is None else max(time_limit - (time.perf_counter() - started), 0.0) / (len(START_ALGORITHMS) - k)
+            rule = self._learn(replace(spec, algorithm=algorithm, time_limit=left, polish=None)).rule
+            objective = float(zero_one_objective(
+                problem.A, problem.y, rule_weights(problem, rule), spec.theta, sample_weight=problem.sample_weight,
+                feature_cost=costs,
+            ))
+            if best is None or objective < best[0] - 1e-9 * max(1.0, abs(objective)):
+                best = (objective, rule)
+        assert best is not None
+        return best[1]
 
     def _start_only(self, problem: CNFProblem, start: Rule, remaining: float, spec: FitSpec) -> LearnedRule:
         """The exact fit's start rule, when what its time limit left cannot build the MIP (termination ``"time_limit"``)."""

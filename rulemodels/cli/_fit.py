@@ -591,6 +591,12 @@ def _cmd_exact(args: argparse.Namespace) -> int:
             f"status: {result.termination}: the MIP found no rule of its own, so the rule below is its start, the rule "
             "column generation learns (raise --time-limit, or try --solver highs)"
         )
+    elif result.termination == "unverified":
+        print(
+            "status: unverified: the solver claimed an optimum that the rule it returned does not bear out (its objective, "
+            "recomputed from the data, differs from the solver's, or the bound is above it); the rule below is feasible, "
+            "not proven optimal"
+        )
     elif result.termination == "time_limit":
         limit = f" ({args.time_limit:g} s)" if args.time_limit is not None else ""
         print(

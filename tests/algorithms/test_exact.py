@@ -252,12 +252,15 @@ def test_infeasible_model_raises_exact_solve_error():
     assert backend.calls == [{"time_limit": 5.0, "mip_gap": 0.01}]
 
 
-def test_time_limit_without_incumbent_raises():
+def test_time_limit_without_incumbent_returns_the_better_constant():
+    """It raised "no feasible solution"; a MIP stopped at its limit with nothing now returns the better constant rule."""
     require_backend("highs")
     A, y = tiny_data(0)
     backend = FakeBackend(no_solution(TerminationCondition.time_limit))
-    with pytest.raises(ExactSolveError, match="time limit was reached before any feasible solution"):
-        solve_exact(A, y, n_clauses=2, theta=0.01, formulation="hamming", solver=backend, time_limit=0.01, warm_start=False)
+    result = solve_exact(A, y, n_clauses=2, theta=0.01, formulation="hamming", solver=backend, time_limit=0.01, warm_start=False)
+    assert result.termination == "time_limit" and not result.rule.literals
+    # the Hamming MIP's constant: one empty clause (all false in CNF, all true in the DNF learned): cost = the negatives
+    assert result.objective == pytest.approx(float(np.sum(y == 0)), abs=TOL)
 
 
 def test_a_mip_stopped_by_its_limit_without_a_solution_returns_its_start_and_an_error_still_raises(caplog):
