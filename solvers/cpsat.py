@@ -471,6 +471,13 @@ class CpSatBackend(BackendBase):
         return f"CpSatBackend(options={self.options!r}, threads={self.threads!r})"
 
     def available(self) -> Availability:
+        """Whether CP-SAT can be used, with the reason when it cannot.
+
+        Returns
+        -------
+        Availability
+            Available when the Python package ``ortools`` imports; else the reason (how to install it).
+        """
         if not cp_model_available:
             return Availability(
                 False, "the Python package 'ortools' is not installed (pip install ortools, or pip install 'rulemodels[cpsat]')"
@@ -478,9 +485,23 @@ class CpSatBackend(BackendBase):
         return Availability(True)
 
     def version(self) -> str | None:
+        """The version of OR-Tools, or None when unavailable.
+
+        Returns
+        -------
+        str or None
+            The version of the ``ortools`` package whose CP-SAT solves, e.g. ``'9.15.6755'``.
+        """
         return _ortools_version()
 
     def route(self) -> str:
+        """How models reach CP-SAT, in words (``rulemodels solvers`` prints it).
+
+        Returns
+        -------
+        str
+            The route: the model compiled into a CP-SAT model, its objective scaled to integers.
+        """
         return "compiled with Pyomo's LinearStandardFormCompiler to an OR-Tools CP-SAT model (objective scaled to integers)"
 
     def release(self, model: Any) -> None:

@@ -165,14 +165,18 @@ def test_an_infeasible_hint_changes_no_result(cpsat):
     assert hinted.objective == pytest.approx(pyo.value(handle.model.objective), abs=1e-9)
 
 
-def test_a_feasible_hint_is_the_first_incumbent(cpsat):
+def test_progress_reports_better_incumbents_from_the_hint_on_and_the_end(cpsat):
+    """Whether CP-SAT calls back with an incumbent depends on where it finds one (one of three solves of
+    this model reported one: the others solved it in presolve), so what is asserted holds either way: no
+    reported incumbent is worse than the hinted start, each is better than the last, and the end is the result."""
     handle = exact_model()
     handle.set_start(np.zeros((len(handle.model.J), len(handle.model.R))))
     start_objective = pyo.value(handle.model.objective)
     events = []
     result = cpsat.solve(handle.model, mip_start=True, progress=events.append)
     incumbents = [e.incumbent for e in events if e.event == "incumbent"]
-    assert incumbents and incumbents[0] <= start_objective + TOL
+    assert all(incumbent <= start_objective + TOL for incumbent in incumbents)
+    assert result.termination is TerminationCondition.optimal and result.objective <= start_objective + TOL
     assert incumbents == sorted(incumbents, reverse=True)  # each better than the last
     assert events[0].event == "start" and events[-1].event == "end"
     assert events[-1].incumbent == result.objective and events[-1].bound == result.bound
@@ -189,12 +193,20 @@ def test_a_deterministic_limit_stops_with_the_hinted_solution(cpsat):
     assert result.objective == pytest.approx(pyo.value(handle.model.objective), abs=1e-9)
 
 
-def test_a_time_limit_stops_with_a_solution(cpsat):
+def test_a_wall_clock_time_limit_stops_the_search(cpsat):
+    """A wall-clock limit stops wherever the machine got to: on a loaded machine CP-SAT may not have reached
+    a solution in 0.5 s (its presolve alone can take that), so what is asserted is what holds either way
+    (the deterministic limit above is the reproducible stop, and it asserts the solution)."""
     handle = exact_model(seed=7, n=200, d=24, R=3)
     handle.set_start(np.zeros((len(handle.model.J), len(handle.model.R))))
+    start_objective = pyo.value(handle.model.objective)
     result = cpsat.solve(handle.model, mip_start=True, time_limit=0.5)
     assert result.termination is TerminationCondition.time_limit
-    assert result.has_solution and result.gap is not None and result.gap > 0
+    assert result.wall_time < 30  # stopped, not run to a proof (which takes minutes here)
+    if result.has_solution:
+        assert result.gap is not None and result.gap > 0 and result.objective <= start_objective + TOL
+    else:
+        assert result.objective is None
 
 
 def test_continuous_variables_are_refused_with_their_names(cpsat):

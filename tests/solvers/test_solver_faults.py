@@ -128,8 +128,10 @@ def test_missing_binary_names_the_package_and_the_alternatives(no_solver_binarie
     message = str(info.value)
     assert f"solver '{name}' not available (executable '{executable}' not found on PATH)" in message
     assert apt in message and conda in message
-    in_process = tuple(other for other in ("highs", "cpsat") if get_backend(other, check_available=False).available())
-    assert message.endswith(f"available instead: {', '.join(in_process)}")  # cpsat: where ortools is installed
+    in_process = tuple(
+        other for other in ("highs", "cpsat", "scip") if get_backend(other, check_available=False).available()
+    )
+    assert message.endswith(f"available instead: {', '.join(in_process)}")  # cpsat, scip: where their extras are installed
     assert info.value.alternatives == in_process and in_process[0] == "highs" and info.value.name == name
 
     # The estimator fails the same way, before any work.
