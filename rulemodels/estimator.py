@@ -6,7 +6,7 @@ import contextlib
 import logging
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from numbers import Integral
 from typing import Any
@@ -34,6 +34,7 @@ from rulemodels.data import (
     parse_labels,
     read_stream,
 )
+from rulemodels.data.binarizer import ColumnKindSpec
 from rulemodels.rules import (
     PatternRates,
     Rule,
@@ -499,7 +500,7 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
         thresholds: str = defaults.DEFAULT_THRESHOLDS,
         nan: str = defaults.DEFAULT_NAN,
         high_cardinality: str | list[str] = defaults.DEFAULT_HIGH_CARDINALITY,
-        column_kinds: dict[str, Any] | None = None,
+        column_kinds: Mapping[str, ColumnKindSpec] | None = None,
         simplify: bool = defaults.DEFAULT_SIMPLIFY,
         allow_disable: bool = defaults.DEFAULT_ALLOW_DISABLE,
         disable_cost: float = defaults.DEFAULT_DISABLE_COST,

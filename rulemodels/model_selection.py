@@ -7,7 +7,7 @@ import inspect
 import logging
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from numbers import Integral, Real
 from typing import Any
@@ -30,6 +30,7 @@ from rulemodels.algorithms.baseline import TrivialRuleWarning
 from rulemodels.algorithms.result import LearnedRule
 from rulemodels.algorithms.training import TrainingWorkspace
 from rulemodels.data import check_input, class_weighted, columns_as_labels, count_classes, parse_labels
+from rulemodels.data.binarizer import ColumnKindSpec
 from rulemodels.estimator import BooleanRuleClassifier, _clear_fitted, _log_level
 from rulemodels.utils import (
     Interval,
@@ -753,7 +754,7 @@ forbidden_features, feature_costs, max_literals_per_clause, model_hook
         min_literal_rows: float | str = defaults.DEFAULT_SEARCH_MIN_LITERAL_ROWS,
         nan: str = defaults.DEFAULT_NAN,
         high_cardinality: str | list[str] = defaults.DEFAULT_HIGH_CARDINALITY,
-        column_kinds: dict[str, Any] | None = None,
+        column_kinds: Mapping[str, ColumnKindSpec] | None = None,
         simplify: bool = defaults.DEFAULT_SIMPLIFY,
         polish: Any = defaults.DEFAULT_POLISH,
         prune: bool = defaults.DEFAULT_PRUNE,

@@ -74,7 +74,7 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -461,7 +461,7 @@ class CpSatBackend(BackendBase):
         mip_start=True, continuous=False,
     )
 
-    def __init__(self, options: dict[str, Any] | None = None, threads: int | None = None):
+    def __init__(self, options: Mapping[str, object] | None = None, threads: int | None = None):
         self.options = dict(options or {})
         self.threads = threads
         self.n_builds = 0
@@ -504,7 +504,7 @@ class CpSatBackend(BackendBase):
         """
         return "compiled with Pyomo's LinearStandardFormCompiler to an OR-Tools CP-SAT model (objective scaled to integers)"
 
-    def release(self, model: Any) -> None:
+    def release(self, model: object) -> None:
         """Nothing to free: no instance is kept between solves.
 
         Parameters

@@ -272,7 +272,7 @@ class ScipBackend(BackendBase):
         persistent=False, warm_start=False, mip=True, time_limit=True, in_place_updates=False, duals=False, mip_start=True,
     )
 
-    def __init__(self, options: Mapping[str, Any] | None = None, threads: int | None = None):
+    def __init__(self, options: Mapping[str, object] | None = None, threads: int | None = None):
         self.options = dict(options or {})
         self.threads = threads
 
@@ -312,7 +312,7 @@ class ScipBackend(BackendBase):
         """
         return "compiled with Pyomo's LinearStandardFormCompiler into a new pyscipopt Model at each solve"
 
-    def release(self, model: Any) -> None:
+    def release(self, model: object) -> None:
         """Nothing to free: no instance is kept between solves.
 
         Parameters

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -259,11 +259,15 @@ def _column_kind(plan: _ColumnPlan, column: pd.Series, categorical: bool) -> Col
     return ColumnKind("categorical", category_values(present))
 
 
+#: What ``column_kinds`` takes for a column: a :class:`ColumnKind`, its name (``'numeric'``, ``'flag'``,
+#: ``'categorical'``) or its dict (:meth:`ColumnKind.to_dict`).
+ColumnKindSpec = ColumnKind | str | Mapping[str, object]
+
 #: A kind decided already (``column_kinds``): the kind, and a categorical column's values (None: read from the rows).
 _Decided = tuple[str, "str | None"]
 
 
-def _parse_column_kinds(column_kinds: dict[str, Any] | None) -> dict[str, _Decided]:
+def _parse_column_kinds(column_kinds: Mapping[str, ColumnKindSpec] | None) -> dict[str, _Decided]:
     """``column_kinds`` as ``{column: (kind, values or None)}``; a ValueError naming an entry that is no kind."""
     parsed: dict[str, _Decided] = {}
     for name, value in (column_kinds or {}).items():
@@ -576,7 +580,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         categorical: str | list[str] = "auto",
         round_thresholds: bool = True,
         min_leaf_rows: float | str = defaults.DEFAULT_MIN_LEAF_ROWS,
-        column_kinds: dict[str, Any] | None = None,
+        column_kinds: Mapping[str, ColumnKindSpec] | None = None,
     ) -> None:
         self.n_thresholds = n_thresholds
         self.thresholds = thresholds
@@ -885,7 +889,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             return None
         return frozenset(str(name) for name in self.high_cardinality)
 
-    def id_like_columns(self, X: Any) -> list[str]:
+    def id_like_columns(self, X: object) -> list[str]:
         """The columns :meth:`fit` would leave out of ``X`` as ID-like, each with its :class:`IDLikeColumnWarning`.
 
         The decision of ``high_cardinality='drop'`` made once, on all of ``X``, so that fits on parts of it can
@@ -928,7 +932,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
                 found.append(name)
         return found
 
-    def decide_column_kinds(self, X: Any) -> dict[str, ColumnKind]:
+    def decide_column_kinds(self, X: object) -> dict[str, ColumnKind]:
         """The kind :meth:`fit` would give each column of ``X`` (its ``column_kinds_``), decided once on all of ``X``.
 
         A column's kind depends on the rows: a column of 0, 1 and a few 2s is a

@@ -23,6 +23,7 @@ Rows ``beta_def`` exist only for the nonzero ``a_ij`` of negative samples.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -49,7 +50,7 @@ def build_zero_one(
     max_literals: int | None = None,
     counted: int | None = None,
     symmetry: str | None = "auto",
-    chains: Any = None,
+    chains: Sequence[Sequence[int]] | None = None,
     conflicts: bool | None = None,
 ) -> TwoLevelModel:
     """Build (not solve) the two-level 0-1 error MIP, or TLP with ``relax=True``.
