@@ -607,10 +607,11 @@ class BooleanRuleClassifier(_FittedRuleMixin, ClassifierMixin, BaseEstimator):
         # the solver resolved (a SolverNotFoundError for a misspelled or missing one) before any pass over the data;
         # a given workspace has its own, which check_fit_inputs compares with this one by name
         backend = get_backend(self.solver) if workspace is None else self.solver
+        stream = is_stream_input(X)  # a Parquet path or a Dask DataFrame: read in chunks (docs/large_data.md)
+        if stream and workspace is not None:
+            raise ValueError("workspace= is for in-memory data: a fit on a Parquet path or a Dask DataFrame builds its own")
         check_solver_solves(spec.algorithm, backend if workspace is None else workspace.backend)
-        if is_stream_input(X):  # a Parquet path or a Dask DataFrame: read in chunks (docs/large_data.md)
-            if workspace is not None:
-                raise ValueError("workspace= is for in-memory data: a fit on a Parquet path or a Dask DataFrame builds its own")
+        if stream:
             return self._fit_stream(X, y, sample_weight, spec, backend)
         X = as_pandas(X)  # a polars or pyarrow DataFrame: converted here, once, with its names and dtypes
         X, y, sample_weight = columns_as_labels(X, y, sample_weight)  # fit(frame, "label"), as for Parquet and Dask

@@ -9,8 +9,10 @@ expected to fail.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
+import itertools
 import os
 import sqlite3
 import sys
@@ -287,3 +289,42 @@ def python_predictions(rule: Rule, frame: pd.DataFrame) -> np.ndarray:
 
 
 EXPORTS = {"sql": sql_predictions, "query": query_predictions, "python": python_predictions}
+
+
+# The exact MIP's tiny problems and their brute-force optima (tests/algorithms/test_exact*.py)
+
+
+def tiny_data(seed: int = 0, n: int = 10, d: int = 4) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    A = rng.integers(0, 2, (n, d))
+    y = rng.integers(0, 2, n)
+    y[0], y[1] = 1, 0
+    return A, y
+
+
+@functools.cache
+def exact_brute_force(seed: int, form: str, formulation: str, R: int, theta: float, weighted: bool, disable_cost) -> float:
+    """The exact MIP tests' brute force: the optimum of the CNF objective on the working data of ``form`` (negated for a DNF)."""
+    from rulemodels.algorithms.exact import prepare_problem
+    from rulemodels.models import hamming_objective, zero_one_objective
+
+    A, y = tiny_data(seed)
+    weights = sample_weights(seed) if weighted else None
+    problem, _ = prepare_problem(A, y, form=form, sample_weight=weights)
+    A_work, y_work = problem.A.toarray(), problem.y
+    objective = {"zero_one": zero_one_objective, "hamming": hamming_objective}[formulation]
+    w0_choices = [None] if disable_cost is None else [np.array(b, float) for b in itertools.product((0, 1), repeat=R)]
+    best = np.inf
+    for bits in itertools.product((0, 1), repeat=A.shape[1] * R):
+        W = np.array(bits, float).reshape(A.shape[1], R)
+        for w0 in w0_choices:
+            extra = {} if w0 is None else {"w0": w0, "disable_cost": disable_cost}
+            best = min(best, objective(A_work, y_work, W, theta, sample_weight=weights, **extra))
+    return float(best)
+
+
+def sample_weights(seed: int) -> np.ndarray:
+    rng = np.random.default_rng(100 + seed)
+    weights = rng.choice([0.0, 0.5, 1.0, 2.0], size=10)
+    weights[2] = 0.0
+    return weights

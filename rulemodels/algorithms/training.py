@@ -717,12 +717,17 @@ class TrainingWorkspace(_ClosedOnExit):
         """The better rule (by the 0-1 objective at the fit's θ) of the heuristics of ``START_ALGORITHMS``: the exact fit's start.
 
         ``time_limit`` (seconds, or None) is shared between them, each getting an equal share of what is left.
+        The LPs are solved by the fit's solver (HiGHS for one of integer programs only, ``cpsat``); column
+        generation needs LP duals, so with a solver that gives none (``scip``) the start is AM's rule alone.
         """
+        capabilities = self.backend.capabilities
+        lp_duals = getattr(capabilities, "duals", True) or not getattr(capabilities, "continuous", True)
+        algorithms = [algorithm for algorithm in START_ALGORITHMS if lp_duals or algorithm != "cg"]
         costs = None if spec.constraints is None else spec.constraints.literal_costs(problem.literals)
         best: tuple[float, Rule] | None = None
         started = time.perf_counter()
-        for k, algorithm in enumerate(START_ALGORITHMS):
-            left = None if time_limit is None else max(time_limit - (time.perf_counter() - started), 0.0) / (len(START_ALGORITHMS) - k)
+        for k, algorithm in enumerate(algorithms):
+            left = None if time_limit is None else max(time_limit - (time.perf_counter() - started), 0.0) / (len(algorithms) - k)
             rule = self._learn(replace(spec, algorithm=algorithm, time_limit=left, polish=None)).rule
             objective = float(zero_one_objective(
                 problem.A, problem.y, rule_weights(problem, rule), spec.theta, sample_weight=problem.sample_weight,

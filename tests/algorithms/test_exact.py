@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from functools import cache
 
 import numpy as np
 import pandas as pd
@@ -29,44 +28,12 @@ from solvers import (
     SolverNotFoundError,
     TerminationCondition,
 )
-from tests.helpers import DelegatingBackend, require_backend
+from tests.helpers import DelegatingBackend, require_backend, sample_weights, tiny_data
+from tests.helpers import exact_brute_force as brute_force
 
 TOL = 1e-6
 OBJECTIVES = {"zero_one": zero_one_objective, "hamming": hamming_objective}
 EVERY_BACKEND = True  # the exact MIP needs no LP duals: scip runs here too (its start comes from column generation with HiGHS)
-
-
-def tiny_data(seed: int = 0, n: int = 10, d: int = 4) -> tuple[np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(seed)
-    A = rng.integers(0, 2, (n, d))
-    y = rng.integers(0, 2, n)
-    y[0], y[1] = 1, 0
-    return A, y
-
-
-@cache
-def brute_force(seed: int, form: str, formulation: str, R: int, theta: float, weighted: bool, disable_cost) -> float:
-    """Optimum of the CNF objective on the working data of ``form`` (negated for a DNF)."""
-    A, y = tiny_data(seed)
-    weights = sample_weights(seed) if weighted else None
-    problem, _ = prepare_problem(A, y, form=form, sample_weight=weights)
-    A_work, y_work = problem.A.toarray(), problem.y
-    objective = OBJECTIVES[formulation]
-    w0_choices = [None] if disable_cost is None else [np.array(b, float) for b in itertools.product((0, 1), repeat=R)]
-    best = np.inf
-    for bits in itertools.product((0, 1), repeat=A.shape[1] * R):
-        W = np.array(bits, float).reshape(A.shape[1], R)
-        for w0 in w0_choices:
-            extra = {} if w0 is None else {"w0": w0, "disable_cost": disable_cost}
-            best = min(best, objective(A_work, y_work, W, theta, sample_weight=weights, **extra))
-    return float(best)
-
-
-def sample_weights(seed: int) -> np.ndarray:
-    rng = np.random.default_rng(100 + seed)
-    weights = rng.choice([0.0, 0.5, 1.0, 2.0], size=10)
-    weights[2] = 0.0
-    return weights
 
 
 def check_result(result: ExactResult, A, y, *, form, formulation, R, theta, weights=None, disable_cost=None):

@@ -21,8 +21,8 @@ from rulemodels.algorithms.polish import polish_rule, rule_weights
 from rulemodels.models import zero_one_objective
 from rulemodels.rules import Clause, Rule
 from solvers import HighsBackend, SolveConfig, get_backend
-from tests.algorithms.test_exact import brute_force, tiny_data
-from tests.helpers import DelegatingBackend, require_backend
+from tests.helpers import DelegatingBackend, require_backend, tiny_data
+from tests.helpers import exact_brute_force as brute_force
 
 TOL = 1e-6
 
