@@ -28,7 +28,7 @@ def test_a_tiny_sample_is_proven_and_every_heuristic_measured_against_it(tmp_pat
     best = ground_truth.optimum(record)
     assert record["exact"]["termination"] == "optimal" and best is not None
     names = {name for algorithm in ground_truth.HEURISTICS for name in (algorithm, f"{algorithm}+polish")}
-    assert set(record["heuristics"]) == names
+    assert set(record["heuristics"]) == names and record["fewer"] == {} and len(record["constants"]) == 2
     for run in record["heuristics"].values():
         assert ground_truth.heuristic_objective(run) >= best - 1e-9
     gaps = ground_truth.gaps([record])
@@ -46,6 +46,11 @@ def test_an_optimum_a_heuristic_beats_is_contradicted_not_used():
     beaten = copy.deepcopy(record)
     beaten["heuristics"]["cg"]["objective"] = 4.5
     assert ground_truth.optimum(beaten) is None and ground_truth.contradicted(beaten)
+    # the optimum is over at most R clauses: a proof with fewer clauses, or a constant, may be lower
+    fewer = {**copy.deepcopy(beaten), "fewer": {"1": {"termination": "optimal", "recomputed": 4.5}}, "constants": [7.0, 8.0]}
+    assert ground_truth.optimum(fewer) == 4.5 and not ground_truth.contradicted(fewer) and ground_truth.exactly_r_beaten(fewer)
+    assert ground_truth.optimum({**fewer, "constants": [4.0, 8.0]}) == 4.0
+    assert ground_truth.optimum({**fewer, "fewer": {"1": {"termination": "time_limit", "recomputed": 4.5}}}) is None
     stopped = copy.deepcopy(record)
     stopped["exact"]["termination"] = "unverified"
     assert ground_truth.optimum(stopped) is None and not ground_truth.contradicted(stopped) and ground_truth.gaps([stopped]) == {}
