@@ -214,9 +214,11 @@ def engine_summary(records: list[dict[str, Any]]) -> tuple[list[str], dict[str, 
         lines += [f"{where}: {kind}: {line}" for kind in ("wrong", "mismatch") for line in found[kind]]
         for name, run in record["runs"].items():
             finished[name] = finished.get(name, 0) + (run.get("termination") == "optimal")
+    errors = [f"seed {record['seed']} {name}: {run['error']}"
+              for record in records for name, run in record["runs"].items() if "error" in run]
     proven = sum(any(run.get("termination") == "optimal" for run in record["runs"].values()) for record in records)
     several = sum(sum(run.get("termination") == "optimal" for run in record["runs"].values()) >= 2 for record in records)
-    return lines, {"problems": len(records), "proven": proven, "several": several, "finished": finished}
+    return lines, {"problems": len(records), "proven": proven, "several": several, "finished": finished, "errors": errors}
 
 
 def render(records: list[dict[str, Any]], engine_records: list[dict[str, Any]]) -> str:
@@ -276,6 +278,8 @@ def render(records: list[dict[str, Any]], engine_records: list[dict[str, Any]]) 
         ]
         lines += [f"| {name} | {count} |" for name, count in sorted(counts["finished"].items())]
         lines += [""] + [f"- {line}" for line in disagreements] + ([""] if disagreements else [])
+        lines += [f"Runs that ended in an error (no rule, so not audited): {len(counts['errors'])}.", ""]
+        lines += [f"- {line}" for line in counts["errors"]] + ([""] if counts["errors"] else [])
     else:
         lines += ["No records.", ""]
     return "\n".join(lines).rstrip() + "\n"
