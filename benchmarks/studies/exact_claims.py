@@ -63,8 +63,11 @@ def build_problem(spec: dict[str, Any]) -> Any:
     from rulemodels.algorithms.exact import prepare_problem
 
     X, y = load_dataset(spec["dataset"])
-    rows = np.sort(np.random.default_rng(spec["rows_seed"]).choice(len(X), size=spec["n_rows"], replace=False))
-    problem, _ = prepare_problem(X.iloc[rows], np.asarray(y)[rows], form=spec["form"], n_thresholds=9)
+    rng = np.random.default_rng(spec["rows_seed"])
+    rows = np.sort(rng.choice(len(X), size=spec["n_rows"], replace=False))
+    # with "weighted": integer row weights 1-3 drawn after the rows (the unweighted problems' rows are unchanged)
+    weights = rng.integers(1, 4, size=spec["n_rows"]).astype(float) if spec.get("weighted") else None
+    problem, _ = prepare_problem(X.iloc[rows], np.asarray(y)[rows], form=spec["form"], n_thresholds=9, sample_weight=weights)
     return problem
 
 
@@ -95,13 +98,13 @@ def run_exact(problem: Any, spec: dict[str, Any], solver: str, start: Any, theta
     }
 
 
-def run_polish(problem: Any, spec: dict[str, Any], start: Any, theta: float, time_limit: float) -> dict[str, Any]:
+def run_polish(problem: Any, spec: dict[str, Any], start: Any, theta: float, time_limit: float, solver: str = "highs") -> dict[str, Any]:
     from rulemodels.algorithms.polish import polish_rule
     from solvers import get_backend
 
     began = time.perf_counter()
     try:
-        rule, report = polish_rule(problem, start, theta, backend=get_backend("highs"), time_limit=time_limit)
+        rule, report = polish_rule(problem, start, theta, backend=get_backend(solver), time_limit=time_limit)
     except Exception as exc:
         return {"error": f"{type(exc).__name__}: {exc}", "seconds": time.perf_counter() - began}
     return {
