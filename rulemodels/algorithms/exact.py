@@ -382,7 +382,10 @@ def solve_exact_problem(
     fallbacks = [rule for rule in fallbacks if rule.clauses or formulation == "zero_one"]  # no Hamming cost without a clause
     scored = [(scorer(rule_weights(problem, rule)), rule) for rule in fallbacks]
     fallback_objective, fallback = min(scored, key=lambda pair: pair[0]) if scored else (math.inf, None)
-    stopped_early = result.termination in (TerminationCondition.time_limit, TerminationCondition.iteration_limit)
+    # a limit reached (CBC's "intermediateNonInteger" is "feasible" with fractional values only, so no solution)
+    stopped_early = result.termination in (
+        TerminationCondition.time_limit, TerminationCondition.iteration_limit, TerminationCondition.feasible,
+    )
     termination = Termination.from_solver(result.termination)
     if not result.has_solution and stopped_early and fallback is not None:
         # a limit reached before any incumbent; a solver error or crash is still an error
