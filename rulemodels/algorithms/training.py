@@ -157,6 +157,9 @@ ValueError
     If the binarizer settings, the solver or the training data differ from the workspace's.
 """
 
+#: Relative margin of "strictly better" between two objectives of an exact fit (its MIP's rule, its start, a constant).
+_BETTER = 1e-9
+
 #: The refusal of a fit handed a workspace built from other data.
 _OTHER_DATA = (
     "the workspace was built from other training data than this fit's X, y and sample_weight: "
@@ -686,9 +689,10 @@ class TrainingWorkspace(_ClosedOnExit):
             # start left
             started = time.perf_counter()
             start_limit = None if spec.time_limit is None else spec.time_limit * START_SHARE
-            start = None if constraints is not None and constraints.model_hook is not None else self._best_start(
+            best_start = None if constraints is not None and constraints.model_hook is not None else self._best_start(
                 problem, spec, start_limit,
             )
+            start = None if best_start is None else best_start[1]
             remaining = None if spec.time_limit is None else spec.time_limit - (time.perf_counter() - started)
             if start is not None and remaining is not None and remaining < polish_build_seconds(problem.A, spec.n_clauses):
                 return self._start_only(problem, start, remaining, spec)
@@ -697,11 +701,23 @@ class TrainingWorkspace(_ClosedOnExit):
                 disable_cost=spec.disable_cost if spec.allow_disable else None, start=start,
                 **self._exact_settings(problem, constraints, "exact"),
             )
-            rule, objective = self._no_worse_than_a_constant(*self._better_constant(exact.rule, float(exact.objective or 0.0)))
+            mip_objective = float(exact.objective or 0.0)
+            rule, objective = self._no_worse_than_a_constant(*self._better_constant(exact.rule, mip_objective))
+            if best_start is not None and not spec.allow_disable and best_start[0] < objective - _BETTER * max(1.0, abs(objective)):
+                # the R-clause MIP cannot write a rule of fewer clauses without paying a clause's literals twice
+                logger.info("the exact MIP's rule (objective %.6g) is worse than its start's (%.6g): returning the start",
+                            objective, best_start[0])
+                objective, rule = best_start
+            termination, bound, gap = exact.termination, exact.exact_bound, exact.gap
+            if objective < mip_objective - _BETTER * max(1.0, abs(mip_objective)):
+                # a rule the MIP over rules of exactly R clauses does not hold (fewer clauses, a constant): its proof
+                # and its bound are not this rule's, so it is returned as a solution without them
+                termination = Termination("feasible") if termination == "optimal" else termination
+                bound, gap = None, None
             return LearnedRule(
                 rule=rule, objective=objective, history=[objective], n_iter=1,
-                termination=exact.termination, n_solves=1, n_builds=1, n_reused=0, solver_seconds=exact.solver_seconds,
-                exact=ExactInfo(bound=exact.exact_bound, gap=exact.gap), clause_columns=self._clause_columns(rule),
+                termination=termination, n_solves=1, n_builds=1, n_reused=0, solver_seconds=exact.solver_seconds,
+                exact=ExactInfo(bound=bound, gap=gap), clause_columns=self._clause_columns(rule),
                 theta=theta,
             )
         if algorithm not in ALGORITHMS:
@@ -713,8 +729,8 @@ class TrainingWorkspace(_ClosedOnExit):
         )
         return self._learned(cache, result, spec)
 
-    def _best_start(self, problem: CNFProblem, spec: FitSpec, time_limit: float | None) -> Rule:
-        """The better rule (by the 0-1 objective at the fit's θ) of the heuristics of ``START_ALGORITHMS``: the exact fit's start.
+    def _best_start(self, problem: CNFProblem, spec: FitSpec, time_limit: float | None) -> tuple[float, Rule]:
+        """The better rule (by the 0-1 objective at the fit's θ) of the heuristics of ``START_ALGORITHMS``, and its objective.
 
         ``time_limit`` (seconds, or None) is shared between them, each getting an equal share of what is left.
         The LPs are solved by the fit's solver (HiGHS for one of integer programs only, ``cpsat``); column
@@ -736,7 +752,7 @@ class TrainingWorkspace(_ClosedOnExit):
             if best is None or objective < best[0] - 1e-9 * max(1.0, abs(objective)):
                 best = (objective, rule)
         assert best is not None
-        return best[1]
+        return best
 
     def _start_only(self, problem: CNFProblem, start: Rule, remaining: float, spec: FitSpec) -> LearnedRule:
         """The exact fit's start rule, when what its time limit left cannot build the MIP (termination ``"time_limit"``)."""

@@ -211,3 +211,21 @@ def test_exact_results_equal_brute_force_with_and_without_a_start(seed, solver):
         assert result.objective == pytest.approx(truth, abs=TOL)
         assert result.solve.objective == pytest.approx(truth, abs=1e-5)
         assert result.exact_bound <= result.objective
+
+
+def test_the_exact_fit_is_never_worse_than_its_best_heuristic_and_claims_no_proof_it_does_not_have():
+    """40 rows of parkinsons (found by ``benchmarks/studies/ground_truth.py``), CNF, R = 2: AM's one-clause rule
+    has objective 0.16, and the MIP over rules of exactly two clauses proves 0.32 (it cannot write one clause
+    without paying a clause's literals twice). The exact fit returned 0.32 as "optimal"; it now returns AM's
+    rule, as "feasible" and without the MIP's bound, which is a bound over two-clause rules only."""
+    from rulemodels import BooleanRuleClassifier
+
+    X, y = load_dataset("parkinsons")
+    rows = np.sort(np.random.default_rng(1907332768).choice(len(X), size=40, replace=False))
+    X, y = X.iloc[rows], np.asarray(y)[rows]
+    common = dict(form="cnf", n_clauses=2, thresholds="quantile", n_thresholds=9, min_literal_rows=0, prune=False)
+    heuristics = [BooleanRuleClassifier(algorithm=name, **common).fit(X, y).objective_ for name in ("am", "cg")]
+    exact = BooleanRuleClassifier(algorithm="exact", **common).fit(X, y)
+    assert exact.objective_ <= min(heuristics) + TOL
+    if exact.objective_ < 0.32 - TOL:  # a rule the two-clause MIP does not hold: no proof, no bound
+        assert exact.termination_ == "feasible" and exact.exact_bound_ is None
