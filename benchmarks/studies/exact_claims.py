@@ -190,6 +190,16 @@ def report(path: Path) -> int:
 
 
 def main() -> int:
+    """Run the study (or only ``--report``); the logging it quiets while it solves is restored after."""
+    import logging
+
+    try:
+        return _main()
+    finally:
+        logging.disable(logging.NOTSET)  # a caller (a test) keeps its warnings
+
+
+def _main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--problems", type=int, default=60)
     parser.add_argument("--first-seed", type=int, default=0)

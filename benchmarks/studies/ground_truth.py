@@ -362,6 +362,14 @@ def write_report(records_path: Path, engine_path: Path, page: Path, figure_path:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the study (or only ``--report``); the logging it quiets while it solves is restored after."""
+    try:
+        return _main(argv)
+    finally:
+        logging.disable(logging.NOTSET)  # a caller (a test) keeps its warnings
+
+
+def _main(argv: list[str] | None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--datasets", nargs="+", default=DATASETS)
     parser.add_argument("--rows", nargs="+", type=int, default=[40])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import logging
 
 import pytest
 
@@ -24,6 +25,8 @@ def test_a_tiny_sample_is_proven_and_every_heuristic_measured_against_it(tmp_pat
             "--proof-limit", "30", "--polish-seconds", "2", "--out", str(out), "--engine-out", str(tmp_path / "none.jsonl"),
             "--page", str(page), "--figure", str(picture)]
     assert ground_truth.main(argv) == 0
+    # the logging it quiets while it solves is back (left off, it hid the shell solvers' failures from later tests)
+    assert logging.root.manager.disable == logging.NOTSET
     (record,) = ground_truth.read(out)
     best = ground_truth.optimum(record)
     assert record["exact"]["termination"] == "optimal" and best is not None
