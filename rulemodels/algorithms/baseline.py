@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from rulemodels.rules import Literal, Rule
+from rulemodels.utils import fill_doc
 
 __all__ = [
     "Baseline", "TrivialRuleWarning", "WeakLiteralWarning", "majority_baseline", "thin_literals", "trivial_rule_advice",
@@ -178,6 +179,24 @@ def warn_if_trivial(
     return error
 
 
+#: The parameters :func:`thin_literals` and :func:`warn_thin_literals` share (``fill_doc``).
+_THIN_PARAMETERS = """
+rule : Rule
+    The learned rule.
+A : array-like of shape (n_samples, n_literals)
+    The binarized training rows (0/1), a column per literal.
+literals : sequence of Literal
+    The literal of each column of ``A``.
+weights : ndarray of shape (n_samples,)
+    The rows' weights (sample and class weights).
+n_rows : float
+    The number of training rows (the weights' sum divided by it is the mean weight).
+min_rows : float
+    The floor: a literal changing fewer rows than this is thin (``min_literal_rows``, ``docs/theta.md``).
+"""
+
+
+@fill_doc(thin_parameters=_THIN_PARAMETERS)
 def thin_literals(
     rule: Rule, A: ArrayLike, literals: Sequence[Literal], weights: np.ndarray, n_rows: float, min_rows: float,
 ) -> list[tuple[Literal, float]]:
@@ -191,18 +210,7 @@ def thin_literals(
 
     Parameters
     ----------
-    rule : Rule
-        The learned rule.
-    A : array-like of shape (n_samples, n_literals)
-        The binarized training rows (0/1), a column per literal.
-    literals : sequence of Literal
-        The literal of each column of ``A``.
-    weights : ndarray of shape (n_samples,)
-        The rows' weights (sample and class weights).
-    n_rows : float
-        The number of training rows (the weights' sum divided by it is the mean weight).
-    min_rows : float
-        The floor: a literal changing fewer rows than this is thin (``min_literal_rows``, ``docs/theta.md``).
+    {thin_parameters}
 
     Returns
     -------
@@ -230,6 +238,7 @@ def thin_literals(
     return found
 
 
+@fill_doc(thin_parameters=_THIN_PARAMETERS)
 def warn_thin_literals(
     rule: Rule, A: ArrayLike, literals: Sequence[Literal], weights: np.ndarray, n_rows: float, min_rows: float,
     *, stacklevel: int = 2,
@@ -238,18 +247,7 @@ def warn_thin_literals(
 
     Parameters
     ----------
-    rule : Rule
-        The learned rule.
-    A : array-like of shape (n_samples, n_literals)
-        The binarized training rows (0/1), a column per literal.
-    literals : sequence of Literal
-        The literal of each column of ``A``.
-    weights : ndarray of shape (n_samples,)
-        The rows' weights (sample and class weights).
-    n_rows : float
-        The number of training rows (the weights' sum divided by it is the mean weight).
-    min_rows : float
-        The floor: a literal changing fewer rows than this is thin (``min_literal_rows``, ``docs/theta.md``).
+    {thin_parameters}
     stacklevel : int, default=2
         The ``stacklevel`` of the warning, counted from the caller of this function.
 
